@@ -1,0 +1,107 @@
+import type { TemplateDocumentT } from "./document/schema.ts";
+
+/**
+ * The engine's contract with its hosts (Node, the browser editor). The engine does no I/O: the host
+ * supplies the CanvasKit instance, font bytes and image pixels already prepared for the exact device
+ * box; the engine returns pixels and warnings.
+ */
+
+export type FontStyle = "normal" | "italic";
+
+export interface FontFace {
+  family: string;
+  weight: number;
+  style: FontStyle;
+  bytes: Uint8Array;
+}
+
+export interface FontSet {
+  faces: FontFace[];
+  /**
+   * Families tried, in order, for characters the layer's own family lacks (scripts, emoji). Nothing
+   * else is ever consulted (no system fonts), so this list alone decides what a missing glyph becomes,
+   * identically in Node and in the browser.
+   */
+  fallback: string[];
+}
+
+/** Slot name -> value: text for text slots, an image reference for image slots, `#RRGGBB` for colours. */
+export type SlotValues = Readonly<Record<string, string>>;
+
+export type ImageFit = "cover" | "contain" | "fill";
+
+/**
+ * An image the host must prepare before rendering: the source resolved from the document and slot
+ * values, and the exact device-pixel box (already multiplied by the scale and rounded).
+ */
+export interface ImageRequest {
+  /** Stable cache key: same key, same pixels. */
+  key: string;
+  src: string;
+  /** Slot the source came from, if bound (for warnings and errors). */
+  slot: string | null;
+  width: number;
+  height: number;
+  fit: ImageFit;
+  focal: { x: number; y: number };
+}
+
+/**
+ * Pixels for one ImageRequest: straight (non-premultiplied) RGBA, sRGB, exactly `width` x `height` of
+ * the request (for `contain`, the fitted image centred on a transparent box). Drawn 1:1.
+ */
+export interface PreparedImage {
+  width: number;
+  height: number;
+  rgba: Uint8Array;
+  /** True when the source had fewer pixels than the box needed (warning `image_upscaled`). */
+  upscaled: boolean;
+}
+
+export interface RenderOptions {
+  /** Frame name; default the document's first frame. */
+  frame?: string;
+  values?: SlotValues;
+  /** 1 to 4, fractional allowed. Output size is round(frame size x scale). */
+  scale?: number;
+}
+
+export interface RenderInput extends RenderOptions {
+  /** ImageRequest.key -> prepared pixels. A missing entry draws nothing for that layer. */
+  images?: ReadonlyMap<string, PreparedImage>;
+}
+
+export type WarningCode = "text_shrunk" | "text_truncated" | "image_upscaled" | "glyph_fallback" | "slot_default_used";
+
+export interface RenderWarning {
+  code: WarningCode;
+  /** The slot concerned, when the affected property is bound to one. */
+  slot: string | null;
+  /** The layer concerned, when there is one. */
+  layer: string | null;
+  message: string;
+}
+
+export interface RenderResult {
+  width: number;
+  height: number;
+  /**
+   * RGBA8888, premultiplied alpha (equal to straight RGBA wherever a pixel is opaque). `opaque` is true
+   * when every pixel is opaque, so encoders may drop alpha.
+   */
+  pixels: Uint8Array;
+  premultiplied: true;
+  opaque: boolean;
+  warnings: RenderWarning[];
+}
+
+export interface Engine {
+  /** Images the host must prepare for this render. Pure; no drawing. */
+  planImages(document: TemplateDocumentT, options: RenderOptions): ImageRequest[];
+  /**
+   * Draw one frame. `pixels` is a view of engine-owned memory that stays valid until the next call to
+   * `render` or `dispose` on this engine; copy it to keep it.
+   */
+  render(document: TemplateDocumentT, input: RenderInput): RenderResult;
+  dispose(): void;
+}
