@@ -71,7 +71,12 @@ export interface RenderInput extends RenderOptions {
   images?: ReadonlyMap<string, PreparedImage>;
 }
 
-export type WarningCode = "text_shrunk" | "text_truncated" | "image_upscaled" | "glyph_fallback" | "slot_default_used";
+export type WarningCode =
+  | "text_shrunk"
+  | "text_truncated"
+  | "image_upscaled"
+  | "glyph_fallback"
+  | "slot_default_used";
 
 export interface RenderWarning {
   code: WarningCode;

@@ -11,9 +11,15 @@ import { type Static, Type as T } from "@sinclair/typebox";
  */
 
 /** `#RRGGBB` or `#RRGGBBAA` (design values may be translucent; slot values are `#RRGGBB`, spec section 2). */
-export const HexColor = T.String({ pattern: "^#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?$", description: "#RRGGBB or #RRGGBBAA" });
+export const HexColor = T.String({
+  pattern: "^#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?$",
+  description: "#RRGGBB or #RRGGBBAA",
+});
 
-const SlotName = T.String({ pattern: "^[A-Za-z_][A-Za-z0-9_-]{0,63}$", description: "Slot name used in modifications" });
+const SlotName = T.String({
+  pattern: "^[A-Za-z_][A-Za-z0-9_-]{0,63}$",
+  description: "Slot name used in modifications",
+});
 
 /** Property path of a layer -> slot name. */
 export const Bindings = T.Record(T.String({ minLength: 1, maxLength: 64 }), SlotName);
@@ -112,7 +118,9 @@ export const ImageLayer = T.Object(
     type: T.Literal("image"),
     /** URL or asset reference; "" draws nothing. */
     src: T.String({ maxLength: 2048 }),
-    fit: T.Optional(T.Union([T.Literal("cover"), T.Literal("contain"), T.Literal("fill")], { default: "cover" })),
+    fit: T.Optional(
+      T.Union([T.Literal("cover"), T.Literal("contain"), T.Literal("fill")], { default: "cover" }),
+    ),
     /** Point of the source image kept in view when `cover` crops, 0..1 on each axis. */
     focal: T.Optional(
       T.Object(
@@ -128,7 +136,12 @@ export const ImageLayer = T.Object(
 export const CornerRadius = T.Union([
   T.Number({ minimum: 0 }),
   /** top-left, top-right, bottom-right, bottom-left */
-  T.Tuple([T.Number({ minimum: 0 }), T.Number({ minimum: 0 }), T.Number({ minimum: 0 }), T.Number({ minimum: 0 })]),
+  T.Tuple([
+    T.Number({ minimum: 0 }),
+    T.Number({ minimum: 0 }),
+    T.Number({ minimum: 0 }),
+    T.Number({ minimum: 0 }),
+  ]),
 ]);
 
 export const Stroke = T.Object(
