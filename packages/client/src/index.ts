@@ -1,0 +1,3 @@
+export type { CallbackBody } from "./callback-signature.ts";
+export { signCallback, verifyCallback } from "./callback-signature.ts";
+export type { CompletionCallback } from "./callback-types.ts";
