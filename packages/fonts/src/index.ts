@@ -1,0 +1,100 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { FontFace, FontSet } from "@pictor/engine";
+import { FALLBACK_FAMILIES, FONT_FACES, fontFileName, type ManifestFace } from "./manifest.ts";
+
+export {
+  FALLBACK_FAMILIES,
+  FONT_FACES,
+  FONT_FAMILIES,
+  type FontCategory,
+  type FontStyle,
+  fontFileName,
+  type ManifestFace,
+  type ManifestFamily,
+} from "./manifest.ts";
+
+const OWN_PACKAGE = "@pictor/fonts";
+const ownRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(import.meta.url);
+
+/** Splits `@scope/name/some/path` into package name and path inside it. */
+function splitSpecifier(file: string): { pkg: string; path: string } {
+  const parts = file.split("/");
+  const take = file.startsWith("@") ? 2 : 1;
+  return { pkg: parts.slice(0, take).join("/"), path: parts.slice(take).join("/") };
+}
+
+/**
+ * Package directory found along Node's node_modules search paths. Not require.resolve: packages
+ * with an `exports` map (@embedpdf/fonts-hebrew) refuse to resolve their font files.
+ */
+function packageRoot(pkg: string): string {
+  if (pkg === OWN_PACKAGE) return ownRoot;
+  for (const dir of require.resolve.paths(pkg) ?? []) {
+    const candidate = join(dir, pkg);
+    if (existsSync(join(candidate, "package.json"))) return candidate;
+  }
+  throw new Error(`font package ${pkg} is not installed`);
+}
+
+/** Absolute path of a face's font file on this machine. */
+export function fontFilePath(face: ManifestFace): string {
+  const { pkg, path } = splitSpecifier(face.file);
+  return join(packageRoot(pkg), path);
+}
+
+export interface PublicFontFile {
+  family: string;
+  weight: number;
+  style: ManifestFace["style"];
+  /** URL path the browser editor fetches the face from (prefix + unique file name). */
+  urlPath: string;
+  /** Absolute path on disk, for the server's static handler. */
+  file: string;
+}
+
+/**
+ * Faces as the server serves them to the editor. The editor registers each under `family` with the
+ * same fallback list, so browser and Node shape text with identical bytes.
+ */
+export function publicFontFiles(prefix = "/fonts/"): PublicFontFile[] {
+  return FONT_FACES.map((face) => ({
+    family: face.family,
+    weight: face.weight,
+    style: face.style,
+    urlPath: `${prefix}${encodeURIComponent(fontFileName(face))}`,
+    file: fontFilePath(face),
+  }));
+}
+
+let fontSet: Promise<FontSet> | undefined;
+
+/**
+ * Every face's bytes (about 60 MB, mostly CJK), read once per thread and shared by every engine
+ * created in it.
+ */
+export function loadFontSet(): Promise<FontSet> {
+  fontSet ??= readFontSet().catch((error: unknown) => {
+    fontSet = undefined;
+    throw error;
+  });
+  return fontSet;
+}
+
+async function readFontSet(): Promise<FontSet> {
+  const faces = await Promise.all(
+    FONT_FACES.map(
+      async (face): Promise<FontFace> => ({
+        family: face.family,
+        weight: face.weight,
+        style: face.style,
+        bytes: new Uint8Array(await readFile(fontFilePath(face))),
+      }),
+    ),
+  );
+  return { faces, fallback: [...FALLBACK_FAMILIES] };
+}
