@@ -1,0 +1,193 @@
+import { randomUUID } from "node:crypto";
+import type { DatabaseSync } from "node:sqlite";
+import type {
+  ClaimedDelivery,
+  DeliveryAttemptInput,
+  DeliveryAttemptRecord,
+  DeliveryLog,
+  NextOutboxState,
+  OutboxEventInput,
+  OutboxState,
+  WebhookOutbox,
+} from "../../ports/webhook-outbox.ts";
+
+/** Creates the outbox tables; idempotent, called by the server's migration runner. */
+export function migrateWebhookOutbox(db: DatabaseSync): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS webhook_events (
+      event_id TEXT PRIMARY KEY,
+      account_id TEXT NOT NULL,
+      render_id TEXT NOT NULL UNIQUE,
+      url TEXT NOT NULL,
+      body TEXT NOT NULL,
+      signature TEXT,
+      created_at INTEGER NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+      next_attempt_at INTEGER,
+      lease_until INTEGER,
+      claim_token TEXT,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      schedule_attempts INTEGER NOT NULL DEFAULT 0
+    ) STRICT;
+    CREATE INDEX IF NOT EXISTS webhook_events_due ON webhook_events (state, next_attempt_at);
+    CREATE TABLE IF NOT EXISTS webhook_attempts (
+      event_id TEXT NOT NULL REFERENCES webhook_events (event_id),
+      attempt INTEGER NOT NULL,
+      at INTEGER NOT NULL,
+      status_code INTEGER,
+      error TEXT,
+      duration_ms INTEGER NOT NULL,
+      PRIMARY KEY (event_id, attempt)
+    ) STRICT;
+  `);
+}
+
+type Row = Record<string, unknown>;
+
+function claimedFrom(row: Row): ClaimedDelivery {
+  return {
+    event_id: String(row.event_id),
+    account_id: String(row.account_id),
+    render_id: String(row.render_id),
+    url: String(row.url),
+    body: String(row.body),
+    signature: row.signature === null ? null : String(row.signature),
+    created_at: Number(row.created_at),
+    schedule_attempts: Number(row.schedule_attempts),
+    claim_token: String(row.claim_token),
+    lease_until: Number(row.lease_until),
+  };
+}
+
+function attemptFrom(row: Row): DeliveryAttemptRecord {
+  return {
+    attempt: Number(row.attempt),
+    at: Number(row.at),
+    status_code: row.status_code === null ? null : Number(row.status_code),
+    error: row.error === null ? null : String(row.error),
+    duration_ms: Number(row.duration_ms),
+  };
+}
+
+/** Runs `work` in an IMMEDIATE transaction: the write lock is taken first, so two processes sharing
+ * the database file cannot both read the same due rows before either marks them. */
+function inTransaction<T>(db: DatabaseSync, work: () => T): T {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const result = work();
+    db.exec("COMMIT");
+    return result;
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+export function createSqliteWebhookOutbox(db: DatabaseSync): WebhookOutbox {
+  const insertEvent = db.prepare(`
+    INSERT INTO webhook_events (event_id, account_id, render_id, url, body, signature, created_at, state, next_attempt_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?)
+    ON CONFLICT (render_id) DO NOTHING`);
+  const selectDue = db.prepare(`
+    SELECT event_id FROM webhook_events
+    WHERE state = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+    ORDER BY next_attempt_at, event_id LIMIT ?`);
+  const lease = db.prepare(`
+    UPDATE webhook_events SET lease_until = ?, claim_token = ? WHERE event_id = ?
+    RETURNING event_id, account_id, render_id, url, body, signature, created_at, schedule_attempts, claim_token, lease_until`);
+  const bumpAttempts = db.prepare(
+    "UPDATE webhook_events SET attempts = attempts + 1 WHERE event_id = ? RETURNING attempts",
+  );
+  const insertAttempt = db.prepare(
+    "INSERT INTO webhook_attempts (event_id, attempt, at, status_code, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  const settle = db.prepare(`
+    UPDATE webhook_events
+    SET state = ?, next_attempt_at = ?, lease_until = NULL, claim_token = NULL, schedule_attempts = schedule_attempts + 1
+    WHERE event_id = ? AND claim_token = ?`);
+  const setSignatureOnce = db.prepare(
+    "UPDATE webhook_events SET signature = ? WHERE event_id = ? AND signature IS NULL",
+  );
+  const selectSignature = db.prepare("SELECT signature FROM webhook_events WHERE event_id = ?");
+  const selectEventByRender = db.prepare(
+    "SELECT event_id, render_id, url, state, created_at, next_attempt_at FROM webhook_events WHERE render_id = ?",
+  );
+  const selectAttempts = db.prepare(
+    "SELECT attempt, at, status_code, error, duration_ms FROM webhook_attempts WHERE event_id = ? ORDER BY attempt",
+  );
+  const restart = db.prepare(`
+    UPDATE webhook_events
+    SET state = 'pending', next_attempt_at = ?, lease_until = NULL, claim_token = NULL, schedule_attempts = 0, signature = NULL
+    WHERE render_id = ?`);
+
+  return {
+    async enqueue(event: OutboxEventInput) {
+      const result = insertEvent.run(
+        event.event_id,
+        event.account_id,
+        event.render_id,
+        event.url,
+        event.body,
+        event.signature ?? null,
+        event.created_at,
+        event.created_at,
+      );
+      return { enqueued: Number(result.changes) === 1 };
+    },
+
+    async claimDue(now: number, limit: number, leaseMs: number) {
+      if (limit <= 0) return [];
+      return inTransaction(db, () => {
+        const token = randomUUID();
+        const due = selectDue.all(now, now, limit) as Row[];
+        return due.map((row) => claimedFrom(lease.get(now + leaseMs, token, String(row.event_id)) as Row));
+      });
+    },
+
+    async recordAttempt(
+      eventId: string,
+      claimToken: string,
+      attempt: DeliveryAttemptInput,
+      next: NextOutboxState,
+    ) {
+      inTransaction(db, () => {
+        const bumped = bumpAttempts.get(eventId) as Row | undefined;
+        if (bumped === undefined) throw new Error(`no outbox event ${eventId}`);
+        insertAttempt.run(
+          eventId,
+          Number(bumped.attempts),
+          attempt.at,
+          attempt.status_code,
+          attempt.error,
+          Math.round(attempt.duration_ms),
+        );
+        settle.run(next.state, next.state === "pending" ? next.next_attempt_at : null, eventId, claimToken);
+      });
+    },
+
+    async fixSignature(eventId: string, signature: string) {
+      setSignatureOnce.run(signature, eventId);
+      const row = selectSignature.get(eventId) as Row | undefined;
+      if (row === undefined || row.signature === null) throw new Error(`no outbox event ${eventId}`);
+      return String(row.signature);
+    },
+
+    async listAttempts(renderId: string): Promise<DeliveryLog | null> {
+      const event = selectEventByRender.get(renderId) as Row | undefined;
+      if (event === undefined) return null;
+      return {
+        event_id: String(event.event_id),
+        render_id: String(event.render_id),
+        url: String(event.url),
+        state: String(event.state) as OutboxState,
+        created_at: Number(event.created_at),
+        next_attempt_at: event.next_attempt_at === null ? null : Number(event.next_attempt_at),
+        attempts: (selectAttempts.all(String(event.event_id)) as Row[]).map(attemptFrom),
+      };
+    },
+
+    async redeliver(renderId: string, now: number) {
+      return Number(restart.run(now, renderId).changes) === 1;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { randomBytes } from "node:crypto";
+import type { CompletionCallback } from "@pictor/client";
+
+/** What a completed render must provide for its callback (spec section 2, completion callback body). */
+export interface CompletedRenderForCallback {
+  id: string;
+  template: string;
+  /** The signed, short-lived output link (the body's `url`). */
+  output_url: string;
+  asset_url: string;
+  width: number;
+  height: number;
+  credits_charged: number;
+  warnings: readonly unknown[];
+  /** Completion time, epoch milliseconds. Becomes the body's `created_at`. */
+  completed_at: number;
+}
+
+export interface CallbackEvent {
+  event_id: string;
+  /** The exact bytes every attempt sends and the signature covers; never re-serialised. */
+  body: string;
+}
+
+/** `evt_` + 128 random bits. */
+export function newEventId(): string {
+  return `evt_${randomBytes(16).toString("base64url").replace(/[-_]/g, "x")}`;
+}
+
+function requireInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new TypeError(`callback field ${name} must be a non-negative integer, got ${value}`);
+  }
+  return value;
+}
+
+/**
+ * Fixes the callback body once (api-decisions "Callbacks"): exactly the spec's fields plus `event`,
+ * `event_id`, `template` and `created_at`, in a stable key order. The caller stores `body` as is;
+ * the signature and every retry use these bytes.
+ */
+export function buildCallbackEvent(
+  render: CompletedRenderForCallback,
+  eventId = newEventId(),
+): CallbackEvent {
+  const payload: CompletionCallback = {
+    event: "render.completed",
+    event_id: eventId,
+    id: render.id,
+    status: "completed",
+    template: render.template,
+    url: render.output_url,
+    asset_url: render.asset_url,
+    width: requireInteger("width", render.width),
+    height: requireInteger("height", render.height),
+    credits_charged: requireInteger("credits_charged", render.credits_charged),
+    metadata: { warnings: [...render.warnings] },
+    created_at: new Date(render.completed_at).toISOString(),
+  };
+  return { event_id: eventId, body: JSON.stringify(payload) };
+}

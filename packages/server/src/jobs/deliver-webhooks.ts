@@ -1,0 +1,176 @@
+import { signCallback } from "@pictor/client";
+import {
+  classifyDeliveryResponse,
+  type DeliveryOutcome,
+  nextDeliveryState,
+  type RandomSource,
+} from "../domain/webhooks/index.ts";
+import { OutboundError, type SafeFetch } from "../ports/safe-fetch.ts";
+import type { ClaimedDelivery, WebhookOutbox } from "../ports/webhook-outbox.ts";
+
+export interface WebhookDelivererOptions {
+  outbox: WebhookOutbox;
+  /** Every attempt goes through it: the target is re-checked and the connection goes to the checked address. */
+  safeFetch: SafeFetch;
+  /** The account's CURRENT webhook secret; used once per event, to sign before its first attempt. */
+  getSigningSecret: (accountId: string) => Promise<string>;
+  /** Epoch ms (a Date is accepted too, like the server's Clock port). */
+  clock: { now(): number | Date };
+  random: RandomSource;
+  /** api-decisions: 15 s per attempt. */
+  timeoutMs?: number;
+  /** Receivers answer with a status; the body is read only to finish the exchange, so 64 KiB is plenty. */
+  maxResponseBytes?: number;
+  /** Must exceed timeoutMs, or a slow attempt's event could be claimed and sent again meanwhile. */
+  leaseMs?: number;
+  /** Events claimed per runOnce; they are sent concurrently. */
+  batchSize?: number;
+  /** Pause of the start() loop when nothing was due. */
+  pollIntervalMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+export interface DeliveryRunSummary {
+  claimed: number;
+  delivered: number;
+  retrying: number;
+  failed: number;
+}
+
+export interface WebhookDeliverer {
+  /** Claims the due events and makes one attempt for each. */
+  runOnce(): Promise<DeliveryRunSummary>;
+  start(): void;
+  /** Stops the loop and waits for the attempts in flight to be recorded. */
+  stop(): Promise<void>;
+}
+
+export const USER_AGENT = "Pictor-Webhooks/1";
+
+function toMillis(value: number | Date): number {
+  return typeof value === "number" ? value : value.getTime();
+}
+
+function describeFailure(error: unknown): DeliveryOutcome {
+  if (error instanceof OutboundError) return { kind: "error", code: error.code, message: error.message };
+  return { kind: "error", code: "internal", message: error instanceof Error ? error.message : String(error) };
+}
+
+export function createWebhookDeliverer(options: WebhookDelivererOptions): WebhookDeliverer {
+  const {
+    outbox,
+    safeFetch,
+    getSigningSecret,
+    clock,
+    random,
+    timeoutMs = 15_000,
+    maxResponseBytes = 64 * 1024,
+    leaseMs = Math.max(60_000, (options.timeoutMs ?? 15_000) * 4),
+    batchSize = 16,
+    pollIntervalMs = 1_000,
+    onError = () => {},
+  } = options;
+  if (leaseMs <= timeoutMs) throw new RangeError("leaseMs must exceed timeoutMs");
+  const now = () => toMillis(clock.now());
+
+  async function signatureFor(event: ClaimedDelivery): Promise<string> {
+    if (event.signature !== null) return event.signature;
+    const secret = await getSigningSecret(event.account_id);
+    // Stored before the first send, so a crash after sending still resends the same signature.
+    return outbox.fixSignature(event.event_id, signCallback(event.body, secret));
+  }
+
+  async function attempt(event: ClaimedDelivery): Promise<"delivered" | "pending" | "failed"> {
+    const at = now();
+    const started = performance.now();
+    let outcome: DeliveryOutcome;
+    try {
+      const signature = await signatureFor(event);
+      const response = await safeFetch.fetch(event.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "user-agent": USER_AGENT,
+          "x-service-signature": signature,
+          "x-service-event-id": event.event_id,
+          // Attempt time in unix seconds; not covered by the signature (which must stay identical
+          // across retries), so receivers deduplicate on the signed body's event_id.
+          "x-service-timestamp": String(Math.floor(at / 1000)),
+        },
+        body: event.body,
+        followRedirects: false,
+        timeoutMs,
+        maxBytes: maxResponseBytes,
+      });
+      outcome = { kind: "response", status: response.status, headers: response.headers };
+    } catch (error) {
+      outcome = describeFailure(error);
+    }
+    const durationMs = performance.now() - started;
+    const verdict = classifyDeliveryResponse(outcome, now());
+    const next = nextDeliveryState(verdict, event.schedule_attempts + 1, at, random);
+    await outbox.recordAttempt(
+      event.event_id,
+      event.claim_token,
+      {
+        at,
+        status_code: outcome.kind === "response" ? outcome.status : null,
+        error: verdict.kind === "delivered" ? null : verdict.reason,
+        duration_ms: durationMs,
+      },
+      next,
+    );
+    return next.state;
+  }
+
+  async function runOnce(): Promise<DeliveryRunSummary> {
+    const claimed = await outbox.claimDue(now(), batchSize, leaseMs);
+    const summary: DeliveryRunSummary = { claimed: claimed.length, delivered: 0, retrying: 0, failed: 0 };
+    const results = await Promise.allSettled(claimed.map(attempt));
+    for (const result of results) {
+      if (result.status === "rejected") {
+        // Recording failed (database fault): the lease expires and the event is retried.
+        onError(result.reason);
+        summary.retrying += 1;
+      } else if (result.value === "delivered") summary.delivered += 1;
+      else if (result.value === "failed") summary.failed += 1;
+      else summary.retrying += 1;
+    }
+    return summary;
+  }
+
+  let running = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let inFlight: Promise<unknown> = Promise.resolve();
+
+  function loop(): void {
+    timer = undefined;
+    if (!running) return;
+    const run = runOnce().then(
+      (summary) => summary.claimed === batchSize,
+      (error: unknown) => {
+        onError(error);
+        return false;
+      },
+    );
+    inFlight = run;
+    void run.then((moreDue) => {
+      if (running) timer = setTimeout(loop, moreDue ? 0 : pollIntervalMs);
+    });
+  }
+
+  return {
+    runOnce,
+    start() {
+      if (running) return;
+      running = true;
+      loop();
+    },
+    async stop() {
+      running = false;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      await inFlight;
+    },
+  };
+}
