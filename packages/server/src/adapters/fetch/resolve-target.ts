@@ -1,0 +1,77 @@
+import { lookup as dnsLookup } from "node:dns/promises";
+import { isPublicAddress } from "./address-policy.ts";
+import type { Allowlist } from "./allowlist.ts";
+import { isAllowedPort, isBlockedHostname, type OutboundTarget } from "./url-policy.ts";
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+export type Lookup = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export type ResolveVerdict =
+  | { ok: true; address: ResolvedAddress }
+  | { ok: false; kind: "blocked"; reason: string }
+  | { ok: false; kind: "unresolvable"; reason: string };
+
+export const systemLookup: Lookup = async (hostname) => {
+  const answers = await dnsLookup(hostname, { all: true, order: "verbatim" });
+  return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+};
+
+// Resolves the host once and judges EVERY address: one non-public answer
+// blocks the URL, even if another is public, because we cannot know which one
+// a later resolution would pick. The caller connects only to the returned
+// address (DNS rebinding cannot swap it between check and connect).
+export async function resolveTarget(
+  target: OutboundTarget,
+  allowlist: Allowlist,
+  lookup: Lookup,
+): Promise<ResolveVerdict> {
+  const { hostname, port } = target;
+  if (allowlist.allows(hostname, port)) {
+    const answers = await resolveAll(target, lookup);
+    const first = answers?.[0];
+    if (first === undefined) return { ok: false, kind: "unresolvable", reason: "host does not resolve" };
+    return { ok: true, address: first };
+  }
+
+  const policyReason = isBlockedHostname(hostname)
+    ? "host is not allowed"
+    : !isAllowedPort(port)
+      ? `port ${port} is not allowed`
+      : null;
+  // Skip DNS when no allow-listed address:port could rescue the URL.
+  if (policyReason !== null && !allowlist.mentionsPort(port)) {
+    return { ok: false, kind: "blocked", reason: policyReason };
+  }
+
+  const answers = await resolveAll(target, lookup);
+  const first = answers?.[0];
+  if (answers === null || first === undefined) {
+    return policyReason !== null
+      ? { ok: false, kind: "blocked", reason: policyReason }
+      : { ok: false, kind: "unresolvable", reason: "host does not resolve" };
+  }
+  for (const answer of answers) {
+    if (allowlist.allows(answer.address, port)) continue;
+    if (policyReason !== null) return { ok: false, kind: "blocked", reason: policyReason };
+    if (!isPublicAddress(answer.address)) {
+      const reason =
+        target.ipFamily === 0 ? "host resolves to a non-public address" : "address is not public";
+      return { ok: false, kind: "blocked", reason };
+    }
+  }
+  return { ok: true, address: first };
+}
+
+async function resolveAll(target: OutboundTarget, lookup: Lookup): Promise<ResolvedAddress[] | null> {
+  if (target.ipFamily !== 0) return [{ address: target.hostname, family: target.ipFamily }];
+  try {
+    const answers = await lookup(target.hostname);
+    return answers.length > 0 ? answers : null;
+  } catch {
+    return null;
+  }
+}
