@@ -1,0 +1,57 @@
+import type { RenderWarning, SlotValues } from "../api.ts";
+import type { SlotT, TemplateDocumentT } from "../document/schema.ts";
+
+/** A property value after slot binding, with where it came from. */
+export interface Resolved<T> {
+  value: T;
+  /** The slot the property is bound to, or null when unbound. */
+  slot: string | null;
+  /** JSON path to report when the value is bad: `values.<slot>` for request values, else the design path. */
+  path: string;
+}
+
+/**
+ * Resolves bound properties against the request's slot values. Shared by `planImages` and `render`
+ * so both see the same image sources. Records `slot_default_used` once per (slot, layer).
+ */
+export class Bindings {
+  private readonly slots: Map<string, SlotT>;
+  private readonly values: SlotValues;
+  private readonly warnings: RenderWarning[] | null;
+  private readonly reported = new Set<string>();
+
+  constructor(document: TemplateDocumentT, values: SlotValues, warnings: RenderWarning[] | null) {
+    this.slots = new Map(document.slots.map((slot) => [slot.name, slot]));
+    this.values = values;
+    this.warnings = warnings;
+  }
+
+  resolve<T extends string | null>(
+    bind: Readonly<Record<string, string>> | undefined,
+    property: string,
+    designValue: T,
+    designPath: string,
+    layerId: string | null,
+  ): Resolved<T | string> {
+    const slot = bind?.[property];
+    if (slot === undefined) return { value: designValue, slot: null, path: designPath };
+    const given = Object.hasOwn(this.values, slot) ? this.values[slot] : undefined;
+    if (given !== undefined) return { value: given, slot, path: `values.${slot}` };
+    const fallback = this.slots.get(slot)?.default;
+    if (fallback === undefined) return { value: designValue, slot, path: designPath };
+    this.reportDefault(slot, layerId);
+    return { value: fallback, slot, path: `slots.${slot}.default` };
+  }
+
+  private reportDefault(slot: string, layerId: string | null): void {
+    const key = `${slot}\u0000${layerId ?? ""}`;
+    if (this.warnings === null || this.reported.has(key)) return;
+    this.reported.add(key);
+    this.warnings.push({
+      code: "slot_default_used",
+      slot,
+      layer: layerId,
+      message: `Slot "${slot}" was not given; its default value was used.`,
+    });
+  }
+}

@@ -1,0 +1,19 @@
+import type { Canvas, CanvasKit, Paint } from "canvaskit-wasm";
+import type { PreparedImage, RenderWarning } from "../api.ts";
+import type { Bindings } from "./bindings.ts";
+import type { FontLibrary } from "./fonts.ts";
+import type { ParagraphFactory } from "./text-layout.ts";
+
+/** Everything a layer painter needs for one render. */
+export interface PaintContext {
+  ck: CanvasKit;
+  canvas: Canvas;
+  fonts: FontLibrary;
+  paragraphs: ParagraphFactory;
+  bindings: Bindings;
+  warnings: RenderWarning[];
+  images: ReadonlyMap<string, PreparedImage>;
+  scale: number;
+  /** One paint reused by every shape and layer of the engine; painters set every property they rely on. */
+  paint: Paint;
+}

@@ -1,0 +1,113 @@
+import type { CanvasKit } from "canvaskit-wasm";
+import type {
+  Engine,
+  FontSet,
+  PreparedImage,
+  RenderInput,
+  RenderOptions,
+  RenderResult,
+  RenderWarning,
+} from "../api.ts";
+import type { Layer, TemplateDocumentT } from "../document/schema.ts";
+import { Bindings } from "./bindings.ts";
+import { parseHexColor } from "./color.ts";
+import type { PaintContext } from "./context.ts";
+import { FontLibrary } from "./fonts.ts";
+import { checkScale, findFrame, toDevice } from "./geometry.ts";
+import { planFrameImages } from "./image-plan.ts";
+import { paintLayers } from "./layers.ts";
+import { RasterSurface } from "./surface.ts";
+import { ParagraphFactory } from "./text-layout.ts";
+
+const DEFAULT_BACKGROUND = "#FFFFFF";
+const NO_VALUES = Object.freeze({});
+const NO_IMAGES: ReadonlyMap<string, PreparedImage> = new Map();
+
+export interface EngineSetup {
+  /** A CanvasKit instance the host loaded (same .wasm in Node and the browser). */
+  canvasKit: CanvasKit;
+  fonts: FontSet;
+}
+
+/**
+ * The renderer. Fonts are registered and the surface allocated once per engine and reused by every
+ * render (architecture.md); one engine draws one frame at a time.
+ */
+export function createEngine({ canvasKit, fonts }: EngineSetup): Engine {
+  const ck = canvasKit;
+  const library = new FontLibrary(ck, fonts);
+  const paragraphs = new ParagraphFactory(ck, library);
+  const surface = new RasterSurface(ck);
+  const paint = new ck.Paint();
+  let disposed = false;
+
+  const assertLive = () => {
+    if (disposed) throw new Error("engine was disposed");
+  };
+
+  return {
+    planImages(document: TemplateDocumentT, options: RenderOptions) {
+      assertLive();
+      const scale = checkScale(options.scale);
+      const { frame, path } = findFrame(document, options.frame);
+      const bindings = new Bindings(document, options.values ?? NO_VALUES, null);
+      return planFrameImages(frame.layers as Layer[], path, bindings, scale);
+    },
+
+    render(document: TemplateDocumentT, input: RenderInput): RenderResult {
+      assertLive();
+      const scale = checkScale(input.scale);
+      const { frame, path } = findFrame(document, input.frame);
+      const warnings: RenderWarning[] = [];
+      const bindings = new Bindings(document, input.values ?? NO_VALUES, warnings);
+      const background = bindings.resolve(
+        frame.bind,
+        "background",
+        frame.background ?? DEFAULT_BACKGROUND,
+        `${path}.background`,
+        null,
+      );
+      const backgroundColor = parseHexColor(background.value, background.path);
+      const width = toDevice(frame.width, scale);
+      const height = toDevice(frame.height, scale);
+      const canvas = surface.acquire(width, height).getCanvas();
+      canvas.clear(backgroundColor);
+      const saved = canvas.save();
+      canvas.scale(scale, scale);
+      const ctx: PaintContext = {
+        ck,
+        canvas,
+        fonts: library,
+        paragraphs,
+        bindings,
+        warnings,
+        images: input.images ?? NO_IMAGES,
+        scale,
+        paint,
+      };
+      try {
+        paintLayers(ctx, frame.layers as Layer[], path);
+      } finally {
+        canvas.restoreToCount(saved);
+      }
+      surface.acquire(width, height).flush();
+      const pixels = surface.pixels();
+      // Source-over drawing never lowers alpha, so an opaque background means an opaque image.
+      const opaque = backgroundColor[3] === 1 || isOpaque(pixels);
+      return { width, height, pixels, premultiplied: true, opaque, warnings };
+    },
+
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      surface.release();
+      paint.delete();
+      library.dispose();
+    },
+  };
+}
+
+function isOpaque(pixels: Uint8Array): boolean {
+  for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 255) return false;
+  return true;
+}

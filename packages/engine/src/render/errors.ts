@@ -1,0 +1,18 @@
+/** Codes of the errors the engine throws for input it cannot render. */
+export type EngineErrorCode = "invalid_scale" | "frame_not_found" | "invalid_color" | "image_size_mismatch";
+
+/**
+ * Bad render input. `path` is the JSON path of the offending value (e.g. `scale`,
+ * `values.brand`, `frames[0].layers[2].fill`) so hosts can report it verbatim.
+ */
+export class EngineError extends Error {
+  readonly code: EngineErrorCode;
+  readonly path: string;
+
+  constructor(code: EngineErrorCode, path: string, message: string) {
+    super(`${path}: ${message}`);
+    this.name = "EngineError";
+    this.code = code;
+    this.path = path;
+  }
+}

@@ -1,0 +1,76 @@
+import type { CanvasKit, FontCollection, Typeface, TypefaceFontProvider } from "canvaskit-wasm";
+import type { FontSet } from "../api.ts";
+
+// Characters that never need a glyph of their own: whitespace, joiners and direction marks,
+// variation selectors, emoji tag characters and skin-tone modifiers (the emoji font shapes those
+// together with their base character).
+const NO_GLYPH_RANGES: readonly (readonly [number, number])[] = [
+  [0x200b, 0x200f],
+  [0x2028, 0x202e],
+  [0x2060, 0x2064],
+  [0xfe00, 0xfe0f],
+  [0xe0000, 0xe007f],
+  [0x1f3fb, 0x1f3ff],
+];
+const WHITESPACE = /\s/u;
+
+function needsGlyph(ch: string): boolean {
+  const cp = ch.codePointAt(0) ?? 0;
+  return !WHITESPACE.test(ch) && !NO_GLYPH_RANGES.some(([from, to]) => cp >= from && cp <= to);
+}
+
+/**
+ * Fonts registered once per engine: one TypefaceFontProvider with every face of the FontSet under
+ * its family name, and one FontCollection over it so Paragraph reuses shaping caches across renders.
+ * Font fallback is only the explicit list given to each paragraph; system fonts are never consulted.
+ */
+export class FontLibrary {
+  readonly collection: FontCollection;
+  readonly fallback: readonly string[];
+  private readonly provider: TypefaceFontProvider;
+  /** One face per family, used only to ask which characters the family has glyphs for. */
+  private readonly coverage = new Map<string, Typeface>();
+
+  constructor(canvasKit: CanvasKit, fonts: FontSet) {
+    this.provider = canvasKit.TypefaceFontProvider.Make();
+    for (const face of fonts.faces) {
+      this.provider.registerFont(face.bytes, face.family);
+      if (!this.coverage.has(face.family)) {
+        const bytes = face.bytes.buffer.slice(
+          face.bytes.byteOffset,
+          face.bytes.byteOffset + face.bytes.byteLength,
+        );
+        const typeface = canvasKit.Typeface.MakeTypefaceFromData(bytes as ArrayBuffer);
+        if (typeface) this.coverage.set(face.family, typeface);
+      }
+    }
+    this.collection = canvasKit.FontCollection.Make();
+    this.collection.setDefaultFontManager(this.provider);
+    this.fallback = [...fonts.fallback];
+  }
+
+  hasFamily(family: string): boolean {
+    return this.coverage.has(family);
+  }
+
+  /** Distinct characters of `text` that `family` has no glyph for (all of them if the family is unknown). */
+  missingCharacters(family: string, text: string): string[] {
+    const typeface = this.coverage.get(family);
+    const missing = new Set<string>();
+    const candidates = [...new Set(text)].filter(needsGlyph);
+    if (candidates.length === 0) return [];
+    if (!typeface) return candidates;
+    const glyphs = typeface.getGlyphIDs(candidates.join(""), candidates.length);
+    candidates.forEach((ch, index) => {
+      if (glyphs[index] === 0) missing.add(ch);
+    });
+    return [...missing];
+  }
+
+  dispose(): void {
+    for (const typeface of this.coverage.values()) typeface.delete();
+    this.coverage.clear();
+    this.collection.delete();
+    this.provider.delete();
+  }
+}

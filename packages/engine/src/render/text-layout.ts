@@ -1,0 +1,160 @@
+import type { CanvasKit, FontWeight, Paragraph, TextAlign, TextDirection } from "canvaskit-wasm";
+import type { TextLayerT } from "../document/schema.ts";
+import type { FontLibrary } from "./fonts.ts";
+
+export const ELLIPSIS = "\u2026";
+/** Shrink-to-fit tries sizes on this grid (template px): fine enough to look continuous, and deterministic. */
+export const SHRINK_STEP = 0.5;
+/** Default `min_size` when a shrinking layer has none: half the size, but not below 8 px. */
+export const DEFAULT_MIN_SIZE_FLOOR = 8;
+// Layout sums float advances; a line that overshoots the box by less than this still fits.
+const EPSILON = 0.01;
+
+const RTL_STRONG =
+  /^[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Adlam}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Hanifi_Rohingya}\p{Script=Yezidi}]$/u;
+const FIRST_LETTER = /\p{L}/u;
+
+/** Paragraph base direction from the first strong (letter) character: Unicode bidi rule P2/P3. */
+export function isRightToLeft(text: string): boolean {
+  const letter = FIRST_LETTER.exec(text)?.[0];
+  return letter !== undefined && RTL_STRONG.test(letter);
+}
+
+export interface TextSpec {
+  text: string;
+  families: string[];
+  size: number;
+  lineHeight: number;
+  letterSpacing: number;
+  weight: number;
+  italic: boolean;
+  color: Float32Array;
+  align: NonNullable<TextLayerT["align"]>;
+  rtl: boolean;
+}
+
+export interface TextLayout {
+  paragraph: Paragraph;
+  size: number;
+  shrunk: boolean;
+  truncated: boolean;
+}
+
+export class ParagraphFactory {
+  private readonly ck: CanvasKit;
+  private readonly fonts: FontLibrary;
+  private readonly aligns: Record<TextSpec["align"], TextAlign>;
+
+  constructor(canvasKit: CanvasKit, fonts: FontLibrary) {
+    this.ck = canvasKit;
+    this.fonts = fonts;
+    const { TextAlign } = canvasKit;
+    // Alignment is physical: `left` stays left for right-to-left text too, because the template's
+    // layout is a visual design (text beside a photo must not jump sides when a slot is Arabic).
+    this.aligns = {
+      left: TextAlign.Left,
+      center: TextAlign.Center,
+      right: TextAlign.Right,
+      justify: TextAlign.Justify,
+    };
+  }
+
+  build(spec: TextSpec, size: number, width: number, maxLines: number | undefined): Paragraph {
+    const ck = this.ck;
+    const fontStyle = {
+      weight: { value: spec.weight } as FontWeight,
+      slant: spec.italic ? ck.FontSlant.Italic : ck.FontSlant.Upright,
+    };
+    const direction: TextDirection = spec.rtl ? ck.TextDirection.RTL : ck.TextDirection.LTR;
+    const style = new ck.ParagraphStyle({
+      textStyle: {
+        color: spec.color,
+        fontFamilies: spec.families,
+        fontSize: size,
+        fontStyle,
+        letterSpacing: spec.letterSpacing,
+        heightMultiplier: spec.lineHeight,
+        halfLeading: true,
+      },
+      // A forced strut makes every line exactly size x line_height tall, whatever fallback font
+      // (emoji, CJK, Arabic) a line happens to contain, so lines are evenly spaced.
+      strutStyle: {
+        strutEnabled: true,
+        forceStrutHeight: true,
+        fontFamilies: spec.families,
+        fontStyle,
+        fontSize: size,
+        heightMultiplier: spec.lineHeight,
+        halfLeading: true,
+      },
+      textAlign: this.aligns[spec.align],
+      textDirection: direction,
+      replaceTabCharacters: true,
+      ...(maxLines === undefined ? {} : { maxLines, ellipsis: ELLIPSIS }),
+    });
+    const builder = ck.ParagraphBuilder.MakeFromFontCollection(style, this.fonts.collection);
+    builder.addText(spec.text);
+    const paragraph = builder.build();
+    builder.delete();
+    paragraph.layout(width);
+    return paragraph;
+  }
+}
+
+function fitsBox(paragraph: Paragraph, width: number, height: number): boolean {
+  return (
+    !paragraph.didExceedMaxLines() &&
+    paragraph.getHeight() <= height + EPSILON &&
+    paragraph.getMinIntrinsicWidth() <= width + EPSILON
+  );
+}
+
+/**
+ * Lays a text layer out in its box (template px).
+ * - `fit: shrink` binary-searches the largest size on a SHRINK_STEP grid from `min_size` up to the
+ *   design size at which the text fits: within the box height, within `max_lines`, and no word wider
+ *   than the box.
+ * - Text that still does not fit the box height (fit `none`, or shrink stopped at `min_size`) is cut
+ *   after the last line that fits and ends with an ellipsis, like `max_lines`: a render never paints
+ *   text over the rest of the design. Both cuts give `text_truncated`.
+ */
+export function layoutText(
+  factory: ParagraphFactory,
+  spec: TextSpec,
+  box: { width: number; height: number },
+  options: { maxLines: number | undefined; shrink: boolean; minSize: number | undefined },
+): TextLayout {
+  let size = spec.size;
+  let paragraph = factory.build(spec, size, box.width, options.maxLines);
+  if (options.shrink && !fitsBox(paragraph, box.width, box.height)) {
+    const floor = Math.min(spec.size, options.minSize ?? Math.max(DEFAULT_MIN_SIZE_FLOOR, spec.size / 2));
+    const steps = Math.floor((spec.size - floor) / SHRINK_STEP + 1e-9);
+    // Largest k whose size floor + k*step fits; k = 0 is used when nothing fits.
+    let lo = 0;
+    let hi = floor + steps * SHRINK_STEP >= spec.size - 1e-9 ? steps - 1 : steps;
+    let best = 0;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const candidate = factory.build(spec, floor + mid * SHRINK_STEP, box.width, options.maxLines);
+      const fits = fitsBox(candidate, box.width, box.height);
+      candidate.delete();
+      if (fits) {
+        best = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    paragraph.delete();
+    size = floor + best * SHRINK_STEP;
+    paragraph = factory.build(spec, size, box.width, options.maxLines);
+  }
+  const lineHeight = size * spec.lineHeight;
+  const linesInBox = Math.max(1, Math.floor((box.height + EPSILON) / lineHeight));
+  if (paragraph.getNumberOfLines() > linesInBox) {
+    paragraph.delete();
+    const maxLines = Math.min(linesInBox, options.maxLines ?? linesInBox);
+    paragraph = factory.build(spec, size, box.width, maxLines);
+  }
+  return { paragraph, size, shrunk: size < spec.size, truncated: paragraph.didExceedMaxLines() };
+}
