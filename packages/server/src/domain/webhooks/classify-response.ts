@@ -22,6 +22,8 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   if (/^\d+$/.test(trimmed)) {
     return now + Math.min(Number(trimmed) * 1000, MAX_RETRY_AFTER_MS);
   }
+  // Every HTTP-date form starts with a day name; Date.parse alone would also take "-5" as a year.
+  if (!/^[A-Za-z]{3,9},? /.test(trimmed)) return null;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return null;
   return Math.min(Math.max(date, now), now + MAX_RETRY_AFTER_MS);
