@@ -27,7 +27,8 @@ export class Allowlist {
 
 function normaliseEntry(entry: string): string {
   const trimmed = entry.trim();
-  const match = /^([^/?#@\\\s]+):(\d{1,5})$/.exec(trimmed);
+  // A DNS name or IP literal, no wildcards: the guard must stay exact.
+  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(trimmed);
   const port = Number(match?.[2]);
   let hostname = "";
   try {

@@ -4,13 +4,13 @@ import { OutboundError } from "../../ports/safe-fetch.ts";
 // answer costs at most maxBytes plus one socket chunk before the stream is
 // destroyed, which also closes the connection so the sender stops.
 export async function readCappedBody(
-  body: AsyncIterable<Uint8Array> & { destroy(error?: Error): unknown },
+  body: DestroyableBody,
   declaredLength: string | undefined,
   maxBytes: number,
 ): Promise<Uint8Array> {
   const declared = declaredLength === undefined ? Number.NaN : Number(declaredLength);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    body.destroy();
+    discardBody(body);
     throw tooLarge(maxBytes);
   }
   const chunks: Uint8Array[] = [];
@@ -18,7 +18,7 @@ export async function readCappedBody(
   for await (const chunk of body) {
     total += chunk.byteLength;
     if (total > maxBytes) {
-      body.destroy();
+      discardBody(body);
       throw tooLarge(maxBytes);
     }
     chunks.push(chunk);
@@ -30,6 +30,17 @@ export async function readCappedBody(
     offset += chunk.byteLength;
   }
   return out;
+}
+
+export interface DestroyableBody extends AsyncIterable<Uint8Array> {
+  destroy(error?: Error): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+}
+
+/** Closes the body (and so its connection) without an unhandled "error" event from undici's abort. */
+export function discardBody(body: DestroyableBody): void {
+  body.on("error", () => {});
+  body.destroy();
 }
 
 function tooLarge(maxBytes: number): OutboundError {

@@ -7,7 +7,7 @@ import {
   type SafeFetchResponse,
 } from "../../ports/safe-fetch.ts";
 import { Allowlist } from "./allowlist.ts";
-import { readCappedBody } from "./read-capped-body.ts";
+import { discardBody, readCappedBody } from "./read-capped-body.ts";
 import { type Lookup, type ResolvedAddress, resolveTarget, systemLookup } from "./resolve-target.ts";
 import { type OutboundTarget, parseOutboundUrl } from "./url-policy.ts";
 
@@ -151,7 +151,7 @@ async function sendPinned(
     const headers = flattenHeaders(response.headers);
     if (options.followRedirects !== false && REDIRECT_STATUSES.has(response.statusCode) && headers.location) {
       // The redirect's own body is never used; drop it instead of reading it.
-      response.body.destroy();
+      discardBody(response.body);
       return { status: response.statusCode, headers, body: new Uint8Array(), url: target.url.href };
     }
     const body = await readCappedBody(
