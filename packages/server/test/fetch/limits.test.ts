@@ -117,6 +117,14 @@ describe("whole-request deadline", () => {
     });
   });
 
+  it("bounds check()'s DNS resolution as well", async () => {
+    const safe = createSafeFetch({ allowlist: [], lookup: () => new Promise(() => {}), checkTimeoutMs: 50 });
+    expect(await safe.check("https://hangs.example.com/hook")).toEqual({
+      ok: false,
+      reason: "host did not resolve in time",
+    });
+  });
+
   it("spans all redirect hops, not each one", async () => {
     const server = await serve((req, res) => {
       // Each hop alone is well inside the deadline; together they are not.

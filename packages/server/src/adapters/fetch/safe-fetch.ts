@@ -16,12 +16,17 @@ export interface SafeFetchConfig {
   allowlist: readonly string[];
   /** DNS resolution; default node:dns lookup of all addresses. Tests inject answers here. */
   lookup?: Lookup;
+  /** Bound on check()'s DNS resolution; default 5 s. */
+  checkTimeoutMs?: number;
 }
 
 // api-decisions.md "Limits": input images 25 MiB, 10 s to fetch, 3 redirects each re-checked.
 const DEFAULT_MAX_BYTES = 25 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_REDIRECTS = 3;
+// check() runs inside an API request (webhook_url validation): a hanging DNS
+// server must not hold that request for longer than this.
+const DEFAULT_CHECK_TIMEOUT_MS = 5_000;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 // Never forwarded to another origin after a redirect (Fetch standard does the same).
 const CROSS_ORIGIN_STRIPPED_HEADERS = ["authorization", "cookie", "proxy-authorization"];
@@ -38,8 +43,13 @@ export function createSafeFetch(config: SafeFetchConfig): SafeFetch {
   async function check(url: string): Promise<{ ok: true } | { ok: false; reason: string }> {
     const parsed = parseOutboundUrl(url);
     if (!parsed.ok) return parsed;
-    const verdict = await resolveTarget(parsed.target, allowlist, lookup);
-    return verdict.ok ? { ok: true } : { ok: false, reason: verdict.reason };
+    const deadline = AbortSignal.timeout(config.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS);
+    try {
+      const verdict = await raceDeadline(resolveTarget(parsed.target, allowlist, lookup), deadline);
+      return verdict.ok ? { ok: true } : { ok: false, reason: verdict.reason };
+    } catch {
+      return { ok: false, reason: "host did not resolve in time" };
+    }
   }
 
   async function fetch(url: string, options: SafeFetchOptions = {}): Promise<SafeFetchResponse> {
