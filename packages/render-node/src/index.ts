@@ -1,0 +1,39 @@
+export { loadCanvasKit } from "./canvaskit.ts";
+export {
+  CONTENT_TYPES,
+  DEFAULT_QUALITY,
+  type EncodedImage,
+  type EncodeOptions,
+  encodeImage,
+  type OutputFormat,
+  type PixelFrame,
+} from "./encode.ts";
+export {
+  type DocumentIssue,
+  ImageFetchError,
+  ImageInvalidError,
+  type ImageOrigin,
+  ImageTooLargeError,
+  InvalidDocumentError,
+  InvalidSlotValuesError,
+  RenderError,
+  type RenderErrorCode,
+  type SlotValueIssue,
+} from "./errors.ts";
+export { PreparedImageCache } from "./image-cache.ts";
+export {
+  coverRegion,
+  DEFAULT_IMAGE_LIMITS,
+  type ImageLimits,
+  type PrepareTarget,
+  prepareImage,
+} from "./prepare-image.ts";
+export {
+  createNodeRenderer,
+  type ImageLoader,
+  type NodeRenderer,
+  type NodeRendererOptions,
+  type NodeRenderOptions,
+  type NodeRenderResult,
+} from "./renderer.ts";
+export { type Sniffed, sniffImage } from "./sniff.ts";

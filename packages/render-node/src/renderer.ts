@@ -1,0 +1,169 @@
+import {
+  createEngine,
+  type Engine,
+  type FontSet,
+  type ImageRequest,
+  type PreparedImage,
+  type RenderWarning,
+  type SlotValues,
+  type TemplateDocumentT,
+  validateDocument,
+  validateSlotValues,
+} from "@pictor/engine";
+import { loadFontSet } from "@pictor/fonts";
+import { loadCanvasKit } from "./canvaskit.ts";
+import { type EncodedImage, encodeImage, type OutputFormat } from "./encode.ts";
+import { ImageFetchError, InvalidDocumentError, InvalidSlotValuesError, RenderError } from "./errors.ts";
+import { PreparedImageCache } from "./image-cache.ts";
+import { DEFAULT_IMAGE_LIMITS, type ImageLimits, prepareImage } from "./prepare-image.ts";
+
+/** Returns the bytes of an image source. The host decides what a source may be (file, asset, URL). */
+export type ImageLoader = (src: string, slot: string | null) => Promise<Uint8Array>;
+
+export interface NodeRendererOptions {
+  /** Default: the shipped set from @pictor/fonts. */
+  fonts?: FontSet;
+  /** Budget for prepared image pixels kept between renders; default 256 MiB. */
+  cacheBytes?: number;
+  imageLimits?: Partial<ImageLimits>;
+}
+
+export interface NodeRenderOptions {
+  /** Default: the document's first frame. */
+  frame?: string;
+  values?: SlotValues;
+  /** 1 to 4; output is round(frame size x scale). */
+  scale?: number;
+  format: OutputFormat;
+  quality?: number;
+  pngCompressionLevel?: number;
+  loadImage: ImageLoader;
+  /**
+   * Identity of a source whose bytes never change (an immutable asset id), or null. When given, a
+   * cached prepared image is used without loading the source again; otherwise the bytes are loaded
+   * and identified by their SHA-256.
+   */
+  sourceIdentity?: (src: string, slot: string | null) => string | null;
+}
+
+export interface NodeRenderResult extends EncodedImage {
+  warnings: RenderWarning[];
+}
+
+export interface NodeRenderer {
+  /** `document` is any JSON: it is validated (and migrated) before anything is drawn. */
+  render(document: unknown, options: NodeRenderOptions): Promise<NodeRenderResult>;
+  readonly imageCache: PreparedImageCache;
+  dispose(): void;
+}
+
+const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
+
+/** Lowercase snake codes are our typed vocabulary (image_invalid, image_out_of_folder...). */
+function isTypedError(error: unknown): boolean {
+  if (error instanceof RenderError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^[a-z]+(_[a-z]+)+$/.test(code);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function createNodeRenderer(options: NodeRendererOptions = {}): Promise<NodeRenderer> {
+  const [canvasKit, fonts] = await Promise.all([
+    loadCanvasKit(),
+    options.fonts ? Promise.resolve(options.fonts) : loadFontSet(),
+  ]);
+  const engine: Engine = createEngine({ canvasKit, fonts });
+  const cache = new PreparedImageCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+  const limits: ImageLimits = { ...DEFAULT_IMAGE_LIMITS, ...options.imageLimits };
+  // Validation is per document object: a host that keeps a published version in memory pays once.
+  const validated = new WeakMap<object, TemplateDocumentT>();
+  // One engine draws one frame at a time and its pixels stay valid only until the next render; the
+  // encoder reads them in place. Render + encode therefore run one after another, while image
+  // loading for the next render overlaps (worker threads give parallelism across renders).
+  let drawing: Promise<unknown> = Promise.resolve();
+
+  function checkDocument(input: unknown): TemplateDocumentT {
+    if (typeof input === "object" && input !== null) {
+      const known = validated.get(input);
+      if (known) return known;
+    }
+    const result = validateDocument(input);
+    if (!result.ok) throw new InvalidDocumentError(result.errors);
+    if (typeof input === "object" && input !== null) validated.set(input, result.document);
+    return result.document;
+  }
+
+  async function prepared(
+    request: ImageRequest,
+    render: NodeRenderOptions,
+  ): Promise<[string, PreparedImage]> {
+    const origin = { slot: request.slot, src: request.src };
+    const identity = render.sourceIdentity?.(request.src, request.slot) ?? null;
+    if (identity !== null) {
+      const hit = cache.peek(PreparedImageCache.key(`id:${identity}`, request));
+      if (hit) return [request.key, hit];
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = await render.loadImage(request.src, request.slot);
+    } catch (error) {
+      if (isTypedError(error)) throw error;
+      throw new ImageFetchError(messageOf(error), origin, { cause: error });
+    }
+    const sourceId = identity !== null ? `id:${identity}` : PreparedImageCache.contentId(bytes);
+    const image = await cache.getOrPrepare(PreparedImageCache.key(sourceId, request), () =>
+      prepareImage(bytes, request, origin, limits),
+    );
+    return [request.key, image];
+  }
+
+  async function drawAndEncode(
+    document: TemplateDocumentT,
+    render: NodeRenderOptions,
+    values: SlotValues | undefined,
+    images: ReadonlyMap<string, PreparedImage>,
+  ): Promise<NodeRenderResult> {
+    const result = engine.render(document, {
+      frame: render.frame,
+      values,
+      scale: render.scale,
+      images,
+    });
+    const encoded = await encodeImage(result, {
+      format: render.format,
+      quality: render.quality,
+      pngCompressionLevel: render.pngCompressionLevel,
+    });
+    return { ...encoded, warnings: result.warnings };
+  }
+
+  return {
+    imageCache: cache,
+
+    async render(input, render) {
+      const document = checkDocument(input);
+      let values: SlotValues | undefined;
+      if (render.values !== undefined) {
+        const checked = validateSlotValues(document, render.values, "values");
+        if (!checked.ok) throw new InvalidSlotValuesError(checked.errors);
+        values = checked.values;
+      }
+      const requests = engine.planImages(document, {
+        frame: render.frame,
+        values,
+        scale: render.scale,
+      });
+      const images = new Map(await Promise.all(requests.map((r) => prepared(r, render))));
+      const turn = drawing.then(() => drawAndEncode(document, render, values, images));
+      drawing = turn.catch(() => undefined);
+      return turn;
+    },
+
+    dispose() {
+      engine.dispose();
+    },
+  };
+}

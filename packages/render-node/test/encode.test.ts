@@ -1,0 +1,64 @@
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { encodeImage } from "../src/encode.ts";
+import { expectClose } from "./fixtures.ts";
+
+/** A frame where every pixel is the given premultiplied RGBA. */
+function frame(width: number, height: number, rgba: number[], opaque: boolean) {
+  const pixels = new Uint8Array(width * height * 4);
+  for (let i = 0; i < width * height; i++) pixels.set(rgba, i * 4);
+  return { width, height, pixels, opaque };
+}
+
+describe("encodeImage", () => {
+  for (const format of ["png", "jpeg", "webp"] as const) {
+    it(`${format}: decodes back to the frame's size and colour`, async () => {
+      const out = await encodeImage(frame(37, 21, [200, 100, 50, 255], true), { format });
+      expect(out.contentType).toBe(`image/${format}`);
+      const meta = await sharp(out.bytes).metadata();
+      expect(meta.format).toBe(format);
+      expect([meta.width, meta.height]).toEqual([37, 21]);
+      // Opaque frames drop alpha: smaller files, and JPEG has none anyway.
+      expect(meta.hasAlpha).toBe(false);
+      const { data } = await sharp(out.bytes).raw().toBuffer({ resolveWithObject: true });
+      expectClose([...data.subarray(0, 3)], [200, 100, 50], format === "png" ? 0 : 6);
+    });
+  }
+
+  it("keeps straight colours of a translucent frame in PNG (the engine's pixels are premultiplied)", async () => {
+    // 50% alpha: premultiplied (64, 32, 0) is straight (127.5, 63.75, 0).
+    const out = await encodeImage(frame(4, 4, [64, 32, 0, 128], false), { format: "png" });
+    const { data, info } = await sharp(out.bytes).raw().toBuffer({ resolveWithObject: true });
+    expect(info.channels).toBe(4);
+    expectClose([...data.subarray(0, 4)], [127, 63, 0, 128], 1);
+  });
+
+  it("keeps alpha in WebP and flattens JPEG on white", async () => {
+    const translucent = frame(8, 8, [64, 32, 0, 128], false);
+    const webp = await encodeImage(translucent, { format: "webp", quality: 100 });
+    const w = await sharp(webp.bytes).raw().toBuffer({ resolveWithObject: true });
+    expect(w.info.channels).toBe(4);
+    expectClose([...w.data.subarray(0, 4)], [127, 63, 0, 128], 3);
+    const jpeg = await encodeImage(translucent, { format: "jpeg", quality: 100 });
+    const j = await sharp(jpeg.bytes).raw().toBuffer({ resolveWithObject: true });
+    // Over white, premultiplied + (1 - alpha) x 255: 64 + 127.5, 32 + 127.5, 0 + 127.5.
+    expectClose([...j.data.subarray(0, 3)], [191, 159, 128], 3);
+  });
+
+  it("uses quality: lower quality gives a smaller JPEG", async () => {
+    const noisy = new Uint8Array(64 * 64 * 4).map((_, i) => (i % 4 === 3 ? 255 : (i * 7919) % 251));
+    const input = { width: 64, height: 64, pixels: noisy, opaque: true };
+    const high = await encodeImage(input, { format: "jpeg", quality: 95 });
+    const low = await encodeImage(input, { format: "jpeg", quality: 30 });
+    expect(low.bytes.length).toBeLessThan(high.bytes.length);
+  });
+
+  it("rejects an out-of-range quality and a pixel buffer of the wrong size", async () => {
+    await expect(
+      encodeImage(frame(2, 2, [0, 0, 0, 255], true), { format: "jpeg", quality: 0 }),
+    ).rejects.toThrow(RangeError);
+    await expect(
+      encodeImage({ width: 3, height: 3, pixels: new Uint8Array(8), opaque: true }, { format: "png" }),
+    ).rejects.toThrow(/expected 36 bytes/);
+  });
+});
