@@ -1,0 +1,132 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { ApiError, type ApiErrorCode, errorBody, STATUS_BY_CODE } from "../errors.ts";
+import { globalPlugin } from "./global-plugin.ts";
+import { mapValidationErrors } from "./validation.ts";
+
+// Fastify's own error codes that are the caller's fault, mapped to ours.
+const FASTIFY_CODES: Record<string, { code: ApiErrorCode; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: "payload_too_large", message: "The request body is too large." },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: "unsupported_media_type",
+    message: "Send the request body as 'Content-Type: application/json'.",
+  },
+  FST_ERR_CTP_INVALID_TYPE: {
+    code: "unsupported_media_type",
+    message: "Send the request body as 'Content-Type: application/json'.",
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: "invalid_json", message: "The request body is empty." },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: "invalid_request",
+    message: "Content-Length does not match the body.",
+  },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: "invalid_json", message: "The request body is not valid JSON." },
+};
+
+// Statuses Fastify or a plugin may attach to an error it throws, when no finer mapping applies.
+const CODE_BY_STATUS: Record<number, ApiErrorCode> = {
+  400: "invalid_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+  503: "unavailable",
+};
+
+export interface ResolvedError {
+  code: ApiErrorCode;
+  status: number;
+  message: string;
+  details: Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
+/** Turns anything thrown inside a request into the one error shape. Unknown faults become 500. */
+export function resolveError(error: unknown): ResolvedError {
+  if (error instanceof ApiError) {
+    return {
+      code: error.code,
+      status: error.statusCode,
+      message: error.message,
+      details: error.details,
+      headers: error.headers,
+    };
+  }
+  const fastifyError = error as Partial<FastifyError> | null;
+  if (fastifyError && Array.isArray(fastifyError.validation)) {
+    const mapped = mapValidationErrors(fastifyError.validation, fastifyError.validationContext);
+    return {
+      code: mapped.code,
+      status: STATUS_BY_CODE[mapped.code],
+      message: mapped.message,
+      details: { errors: mapped.errors },
+      headers: {},
+    };
+  }
+  const known = typeof fastifyError?.code === "string" ? FASTIFY_CODES[fastifyError.code] : undefined;
+  if (known) {
+    return { ...known, status: STATUS_BY_CODE[known.code], details: {}, headers: {} };
+  }
+  const status = typeof fastifyError?.statusCode === "number" ? fastifyError.statusCode : 500;
+  const byStatus = CODE_BY_STATUS[status];
+  if (byStatus) {
+    // Fastify's 4xx messages describe the request (never our internals), so they are safe to show.
+    const message = typeof fastifyError?.message === "string" ? fastifyError.message : "Bad request.";
+    return { code: byStatus, status, message, details: {}, headers: {} };
+  }
+  if (status >= 400 && status < 500) {
+    return {
+      code: "invalid_request",
+      status: 400,
+      message: "The request is invalid.",
+      details: {},
+      headers: {},
+    };
+  }
+  return {
+    code: "internal_error",
+    status: 500,
+    message: "Something went wrong on our side. It has been logged; please retry.",
+    details: {},
+    headers: {},
+  };
+}
+
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  resolved: ResolvedError,
+): FastifyReply {
+  for (const [name, value] of Object.entries(resolved.headers)) reply.header(name, value);
+  return reply
+    .code(resolved.status)
+    .type("application/json; charset=utf-8")
+    .send(errorBody(resolved.code, resolved.message, request.id, resolved.details));
+}
+
+/**
+ * Error and not-found handlers producing `{ "error": { code, message, request_id, ...details } }`
+ * for everything: ApiError, validation failures, body parser failures, unknown routes, and faults
+ * (500, logged with the request id; the body never carries the fault's message or stack).
+ */
+export const errorHandlerPlugin = globalPlugin("pictor-errors", async (app) => {
+  app.setErrorHandler((error, request, reply) => {
+    const resolved = resolveError(error);
+    if (resolved.status >= 500) {
+      request.log.error({ err: error }, "request failed");
+    } else {
+      request.log.info({ code: resolved.code, status: resolved.status }, "request refused");
+    }
+    return sendError(request, reply, resolved);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, {
+      code: "not_found",
+      status: 404,
+      message: `No route ${request.method} ${request.url.split("?")[0]}.`,
+      details: {},
+      headers: {},
+    }),
+  );
+});

@@ -1,0 +1,150 @@
+import { createHash } from "node:crypto";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { IdempotencyScope, IdempotencyStore, StoredResponse } from "../../ports/idempotency-store.ts";
+import { ApiError } from "../errors.ts";
+import { globalPlugin } from "./global-plugin.ts";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Honour the `Idempotency-Key` header on this route (POST /v1/renders, /v1/batches). */
+    idempotent?: boolean;
+  }
+}
+
+export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
+export const IDEMPOTENT_REPLAYED_HEADER = "idempotent-replayed";
+
+/** Stripe's limit; printable ASCII only, since the key is echoed in logs. */
+const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+// Headers that describe the result itself and so are replayed; per-request ones (X-Request-Id,
+// rate limit, Date) are produced afresh for the retry.
+const REPLAYED_HEADERS = ["content-type", "location", "preference-applied", "link", "etag", "cache-control"];
+
+export interface IdempotencyOptions {
+  store: IdempotencyStore;
+  /** How long a response is kept and replayed. Default 24 h (api-decisions.md). */
+  ttlMs?: number;
+  /**
+   * After this long a claim whose request never finished (process killed) may be taken over by a
+   * retry. Longer than any request may run: `wait` is at most 60 s. Default 5 min.
+   */
+  lockTimeoutMs?: number;
+  /** Account of the request; default `request.accountId`, set by the auth hook (which must run first). */
+  accountIdOf?: (request: FastifyRequest) => string | undefined;
+  now?: () => number;
+}
+
+interface Claim {
+  scope: IdempotencyScope;
+  fingerprint: string;
+  settled: boolean;
+}
+
+/** SHA-256 over the route and the parsed body: the same JSON re-sent, even re-formatted, matches. */
+export function requestFingerprint(request: FastifyRequest): string {
+  return createHash("sha256")
+    .update(`${request.method} ${request.routeOptions.url ?? request.url}\n`)
+    .update(JSON.stringify(request.body ?? null))
+    .digest("hex");
+}
+
+function defaultAccountIdOf(request: FastifyRequest): string | undefined {
+  const value = (request as FastifyRequest & { accountId?: unknown }).accountId;
+  return typeof value === "string" ? value : undefined;
+}
+
+function replayedHeaders(reply: FastifyReply): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
+  }
+  return headers;
+}
+
+/**
+ * `Idempotency-Key` on routes with `config: { idempotent: true }`. Runs as a preHandler, i.e. after
+ * auth and validation: a request refused before the handler leaves no entry, so fixing it and
+ * retrying with the same key works (as at Stripe). Responses under 500 are stored for `ttlMs` and
+ * replayed byte for byte with `Idempotent-Replayed: true`; a 5xx (nothing charged, credits
+ * refunded) releases the key so the retry runs again.
+ */
+export const idempotencyPlugin = globalPlugin<IdempotencyOptions>(
+  "pictor-idempotency",
+  async (app, options) => {
+    const store = options.store;
+    const limits = { ttlMs: options.ttlMs ?? DAY_MS, lockTimeoutMs: options.lockTimeoutMs ?? 5 * 60 * 1000 };
+    const accountIdOf = options.accountIdOf ?? defaultAccountIdOf;
+    const now = options.now ?? Date.now;
+    const claims = new WeakMap<FastifyRequest, Claim>();
+
+    app.addHook("preHandler", async (request, reply) => {
+      if (request.routeOptions.config.idempotent !== true) return;
+      const header = request.headers[IDEMPOTENCY_KEY_HEADER];
+      if (header === undefined) return;
+      if (typeof header !== "string" || !VALID_KEY.test(header)) {
+        throw new ApiError(
+          "invalid_request",
+          "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces.",
+          { errors: [{ path: "headers.idempotency-key", message: "is malformed" }] },
+        );
+      }
+      const accountId = accountIdOf(request);
+      if (accountId === undefined) {
+        // A wiring fault (auth must run first), never the caller's: fail loudly rather than
+        // silently sharing keys between accounts.
+        throw new Error("idempotency: request has no accountId; register the auth hook before this plugin");
+      }
+      const scope = { accountId, key: header };
+      const fingerprint = requestFingerprint(request);
+      const state = await store.begin(scope, fingerprint, now(), limits);
+      switch (state.kind) {
+        case "started":
+          claims.set(request, { scope, fingerprint, settled: false });
+          return;
+        case "in_progress":
+          throw new ApiError(
+            "idempotency_key_in_use",
+            "A request with this Idempotency-Key is still being processed; retry when it has finished.",
+            {},
+            { "retry-after": "1" },
+          );
+        case "mismatch":
+          throw new ApiError(
+            "idempotency_key_reused",
+            "This Idempotency-Key was already used with a different request body.",
+          );
+        case "completed":
+          return reply
+            .code(state.response.status)
+            .headers(state.response.headers)
+            .header(IDEMPOTENT_REPLAYED_HEADER, "true")
+            .send(Buffer.from(state.response.body));
+      }
+    });
+
+    app.addHook("onSend", async (request, reply, payload) => {
+      const claim = claims.get(request);
+      if (!claim || claim.settled) return payload;
+      claim.settled = true;
+      const storable = typeof payload === "string" || payload instanceof Uint8Array;
+      if (reply.statusCode >= 500 || !storable) {
+        await store.release(claim.scope, claim.fingerprint);
+        return payload;
+      }
+      const response: StoredResponse = {
+        status: reply.statusCode,
+        headers: replayedHeaders(reply),
+        body: typeof payload === "string" ? Buffer.from(payload) : payload,
+      };
+      await store.complete(claim.scope, claim.fingerprint, response, now());
+      return payload;
+    });
+
+    // No release on client abort: the handler may still finish and charge, and its onSend stores
+    // the result for the retry. A claim whose process died is taken over after lockTimeoutMs.
+  },
+);

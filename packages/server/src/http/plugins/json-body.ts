@@ -1,0 +1,79 @@
+import { ApiError } from "../errors.ts";
+import { globalPlugin } from "./global-plugin.ts";
+
+/** Deepest nesting of arrays/objects accepted in a JSON body. Our deepest schema needs < 10. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Returns the deepest array/object nesting in `text`, stopping as soon as it exceeds `limit`.
+ * Runs before JSON.parse so a 10,000-level body is refused in one linear scan, before it can reach
+ * the recursive code behind the parser (prototype scan, validation, serialisers).
+ */
+export function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: the next char is escaped, whatever it is
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+export interface JsonBodyOptions {
+  maxDepth?: number;
+}
+
+/**
+ * The only body parser of the JSON API. Replaces Fastify's `application/json` and drops its
+ * `text/plain` parser, so any other content type is 415 unsupported_media_type (upload routes
+ * register multipart themselves). The body limit is Fastify's `bodyLimit` (server option, 1 MiB,
+ * or per route e.g. 10 MiB for batch): Fastify refuses an oversized Content-Length before reading
+ * and stops a chunked body as soon as it passes the limit, so 413 never buffers the whole body.
+ *
+ * Decision: `__proto__` keys and `constructor.prototype` are refused as 400 invalid_request (the
+ * body IS well-formed JSON, so invalid_json would mislead); syntax errors, empty bodies and
+ * nesting deeper than 64 are 400 invalid_json.
+ */
+export const jsonBodyPlugin = globalPlugin<JsonBodyOptions>("pictor-json-body", async (app, options) => {
+  const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
+  const secureParse = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser(["application/json", "text/plain"]);
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = body as string;
+    if (text.trim() === "") {
+      done(new ApiError("invalid_json", "The request body is empty; send a JSON object."), undefined);
+      return;
+    }
+    if (jsonDepthExceeds(text, maxDepth)) {
+      done(new ApiError("invalid_json", `The request body nests deeper than ${maxDepth} levels.`), undefined);
+      return;
+    }
+    secureParse(request, text, (error, value) => {
+      if (!error) {
+        done(null, value);
+        return;
+      }
+      if (/forbidden (prototype|constructor) property/i.test(error.message)) {
+        done(
+          new ApiError(
+            "invalid_request",
+            "The request body contains a forbidden key ('__proto__' or 'constructor.prototype').",
+          ),
+          undefined,
+        );
+        return;
+      }
+      done(new ApiError("invalid_json", `The request body is not valid JSON: ${error.message}`), undefined);
+    });
+  });
+});

@@ -1,0 +1,22 @@
+import { requestIdServerOptions } from "./request-id.ts";
+import { buildPartAwareValidator } from "./validation.ts";
+
+/** api-decisions.md "Limits": request body 1 MiB, batch 10 MiB (set per route with `bodyLimit`). */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export const BATCH_BODY_LIMIT = 10 * 1024 * 1024;
+
+/**
+ * Options that only exist at `Fastify({...})` time and that the plugins rely on: request ids
+ * (sanitised X-Request-Id or a fresh one), the body limit, prototype-poisoning refusal for any
+ * other JSON parser, and the validator that does not coerce body types.
+ * Usage: `Fastify({ logger, ...httpServerOptions() })`.
+ */
+export function httpServerOptions(options: { bodyLimit?: number } = {}) {
+  return {
+    ...requestIdServerOptions,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    onProtoPoisoning: "error" as const,
+    onConstructorPoisoning: "error" as const,
+    schemaController: { compilersFactory: { buildValidator: buildPartAwareValidator() } },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * Remembers the outcome of requests sent with an `Idempotency-Key`, so a retry gets the first
+ * response instead of a second render and a second charge (api-decisions.md, "Renders").
+ * Entries are scoped by account: two accounts may use the same key.
+ */
+
+export interface IdempotencyScope {
+  accountId: string;
+  key: string;
+}
+
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+export type IdempotencyBegin =
+  /** The caller owns the key now: run the request, then `complete` or `release`. */
+  | { kind: "started" }
+  /** A request with this key and the same fingerprint is still running. */
+  | { kind: "in_progress" }
+  /** The key was used with a different request (fingerprint). */
+  | { kind: "mismatch" }
+  /** The first request finished: replay its response. */
+  | { kind: "completed"; response: StoredResponse };
+
+export interface IdempotencyStore {
+  /**
+   * Atomically claims the key or reports its state. Entries older than `ttlMs` count as absent.
+   * A "started" claim older than `lockTimeoutMs` (its process died) may be taken over.
+   */
+  begin(
+    scope: IdempotencyScope,
+    fingerprint: string,
+    now: number,
+    limits: { ttlMs: number; lockTimeoutMs: number },
+  ): Promise<IdempotencyBegin>;
+  /** Stores the response of a claimed key. */
+  complete(
+    scope: IdempotencyScope,
+    fingerprint: string,
+    response: StoredResponse,
+    now: number,
+  ): Promise<void>;
+  /** Gives up a claimed key (the request failed in a way worth retrying) so a retry runs again. */
+  release(scope: IdempotencyScope, fingerprint: string): Promise<void>;
+}
