@@ -25,6 +25,13 @@ const SECRET = "whsec_current_for_tests";
 const TIMEOUT_MS = 400;
 const LEASE_MS = 5_000;
 
+/** Scheduled gap before attempt `n + 1`, at the middle of the jitter range (random = 0.5). */
+function gap(n: number): number {
+  const delay = RETRY_DELAYS_MS[n];
+  if (delay === undefined) throw new Error(`no retry after attempt ${n}`);
+  return delay;
+}
+
 let fx: OutboxFixture;
 let receiver: TestReceiver;
 let clock: FakeClock;
@@ -97,22 +104,22 @@ describe("webhook deliverer over loopback HTTP", () => {
     const event = await enqueue();
     const t0 = clock.now();
     expect(await deliverer.runOnce()).toMatchObject({ claimed: 1, retrying: 1 });
-    expect((await state(event)).next_attempt_at).toBe(t0 + RETRY_DELAYS_MS[1]!);
+    expect((await state(event)).next_attempt_at).toBe(t0 + gap(1));
 
-    clock.advance(RETRY_DELAYS_MS[1]! - 1);
+    clock.advance(gap(1) - 1);
     expect((await deliverer.runOnce()).claimed).toBe(0);
     clock.advance(1);
     expect(await deliverer.runOnce()).toMatchObject({ claimed: 1, retrying: 1 });
 
-    clock.advance(RETRY_DELAYS_MS[2]!);
+    clock.advance(gap(2));
     expect(await deliverer.runOnce()).toMatchObject({ claimed: 1, delivered: 1 });
     expect(receiver.received).toHaveLength(3);
     expectSameDelivery(receiver.received, event);
     // The timestamp is the attempt time, so it moves while the signature stays.
     expect(receiver.received.map((r) => r.headers["x-service-timestamp"])).toEqual([
       String(Math.floor(t0 / 1000)),
-      String(Math.floor((t0 + RETRY_DELAYS_MS[1]!) / 1000)),
-      String(Math.floor((t0 + RETRY_DELAYS_MS[1]! + RETRY_DELAYS_MS[2]!) / 1000)),
+      String(Math.floor((t0 + gap(1)) / 1000)),
+      String(Math.floor((t0 + gap(1) + gap(2)) / 1000)),
     ]);
     expect((await state(event)).attempts.map((a) => a.status_code)).toEqual([500, 500, 204]);
   });
@@ -124,7 +131,7 @@ describe("webhook deliverer over loopback HTTP", () => {
     const [first] = (await state(event)).attempts;
     expect(first).toMatchObject({ status_code: null, error: expect.stringMatching(/^timeout/) });
     expect(first?.duration_ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
-    clock.advance(RETRY_DELAYS_MS[1]!);
+    clock.advance(gap(1));
     expect(await deliverer.runOnce()).toMatchObject({ delivered: 1 });
     expectSameDelivery(receiver.received, event);
   });
@@ -137,7 +144,7 @@ describe("webhook deliverer over loopback HTTP", () => {
       status_code: null,
       error: expect.stringMatching(/^fetch_failed/),
     });
-    clock.advance(RETRY_DELAYS_MS[1]!);
+    clock.advance(gap(1));
     expect(await deliverer.runOnce()).toMatchObject({ delivered: 1 });
     expect(receiver.received).toHaveLength(2);
     expectSameDelivery(receiver.received, event);
@@ -150,7 +157,7 @@ describe("webhook deliverer over loopback HTTP", () => {
     );
     const event = await enqueue();
     expect(await deliverer.runOnce()).toMatchObject({ retrying: 1 });
-    clock.advance(RETRY_DELAYS_MS[1]!);
+    clock.advance(gap(1));
     expect(await deliverer.runOnce()).toMatchObject({ retrying: 1 });
     expect(receiver.received.map((r) => r.path)).toEqual(["/hook", "/hook"]);
     expect((await state(event)).attempts).toMatchObject([
@@ -215,7 +222,7 @@ describe("webhook deliverer over loopback HTTP", () => {
       expect(summary.claimed).toBe(1);
       if (made < MAX_ATTEMPTS) {
         expect(summary.retrying).toBe(1);
-        clock.advance(RETRY_DELAYS_MS[made]!);
+        clock.advance(gap(made));
       } else {
         expect(summary.failed).toBe(1);
       }
@@ -249,7 +256,7 @@ describe("webhook deliverer over loopback HTTP", () => {
     await fx.outbox.enqueue(event);
     expect(await guarded.runOnce()).toMatchObject({ retrying: 1 });
     address = "10.0.0.7";
-    clock.advance(RETRY_DELAYS_MS[1]!);
+    clock.advance(gap(1));
     expect(await guarded.runOnce()).toMatchObject({ retrying: 1 });
     expect(receiver.received).toHaveLength(1);
     expect((await state(event)).attempts[1]).toMatchObject({
@@ -289,7 +296,7 @@ describe("webhook deliverer over loopback HTTP", () => {
       await fx.outbox.enqueue(event);
       await rotating.runOnce();
       current = "whsec_rotated";
-      clock.advance(RETRY_DELAYS_MS[1]!);
+      clock.advance(gap(1));
       await rotating.runOnce();
       expect(rotated.received).toHaveLength(2);
       expectSameDelivery(rotated.received, event);
