@@ -27,6 +27,8 @@ function needsGlyph(ch: string): boolean {
 export class FontLibrary {
   readonly collection: FontCollection;
   readonly fallback: readonly string[];
+  /** The first fallback family with a glyph for U+1F600, used first for emoji-presentation runs. */
+  readonly emojiFamily: string | null;
   private readonly provider: TypefaceFontProvider;
   /** One face per family, used only to ask which characters the family has glyphs for. */
   private readonly coverage = new Map<string, Typeface>();
@@ -47,6 +49,8 @@ export class FontLibrary {
     this.collection = canvasKit.FontCollection.Make();
     this.collection.setDefaultFontManager(this.provider);
     this.fallback = [...fonts.fallback];
+    this.emojiFamily =
+      this.fallback.find((family) => this.missingCharacters(family, "\u{1F600}").length === 0) ?? null;
   }
 
   hasFamily(family: string): boolean {

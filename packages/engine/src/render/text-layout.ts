@@ -1,5 +1,6 @@
 import type { CanvasKit, FontWeight, Paragraph, TextAlign, TextDirection } from "canvaskit-wasm";
 import type { TextLayerT } from "../document/schema.ts";
+import { splitEmojiRuns } from "./emoji-runs.ts";
 import type { FontLibrary } from "./fonts.ts";
 
 export const ELLIPSIS = "\u2026";
@@ -66,16 +67,17 @@ export class ParagraphFactory {
       slant: spec.italic ? ck.FontSlant.Italic : ck.FontSlant.Upright,
     };
     const direction: TextDirection = spec.rtl ? ck.TextDirection.RTL : ck.TextDirection.LTR;
+    const textStyle = {
+      color: spec.color,
+      fontFamilies: spec.families,
+      fontSize: size,
+      fontStyle,
+      letterSpacing: spec.letterSpacing,
+      heightMultiplier: spec.lineHeight,
+      halfLeading: true,
+    };
     const style = new ck.ParagraphStyle({
-      textStyle: {
-        color: spec.color,
-        fontFamilies: spec.families,
-        fontSize: size,
-        fontStyle,
-        letterSpacing: spec.letterSpacing,
-        heightMultiplier: spec.lineHeight,
-        halfLeading: true,
-      },
+      textStyle,
       // A forced strut makes every line exactly size x line_height tall, whatever fallback font
       // (emoji, CJK, Arabic) a line happens to contain, so lines are evenly spaced.
       strutStyle: {
@@ -93,7 +95,16 @@ export class ParagraphFactory {
       ...(maxLines === undefined ? {} : { maxLines, ellipsis: ELLIPSIS }),
     });
     const builder = ck.ParagraphBuilder.MakeFromFontCollection(style, this.fonts.collection);
-    builder.addText(spec.text);
+    const emojiFamily = this.fonts.emojiFamily;
+    for (const run of splitEmojiRuns(spec.text)) {
+      if (run.emoji && emojiFamily !== null) {
+        builder.pushStyle(new ck.TextStyle({ ...textStyle, fontFamilies: [emojiFamily, ...spec.families] }));
+        builder.addText(run.text);
+        builder.pop();
+      } else {
+        builder.addText(run.text);
+      }
+    }
     const paragraph = builder.build();
     builder.delete();
     paragraph.layout(width);
