@@ -49,6 +49,20 @@ describe("DNS rebinding", () => {
   });
 });
 
+describe("several checked addresses", () => {
+  it("falls back to the next checked address when the first refuses the connection", async () => {
+    // 127.0.0.3 has nothing listening on the port; 127.0.0.1 has A.
+    const dns = fakeDns({ "multi.example.com": [v4("127.0.0.3"), v4("127.0.0.1")] });
+    const safe = createSafeFetch({
+      allowlist: [`127.0.0.3:${a.port}`, `127.0.0.1:${a.port}`],
+      lookup: dns.lookup,
+    });
+    const response = await safe.fetch(`http://multi.example.com:${a.port}/fallback`);
+    expect(new TextDecoder().decode(response.body)).toBe(`A multi.example.com:${a.port}`);
+    expect(dns.asked).toEqual(["multi.example.com"]);
+  });
+});
+
 describe("allow-list", () => {
   it("lets exactly its host:port entry through and nothing next to it", async () => {
     const dns = fakeDns({ localhost: [v4("127.0.0.1")], "other.example.com": [v4("127.0.0.2")] });

@@ -11,7 +11,7 @@ export interface ResolvedAddress {
 export type Lookup = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export type ResolveVerdict =
-  | { ok: true; address: ResolvedAddress }
+  | { ok: true; addresses: [ResolvedAddress, ...ResolvedAddress[]] }
   | { ok: false; kind: "blocked"; reason: string }
   | { ok: false; kind: "unresolvable"; reason: string };
 
@@ -23,7 +23,7 @@ export const systemLookup: Lookup = async (hostname) => {
 // Resolves the host once and judges EVERY address: one non-public answer
 // blocks the URL, even if another is public, because we cannot know which one
 // a later resolution would pick. The caller connects only to the returned
-// address (DNS rebinding cannot swap it between check and connect).
+// addresses (DNS rebinding cannot swap them between check and connect).
 export async function resolveTarget(
   target: OutboundTarget,
   allowlist: Allowlist,
@@ -32,9 +32,8 @@ export async function resolveTarget(
   const { hostname, port } = target;
   if (allowlist.allows(hostname, port)) {
     const answers = await resolveAll(target, lookup);
-    const first = answers?.[0];
-    if (first === undefined) return { ok: false, kind: "unresolvable", reason: "host does not resolve" };
-    return { ok: true, address: first };
+    if (answers === null) return { ok: false, kind: "unresolvable", reason: "host does not resolve" };
+    return { ok: true, addresses: answers };
   }
 
   const policyReason = isBlockedHostname(hostname)
@@ -48,8 +47,7 @@ export async function resolveTarget(
   }
 
   const answers = await resolveAll(target, lookup);
-  const first = answers?.[0];
-  if (answers === null || first === undefined) {
+  if (answers === null) {
     return policyReason !== null
       ? { ok: false, kind: "blocked", reason: policyReason }
       : { ok: false, kind: "unresolvable", reason: "host does not resolve" };
@@ -63,14 +61,17 @@ export async function resolveTarget(
       return { ok: false, kind: "blocked", reason };
     }
   }
-  return { ok: true, address: first };
+  return { ok: true, addresses: answers };
 }
 
-async function resolveAll(target: OutboundTarget, lookup: Lookup): Promise<ResolvedAddress[] | null> {
+async function resolveAll(
+  target: OutboundTarget,
+  lookup: Lookup,
+): Promise<[ResolvedAddress, ...ResolvedAddress[]] | null> {
   if (target.ipFamily !== 0) return [{ address: target.hostname, family: target.ipFamily }];
   try {
-    const answers = await lookup(target.hostname);
-    return answers.length > 0 ? answers : null;
+    const [first, ...rest] = await lookup(target.hostname);
+    return first === undefined ? null : [first, ...rest];
   } catch {
     return null;
   }

@@ -90,7 +90,13 @@ export function createSafeFetch(config: SafeFetchConfig): SafeFetch {
         throw new OutboundError("fetch_failed", FETCH_FAILED_MESSAGE);
       }
       signal.throwIfAborted();
-      const response = await sendPinned(target, verdict.address, { method, headers, body }, options, signal);
+      const response = await sendPinned(
+        target,
+        verdict.addresses,
+        { method, headers, body },
+        options,
+        signal,
+      );
       const location = response.headers.location;
       if (options.followRedirects === false || !REDIRECT_STATUSES.has(response.status) || !location) {
         return response;
@@ -127,19 +133,25 @@ interface RequestParts {
   body: Uint8Array | string | undefined;
 }
 
-// One Agent per hop whose socket lookup answers with the address that was
+// One Agent per hop whose socket lookup answers with the addresses that were
 // checked, whatever DNS would say now. The URL keeps its hostname, so the Host
 // header, TLS SNI and certificate verification still use the real name.
 async function sendPinned(
   target: OutboundTarget,
-  pinned: ResolvedAddress,
+  pinned: readonly [ResolvedAddress, ...ResolvedAddress[]],
   request: RequestParts,
   options: SafeFetchOptions,
   signal: AbortSignal,
 ): Promise<SafeFetchResponse> {
+  // With `all` (Node's happy-eyeballs, autoSelectFamily) every checked address
+  // is offered so an unreachable IPv6 answer can fall back to IPv4.
   const pinnedLookup: LookupFunction = (_hostname, lookupOptions, callback) => {
-    if (lookupOptions.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
-    else callback(null, pinned.address, pinned.family);
+    if (lookupOptions.all)
+      callback(
+        null,
+        pinned.map((a) => ({ address: a.address, family: a.family })),
+      );
+    else callback(null, pinned[0].address, pinned[0].family);
   };
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const agent = new Agent({
