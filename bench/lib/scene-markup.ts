@@ -23,9 +23,9 @@ const styles = {
   frame: { width: 1200, height: 630, background: "#0F172A", position: "relative", display: "flex" },
   photo: { ...box(600, 0, 600, 630), objectFit: "cover" },
   // #1E293BCC from the document: alpha 0xCC = 0.8.
-  panel: { ...box(40, 40, 640, 550), background: "rgba(30, 41, 59, 0.8)", borderRadius: 28 },
+  panel: { ...box(40, 40, 800, 550), background: "rgba(30, 41, 59, 0.8)", borderRadius: 28 },
   headline: {
-    ...box(80, 80, 560, 240),
+    ...box(70, 80, 740, 240),
     display: "flex",
     color: "#FFFFFF",
     fontFamily: "Inter",
@@ -34,7 +34,7 @@ const styles = {
     lineHeight: 1.15,
   },
   body: {
-    ...box(80, 360, 560, 200),
+    ...box(70, 340, 740, 200),
     display: "flex",
     color: "#CBD5E1",
     fontFamily: "Inter",

@@ -1,0 +1,242 @@
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { mkdir, readFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Engine, PreparedImage, TemplateDocumentT } from "@pictor/engine";
+import { createEngine } from "@pictor/engine";
+import { loadFontSet } from "@pictor/fonts";
+import { loadCanvasKit, prepareImage } from "@pictor/render-node";
+import { type Browser, chromium, type Page } from "playwright-core";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { buildBrowserBundle } from "../../../engine/browser/build.ts";
+import { StaticServer } from "./static-server.ts";
+
+/**
+ * Acceptance (issue 2): every example template, every frame, at scales 1 and 2, rendered by the engine
+ * in headless Chromium (the same bundle and canvaskit.wasm) gives RGBA byte-identical to the Node
+ * render. Both sides get the same font bytes and the same pixels prepared by the Node host, as the
+ * editor does: it draws with the server's prepared images, never decodes sources itself.
+ */
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, "../../../..");
+const templatesDir = join(repoRoot, "examples/templates");
+const outputDir = join(repoRoot, "test-output/identity");
+const CHROMIUM = "/usr/bin/chromium";
+const SCALES = [1, 2] as const;
+
+interface Case {
+  file: string;
+  frame: string;
+  scale: number;
+}
+
+const templateFiles = existsSync(templatesDir)
+  ? readdirSync(templatesDir)
+      .filter((f) => f.endsWith(".json"))
+      .sort()
+  : [];
+const documents = new Map<string, TemplateDocumentT>(
+  templateFiles.map((file) => [file, JSON.parse(readFileSync(join(templatesDir, file), "utf8"))]),
+);
+const cases: Case[] = templateFiles.flatMap((file) =>
+  (documents.get(file)?.frames ?? []).flatMap((frame) =>
+    SCALES.map((scale) => ({ file, frame: frame.name, scale })),
+  ),
+);
+
+const haveChromium = existsSync(CHROMIUM);
+const inCI = Boolean(process.env.CI);
+if (!haveChromium && !inCI) {
+  console.warn(
+    `[identity] SKIPPED: ${CHROMIUM} is not installed (apt-get install chromium). Under CI=true this is a failure.`,
+  );
+}
+
+interface BrowserRender {
+  width: number;
+  height: number;
+  opaque: boolean;
+  sha256: string;
+  plannedKeys: string[];
+  warnings: string[];
+}
+
+interface ServedImage {
+  key: string;
+  width: number;
+  height: number;
+  upscaled: boolean;
+  url: string;
+}
+
+declare global {
+  interface Window {
+    pictorHarness: {
+      init(): Promise<{ faces: number }>;
+      render(document: unknown, options: unknown, images: ServedImage[]): Promise<BrowserRender>;
+      uploadLast(url: string): Promise<void>;
+    };
+    pictorHarnessReady?: boolean;
+  }
+}
+
+/** Example image sources are paths relative to the template file (spec: templates-as-code). */
+async function readSource(src: string): Promise<Uint8Array> {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(src)) throw new Error(`identity test renders offline; got URL ${src}`);
+  return new Uint8Array(await readFile(resolve(templatesDir, src)));
+}
+
+function differingPixels(a: Uint8Array, b: Uint8Array): { count: number; maxChannelDelta: number } {
+  let count = 0;
+  let maxChannelDelta = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i += 4) {
+    let differs = false;
+    for (let c = 0; c < 4; c++) {
+      const delta = Math.abs((a[i + c] ?? 0) - (b[i + c] ?? 0));
+      if (delta > 0) differs = true;
+      if (delta > maxChannelDelta) maxChannelDelta = delta;
+    }
+    if (differs) count++;
+  }
+  return { count, maxChannelDelta };
+}
+
+/** Diagnostic PNGs only: the bytes are premultiplied, written as if straight (exact where opaque). */
+async function writePng(file: string, rgba: Uint8Array, width: number, height: number): Promise<void> {
+  await sharp(rgba, { raw: { width, height, channels: 4 } })
+    .png({ compressionLevel: 1 })
+    .toFile(file);
+}
+
+(haveChromium || inCI ? describe : describe.skip)("engine identity: headless Chromium vs Node", () => {
+  let server: StaticServer;
+  let browser: Browser | undefined;
+  let page: Page;
+  let engine: Engine;
+
+  beforeAll(async () => {
+    if (!haveChromium) throw new Error(`CI is set but ${CHROMIUM} is missing: install Debian's chromium`);
+    const [{ bundleFile, wasmFile }, fonts, canvasKit] = await Promise.all([
+      buildBrowserBundle(),
+      loadFontSet(),
+      loadCanvasKit(),
+    ]);
+    engine = createEngine({ canvasKit, fonts });
+
+    server = new StaticServer();
+    await server.start();
+    server.serveFile("/", join(here, "harness.html"));
+    server.serveFile("/harness.js", join(here, "harness.js"));
+    server.serveFile("/pictor-engine.browser.js", bundleFile);
+    server.serveFile("/pictor-engine.browser.js.map", `${bundleFile}.map`);
+    server.serveFile("/canvaskit/canvaskit.wasm", wasmFile);
+    const manifest = {
+      fallback: fonts.fallback,
+      faces: fonts.faces.map((face, i) => {
+        const url = `/fonts/${i}`;
+        server.serveBytes(url, face.bytes, "font/ttf");
+        return { family: face.family, weight: face.weight, style: face.style, url };
+      }),
+    };
+    server.serveBytes(
+      "/fontset.json",
+      new TextEncoder().encode(JSON.stringify(manifest)),
+      "application/json",
+    );
+
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+    page = await browser.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (err) => pageErrors.push(err.message));
+    await page.goto(`${server.origin}/`);
+    await page
+      .waitForFunction(() => window.pictorHarnessReady === true, undefined, { timeout: 30_000 })
+      .catch(() => {
+        throw new Error(`harness did not load: ${pageErrors.join("; ") || "no page error reported"}`);
+      });
+    const { faces } = await page.evaluate(() => window.pictorHarness.init());
+    expect(faces).toBe(fonts.faces.length);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  test("examples/templates holds templates to compare", () => {
+    expect(cases.length).toBeGreaterThan(0);
+  });
+
+  test.each(cases)("$file frame $frame at scale $scale", async ({ file, frame, scale }) => {
+    const document = documents.get(file) as TemplateDocumentT;
+    const options = { frame, scale, values: document.sample ?? {} };
+
+    const requests = engine.planImages(document, options);
+    const images = new Map<string, PreparedImage>();
+    const served: ServedImage[] = [];
+    for (const [i, request] of requests.entries()) {
+      if (request.src === "" || images.has(request.key)) continue;
+      const image = await prepareImage(await readSource(request.src), request);
+      images.set(request.key, image);
+      const url = `/prepared/${i}`;
+      server.serveBytes(url, image.rgba);
+      served.push({
+        key: request.key,
+        width: image.width,
+        height: image.height,
+        upscaled: image.upscaled,
+        url,
+      });
+    }
+
+    const nodeResult = engine.render(document, { ...options, images });
+    const nodeSha = createHash("sha256").update(nodeResult.pixels).digest("hex");
+    const nodeWarnings = nodeResult.warnings.map((w) => `${w.code}:${w.layer ?? ""}:${w.slot ?? ""}`);
+    // Copy before anything else renders: the result is a view of engine memory.
+    const nodePixels = nodeResult.pixels.slice();
+
+    const inBrowser = await page.evaluate(
+      ([doc, opts, imgs]) => window.pictorHarness.render(doc, opts, imgs),
+      [document, options, served] as const,
+    );
+    for (const { url } of served) server.unserve(url);
+
+    expect(inBrowser.plannedKeys).toEqual(requests.map((r) => r.key));
+    expect({ width: inBrowser.width, height: inBrowser.height }).toEqual({
+      width: nodeResult.width,
+      height: nodeResult.height,
+    });
+    expect(inBrowser.warnings).toEqual(nodeWarnings);
+
+    if (inBrowser.sha256 !== nodeSha) {
+      const uploadPath = "/upload/pixels";
+      await page.evaluate((url) => window.pictorHarness.uploadLast(url), uploadPath);
+      const browserPixels = server.takeUpload(uploadPath) ?? new Uint8Array(0);
+      const { count, maxChannelDelta } = differingPixels(nodePixels, browserPixels);
+      const base = join(outputDir, `${file.replace(/\.json$/, "")}-${frame}-x${scale}`);
+      await mkdir(outputDir, { recursive: true });
+      await writePng(`${base}-node.png`, nodePixels, nodeResult.width, nodeResult.height);
+      if (browserPixels.length === nodePixels.length) {
+        await writePng(`${base}-chromium.png`, browserPixels, nodeResult.width, nodeResult.height);
+      }
+      expect.fail(
+        `Chromium and Node RGBA differ: ${count} of ${nodeResult.width * nodeResult.height} pixels ` +
+          `(max channel delta ${maxChannelDelta}); wrote ${base}-{node,chromium}.png`,
+      );
+    }
+  });
+});
