@@ -140,6 +140,21 @@ describe("SQLite WebhookOutbox", () => {
     expect((await fx.outbox.listAttempts(event.render_id))?.state).toBe("pending");
   });
 
+  it("enqueues inside the caller's transaction and rolls back with it; claims nest as a savepoint", async () => {
+    const kept = completionEvent("http://127.0.0.1:9/kept", T0);
+    const dropped = completionEvent("http://127.0.0.1:9/dropped", T0);
+    fx.db.exec("BEGIN");
+    await fx.outbox.enqueue(dropped);
+    fx.db.exec("ROLLBACK");
+    fx.db.exec("BEGIN");
+    await fx.outbox.enqueue(kept);
+    const claimed = await fx.outbox.claimDue(T0, 10, LEASE);
+    fx.db.exec("COMMIT");
+    expect(claimed.map((c) => c.event_id)).toEqual([kept.event_id]);
+    expect(await fx.outbox.listAttempts(dropped.render_id)).toBeNull();
+    expect(await fx.outbox.claimDue(T0, 10, LEASE)).toEqual([]);
+  });
+
   it("has no delivery log for a render without a callback", async () => {
     expect(await fx.outbox.listAttempts("rnd_none")).toBeNull();
   });

@@ -69,16 +69,21 @@ function attemptFrom(row: Row): DeliveryAttemptRecord {
   };
 }
 
-/** Runs `work` in an IMMEDIATE transaction: the write lock is taken first, so two processes sharing
- * the database file cannot both read the same due rows before either marks them. */
+/**
+ * Runs `work` atomically. On its own it takes an IMMEDIATE transaction: the write lock comes first,
+ * so two processes sharing the database file cannot both read the same due rows before either
+ * marks them. Inside the caller's open transaction (e.g. enqueue beside a render's completion) it
+ * nests as a savepoint, since SQLite refuses a second BEGIN.
+ */
 function inTransaction<T>(db: DatabaseSync, work: () => T): T {
-  db.exec("BEGIN IMMEDIATE");
+  const nested = db.isTransaction;
+  db.exec(nested ? "SAVEPOINT webhook_outbox" : "BEGIN IMMEDIATE");
   try {
     const result = work();
-    db.exec("COMMIT");
+    db.exec(nested ? "RELEASE webhook_outbox" : "COMMIT");
     return result;
   } catch (error) {
-    db.exec("ROLLBACK");
+    db.exec(nested ? "ROLLBACK TO webhook_outbox; RELEASE webhook_outbox" : "ROLLBACK");
     throw error;
   }
 }
