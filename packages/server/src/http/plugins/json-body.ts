@@ -63,7 +63,15 @@ export const jsonBodyPlugin = globalPlugin<JsonBodyOptions>("pictor-json-body", 
         done(null, value);
         return;
       }
-      if (/forbidden (prototype|constructor) property/i.test(error.message)) {
+      // Fastify's parser hides why it failed; parsing again (error path only) tells a syntax
+      // error, whose message we pass on, from a forbidden key in otherwise valid JSON.
+      let syntax: string | undefined;
+      try {
+        JSON.parse(text);
+      } catch (parseError) {
+        syntax = (parseError as Error).message;
+      }
+      if (syntax === undefined) {
         done(
           new ApiError(
             "invalid_request",
@@ -73,7 +81,7 @@ export const jsonBodyPlugin = globalPlugin<JsonBodyOptions>("pictor-json-body", 
         );
         return;
       }
-      done(new ApiError("invalid_json", `The request body is not valid JSON: ${error.message}`), undefined);
+      done(new ApiError("invalid_json", `The request body is not valid JSON: ${syntax}`), undefined);
     });
   });
 });

@@ -1,0 +1,201 @@
+import { DatabaseSync } from "node:sqlite";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { migrateIdempotency, SqliteIdempotencyStore } from "../../src/adapters/sqlite/idempotency-store.ts";
+import { ApiError } from "../../src/http/errors.ts";
+import { json, startApp, type TestApp } from "./app.ts";
+
+const HOUR = 3600_000;
+const limits = { ttlMs: 24 * HOUR, lockTimeoutMs: 5 * 60_000 };
+
+describe("SqliteIdempotencyStore", () => {
+  let store: SqliteIdempotencyStore;
+  const scope = { accountId: "acct_1", key: "k1" };
+  const response = {
+    status: 202,
+    headers: { "content-type": "application/json" },
+    body: new Uint8Array([123, 125]),
+  };
+  beforeEach(() => {
+    const db = new DatabaseSync(":memory:");
+    migrateIdempotency(db);
+    migrateIdempotency(db); // idempotent migration
+    store = new SqliteIdempotencyStore(db);
+  });
+
+  it("claims once, reports in-progress, then replays the stored response", async () => {
+    expect(await store.begin(scope, "f", 0, limits)).toEqual({ kind: "started" });
+    expect(await store.begin(scope, "f", 1, limits)).toEqual({ kind: "in_progress" });
+    expect(await store.begin(scope, "other", 1, limits)).toEqual({ kind: "mismatch" });
+    await store.complete(scope, "f", response, 2);
+    const replay = await store.begin(scope, "f", 3, limits);
+    expect(replay.kind).toBe("completed");
+    if (replay.kind === "completed") {
+      expect(replay.response.status).toBe(202);
+      expect(replay.response.headers).toEqual({ "content-type": "application/json" });
+      expect([...replay.response.body]).toEqual([123, 125]);
+    }
+  });
+
+  it("scopes keys by account", async () => {
+    await store.begin(scope, "f", 0, limits);
+    expect(await store.begin({ accountId: "acct_2", key: "k1" }, "g", 0, limits)).toEqual({
+      kind: "started",
+    });
+  });
+
+  it("forgets entries after 24 h and purges them", async () => {
+    await store.begin(scope, "f", 0, limits);
+    await store.complete(scope, "f", response, 0);
+    expect(await store.begin(scope, "other", 24 * HOUR, limits)).toEqual({ kind: "started" });
+    await store.begin({ accountId: "acct_1", key: "old" }, "f", 24 * HOUR, limits);
+    await store.begin({ accountId: "acct_1", key: "new" }, "f", 49 * HOUR, limits);
+    // The purge at 49 h removed both rows older than 24 h: only "new" is left.
+    expect(store.count()).toBe(1);
+  });
+
+  it("lets a retry take over a claim whose process died", async () => {
+    await store.begin(scope, "f", 0, limits);
+    expect(await store.begin(scope, "f", limits.lockTimeoutMs - 1, limits)).toEqual({ kind: "in_progress" });
+    expect(await store.begin(scope, "f", limits.lockTimeoutMs, limits)).toEqual({ kind: "started" });
+  });
+
+  it("releases a claim so the retry runs again", async () => {
+    await store.begin(scope, "f", 0, limits);
+    await store.release(scope, "f");
+    expect(await store.begin(scope, "f", 1, limits)).toEqual({ kind: "started" });
+  });
+});
+
+describe("Idempotency-Key over HTTP", () => {
+  let t: TestApp;
+  let runs = 0;
+  let gate: (() => void) | undefined;
+  let failNext = false;
+  beforeAll(async () => {
+    t = await startApp((app) => {
+      app.post("/v1/renders", { config: { idempotent: true } }, async (request, reply) => {
+        runs++;
+        const waitFor = (request.body as { slow?: boolean }).slow
+          ? new Promise<void>((resolve) => {
+              gate = resolve;
+            })
+          : undefined;
+        await waitFor;
+        if (failNext) {
+          failNext = false;
+          throw new Error("worker crashed");
+        }
+        if ((request.body as { broke?: boolean }).broke)
+          throw new ApiError("insufficient_credits", "No credits.");
+        return reply
+          .code(202)
+          .header("location", `/v1/renders/rnd_${runs}`)
+          .send({ id: `rnd_${runs}`, n: Math.random() });
+      });
+      app.post("/v1/plain", async () => ({ id: `plain_${++runs}` }));
+    });
+  });
+  afterAll(() => t.close());
+  beforeEach(() => {
+    runs = 0;
+  });
+
+  const send = (key: string | undefined, body: unknown, account = "acct_a", path = "/v1/renders") =>
+    fetch(`${t.url}${path}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${account}`,
+        ...(key === undefined ? {} : { "idempotency-key": key }),
+      },
+      body: JSON.stringify(body),
+    });
+
+  it("replays the first response for the same key and body; the handler runs once", async () => {
+    const first = await send("same-1", { template: "promo" });
+    const firstBody = await first.text();
+    const second = await send("same-1", { template: "promo" });
+    expect(second.status).toBe(first.status);
+    expect(second.status).toBe(202);
+    expect(await second.text()).toBe(firstBody);
+    expect(second.headers.get("location")).toBe(first.headers.get("location"));
+    expect(second.headers.get("content-type")).toBe(first.headers.get("content-type"));
+    expect(second.headers.get("idempotent-replayed")).toBe("true");
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    expect(second.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+    expect(runs).toBe(1);
+  });
+
+  it("answers the same key with another body with 422 idempotency_key_reused", async () => {
+    await send("reuse-1", { template: "promo" });
+    const response = await send("reuse-1", { template: "other" });
+    expect(response.status).toBe(422);
+    expect((await json(response)).error.code).toBe("idempotency_key_reused");
+    expect(runs).toBe(1);
+  });
+
+  it("lets two accounts use the same key independently", async () => {
+    await send("shared", { template: "promo" }, "acct_a");
+    const other = await send("shared", { template: "promo" }, "acct_b");
+    expect(other.headers.get("idempotent-replayed")).toBeNull();
+    expect(runs).toBe(2);
+  });
+
+  it("gives one of two concurrent twins 409 idempotency_key_in_use", async () => {
+    const first = send("twin-1", { slow: true });
+    // The first holds the claim until the gate opens; wait until its handler is running.
+    while (runs === 0) await new Promise((resolve) => setImmediate(resolve));
+    const second = await send("twin-1", { slow: true });
+    expect(second.status).toBe(409);
+    const body = await json(second);
+    expect(body.error.code).toBe("idempotency_key_in_use");
+    expect(second.headers.get("retry-after")).toBe("1");
+    gate?.();
+    expect((await first).status).toBe(202);
+    expect(runs).toBe(1);
+    const third = await send("twin-1", { slow: false, x: 1 });
+    expect(third.status).toBe(422);
+  });
+
+  it("lets exactly one of five simultaneous twins run", async () => {
+    const all = Array.from({ length: 5 }, () => send("twin-5", { slow: true }));
+    let settled = 0;
+    for (const pending of all) pending.then(() => settled++);
+    // Four answer 409 at once; the winner is held in its handler until the gate opens.
+    while (settled < 4) await new Promise((resolve) => setImmediate(resolve));
+    gate?.();
+    const statuses = (await Promise.all(all)).map((r) => r.status).sort();
+    expect(statuses).toEqual([202, 409, 409, 409, 409]);
+    expect(runs).toBe(1);
+  });
+
+  it("stores 4xx outcomes but releases the key after a 5xx so a retry runs", async () => {
+    const refused = await send("credits-1", { broke: true });
+    expect(refused.status).toBe(402);
+    const replayed = await send("credits-1", { broke: true });
+    expect(replayed.status).toBe(402);
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+    expect(runs).toBe(1);
+
+    failNext = true;
+    expect((await send("crash-1", { template: "promo" })).status).toBe(500);
+    const retry = await send("crash-1", { template: "promo" });
+    expect(retry.status).toBe(202);
+    expect(runs).toBe(3);
+  });
+
+  it("ignores the header on routes not marked idempotent, and runs every request without one", async () => {
+    await send("plain-1", {}, "acct_a", "/v1/plain");
+    await send("plain-1", {}, "acct_a", "/v1/plain");
+    await send(undefined, { template: "promo" });
+    await send(undefined, { template: "promo" });
+    expect(runs).toBe(4);
+  });
+
+  it("refuses a malformed key with 400 invalid_request", async () => {
+    const response = await send("x".repeat(256), { template: "promo" });
+    expect(response.status).toBe(400);
+    expect((await json(response)).error.code).toBe("invalid_request");
+    expect(runs).toBe(0);
+  });
+});

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tokenBucketStore } from "../../src/http/plugins/token-bucket-store.ts";
+import { json, startApp, type TestApp } from "./app.ts";
+
+let clock = 1_000_000;
+let t: TestApp;
+beforeAll(async () => {
+  t = await startApp(
+    (app) => {
+      app.get("/v1/ping", async () => ({ ok: true }));
+      app.get("/v1/open", { config: { rateLimit: false } }, async () => ({ ok: true }));
+    },
+    { rateLimit: { burst: 3, refillPerSecond: 1, now: () => clock } },
+  );
+});
+afterAll(() => t.close());
+
+const ping = (account: string) =>
+  fetch(`${t.url}/v1/ping`, { headers: { authorization: `Bearer ${account}` } });
+
+describe("rate limit", () => {
+  it("allows a burst, then answers 429 rate_limited with Retry-After and the draft headers", async () => {
+    const allowed = [await ping("acct_rl"), await ping("acct_rl"), await ping("acct_rl")];
+    expect(allowed.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(allowed[0]?.headers.get("ratelimit-policy")).toBe('"burst";q=3;w=3');
+    expect(allowed.map((r) => r.headers.get("ratelimit"))).toEqual([
+      '"burst";r=2;t=1',
+      '"burst";r=1;t=2',
+      '"burst";r=0;t=3',
+    ]);
+    expect(allowed[0]?.headers.get("x-ratelimit-limit")).toBeNull();
+
+    const refused = await ping("acct_rl");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(refused.headers.get("ratelimit")).toBe('"burst";r=0;t=1');
+    expect(refused.headers.get("ratelimit-policy")).toBe('"burst";q=3;w=3');
+    const body = await json(refused);
+    expect(body.error.code).toBe("rate_limited");
+    expect(body.error.request_id).toBe(refused.headers.get("x-request-id"));
+  });
+
+  it("keeps other keys unaffected and refills over time", async () => {
+    expect((await ping("acct_other")).status).toBe(200);
+    expect((await ping("acct_rl")).status).toBe(429);
+    clock += 1000;
+    expect((await ping("acct_rl")).status).toBe(200);
+    expect((await ping("acct_rl")).status).toBe(429);
+  });
+
+  it("skips routes with rateLimit: false", async () => {
+    const response = await fetch(`${t.url}/v1/open`, { headers: { authorization: "Bearer acct_rl" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("ratelimit")).toBeNull();
+  });
+});
+
+describe("token bucket store", () => {
+  it("refills continuously at max / timeWindow", () => {
+    let now = 0;
+    const Store = tokenBucketStore({ now: () => now });
+    const store = new Store({});
+    const results: { current: number; ttl: number }[] = [];
+    const take = () => store.incr("k", (_e, r) => r && results.push(r), 10_000, 10);
+    for (let i = 0; i < 11; i++) take();
+    expect(results.at(-1)).toEqual({ current: 11, ttl: 1000 });
+    now = 500;
+    take();
+    expect(results.at(-1)).toEqual({ current: 11, ttl: 500 });
+    now = 1000;
+    take();
+    expect(results.at(-1)?.current).toBe(10);
+  });
+});
