@@ -1,5 +1,5 @@
 // Characters that can start an emoji presentation; text without any of them takes the fast path.
-const MAYBE_EMOJI = /[\p{Extended_Pictographic}\p{Regional_Indicator}\uFE0F\u20E3]/u;
+const MAYBE_EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\uFE0F|\u20E3/u;
 const EMOJI_GRAPHEME =
   /^(?:\p{Emoji_Presentation}|\p{Regional_Indicator}|\p{Extended_Pictographic}.*\u200D|.*\uFE0F|.*\u20E3)/su;
 

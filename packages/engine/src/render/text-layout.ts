@@ -112,19 +112,40 @@ export class ParagraphFactory {
   }
 }
 
-function fitsBox(paragraph: Paragraph, width: number, height: number): boolean {
+// Scripts written without spaces, where a line may break between any two characters.
+const BREAKS_ANYWHERE =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/**
+ * Whether a soft line break falls inside a word (the word was wider than the box). Paragraph's
+ * min intrinsic width is not usable for this: after an emergency break it reports the fragments.
+ */
+function breaksInsideWord(paragraph: Paragraph, text: string): boolean {
+  const lines = paragraph.getLineMetrics();
+  for (let i = 0; i < lines.length - 1; i++) {
+    const line = lines[i];
+    if (!line || line.isHardBreak || line.endExcludingWhitespaces < line.endIndex) continue;
+    const end = line.endIndex;
+    const before = text[end - 1];
+    if (end <= 0 || end >= text.length || before === undefined || BREAKS_ANYWHERE.test(before)) continue;
+    if (paragraph.getWordBoundary(end - 1).end > end) return true;
+  }
+  return false;
+}
+
+function fitsBox(paragraph: Paragraph, text: string, height: number): boolean {
   return (
     !paragraph.didExceedMaxLines() &&
     paragraph.getHeight() <= height + EPSILON &&
-    paragraph.getMinIntrinsicWidth() <= width + EPSILON
+    !breaksInsideWord(paragraph, text)
   );
 }
 
 /**
  * Lays a text layer out in its box (template px).
  * - `fit: shrink` binary-searches the largest size on a SHRINK_STEP grid from `min_size` up to the
- *   design size at which the text fits: within the box height, within `max_lines`, and no word wider
- *   than the box.
+ *   design size at which the text fits: within the box height, within `max_lines`, and no word broken
+ *   because it is wider than the box.
  * - Text that still does not fit the box height (fit `none`, or shrink stopped at `min_size`) is cut
  *   after the last line that fits and ends with an ellipsis, like `max_lines`: a render never paints
  *   text over the rest of the design. Both cuts give `text_truncated`.
@@ -137,7 +158,7 @@ export function layoutText(
 ): TextLayout {
   let size = spec.size;
   let paragraph = factory.build(spec, size, box.width, options.maxLines);
-  if (options.shrink && !fitsBox(paragraph, box.width, box.height)) {
+  if (options.shrink && !fitsBox(paragraph, spec.text, box.height)) {
     const floor = Math.min(spec.size, options.minSize ?? Math.max(DEFAULT_MIN_SIZE_FLOOR, spec.size / 2));
     const steps = Math.floor((spec.size - floor) / SHRINK_STEP + 1e-9);
     // Largest k whose size floor + k*step fits; k = 0 is used when nothing fits.
@@ -147,7 +168,7 @@ export function layoutText(
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const candidate = factory.build(spec, floor + mid * SHRINK_STEP, box.width, options.maxLines);
-      const fits = fitsBox(candidate, box.width, box.height);
+      const fits = fitsBox(candidate, spec.text, box.height);
       candidate.delete();
       if (fits) {
         best = mid;
