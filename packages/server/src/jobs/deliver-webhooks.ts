@@ -27,6 +27,7 @@ export interface WebhookDelivererOptions {
   batchSize?: number;
   /** Pause of the start() loop when nothing was due. */
   pollIntervalMs?: number;
+  /** Faults outside an attempt (claiming or recording failed); the events involved are retried. */
   onError?: (error: unknown) => void;
 }
 
@@ -68,7 +69,9 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     leaseMs = Math.max(60_000, (options.timeoutMs ?? 15_000) * 4),
     batchSize = 16,
     pollIntervalMs = 1_000,
-    onError = () => {},
+    // Errors here are database faults (the attempt itself never throws); the default keeps them
+    // visible until the server wires its logger in.
+    onError = (error: unknown) => console.error("webhook deliverer:", error),
   } = options;
   if (leaseMs <= timeoutMs) throw new RangeError("leaseMs must exceed timeoutMs");
   const now = () => toMillis(clock.now());
