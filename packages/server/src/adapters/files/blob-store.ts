@@ -1,0 +1,31 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname, join, resolve, sep } from "node:path";
+import type { BlobStore } from "../../ports/blob-store.ts";
+
+/** Blobs as files under `root`. Writes go to a temp file then rename, so a crash never leaves half a file. */
+export function createFileBlobStore(root: string): BlobStore {
+  const base = resolve(root);
+  const pathOf = (key: string) => {
+    const path = resolve(join(base, key));
+    if (!path.startsWith(base + sep)) throw new Error(`blob key escapes the store: ${key}`);
+    return path;
+  };
+  return {
+    async put(key, bytes) {
+      const path = pathOf(key);
+      await mkdir(dirname(path), { recursive: true });
+      const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+      await writeFile(temp, bytes);
+      await rename(temp, path);
+    },
+    async get(key) {
+      try {
+        return new Uint8Array(await readFile(pathOf(key)));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+        throw e;
+      }
+    },
+  };
+}

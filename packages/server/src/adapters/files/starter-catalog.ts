@@ -1,0 +1,61 @@
+import { readdir, readFile } from "node:fs/promises";
+import { basename, dirname, extname, join, resolve } from "node:path";
+import type { TemplateDocumentT } from "../../domain/document.ts";
+import type { StarterCatalog, StarterFile } from "../../ports/starter-catalog.ts";
+
+const IMAGE_TYPES: Record<string, string> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".webp": "image/webp",
+  ".gif": "image/gif",
+};
+
+/**
+ * Example templates from a directory of `*.json` files (examples/templates). Any string in a document
+ * that is a relative path to an image file next to it (e.g. "../images/desk.jpg") is a sample image
+ * to import; everything else (URLs, asset refs) is left alone. Read once, then kept in memory.
+ */
+export function createDirectoryStarterCatalog(dir: string): StarterCatalog {
+  let cached: Promise<{ document: TemplateDocumentT; files: StarterFile[] }[]> | null = null;
+  return {
+    load() {
+      cached ??= loadAll(resolve(dir));
+      return cached;
+    },
+  };
+}
+
+async function loadAll(dir: string) {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith(".json")).sort();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw e;
+  }
+  const out: { document: TemplateDocumentT; files: StarterFile[] }[] = [];
+  for (const name of names) {
+    const file = join(dir, name);
+    const document = JSON.parse(await readFile(file, "utf8")) as TemplateDocumentT;
+    const files: StarterFile[] = [];
+    for (const ref of new Set(strings(document))) {
+      const contentType = IMAGE_TYPES[extname(ref).toLowerCase()];
+      if (!contentType || /^[a-z][a-z0-9+.-]*:/i.test(ref)) continue;
+      const path = resolve(dirname(file), ref);
+      try {
+        files.push({ ref, name: basename(path), contentType, bytes: new Uint8Array(await readFile(path)) });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      }
+    }
+    out.push({ document, files });
+  }
+  return out;
+}
+
+function* strings(value: unknown): Generator<string> {
+  if (typeof value === "string") yield value;
+  else if (Array.isArray(value)) for (const v of value) yield* strings(v);
+  else if (value && typeof value === "object") for (const v of Object.values(value)) yield* strings(v);
+}

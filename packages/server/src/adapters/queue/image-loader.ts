@@ -1,0 +1,59 @@
+import { DatabaseSync } from "node:sqlite";
+import { LRUCache } from "lru-cache";
+import type { BlobStore } from "../../ports/blob-store.ts";
+import { OutboundError, type SafeFetch } from "../../ports/safe-fetch.ts";
+
+/** An input image that cannot be loaded: the render fails with this code and is refunded. */
+export class ImageLoadError extends Error {
+  readonly code = "image_fetch_failed" as const;
+}
+
+const MAX_IMAGE_BYTES = 25 * 1024 * 1024;
+const FETCH_TIMEOUT_MS = 10_000;
+
+/**
+ * Resolves image references for the renderer inside a worker: `asset://ast_…` from the blob store
+ * (starter images, uploads, earlier outputs), http(s) through the SSRF-guarded SafeFetch only.
+ * Fetched bytes are cached briefly so a burst of renders with the same image fetches it once.
+ */
+export function createImageLoader(deps: { databaseFile: string; blobs: BlobStore; safeFetch: SafeFetch }) {
+  const db = new DatabaseSync(deps.databaseFile, { readOnly: true });
+  db.exec("PRAGMA busy_timeout = 10000");
+  const blobKeyOf = db.prepare("SELECT blob_key FROM assets WHERE id = ?");
+  const cache = new LRUCache<string, Uint8Array>({
+    maxSize: 128 * 1024 * 1024,
+    sizeCalculation: (v) => Math.max(1, v.byteLength),
+    ttl: 60_000,
+  });
+
+  return async function loadImage(src: string): Promise<Uint8Array> {
+    const cached = cache.get(src);
+    if (cached) return cached;
+    const bytes = await load(src);
+    cache.set(src, bytes);
+    return bytes;
+  };
+
+  async function load(src: string): Promise<Uint8Array> {
+    if (src.startsWith("asset://")) {
+      const row = blobKeyOf.get(src.slice("asset://".length));
+      const bytes = row ? await deps.blobs.get(String(row.blob_key)) : null;
+      if (!bytes) throw new ImageLoadError(`Asset ${src.slice(8)} is not available.`);
+      return bytes;
+    }
+    if (!/^https?:\/\//i.test(src))
+      throw new ImageLoadError(`Unsupported image reference '${src.slice(0, 100)}'.`);
+    try {
+      const res = await deps.safeFetch.fetch(src, { maxBytes: MAX_IMAGE_BYTES, timeoutMs: FETCH_TIMEOUT_MS });
+      if (res.status < 200 || res.status > 299) {
+        throw new ImageLoadError(`Fetching the image returned HTTP ${res.status}.`);
+      }
+      return res.body;
+    } catch (error) {
+      if (error instanceof OutboundError) {
+        throw new ImageLoadError(`Fetching the image failed (${error.code}): ${error.message}`);
+      }
+      throw error;
+    }
+  }
+}

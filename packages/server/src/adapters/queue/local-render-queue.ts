@@ -1,0 +1,96 @@
+import { EventEmitter } from "node:events";
+import type { RenderQueue } from "../../ports/render-queue.ts";
+import type { RenderRecord, RenderStore } from "../../ports/render-store.ts";
+
+const DRAINED = Symbol("drained");
+
+export interface LocalRenderQueue extends RenderQueue {
+  /** Re-enqueues every `queued` / `rendering` render: the renders table is the durable queue. */
+  recover(): Promise<number>;
+  /** Stops taking new work and waits for the renders in flight; queued ones stay queued in the table. */
+  drain(): Promise<void>;
+}
+
+/**
+ * In-process queue of the embedded default. Durability comes from the renders table (a row is
+ * inserted with its charge before `enqueue` is called); this object only orders and dispatches ids,
+ * at most `concurrency` at a time, and wakes waiters when a render finishes.
+ */
+export function createLocalRenderQueue(options: {
+  renders: RenderStore;
+  concurrency: number;
+  run(renderId: string): Promise<void>;
+}): LocalRenderQueue {
+  const pending: string[] = [];
+  const known = new Set<string>();
+  const inFlight = new Map<string, Promise<void>>();
+  const finished = new EventEmitter();
+  finished.setMaxListeners(0);
+  let draining = false;
+
+  const pump = () => {
+    while (!draining && inFlight.size < options.concurrency && pending.length > 0) {
+      const id = pending.shift() as string;
+      const done = options
+        .run(id)
+        .catch((error) => {
+          console.error(
+            JSON.stringify({ level: "error", msg: "render job failed", render_id: id, err: String(error) }),
+          );
+        })
+        .finally(() => {
+          inFlight.delete(id);
+          known.delete(id);
+          finished.emit(id);
+          pump();
+        });
+      inFlight.set(id, done);
+    }
+  };
+
+  return {
+    enqueue(renderId) {
+      if (known.has(renderId)) return;
+      known.add(renderId);
+      pending.push(renderId);
+      pump();
+    },
+    async recover() {
+      const ids = await options.renders.pending();
+      for (const id of ids) this.enqueue(id);
+      return ids.length;
+    },
+    async waitFor(accountId, renderId, timeoutMs): Promise<RenderRecord | null> {
+      const isDone = (r: RenderRecord | null) =>
+        r !== null && (r.status === "completed" || r.status === "failed");
+      // Listen before looking, so a render finishing in between cannot be missed.
+      let stop = () => {};
+      const woken = new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.max(0, timeoutMs));
+        function done() {
+          clearTimeout(timer);
+          finished.off(renderId, done);
+          finished.off(DRAINED, done);
+          resolve();
+        }
+        finished.on(renderId, done);
+        finished.once(DRAINED, done);
+        stop = done;
+      });
+      const now = await options.renders.get(accountId, renderId);
+      if (isDone(now) || timeoutMs <= 0) {
+        stop();
+        return isDone(now) ? now : null;
+      }
+      await woken;
+      const after = await options.renders.get(accountId, renderId);
+      return isDone(after) ? after : null;
+    },
+    async drain() {
+      draining = true;
+      await Promise.all(inFlight.values());
+      // Renders still queued will not run in this process: their waiters answer 202 now.
+      finished.emit(DRAINED);
+    },
+  };
+}

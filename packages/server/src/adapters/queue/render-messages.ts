@@ -1,0 +1,38 @@
+import type { TemplateDocumentT } from "../../domain/document.ts";
+import type { OutputFormat, RenderWarningView } from "../../ports/render-store.ts";
+
+/** Main thread -> worker. Ids, the pinned document and the values: never image bytes from the request. */
+export interface RenderTask {
+  taskId: number;
+  document: TemplateDocumentT;
+  frame: string;
+  values: Record<string, string>;
+  scale: number;
+  format: OutputFormat;
+  quality: number | null;
+}
+
+export type RenderTaskResult =
+  | {
+      taskId: number;
+      ok: true;
+      bytes: Uint8Array;
+      contentType: string;
+      width: number;
+      height: number;
+      warnings: RenderWarningView[];
+    }
+  | {
+      taskId: number;
+      ok: false;
+      code: "image_fetch_failed" | "image_invalid" | "internal_error";
+      message: string;
+    };
+
+export interface RenderWorkerData {
+  databaseFile: string;
+  blobRoot: string;
+  outboundAllowlist: string[];
+}
+
+export type WorkerMessage = { type: "ready" } | { type: "result"; result: RenderTaskResult };

@@ -1,0 +1,78 @@
+// Worker thread entry: one renderer (engine, fonts) per thread, created once and reused for every task.
+import { parentPort, workerData } from "node:worker_threads";
+import { createNodeRenderer } from "@pictor/render-node";
+import { createSafeFetch } from "../fetch/safe-fetch.ts";
+import { createFileBlobStore } from "../files/blob-store.ts";
+import { createImageLoader, ImageLoadError } from "./image-loader.ts";
+import type { RenderTask, RenderTaskResult, RenderWorkerData, WorkerMessage } from "./render-messages.ts";
+
+const data = workerData as RenderWorkerData;
+const port = parentPort;
+if (!port) throw new Error("render-worker must run as a worker thread");
+
+const loadImage = createImageLoader({
+  databaseFile: data.databaseFile,
+  blobs: createFileBlobStore(data.blobRoot),
+  safeFetch: createSafeFetch({ allowlist: data.outboundAllowlist }),
+});
+const renderer = await createNodeRenderer();
+
+port.on("message", async (task: RenderTask) => {
+  const result = await run(task);
+  const message: WorkerMessage = { type: "result", result };
+  port.postMessage(message, result.ok ? [result.bytes.buffer as ArrayBuffer] : []);
+});
+port.postMessage({ type: "ready" } satisfies WorkerMessage);
+
+async function run(task: RenderTask): Promise<RenderTaskResult> {
+  try {
+    const out = await renderer.render(task.document, {
+      frame: task.frame,
+      values: task.values,
+      scale: task.scale,
+      format: task.format,
+      ...(task.quality === null ? {} : { quality: task.quality }),
+      loadImage: (src: string) => loadImage(src),
+      // Assets are immutable: their prepared pixels can be reused without reading the blob again.
+      sourceIdentity: (src: string) => (src.startsWith("asset://") ? src : null),
+    });
+    // Copy into a buffer of our own so it can be transferred without touching the renderer's memory.
+    const bytes = new Uint8Array(out.bytes);
+    return {
+      taskId: task.taskId,
+      ok: true,
+      bytes,
+      contentType: out.contentType,
+      width: out.width,
+      height: out.height,
+      warnings: out.warnings.map((w) => ({
+        code: w.code,
+        slot: w.slot,
+        message: w.message,
+      })),
+    };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (error instanceof ImageLoadError || code === "image_fetch_failed") {
+      return {
+        taskId: task.taskId,
+        ok: false,
+        code: "image_fetch_failed",
+        message: (error as Error).message,
+      };
+    }
+    if (code === "image_invalid") {
+      return { taskId: task.taskId, ok: false, code: "image_invalid", message: (error as Error).message };
+    }
+    // Faults are not echoed to the caller (they may hold paths); the message is generic.
+    console.error(
+      JSON.stringify({ level: "error", msg: "render failed", err: String((error as Error)?.stack ?? error) }),
+    );
+    return {
+      taskId: task.taskId,
+      ok: false,
+      code: "internal_error",
+      message: "The render failed on our side.",
+    };
+  }
+}

@@ -1,0 +1,69 @@
+import type { DatabaseSync } from "node:sqlite";
+import type { Account, AccountStore, ApiKeyRecord } from "../../ports/account-store.ts";
+import { transaction } from "./database.ts";
+
+type Row = Record<string, unknown>;
+
+const toKey = (r: Row): ApiKeyRecord => ({
+  id: String(r.id),
+  accountId: String(r.account_id),
+  prefix: String(r.prefix),
+  name: (r.name as string | null) ?? null,
+  createdAt: String(r.created_at),
+  lastUsedAt: (r.last_used_at as string | null) ?? null,
+  revokedAt: (r.revoked_at as string | null) ?? null,
+});
+
+export function createSqliteAccountStore(db: DatabaseSync): AccountStore {
+  const insertAccount = db.prepare(
+    "INSERT INTO accounts (id, name, webhook_secret, created_at) VALUES (?, ?, ?, ?)",
+  );
+  const insertKey = db.prepare(
+    "INSERT INTO api_keys (id, account_id, hash, prefix, name, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  const insertGrant = db.prepare(
+    "INSERT INTO ledger (account_id, kind, amount, note, created_at) VALUES (?, 'grant', ?, ?, ?)",
+  );
+  const byHash = db.prepare("SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL");
+  return {
+    async create({ account, webhookSecret, key, grant }) {
+      transaction(db, () => {
+        insertAccount.run(account.id, account.name, webhookSecret, account.createdAt);
+        insertKey.run(key.id, account.id, key.hash, key.prefix, key.name, account.createdAt);
+        if (grant > 0) insertGrant.run(account.id, grant, "starting credits", account.createdAt);
+      });
+    },
+    async get(accountId) {
+      const r = db.prepare("SELECT id, name, created_at FROM accounts WHERE id = ?").get(accountId);
+      return r
+        ? ({ id: String(r.id), name: String(r.name), createdAt: String(r.created_at) } as Account)
+        : null;
+    },
+    async findKeyByHash(hash) {
+      const r = byHash.get(hash);
+      return r ? { key: toKey(r), hash: new Uint8Array(r.hash as Uint8Array) } : null;
+    },
+    async touchKey(keyId, at) {
+      db.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(at, keyId);
+    },
+    async addKey(accountId, key) {
+      insertKey.run(key.id, accountId, key.hash, key.prefix, key.name, key.createdAt);
+    },
+    async listKeys(accountId) {
+      return db
+        .prepare("SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id")
+        .all(accountId)
+        .map(toKey);
+    },
+    async revokeKey(accountId, keyId, at) {
+      const res = db
+        .prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL")
+        .run(at, keyId, accountId);
+      return Number(res.changes) === 1;
+    },
+    async webhookSecret(accountId) {
+      const r = db.prepare("SELECT webhook_secret FROM accounts WHERE id = ?").get(accountId);
+      return r ? String(r.webhook_secret) : null;
+    },
+  };
+}

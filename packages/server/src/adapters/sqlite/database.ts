@@ -1,0 +1,153 @@
+import { DatabaseSync } from "node:sqlite";
+import { migrateIdempotency } from "./idempotency-store.ts";
+import { migrateWebhookOutbox } from "./webhook-outbox.ts";
+
+/**
+ * Numbered migrations, applied in order inside one transaction each; `user_version` records the last
+ * one applied. Append only: never edit a migration that has shipped.
+ */
+const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    webhook_secret TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    hash BLOB NOT NULL UNIQUE,
+    prefix TEXT NOT NULL,
+    name TEXT,
+    created_at TEXT NOT NULL,
+    last_used_at TEXT,
+    revoked_at TEXT
+  );
+  CREATE INDEX api_keys_account ON api_keys(account_id);
+  CREATE TABLE templates (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    draft TEXT NOT NULL,
+    published_version INTEGER,
+    archived_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (account_id, key)
+  );
+  CREATE TABLE template_versions (
+    template_id TEXT NOT NULL REFERENCES templates(id),
+    version INTEGER NOT NULL,
+    document TEXT NOT NULL,
+    published_at TEXT NOT NULL,
+    PRIMARY KEY (template_id, version)
+  );
+  CREATE TABLE assets (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    folder TEXT NOT NULL,
+    name TEXT NOT NULL,
+    content_type TEXT NOT NULL,
+    byte_size INTEGER NOT NULL,
+    width INTEGER,
+    height INTEGER,
+    blob_key TEXT NOT NULL,
+    token TEXT NOT NULL UNIQUE,
+    etag TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    tags TEXT NOT NULL,
+    render_id TEXT UNIQUE,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX assets_account_folder ON assets(account_id, folder);
+  CREATE TABLE renders (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    template_id TEXT NOT NULL,
+    template_key TEXT NOT NULL,
+    template_version INTEGER NOT NULL,
+    frame TEXT NOT NULL,
+    scale REAL NOT NULL,
+    format TEXT NOT NULL,
+    quality INTEGER,
+    width INTEGER NOT NULL,
+    height INTEGER NOT NULL,
+    slot_values TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    tags TEXT NOT NULL,
+    webhook_url TEXT,
+    status TEXT NOT NULL CHECK (status IN ('queued', 'rendering', 'completed', 'failed')),
+    credits_charged INTEGER NOT NULL,
+    error_code TEXT,
+    error_message TEXT,
+    warnings TEXT NOT NULL DEFAULT '[]',
+    asset_id TEXT,
+    created_at TEXT NOT NULL,
+    completed_at TEXT
+  );
+  -- The renders table is the durable queue: this index is the queue's "pending" view.
+  CREATE INDEX renders_pending ON renders(seq) WHERE status IN ('queued', 'rendering');
+  CREATE TABLE ledger (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    kind TEXT NOT NULL CHECK (kind IN ('grant', 'charge', 'refund')),
+    amount INTEGER NOT NULL,
+    render_id TEXT,
+    note TEXT,
+    created_at TEXT NOT NULL,
+    -- One charge and at most one refund per render, whatever the callers do (grants have no render).
+    UNIQUE (render_id, kind),
+    CHECK ((kind = 'charge' AND amount < 0) OR (kind <> 'charge' AND amount > 0))
+  );
+  CREATE INDEX ledger_account ON ledger(account_id, id);
+  `,
+];
+
+export function openDatabase(file: string): DatabaseSync {
+  const db = new DatabaseSync(file);
+  // WAL lets the CLI write (accounts create, credits grant) while the server runs; busy_timeout makes
+  // the other process wait for the write lock instead of failing with SQLITE_BUSY.
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA busy_timeout = 10000");
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA foreign_keys = ON");
+  migrate(db);
+  // Tables owned by other modules create themselves idempotently (CREATE IF NOT EXISTS).
+  transaction(db, () => {
+    migrateIdempotency(db);
+    migrateWebhookOutbox(db);
+  });
+  return db;
+}
+
+function migrate(db: DatabaseSync): void {
+  const current = (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
+  for (let i = current; i < MIGRATIONS.length; i++) {
+    transaction(db, () => {
+      // Re-check under the write lock: another process may have migrated meanwhile.
+      const now = (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
+      if (now > i) return;
+      db.exec(MIGRATIONS[i] as string);
+      db.exec(`PRAGMA user_version = ${i + 1}`);
+    });
+  }
+}
+
+/** BEGIN IMMEDIATE takes the write lock up front, so read-then-write (balance checks) cannot race. */
+export function transaction<T>(db: DatabaseSync, fn: () => T): T {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const result = fn();
+    db.exec("COMMIT");
+    return result;
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+export const json = (value: unknown) => JSON.stringify(value);
+export const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;

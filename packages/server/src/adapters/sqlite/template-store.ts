@@ -1,0 +1,114 @@
+import type { DatabaseSync } from "node:sqlite";
+import type { TemplateRecord, TemplateStore, TemplateVersion } from "../../ports/template-store.ts";
+import { json, parse, transaction } from "./database.ts";
+
+type Row = Record<string, unknown>;
+
+const toTemplate = (r: Row): TemplateRecord => ({
+  id: String(r.id),
+  accountId: String(r.account_id),
+  key: String(r.key),
+  name: String(r.name),
+  draft: parse(r.draft),
+  publishedVersion: r.published_version === null ? null : Number(r.published_version),
+  archivedAt: (r.archived_at as string | null) ?? null,
+  createdAt: String(r.created_at),
+  updatedAt: String(r.updated_at),
+});
+
+const toVersion = (r: Row): TemplateVersion => ({
+  templateId: String(r.template_id),
+  version: Number(r.version),
+  document: parse(r.document),
+  publishedAt: String(r.published_at),
+});
+
+const isUniqueViolation = (e: unknown) => e instanceof Error && /UNIQUE constraint failed/.test(e.message);
+
+export function createSqliteTemplateStore(db: DatabaseSync): TemplateStore {
+  return {
+    async insert(t) {
+      try {
+        db.prepare(
+          `INSERT INTO templates (id, account_id, key, name, draft, published_version, archived_at, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          t.id,
+          t.accountId,
+          t.key,
+          t.name,
+          json(t.draft),
+          t.publishedVersion,
+          t.archivedAt,
+          t.createdAt,
+          t.updatedAt,
+        );
+        return true;
+      } catch (e) {
+        if (isUniqueViolation(e)) return false;
+        throw e;
+      }
+    },
+    async find(accountId, idOrKey) {
+      const r = db
+        .prepare("SELECT * FROM templates WHERE account_id = ? AND (id = ? OR key = ?)")
+        .get(accountId, idOrKey, idOrKey);
+      return r ? toTemplate(r) : null;
+    },
+    async list(accountId, { limit, after, publishedOnly }) {
+      const filter = publishedOnly ? "AND published_version IS NOT NULL" : "";
+      return db
+        .prepare(
+          `SELECT * FROM templates WHERE account_id = ? AND archived_at IS NULL ${filter} AND id > ?
+           ORDER BY id LIMIT ?`,
+        )
+        .all(accountId, after ?? "", limit)
+        .map(toTemplate);
+    },
+    async updateDraft(accountId, id, draft, at) {
+      try {
+        db.prepare(
+          "UPDATE templates SET draft = ?, key = ?, name = ?, updated_at = ? WHERE id = ? AND account_id = ?",
+        ).run(json(draft), draft.key, draft.name, at, id, accountId);
+        return true;
+      } catch (e) {
+        if (isUniqueViolation(e)) return false;
+        throw e;
+      }
+    },
+    async publish(accountId, id, at) {
+      return transaction(db, () => {
+        const t = db.prepare("SELECT * FROM templates WHERE id = ? AND account_id = ?").get(id, accountId);
+        if (!t) throw new Error(`no template ${id}`);
+        const next = Number(t.published_version ?? 0) + 1;
+        db.prepare(
+          "INSERT INTO template_versions (template_id, version, document, published_at) VALUES (?, ?, ?, ?)",
+        ).run(id, next, String(t.draft), at);
+        db.prepare(
+          "UPDATE templates SET published_version = ?, archived_at = NULL, updated_at = ? WHERE id = ?",
+        ).run(next, at, id);
+        return { templateId: id, version: next, document: parse(t.draft), publishedAt: at };
+      });
+    },
+    async version(templateId, version) {
+      const r = db
+        .prepare("SELECT * FROM template_versions WHERE template_id = ? AND version = ?")
+        .get(templateId, version);
+      return r ? toVersion(r) : null;
+    },
+    async versions(templateId) {
+      return db
+        .prepare("SELECT * FROM template_versions WHERE template_id = ? ORDER BY version")
+        .all(templateId)
+        .map(toVersion);
+    },
+    async archive(accountId, id, at) {
+      db.prepare("UPDATE templates SET archived_at = ?, updated_at = ? WHERE id = ? AND account_id = ?").run(
+        at,
+        at,
+        id,
+        accountId,
+      );
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { Command } from "commander";
+import { dataDirFrom } from "../main/config.ts";
+import { openDataDir } from "../main/data-dir.ts";
+import { UsageError } from "./usage-error.ts";
+
+export function registerCreditsCommand(program: Command): void {
+  const credits = program.command("credits").description("Manage credits");
+  credits
+    .command("grant <account> <n>")
+    .description("Add n credits to an account (a ledger grant)")
+    .option("--note <text>", "note stored with the grant")
+    .option("--data <dir>", "data directory (PICTOR_DATA_DIR; default ./data)")
+    .action(async (account: string, n: string, flags: { note?: string; data?: string }) => {
+      const amount = Number(n);
+      if (!Number.isInteger(amount) || amount <= 0)
+        throw new UsageError("<n> must be a whole number above 0.");
+      const data = openDataDir(dataDirFrom(flags.data, process.env));
+      try {
+        if (!(await data.accounts.get(account))) throw new UsageError(`No account '${account}'.`);
+        await data.ledger.grant(
+          account,
+          amount,
+          flags.note ?? "granted by operator",
+          data.clock.now().toISOString(),
+        );
+        process.stdout.write(
+          `Granted ${amount} credits to ${account}; balance ${await data.ledger.balance(account)}.\n`,
+        );
+      } finally {
+        data.close();
+      }
+    });
+}

@@ -1,0 +1,37 @@
+import { Command, CommanderError } from "commander";
+import { registerAccountsCommand } from "./accounts.ts";
+import { registerCreditsCommand } from "./credits.ts";
+import { registerRenderCommand } from "./render.ts";
+import { registerServeCommand } from "./serve.ts";
+import { registerTemplatesCommand } from "./templates.ts";
+import { EXIT_USAGE, UsageError } from "./usage-error.ts";
+
+/**
+ * `pictor` command dispatcher. Each command lives in its own file under src/cli/ and registers
+ * itself here; this file only wires them up and maps failures to exit codes
+ * (0 ok, 1 the command failed, 2 usage error).
+ */
+const program = new Command("pictor")
+  .description("Pictor: template image rendering service and tools")
+  .showHelpAfterError("(add --help for usage)")
+  .exitOverride();
+
+registerRenderCommand(program);
+registerServeCommand(program);
+registerAccountsCommand(program);
+registerCreditsCommand(program);
+registerTemplatesCommand(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // Help and version exit 0; every other commander error is a usage error (already printed).
+    process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
+  } else if (error instanceof UsageError) {
+    process.stderr.write(`pictor: ${error.message}\n`);
+    process.exitCode = EXIT_USAGE;
+  } else {
+    throw error;
+  }
+}

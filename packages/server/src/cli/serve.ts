@@ -1,0 +1,48 @@
+import type { Command } from "commander";
+import { ConfigError, readServeConfig } from "../main/config.ts";
+import { startServer } from "../main/serve.ts";
+import { UsageError } from "./usage-error.ts";
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command("serve")
+    .description("Run the HTTP API on the embedded default (SQLite, files, in-process render workers)")
+    .option("--port <n>", "port to listen on (PICTOR_PORT; default 8080, 0 = any free port)")
+    .option("--host <addr>", "address to bind (PICTOR_HOST; default 127.0.0.1)")
+    .option("--data <dir>", "data directory (PICTOR_DATA_DIR; default ./data)")
+    .option("--workers <n>", "render worker threads (PICTOR_WORKERS; default one per core)")
+    .option("--public-url <url>", "base URL used in links (PICTOR_PUBLIC_URL)")
+    .option("--examples <dir>", "starter templates for new accounts (default examples/templates)")
+    .action(async (flags) => {
+      let config: ReturnType<typeof readServeConfig>;
+      try {
+        config = readServeConfig(flags, process.env);
+      } catch (error) {
+        if (error instanceof ConfigError) throw new UsageError(error.message);
+        throw error;
+      }
+      const server = await startServer(config);
+      // The key goes to stdout once, as plain text for a person; logs (JSON, stderr) never carry it.
+      process.stdout.write(`Pictor API listening on ${server.url}\n`);
+      if (server.firstStart) {
+        process.stdout.write(
+          `Trial account ${server.firstStart.accountId} created with 30 credits and the starter templates.\n` +
+            `API key (shown only now, store it): ${server.firstStart.apiKey}\n` +
+            `Try: curl -s ${server.url}/v1/templates -H "Authorization: Bearer ${server.firstStart.apiKey}"\n`,
+        );
+      }
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off("SIGTERM", stop);
+          process.off("SIGINT", stop);
+          server.close().then(resolve, (error) => {
+            process.stderr.write(`pictor: shutdown failed: ${String(error)}\n`);
+            process.exitCode = 1;
+            resolve();
+          });
+        };
+        process.on("SIGTERM", stop);
+        process.on("SIGINT", stop);
+      });
+    });
+}

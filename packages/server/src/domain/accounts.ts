@@ -1,0 +1,58 @@
+import type { AccountStore } from "../ports/account-store.ts";
+import type { AssetStore } from "../ports/asset-store.ts";
+import type { BlobStore } from "../ports/blob-store.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { StarterCatalog } from "../ports/starter-catalog.ts";
+import type { TemplateStore } from "../ports/template-store.ts";
+import { keyPrefix, newApiKeySecret, newId, newWebhookSecret, sha256 } from "./ids.ts";
+import { installStarterTemplates } from "./starter-templates.ts";
+
+/** Spec section 1 and 8: a free trial of 30 credits, no card. */
+export const TRIAL_CREDITS = 30;
+
+export interface AccountDeps {
+  accounts: AccountStore;
+  templates: TemplateStore;
+  assets: AssetStore;
+  blobs: BlobStore;
+  starters: StarterCatalog;
+  clock: Clock;
+}
+
+/**
+ * Every path that creates an account (first `pictor serve`, `pictor accounts create`, open sign-up)
+ * comes here, so each gets its trial grant and its own published copies of the starter templates.
+ */
+export async function createAccount(
+  deps: AccountDeps,
+  input: { name: string; credits?: number },
+): Promise<{ accountId: string; apiKey: string }> {
+  const now = deps.clock.now().toISOString();
+  const accountId = newId("acct");
+  const apiKey = newApiKeySecret();
+  await deps.accounts.create({
+    account: { id: accountId, name: input.name, createdAt: now },
+    webhookSecret: newWebhookSecret(),
+    key: { id: newId("key"), hash: sha256(apiKey), prefix: keyPrefix(apiKey), name: "default" },
+    grant: input.credits ?? TRIAL_CREDITS,
+  });
+  await installStarterTemplates(deps, accountId);
+  return { accountId, apiKey };
+}
+
+export async function createApiKey(
+  deps: Pick<AccountDeps, "accounts" | "clock">,
+  accountId: string,
+  name: string | null,
+) {
+  const secret = newApiKeySecret();
+  const record = {
+    id: newId("key"),
+    hash: sha256(secret),
+    prefix: keyPrefix(secret),
+    name,
+    createdAt: deps.clock.now().toISOString(),
+  };
+  await deps.accounts.addKey(accountId, record);
+  return { id: record.id, prefix: record.prefix, name, createdAt: record.createdAt, secret };
+}

@@ -1,0 +1,24 @@
+/**
+ * Expected failures are values with a stable code (the API's error codes), never exceptions; the HTTP
+ * layer maps codes to statuses with one table.
+ */
+export interface Failure {
+  ok: false;
+  code:
+    | "not_found"
+    | "invalid_request"
+    | "invalid_scale"
+    | "template_not_published"
+    | "unknown_slot"
+    | "image_out_of_folder"
+    | "invalid_webhook_url"
+    | "insufficient_credits";
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export type Result<T> = { ok: true; value: T } | Failure;
+
+export function fail(code: Failure["code"], message: string, details?: Record<string, unknown>): Failure {
+  return details ? { ok: false, code, message, details } : { ok: false, code, message };
+}

@@ -1,0 +1,108 @@
+import type { AssetRecord } from "../ports/asset-store.ts";
+import type { SlotT, TemplateDocumentT } from "./document.ts";
+import { fail, type Result } from "./failure.ts";
+
+export interface Modification {
+  name: string;
+  text?: string;
+  image_url?: string;
+  color?: string;
+}
+
+export interface AssetLookup {
+  byId(id: string): Promise<AssetRecord | null>;
+  byToken(token: string): Promise<AssetRecord | null>;
+}
+
+const VALUE_FIELD = { text: "text", image: "image_url", color: "color" } as const;
+const ASSET_ID = /^ast_[A-Za-z0-9]+$/;
+// Permanent asset URLs look like {base}/a/<32 hex>.<ext> (see http/routes/asset-file.ts).
+const ASSET_URL_PATH = /\/a\/([0-9a-f]{32})\.[a-z]+$/;
+
+/** Internal reference the worker resolves from the blob store; never fetched over the network. */
+export const assetRef = (id: string) => `asset://${id}`;
+
+/**
+ * Checks modifications against the pinned document, in the spec's order: unknown slots first (they
+ * name the slot), then value types, then folder binding. Returns the values the worker renders with.
+ */
+export async function resolveModifications(
+  doc: TemplateDocumentT,
+  modifications: Modification[],
+  assets: AssetLookup,
+): Promise<Result<Record<string, string>>> {
+  const slots = new Map<string, SlotT>(doc.slots.map((s) => [s.name, s]));
+  for (const mod of modifications) {
+    if (!slots.has(mod.name)) {
+      return fail("unknown_slot", `Template '${doc.key}' has no slot '${mod.name}'.`, { slot: mod.name });
+    }
+  }
+  const values: Record<string, string> = {};
+  const errors: { path: string; message: string }[] = [];
+  modifications.forEach((mod, i) => {
+    const slot = slots.get(mod.name) as SlotT;
+    const field = VALUE_FIELD[slot.type];
+    const given = (["text", "image_url", "color"] as const).filter((f) => mod[f] !== undefined);
+    if (Object.hasOwn(values, mod.name)) {
+      errors.push({ path: `modifications[${i}].name`, message: `Slot '${mod.name}' is given twice.` });
+    } else if (given.length !== 1 || given[0] !== field) {
+      errors.push({
+        path: `modifications[${i}]`,
+        message: `Slot '${mod.name}' is a ${slot.type} slot: give exactly the field '${field}'.`,
+      });
+    } else {
+      values[mod.name] = mod[field] as string;
+    }
+  });
+  if (errors.length > 0)
+    return fail("invalid_request", errors[0]?.message ?? "Invalid modifications.", { errors });
+
+  for (const [i, mod] of modifications.entries()) {
+    const slot = slots.get(mod.name) as SlotT;
+    if (slot.type !== "image") continue;
+    const value = values[mod.name] as string;
+    const asset = await findOwnedAsset(value, assets);
+    if (slot.folder !== undefined) {
+      if (!asset || !inFolder(asset.folder, slot.folder)) {
+        return fail(
+          "image_out_of_folder",
+          `Slot '${slot.name}' accepts only assets from folder '${slot.folder}'.`,
+          { slot: slot.name, folder: slot.folder },
+        );
+      }
+    }
+    if (asset) {
+      values[mod.name] = assetRef(asset.id);
+    } else if (ASSET_ID.test(value)) {
+      return fail("invalid_request", `No asset '${value}'.`, {
+        errors: [{ path: `modifications[${i}].image_url`, message: "Unknown asset id." }],
+      });
+    } else if (!/^https?:\/\//i.test(value)) {
+      return fail("invalid_request", "image_url must be an http(s) URL or an asset id.", {
+        errors: [{ path: `modifications[${i}].image_url`, message: "Not an http(s) URL or asset id." }],
+      });
+    }
+  }
+  return { ok: true, value: values };
+}
+
+async function findOwnedAsset(value: string, assets: AssetLookup): Promise<AssetRecord | null> {
+  if (ASSET_ID.test(value)) return assets.byId(value);
+  const match = ASSET_URL_PATH.exec(safePath(value));
+  return match?.[1] ? assets.byToken(match[1]) : null;
+}
+
+function safePath(value: string): string {
+  try {
+    return new URL(value).pathname;
+  } catch {
+    return "";
+  }
+}
+
+export function inFolder(assetFolder: string, slotFolder: string): boolean {
+  const norm = (f: string) => f.replace(/^\/+|\/+$/g, "");
+  const a = norm(assetFolder);
+  const s = norm(slotFolder);
+  return a === s || a.startsWith(`${s}/`);
+}

@@ -1,0 +1,114 @@
+import type { AssetStore } from "../ports/asset-store.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { OutputFormat, RenderRecord, RenderStore } from "../ports/render-store.ts";
+import type { TemplateStore } from "../ports/template-store.ts";
+import { fail, type Result } from "./failure.ts";
+import { newId } from "./ids.ts";
+import { type Modification, resolveModifications } from "./render-request.ts";
+import { creditCost, isValidScale, outputSize } from "./scale.ts";
+
+export interface RenderRequest {
+  template: string;
+  modifications: Modification[];
+  scale?: unknown;
+  format?: "png" | "jpg" | "jpeg" | "webp";
+  quality?: number;
+  frame?: string;
+  metadata?: Record<string, string>;
+  tags?: string[];
+  webhook_url?: string;
+}
+
+export interface AcceptRenderDeps {
+  templates: TemplateStore;
+  renders: RenderStore;
+  assets: AssetStore;
+  clock: Clock;
+  /** SafeFetch.check: the webhook target must be public (or allow-listed). */
+  checkUrl(url: string): Promise<{ ok: true } | { ok: false; reason: string }>;
+}
+
+/**
+ * Validates and accepts one render. Checks run in the decided order (auth happened before):
+ * scale with the body → template → slots/values → folder binding → webhook URL → credits, so a
+ * request that fails validation is never charged. On success the render is charged and queued.
+ */
+export async function acceptRender(
+  deps: AcceptRenderDeps,
+  accountId: string,
+  req: RenderRequest,
+): Promise<Result<RenderRecord>> {
+  const scale = req.scale === undefined ? 1 : req.scale;
+  if (!isValidScale(scale)) return fail("invalid_scale", "scale must be a number from 1 to 4 inclusive.");
+
+  const template = await deps.templates.find(accountId, req.template);
+  if (!template) return fail("not_found", `No template '${req.template}'.`);
+  if (template.publishedVersion === null || template.archivedAt !== null) {
+    return fail("template_not_published", `Template '${template.key}' is not published.`);
+  }
+  const version = await deps.templates.version(template.id, template.publishedVersion);
+  if (!version) throw new Error(`template ${template.id} lost version ${template.publishedVersion}`);
+  const doc = version.document;
+
+  const frame = req.frame === undefined ? doc.frames[0] : doc.frames.find((f) => f.name === req.frame);
+  if (!frame) {
+    return fail("invalid_request", `Template '${template.key}' has no frame '${req.frame}'.`, {
+      errors: [
+        { path: "frame", message: `Unknown frame; frames: ${doc.frames.map((f) => f.name).join(", ")}.` },
+      ],
+    });
+  }
+
+  const values = await resolveModifications(doc, req.modifications, {
+    byId: (id) => deps.assets.get(accountId, id),
+    byToken: async (token) => {
+      const asset = await deps.assets.getByToken(token);
+      return asset && asset.accountId === accountId ? asset : null;
+    },
+  });
+  if (!values.ok) return values;
+
+  if (req.webhook_url !== undefined) {
+    const checked = await deps.checkUrl(req.webhook_url);
+    if (!checked.ok) {
+      return fail("invalid_webhook_url", `webhook_url is not allowed: ${checked.reason}`);
+    }
+  }
+
+  const size = outputSize(frame, scale);
+  const format: OutputFormat = req.format === "jpg" ? "jpeg" : (req.format ?? "png");
+  const render: RenderRecord = {
+    id: newId("rnd"),
+    accountId,
+    templateId: template.id,
+    templateKey: template.key,
+    templateVersion: version.version,
+    frame: frame.name,
+    scale,
+    format,
+    quality: req.quality ?? null,
+    width: size.width,
+    height: size.height,
+    values: values.value,
+    metadata: req.metadata ?? {},
+    tags: req.tags ?? [],
+    webhookUrl: req.webhook_url ?? null,
+    status: "queued",
+    creditsCharged: creditCost(scale),
+    creditsRefunded: 0,
+    error: null,
+    warnings: [],
+    assetId: null,
+    createdAt: deps.clock.now().toISOString(),
+    completedAt: null,
+  };
+  const outcome = await deps.renders.accept(render);
+  if (!outcome.accepted) {
+    return fail(
+      "insufficient_credits",
+      `This render costs ${render.creditsCharged} credits; the balance is ${outcome.balance}.`,
+      { required: render.creditsCharged, balance: outcome.balance },
+    );
+  }
+  return { ok: true, value: render };
+}

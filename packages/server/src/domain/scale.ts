@@ -1,0 +1,13 @@
+/** Spec section 8 and api-decisions "Renders": any number 1 <= scale <= 4, default 1. */
+export function isValidScale(scale: unknown): scale is number {
+  return typeof scale === "number" && Number.isFinite(scale) && scale >= 1 && scale <= 4;
+}
+
+/** ceil(scale^2): 1, 4, 9, 16 at the integers (spec section 8). */
+export function creditCost(scale: number): number {
+  return Math.ceil(scale * scale);
+}
+
+export function outputSize(frame: { width: number; height: number }, scale: number) {
+  return { width: Math.round(frame.width * scale), height: Math.round(frame.height * scale) };
+}

@@ -1,0 +1,49 @@
+import { type SlotT, type TemplateDocumentT, validateDocument } from "./document.ts";
+import { fail, type Result } from "./failure.ts";
+
+interface AnyLayerLike {
+  bind?: Record<string, string>;
+  layers?: AnyLayerLike[];
+}
+
+/** The engine's validation (schema, migrations, semantic rules), with paths under `prefix`. */
+export function checkTemplateDocument(input: unknown, prefix = "document"): Result<TemplateDocumentT> {
+  const checked = validateDocument(input);
+  if (checked.ok) return { ok: true, value: checked.document };
+  const errors = checked.errors.slice(0, 20).map((e) => ({
+    path: e.path === "" ? prefix : e.path.startsWith("[") ? `${prefix}${e.path}` : `${prefix}.${e.path}`,
+    message: e.message,
+  }));
+  const first = errors[0];
+  return fail(
+    "invalid_request",
+    `The template document is not valid${first ? `: ${first.path} ${first.message}` : "."}`,
+    {
+      errors,
+    },
+  );
+}
+
+function boundSlots(layers: AnyLayerLike[], into = new Set<string>()): Set<string> {
+  for (const layer of layers) {
+    for (const slot of Object.values(layer.bind ?? {})) into.add(slot);
+    if (layer.layers) boundSlots(layer.layers, into);
+  }
+  return into;
+}
+
+/** Schema response of GET /v1/templates/:id/schema: the spec's two fields plus useful extras. */
+export function slotSchema(doc: TemplateDocumentT) {
+  const framesBySlot = new Map<string, string[]>();
+  for (const frame of doc.frames) {
+    for (const slot of boundSlots([frame as AnyLayerLike])) {
+      framesBySlot.set(slot, [...(framesBySlot.get(slot) ?? []), frame.name]);
+    }
+  }
+  return {
+    slots: doc.slots.map((slot: SlotT) => ({
+      ...slot,
+      frames: framesBySlot.get(slot.name) ?? [],
+    })),
+  };
+}

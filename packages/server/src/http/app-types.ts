@@ -1,0 +1,56 @@
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from "fastify";
+import type { AccountStore } from "../ports/account-store.ts";
+import type { AssetStore } from "../ports/asset-store.ts";
+import type { BlobStore } from "../ports/blob-store.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { Ledger } from "../ports/ledger.ts";
+import type { RenderQueue } from "../ports/render-queue.ts";
+import type { RenderStore } from "../ports/render-store.ts";
+import type { SafeFetch } from "../ports/safe-fetch.ts";
+import type { StarterCatalog } from "../ports/starter-catalog.ts";
+import type { TemplateStore } from "../ports/template-store.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Set by the auth hook on every authenticated route. */
+    accountId: string;
+  }
+  interface FastifyContextConfig {
+    /** Routes reachable without an API key (sign-up, OpenAPI, public asset links). */
+    public?: boolean;
+  }
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export interface AppDeps {
+  accounts: AccountStore;
+  templates: TemplateStore;
+  renders: RenderStore;
+  assets: AssetStore;
+  ledger: Ledger;
+  blobs: BlobStore;
+  queue: RenderQueue;
+  starters: StarterCatalog;
+  clock: Clock;
+  safeFetch: Pick<SafeFetch, "check">;
+  /** HMAC key for signed output links (kept in the data dir). */
+  signingSecret: Uint8Array;
+  /** Absolute base URL for links; default: derived from the request's Host. */
+  publicUrl?: string;
+  /** Open sign-up at POST /v1/accounts (default true). */
+  openSignup?: boolean;
+}

@@ -1,0 +1,97 @@
+import Fastify, { type FastifyServerOptions } from "fastify";
+import type { IdempotencyStore } from "../ports/idempotency-store.ts";
+import type { App, AppDeps } from "./app-types.ts";
+import { createAuthenticator } from "./auth.ts";
+import { errorHandlerPlugin } from "./plugins/errors.ts";
+import { idempotencyPlugin } from "./plugins/idempotency.ts";
+import { jsonBodyPlugin } from "./plugins/json-body.ts";
+import { openApiPlugin } from "./plugins/openapi.ts";
+import { type RateLimitOptions, rateLimitPlugin } from "./plugins/rate-limit.ts";
+import { requestIdPlugin, requestIdServerOptions } from "./plugins/request-id.ts";
+import { buildPartAwareValidator } from "./plugins/validation.ts";
+import { registerAccountGet } from "./routes/account-get.ts";
+import { registerAccountLedger } from "./routes/account-ledger.ts";
+import { registerAccountSignup } from "./routes/account-signup.ts";
+import { registerAssetFile } from "./routes/asset-file.ts";
+import { registerKeysCreate } from "./routes/keys-create.ts";
+import { registerKeysList } from "./routes/keys-list.ts";
+import { registerKeysRevoke } from "./routes/keys-revoke.ts";
+import { registerOutputFile } from "./routes/output-file.ts";
+import { registerRenderCreate } from "./routes/render-create.ts";
+import { registerRenderGet } from "./routes/render-get.ts";
+import { registerTemplateArchive } from "./routes/template-archive.ts";
+import { registerTemplateCreate } from "./routes/template-create.ts";
+import { registerTemplateDuplicate } from "./routes/template-duplicate.ts";
+import { registerTemplateGet } from "./routes/template-get.ts";
+import { registerTemplatePublish } from "./routes/template-publish.ts";
+import { registerTemplateSchema } from "./routes/template-schema.ts";
+import { registerTemplateUpdate } from "./routes/template-update.ts";
+import { registerTemplateVersions } from "./routes/template-versions.ts";
+import { registerTemplatesList } from "./routes/templates-list.ts";
+import { registerWebhookSecret } from "./routes/webhook-secret.ts";
+
+export interface BuildAppOptions {
+  logger?: FastifyServerOptions["logger"];
+  idempotencyStore?: IdempotencyStore;
+  rateLimit?: RateLimitOptions | false;
+}
+
+/** Registered by the OpenAPI plugin, readable without a key. */
+const PUBLIC_PATHS = new Set(["/v1/openapi.json", "/docs"]);
+
+/** 1 MiB single-request body limit (api-decisions "Limits"). */
+const BODY_LIMIT = 1024 * 1024;
+
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<App> {
+  const app = Fastify({
+    ...requestIdServerOptions,
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: false,
+    schemaController: { compilersFactory: { buildValidator: buildPartAwareValidator() } },
+  }).withTypeProvider() as unknown as App;
+
+  app.decorateRequest("accountId", "");
+  await app.register(requestIdPlugin);
+  await app.register(errorHandlerPlugin);
+  await app.register(jsonBodyPlugin);
+
+  // Auth is the first check (api-decisions: auth → body → …): it runs on onRequest, before the
+  // body is even parsed, so an unauthenticated caller gets 401 whatever it sent.
+  const authenticate = createAuthenticator(deps);
+  app.addHook("onRequest", async (request) => {
+    if (request.routeOptions.config?.public === true || PUBLIC_PATHS.has(request.routeOptions.url ?? ""))
+      return;
+    if (request.routeOptions.url === undefined) return; // unknown route: the 404 handler answers
+    await authenticate(request);
+  });
+  if (options.rateLimit !== false) await app.register(rateLimitPlugin, options.rateLimit ?? {});
+  if (options.idempotencyStore) await app.register(idempotencyPlugin, { store: options.idempotencyStore });
+  await app.register(openApiPlugin, {});
+
+  for (const register of [
+    registerTemplatesList,
+    registerTemplateSchema,
+    registerTemplateCreate,
+    registerTemplateGet,
+    registerTemplateUpdate,
+    registerTemplatePublish,
+    registerTemplateVersions,
+    registerTemplateDuplicate,
+    registerTemplateArchive,
+    registerRenderCreate,
+    registerRenderGet,
+    registerAccountGet,
+    registerAccountLedger,
+    registerAccountSignup,
+    registerKeysCreate,
+    registerKeysList,
+    registerKeysRevoke,
+    registerWebhookSecret,
+    registerAssetFile,
+    registerOutputFile,
+  ]) {
+    register(app, deps);
+  }
+  return app;
+}

@@ -1,0 +1,39 @@
+import { Type as T } from "@sinclair/typebox";
+import { createApiKey } from "../../domain/accounts.ts";
+import type { App, AppDeps } from "../app-types.ts";
+
+export const KeyView = T.Object({
+  id: T.String(),
+  name: T.Union([T.String(), T.Null()]),
+  prefix: T.String({ description: "First characters of the key" }),
+  created_at: T.String(),
+  last_used_at: T.Union([T.String(), T.Null()]),
+  revoked_at: T.Union([T.String(), T.Null()]),
+});
+
+export function registerKeysCreate(app: App, deps: AppDeps): void {
+  app.post(
+    "/v1/keys",
+    {
+      schema: {
+        summary: "Create an API key; the secret is in this response only",
+        tags: ["keys"],
+        body: T.Object({ name: T.Optional(T.String({ maxLength: 200 })) }, { additionalProperties: false }),
+        response: { 201: T.Composite([KeyView, T.Object({ key: T.String({ description: "sk_live_…" }) })]) },
+      },
+    },
+    async (request, reply) => {
+      const key = await createApiKey(deps, request.accountId, request.body.name ?? null);
+      reply.header("Cache-Control", "no-store");
+      return reply.code(201).send({
+        id: key.id,
+        name: key.name,
+        prefix: key.prefix,
+        created_at: key.createdAt,
+        last_used_at: null,
+        revoked_at: null,
+        key: key.secret,
+      });
+    },
+  );
+}

@@ -1,0 +1,38 @@
+import { Type as T } from "@sinclair/typebox";
+import type { App, AppDeps } from "../app-types.ts";
+import { ApiError } from "../errors.ts";
+import { notFound } from "../failure.ts";
+import { verifyOutputSignature } from "../output-links.ts";
+import { matchFile, sendAsset } from "./asset-file.ts";
+
+export function registerOutputFile(app: App, deps: AppDeps): void {
+  app.get(
+    "/o/:file",
+    {
+      config: { public: true },
+      schema: {
+        summary: "Signed output link (about one hour); tampered or expired gives 403",
+        tags: ["files"],
+        security: [],
+        params: T.Object({ file: T.String({ maxLength: 100 }) }),
+        querystring: T.Object({ expires: T.Optional(T.String()), sig: T.Optional(T.String()) }),
+      },
+    },
+    async (request, reply) => {
+      const match = /^(ast_[A-Za-z0-9]+)\.([a-z]{2,5})$/.exec(request.params.file);
+      const assetId = match?.[1] ?? "";
+      const valid = verifyOutputSignature(
+        deps.signingSecret,
+        assetId,
+        request.query.expires ?? "",
+        request.query.sig ?? "",
+        deps.clock.now().getTime(),
+      );
+      if (!match || !valid) throw new ApiError("forbidden", "This link is invalid or has expired.");
+      const asset = await deps.assets.getById(assetId);
+      if (!matchFile(request.params.file, asset, match[2] ?? "")) throw notFound("asset");
+      // The link expires; caches must not outlive it.
+      return sendAsset(deps, request, reply, asset, "private, max-age=3600");
+    },
+  );
+}

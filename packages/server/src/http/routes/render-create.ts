@@ -1,0 +1,94 @@
+import { Type as T } from "@sinclair/typebox";
+import { acceptRender } from "../../domain/renders.ts";
+import type { App, AppDeps } from "../app-types.ts";
+import { ApiError } from "../errors.ts";
+import { toApiError } from "../failure.ts";
+import { Job } from "../schemas.ts";
+import { jobView } from "../views.ts";
+
+/** api-decisions: `wait` at most 60 s. */
+const MAX_WAIT_S = 60;
+
+const Modification = T.Object(
+  {
+    name: T.String({ minLength: 1, maxLength: 64 }),
+    text: T.Optional(T.String({ maxLength: 10_000 })),
+    image_url: T.Optional(T.String({ minLength: 1, maxLength: 2048 })),
+    color: T.Optional(T.String({ pattern: "^#[0-9A-Fa-f]{6}$", description: "#RRGGBB" })),
+  },
+  { additionalProperties: false },
+);
+
+export const RenderRequestBody = T.Object(
+  {
+    template: T.String({ minLength: 1, maxLength: 200, description: "Template key or id" }),
+    modifications: T.Array(Modification, { maxItems: 200 }),
+    scale: T.Optional(
+      T.Number({ minimum: 1, maximum: 4, default: 1, description: "1 to 4; cost ceil(scale²)" }),
+    ),
+    format: T.Optional(T.Union([T.Literal("png"), T.Literal("jpg"), T.Literal("jpeg"), T.Literal("webp")])),
+    quality: T.Optional(T.Integer({ minimum: 1, maximum: 100 })),
+    frame: T.Optional(T.String({ minLength: 1, maxLength: 64 })),
+    metadata: T.Optional(
+      T.Record(T.String({ maxLength: 100 }), T.String({ maxLength: 1000 }), { maxProperties: 50 }),
+    ),
+    tags: T.Optional(T.Array(T.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
+    webhook_url: T.Optional(T.String({ minLength: 1, maxLength: 2048 })),
+    wait: T.Optional(T.Union([T.Boolean(), T.Number({ minimum: 0, maximum: MAX_WAIT_S })])),
+  },
+  { additionalProperties: false },
+);
+
+/** `"wait": true | seconds` in the body, or `Prefer: wait=N` (RFC 7240); the body wins. */
+function waitSeconds(bodyWait: boolean | number | undefined, prefer: string | undefined): number {
+  if (bodyWait === true) return MAX_WAIT_S;
+  if (typeof bodyWait === "number") return bodyWait;
+  const match = /(?:^|[,;\s])wait=(\d+)/i.exec(prefer ?? "");
+  return match?.[1] ? Math.min(Number(match[1]), MAX_WAIT_S) : 0;
+}
+
+export function registerRenderCreate(app: App, deps: AppDeps): void {
+  app.post(
+    "/v1/renders",
+    {
+      config: { idempotent: true },
+      schema: {
+        summary: "Render one image (asynchronous by default, or wait for it)",
+        tags: ["renders"],
+        body: RenderRequestBody,
+        headers: T.Object({ prefer: T.Optional(T.String()), "idempotency-key": T.Optional(T.String()) }),
+        response: { 200: Job, 202: Job },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const accepted = await acceptRender(
+        { ...deps, checkUrl: (url) => deps.safeFetch.check(url) },
+        request.accountId,
+        body,
+      );
+      if (!accepted.ok) throw toApiError(accepted);
+      const render = accepted.value;
+      deps.queue.enqueue(render.id);
+      reply.header("Location", `/v1/renders/${render.id}`);
+
+      const wait = waitSeconds(body.wait, request.headers.prefer);
+      if (wait <= 0) return reply.code(202).send(await jobView(deps, request, render));
+      if (body.wait === undefined) reply.header("Preference-Applied", `wait=${wait}`);
+      const finished = await deps.queue.waitFor(request.accountId, render.id, wait * 1000);
+      if (!finished) {
+        const current = await deps.renders.get(request.accountId, render.id);
+        return reply.code(202).send(await jobView(deps, request, current ?? render));
+      }
+      if (finished.status === "failed") {
+        const code = finished.error?.code;
+        const apiCode = code === "image_fetch_failed" || code === "image_invalid" ? code : "internal_error";
+        throw new ApiError(apiCode, finished.error?.message ?? "The render failed.", {
+          render_id: finished.id,
+          credits_refunded: finished.creditsRefunded,
+        });
+      }
+      return reply.code(200).send(await jobView(deps, request, finished));
+    },
+  );
+}

@@ -1,0 +1,24 @@
+import type { App, AppDeps } from "../app-types.ts";
+import { notFound } from "../failure.ts";
+import { IdParams, TemplateDetail } from "../schemas.ts";
+import { templateDetail } from "../views.ts";
+
+export function registerTemplateArchive(app: App, deps: AppDeps): void {
+  app.post(
+    "/v1/templates/:id/archive",
+    {
+      schema: {
+        summary: "Archive a template: hidden from lists, no new renders; publishing again restores it",
+        tags: ["templates"],
+        params: IdParams,
+        response: { 200: TemplateDetail },
+      },
+    },
+    async (request) => {
+      const template = await deps.templates.find(request.accountId, request.params.id);
+      if (!template) throw notFound(`template '${request.params.id}'`);
+      await deps.templates.archive(request.accountId, template.id, deps.clock.now().toISOString());
+      return templateDetail((await deps.templates.find(request.accountId, template.id)) ?? template);
+    },
+  );
+}

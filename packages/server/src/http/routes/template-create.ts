@@ -1,0 +1,36 @@
+import { Type as T } from "@sinclair/typebox";
+import { createTemplate } from "../../domain/templates.ts";
+import type { App, AppDeps } from "../app-types.ts";
+import { orThrow } from "../failure.ts";
+import { TemplateDetail } from "../schemas.ts";
+import { templateDetail } from "../views.ts";
+
+export const DocumentBody = T.Object(
+  { document: T.Unknown({ description: "Template document v1" }) },
+  { additionalProperties: false },
+);
+
+export function registerTemplateCreate(app: App, deps: AppDeps): void {
+  app.post(
+    "/v1/templates",
+    {
+      schema: {
+        summary: "Create a draft template from a document",
+        tags: ["templates"],
+        body: T.Composite([DocumentBody, T.Object({ publish: T.Optional(T.Boolean()) })], {
+          additionalProperties: false,
+        }),
+        response: { 201: TemplateDetail },
+      },
+    },
+    async (request, reply) => {
+      const created = orThrow(
+        await createTemplate(deps, request.accountId, request.body.document, {
+          publish: request.body.publish === true,
+        }),
+      );
+      reply.header("Location", `/v1/templates/${created.id}`);
+      return reply.code(201).send(templateDetail(created));
+    },
+  );
+}

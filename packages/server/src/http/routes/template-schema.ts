@@ -1,0 +1,41 @@
+import { Type as T } from "@sinclair/typebox";
+import { slotSchema } from "../../domain/template-document.ts";
+import type { App, AppDeps } from "../app-types.ts";
+import { notFound } from "../failure.ts";
+import { IdParams } from "../schemas.ts";
+
+const SlotSchema = T.Object(
+  {
+    name: T.String(),
+    type: T.Union([T.Literal("text"), T.Literal("image"), T.Literal("color")]),
+    folder: T.Optional(T.String()),
+    default: T.Optional(T.String()),
+    max_length: T.Optional(T.Integer()),
+    description: T.Optional(T.String()),
+    frames: T.Array(T.String(), { description: "Frames whose layout uses the slot" }),
+  },
+  { additionalProperties: false },
+);
+
+export function registerTemplateSchema(app: App, deps: AppDeps): void {
+  app.get(
+    "/v1/templates/:id/schema",
+    {
+      schema: {
+        summary: "The slot contract of a template (published version; the draft if never published)",
+        tags: ["templates"],
+        params: IdParams,
+        response: { 200: T.Object({ slots: T.Array(SlotSchema) }) },
+      },
+    },
+    async (request) => {
+      const template = await deps.templates.find(request.accountId, request.params.id);
+      if (!template) throw notFound(`template '${request.params.id}'`);
+      const version =
+        template.publishedVersion === null
+          ? null
+          : await deps.templates.version(template.id, template.publishedVersion);
+      return slotSchema(version?.document ?? template.draft);
+    },
+  );
+}

@@ -1,0 +1,31 @@
+import { Type as T } from "@sinclair/typebox";
+import type { App, AppDeps } from "../app-types.ts";
+import { ListQuery, listOf, TemplateSummary } from "../schemas.ts";
+import { templateSummary } from "../views.ts";
+
+export function registerTemplatesList(app: App, deps: AppDeps): void {
+  app.get(
+    "/v1/templates",
+    {
+      schema: {
+        summary: "List published templates (drafts too with include_drafts=true)",
+        tags: ["templates"],
+        querystring: T.Composite([ListQuery, T.Object({ include_drafts: T.Optional(T.Boolean()) })]),
+        response: { 200: listOf(TemplateSummary) },
+      },
+    },
+    async (request) => {
+      const limit = request.query.limit ?? 50;
+      const rows = await deps.templates.list(request.accountId, {
+        limit: limit + 1,
+        after: request.query.cursor ?? null,
+        publishedOnly: request.query.include_drafts !== true,
+      });
+      const page = rows.slice(0, limit);
+      return {
+        data: page.map(templateSummary),
+        next_cursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
+      };
+    },
+  );
+}

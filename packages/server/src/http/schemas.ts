@@ -1,0 +1,64 @@
+import { Type as T, type TSchema } from "@sinclair/typebox";
+
+/** Shared response schemas; each route file keeps its own request schema. */
+
+export const IdParams = T.Object({ id: T.String({ minLength: 1, maxLength: 200 }) });
+
+export const ListQuery = T.Object({
+  limit: T.Optional(T.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  cursor: T.Optional(T.String({ maxLength: 200 })),
+});
+
+export const listOf = <S extends TSchema>(item: S) =>
+  T.Object({ data: T.Array(item), next_cursor: T.Union([T.String(), T.Null()]) });
+
+const Warning = T.Object({ code: T.String(), slot: T.Union([T.String(), T.Null()]), message: T.String() });
+
+export const Job = T.Object(
+  {
+    id: T.String({ description: "rnd_…" }),
+    status: T.Union([
+      T.Literal("queued"),
+      T.Literal("rendering"),
+      T.Literal("completed"),
+      T.Literal("failed"),
+    ]),
+    template: T.String({ description: "Addressing key of the template" }),
+    template_version: T.Integer({ description: "Published version pinned at acceptance" }),
+    frame: T.String(),
+    scale: T.Number(),
+    format: T.Union([T.Literal("png"), T.Literal("jpeg"), T.Literal("webp")]),
+    width: T.Integer(),
+    height: T.Integer(),
+    credits_charged: T.Integer(),
+    credits_refunded: T.Integer(),
+    output_url: T.Union([T.String({ description: "Signed, valid one hour" }), T.Null()]),
+    asset_url: T.Union([T.String({ description: "Permanent" }), T.Null()]),
+    asset_id: T.Union([T.String(), T.Null()]),
+    metadata: T.Record(T.String(), T.String()),
+    tags: T.Array(T.String()),
+    warnings: T.Array(Warning),
+    error: T.Union([T.Object({ code: T.String(), message: T.String() }), T.Null()]),
+    webhook_url: T.Union([T.String(), T.Null()]),
+    created_at: T.String({ format: "date-time" }),
+    completed_at: T.Union([T.String({ format: "date-time" }), T.Null()]),
+  },
+  { description: "A render job" },
+);
+
+export const TemplateSummary = T.Object({
+  id: T.String(),
+  key: T.String(),
+  name: T.String(),
+  description: T.Union([T.String(), T.Null()]),
+  status: T.Union([T.Literal("draft"), T.Literal("published"), T.Literal("archived")]),
+  published_version: T.Union([T.Integer(), T.Null()]),
+  frames: T.Array(T.Object({ name: T.String(), width: T.Integer(), height: T.Integer() })),
+  created_at: T.String(),
+  updated_at: T.String(),
+});
+
+export const TemplateDetail = T.Composite([
+  TemplateSummary,
+  T.Object({ document: T.Unknown({ description: "The draft template document (v1)" }) }),
+]);

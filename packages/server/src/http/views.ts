@@ -1,0 +1,75 @@
+import type { FastifyRequest } from "fastify";
+import type { AssetRecord } from "../ports/asset-store.ts";
+import type { RenderRecord } from "../ports/render-store.ts";
+import type { TemplateRecord } from "../ports/template-store.ts";
+import type { AppDeps } from "./app-types.ts";
+import { baseUrl } from "./base-url.ts";
+import { signOutputPath } from "./output-links.ts";
+
+export const EXT_BY_TYPE: Record<string, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/webp": "webp",
+  "image/gif": "gif",
+  "image/svg+xml": "svg",
+};
+
+export function assetLinks(deps: AppDeps, request: FastifyRequest, asset: AssetRecord) {
+  const base = baseUrl(request, deps.publicUrl);
+  const ext = EXT_BY_TYPE[asset.contentType] ?? "bin";
+  return {
+    asset_url: `${base}/a/${asset.token}.${ext}`,
+    output_url: `${base}${signOutputPath(deps.signingSecret, asset.id, ext, deps.clock.now().getTime())}`,
+  };
+}
+
+/** The job object of api-decisions.md "Job object", field for field. */
+export async function jobView(deps: AppDeps, request: FastifyRequest, r: RenderRecord) {
+  const asset = r.assetId ? await deps.assets.get(r.accountId, r.assetId) : null;
+  const links = asset ? assetLinks(deps, request, asset) : { output_url: null, asset_url: null };
+  return {
+    id: r.id,
+    status: r.status,
+    template: r.templateKey,
+    template_version: r.templateVersion,
+    frame: r.frame,
+    scale: r.scale,
+    format: r.format,
+    width: r.width,
+    height: r.height,
+    credits_charged: r.creditsCharged,
+    credits_refunded: r.creditsRefunded,
+    output_url: links.output_url,
+    asset_url: links.asset_url,
+    asset_id: r.assetId,
+    metadata: r.metadata,
+    tags: r.tags,
+    warnings: r.warnings,
+    error: r.error,
+    webhook_url: r.webhookUrl,
+    created_at: r.createdAt,
+    completed_at: r.completedAt,
+  };
+}
+
+export function templateSummary(t: TemplateRecord) {
+  return {
+    id: t.id,
+    key: t.key,
+    name: t.name,
+    description: t.draft.description ?? null,
+    status: t.archivedAt
+      ? ("archived" as const)
+      : t.publishedVersion === null
+        ? ("draft" as const)
+        : ("published" as const),
+    published_version: t.publishedVersion,
+    frames: t.draft.frames.map((f) => ({ name: f.name, width: f.width, height: f.height })),
+    created_at: t.createdAt,
+    updated_at: t.updatedAt,
+  };
+}
+
+export function templateDetail(t: TemplateRecord) {
+  return { ...templateSummary(t), document: t.draft };
+}

@@ -1,0 +1,71 @@
+import type { RenderTask, RenderTaskResult } from "../adapters/queue/render-messages.ts";
+import { newAssetToken, newId, sha256 } from "../domain/ids.ts";
+import type { BlobStore } from "../ports/blob-store.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { RenderStore } from "../ports/render-store.ts";
+
+const EXT = { png: "png", jpeg: "jpg", webp: "webp" } as const;
+
+export interface RenderJobDeps {
+  renders: RenderStore;
+  blobs: BlobStore;
+  clock: Clock;
+  runTask(task: Omit<RenderTask, "taskId">): Promise<RenderTaskResult>;
+}
+
+/**
+ * Runs one accepted render to its end state. Idempotent, because the queue delivers at least once
+ * (a restart re-runs `rendering` rows): the blob key derives from the render id, so a re-run
+ * overwrites the same key, and complete/failAndRefund are no-ops on a finished render.
+ */
+export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promise<void> {
+  const job = await deps.renders.claim(renderId);
+  if (!job) return;
+  const { render, document } = job;
+  let result: RenderTaskResult;
+  try {
+    result = await deps.runTask({
+      document,
+      frame: render.frame,
+      values: render.values,
+      scale: render.scale,
+      format: render.format,
+      quality: render.quality,
+    });
+  } catch (error) {
+    console.error(
+      JSON.stringify({ level: "error", msg: "render task crashed", render_id: renderId, err: String(error) }),
+    );
+    result = { taskId: 0, ok: false, code: "internal_error", message: "The render failed on our side." };
+  }
+  const at = deps.clock.now().toISOString();
+  if (!result.ok) {
+    await deps.renders.failAndRefund(renderId, { code: result.code, message: result.message }, at);
+    return;
+  }
+  const ext = EXT[render.format];
+  const blobKey = `renders/${render.id}.${ext}`;
+  await deps.blobs.put(blobKey, result.bytes);
+  const assetId = newId("ast");
+  await deps.renders.complete(renderId, {
+    at,
+    warnings: result.warnings,
+    asset: {
+      id: assetId,
+      accountId: render.accountId,
+      folder: `renders/${render.templateKey}/`,
+      name: `${render.id}.${ext}`,
+      contentType: result.contentType,
+      byteSize: result.bytes.byteLength,
+      width: result.width,
+      height: result.height,
+      blobKey,
+      token: newAssetToken(),
+      etag: `"${Buffer.from(sha256(result.bytes)).toString("hex").slice(0, 32)}"`,
+      metadata: render.metadata,
+      tags: render.tags,
+      renderId: render.id,
+      createdAt: at,
+    },
+  });
+}

@@ -1,0 +1,71 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { DatabaseSync } from "node:sqlite";
+import { createFileBlobStore } from "../adapters/files/blob-store.ts";
+import { createDirectoryStarterCatalog } from "../adapters/files/starter-catalog.ts";
+import { createSqliteAccountStore } from "../adapters/sqlite/account-store.ts";
+import { createSqliteAssetStore } from "../adapters/sqlite/asset-store.ts";
+import { openDatabase } from "../adapters/sqlite/database.ts";
+import { SqliteIdempotencyStore } from "../adapters/sqlite/idempotency-store.ts";
+import { createSqliteLedger } from "../adapters/sqlite/ledger.ts";
+import { createSqliteRenderStore } from "../adapters/sqlite/render-store.ts";
+import { createSqliteTemplateStore } from "../adapters/sqlite/template-store.ts";
+import { systemClock } from "../ports/clock.ts";
+
+/** examples/templates of this checkout: the starter templates every new account receives. */
+export const DEFAULT_EXAMPLES_DIR = new URL("../../../../examples/templates/", import.meta.url).pathname;
+
+export function dataPaths(dataDir: string) {
+  const root = resolve(dataDir);
+  return {
+    root,
+    database: join(root, "pictor.db"),
+    blobs: join(root, "blobs"),
+    secret: join(root, "signing.key"),
+  };
+}
+
+/**
+ * Opens the embedded default's state in a data directory: the SQLite file, the blob directory and
+ * the link-signing secret. Used by `pictor serve` and by every CLI command, so they act on the same
+ * instance (also while the server runs: SQLite WAL + busy_timeout).
+ */
+export function openDataDir(dataDir: string, options: { examplesDir?: string } = {}) {
+  const paths = dataPaths(dataDir);
+  mkdirSync(paths.blobs, { recursive: true });
+  const db: DatabaseSync = openDatabase(paths.database);
+  return {
+    paths,
+    db,
+    accounts: createSqliteAccountStore(db),
+    templates: createSqliteTemplateStore(db),
+    renders: createSqliteRenderStore(db),
+    assets: createSqliteAssetStore(db),
+    ledger: createSqliteLedger(db),
+    blobs: createFileBlobStore(paths.blobs),
+    starters: createDirectoryStarterCatalog(options.examplesDir ?? DEFAULT_EXAMPLES_DIR),
+    idempotency: new SqliteIdempotencyStore(db),
+    clock: systemClock,
+    signingSecret: signingSecret(paths.secret),
+    close: () => db.close(),
+  };
+}
+
+export type DataDir = ReturnType<typeof openDataDir>;
+
+/** 32 random bytes created on first use; mode 0600 since whoever holds it can mint output links. */
+function signingSecret(file: string): Uint8Array {
+  try {
+    return new Uint8Array(readFileSync(file));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
+  try {
+    writeFileSync(file, randomBytes(32), { mode: 0o600, flag: "wx" });
+  } catch (e) {
+    // Another process (CLI and server starting together) created it first: use theirs.
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+  }
+  return new Uint8Array(readFileSync(file));
+}

@@ -1,0 +1,38 @@
+export interface Account {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  /** First characters of the key, shown in lists so a person can tell keys apart. */
+  prefix: string;
+  name: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface AccountStore {
+  /** Creates the account, its first key and its trial grant in one unit of work. */
+  create(input: {
+    account: Account;
+    webhookSecret: string;
+    key: { id: string; hash: Uint8Array; prefix: string; name: string | null };
+    grant: number;
+  }): Promise<void>;
+  get(accountId: string): Promise<Account | null>;
+  /** Resolves an unrevoked key by the SHA-256 of its secret. */
+  findKeyByHash(hash: Uint8Array): Promise<{ key: ApiKeyRecord; hash: Uint8Array } | null>;
+  touchKey(keyId: string, at: string): Promise<void>;
+  addKey(
+    accountId: string,
+    key: { id: string; hash: Uint8Array; prefix: string; name: string | null; createdAt: string },
+  ): Promise<void>;
+  listKeys(accountId: string): Promise<ApiKeyRecord[]>;
+  /** false when the key does not exist for this account or is already revoked. */
+  revokeKey(accountId: string, keyId: string, at: string): Promise<boolean>;
+  webhookSecret(accountId: string): Promise<string | null>;
+}

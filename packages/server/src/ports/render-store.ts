@@ -1,0 +1,70 @@
+import type { TemplateDocumentT } from "../domain/document.ts";
+import type { AssetRecord } from "./asset-store.ts";
+
+export type RenderStatus = "queued" | "rendering" | "completed" | "failed";
+export type OutputFormat = "png" | "jpeg" | "webp";
+
+export interface RenderWarningView {
+  code: string;
+  slot: string | null;
+  message: string;
+}
+
+export interface RenderRecord {
+  id: string;
+  accountId: string;
+  templateId: string;
+  templateKey: string;
+  templateVersion: number;
+  frame: string;
+  scale: number;
+  format: OutputFormat;
+  quality: number | null;
+  width: number;
+  height: number;
+  /** Slot values as the worker consumes them (image references already resolved to asset:// where owned). */
+  values: Record<string, string>;
+  metadata: Record<string, string>;
+  tags: string[];
+  webhookUrl: string | null;
+  status: RenderStatus;
+  creditsCharged: number;
+  creditsRefunded: number;
+  error: { code: string; message: string } | null;
+  warnings: RenderWarningView[];
+  assetId: string | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+export type AcceptOutcome = { accepted: true } | { accepted: false; balance: number };
+
+/** What a worker needs: the render row plus the template version it pinned. */
+export interface RenderJob {
+  render: RenderRecord;
+  document: TemplateDocumentT;
+}
+
+/**
+ * The renders table is also the durable queue of the embedded default: a `queued` row is a job.
+ * Each method is one unit of work (one transaction).
+ */
+export interface RenderStore {
+  /**
+   * Atomically: check the balance covers `render.creditsCharged`, append the charge, insert the
+   * render as `queued`. Balance never goes below zero, also across processes.
+   */
+  accept(render: RenderRecord): Promise<AcceptOutcome>;
+  get(accountId: string, id: string): Promise<RenderRecord | null>;
+  /** `queued` and `rendering` renders in acceptance order (restart recovery). */
+  pending(): Promise<string[]>;
+  /** Marks the render `rendering` and returns its job; null if it is no longer pending. */
+  claim(id: string): Promise<RenderJob | null>;
+  /** Completes the render and records its output asset together. No-op if already finished. */
+  complete(
+    id: string,
+    result: { asset: AssetRecord; warnings: RenderWarningView[]; at: string },
+  ): Promise<void>;
+  /** Fails the render and refunds its charge exactly once. No-op if already finished. */
+  failAndRefund(id: string, error: { code: string; message: string }, at: string): Promise<void>;
+}
