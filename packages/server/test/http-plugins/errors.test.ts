@@ -133,6 +133,16 @@ describe("validation errors", () => {
     },
   );
 
+  it("reports a bad scale as invalid_scale even when another field fails first", async () => {
+    const response = await post(`{"scale":"2"}`);
+    const body = await json(response);
+    expect(body.error.code).toBe("invalid_scale");
+    expect(body.error.errors).toEqual([
+      { path: "scale", message: "must be a number from 1 to 4" },
+      { path: "template", message: "is required" },
+    ]);
+  });
+
   it("accepts a fractional scale within 1..4 without coercing strings", async () => {
     const response = await post(`{"template":"promo","scale":2.5}`);
     expect(response.status).toBe(200);

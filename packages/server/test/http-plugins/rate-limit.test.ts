@@ -1,4 +1,6 @@
+import type { FastifyRequest } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultRateLimitKey } from "../../src/http/plugins/rate-limit.ts";
 import { tokenBucketStore } from "../../src/http/plugins/token-bucket-store.ts";
 import { json, startApp, type TestApp } from "./app.ts";
 
@@ -70,5 +72,22 @@ describe("token bucket store", () => {
     now = 1000;
     take();
     expect(results.at(-1)?.current).toBe(10);
+  });
+});
+
+describe("rate limit key", () => {
+  const requestWith = (fields: Record<string, unknown>) =>
+    ({ headers: {}, ip: "192.0.2.7", ...fields }) as unknown as FastifyRequest;
+
+  it("uses the account once auth has run, else the hashed bearer token, else the IP", () => {
+    expect(defaultRateLimitKey(requestWith({ accountId: "acct_1" }))).toBe("acct:acct_1");
+    const byToken = defaultRateLimitKey(requestWith({ headers: { authorization: "Bearer sk_live_secret" } }));
+    expect(byToken).toMatch(/^key:[0-9a-f]{64}$/);
+    expect(byToken).not.toContain("secret");
+    expect(defaultRateLimitKey(requestWith({}))).toBe("ip:192.0.2.7");
+  });
+
+  it("does not pool every anonymous caller under the empty account id", () => {
+    expect(defaultRateLimitKey(requestWith({ accountId: "" }))).toBe("ip:192.0.2.7");
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, type ApiErrorCode, errorBody, STATUS_BY_CODE } from "../errors.ts";
 import { globalPlugin } from "./global-plugin.ts";
-import { mapValidationErrors } from "./validation.ts";
+import { bodyScaleIsInvalid, mapValidationErrors } from "./validation.ts";
 
 // Fastify's own error codes that are the caller's fault, mapped to ours.
 const FASTIFY_CODES: Record<string, { code: ApiErrorCode; message: string }> = {
@@ -43,7 +43,7 @@ export interface ResolvedError {
 }
 
 /** Turns anything thrown inside a request into the one error shape. Unknown faults become 500. */
-export function resolveError(error: unknown): ResolvedError {
+export function resolveError(error: unknown, request?: FastifyRequest): ResolvedError {
   if (error instanceof ApiError) {
     return {
       code: error.code,
@@ -56,6 +56,16 @@ export function resolveError(error: unknown): ResolvedError {
   const fastifyError = error as Partial<FastifyError> | null;
   if (fastifyError && Array.isArray(fastifyError.validation)) {
     const mapped = mapValidationErrors(fastifyError.validation, fastifyError.validationContext);
+    if (
+      mapped.code === "invalid_request" &&
+      request &&
+      (fastifyError.validationContext ?? "body") === "body" &&
+      bodyScaleIsInvalid(request.routeOptions.schema?.body, request.body)
+    ) {
+      mapped.code = "invalid_scale";
+      mapped.message = "'scale' must be a number from 1 to 4.";
+      mapped.errors.unshift({ path: "scale", message: "must be a number from 1 to 4" });
+    }
     return {
       code: mapped.code,
       status: STATUS_BY_CODE[mapped.code],
@@ -112,7 +122,7 @@ export function sendError(
  */
 export const errorHandlerPlugin = globalPlugin("pictor-errors", async (app) => {
   app.setErrorHandler((error, request, reply) => {
-    const resolved = resolveError(error);
+    const resolved = resolveError(error, request);
     if (resolved.status >= 500) {
       request.log.error({ err: error }, "request failed");
     } else {

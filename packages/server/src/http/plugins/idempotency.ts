@@ -53,7 +53,8 @@ export function requestFingerprint(request: FastifyRequest): string {
 
 function defaultAccountIdOf(request: FastifyRequest): string | undefined {
   const value = (request as FastifyRequest & { accountId?: unknown }).accountId;
-  return typeof value === "string" ? value : undefined;
+  // "" is the decorator default on unauthenticated routes: not an account.
+  return typeof value === "string" && value !== "" ? value : undefined;
 }
 
 function replayedHeaders(reply: FastifyReply): Record<string, string> {

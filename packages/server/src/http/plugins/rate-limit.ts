@@ -23,7 +23,8 @@ export interface RateLimitOptions {
 
 export function defaultRateLimitKey(request: FastifyRequest): string {
   const accountId = (request as FastifyRequest & { accountId?: unknown }).accountId;
-  if (typeof accountId === "string") return `acct:${accountId}`;
+  // "" is the decorator default on unauthenticated routes: not an account.
+  if (typeof accountId === "string" && accountId !== "") return `acct:${accountId}`;
   const auth = request.headers.authorization;
   if (typeof auth === "string" && /^Bearer\s+\S+$/i.test(auth)) {
     // Hashed like the key store does: the raw secret never sits in memory as a map key.

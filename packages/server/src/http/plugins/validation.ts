@@ -113,3 +113,34 @@ export function mapValidationErrors(
     : `${where} ${first?.message ?? "is invalid"}.`;
   return { code: scale ? "invalid_scale" : "invalid_request", message, errors: fieldErrors };
 }
+
+type ValueCheck = (value: unknown) => boolean;
+const scaleChecks = new WeakMap<object, ValueCheck>();
+let compileScaleCheck: ((schema: object) => ValueCheck) | undefined;
+
+/**
+ * True when the body carries a top-level `scale` that its route's schema refuses. Ajv stops at the
+ * first error (allErrors off), so `{"scale": "2"}` with a missing `template` reports only the
+ * missing field; this second look keeps the spec's rule that a bad scale is always invalid_scale.
+ */
+export function bodyScaleIsInvalid(bodySchema: unknown, body: unknown): boolean {
+  if (typeof body !== "object" || body === null || !Object.hasOwn(body, "scale")) return false;
+  const properties = (bodySchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  const scaleSchema = properties?.scale;
+  if (typeof scaleSchema !== "object" || scaleSchema === null) return false;
+  let check = scaleChecks.get(scaleSchema);
+  if (!check) {
+    compileScaleCheck ??= (() => {
+      const compile = AjvCompiler()({}, { customOptions: { coerceTypes: false, strict: false } });
+      return (schema: object) => {
+        const validate = compile({ schema, method: "POST", url: "", httpPart: "body" } as never) as (
+          value: unknown,
+        ) => boolean;
+        return (value: unknown) => validate(value) === true;
+      };
+    })();
+    check = compileScaleCheck(scaleSchema);
+    scaleChecks.set(scaleSchema, check);
+  }
+  return !check((body as { scale: unknown }).scale);
+}
