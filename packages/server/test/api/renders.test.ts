@@ -1,0 +1,333 @@
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  api,
+  balanceOf,
+  insertAsset,
+  logoPng,
+  newAccount,
+  publishTemplate,
+  startTestServer,
+  type TestServer,
+  testTemplate,
+  untilFinished,
+} from "./support.ts";
+
+let t: TestServer;
+let key: string;
+let accountId: string;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  ({ key, accountId } = await newAccount(t, 1000));
+  await publishTemplate(t, key);
+});
+afterAll(() => t?.close());
+
+const render = (body: Record<string, unknown>, headers?: Record<string, string>) =>
+  api(t, "POST", "/v1/renders", {
+    key,
+    body: { template: "test-card", modifications: [], ...body },
+    ...(headers ? { headers } : {}),
+  });
+
+describe("POST /v1/renders: happy paths", () => {
+  it("is asynchronous by default: 202, the job, Location; the job then completes", async () => {
+    const res = await render({ modifications: [{ name: "title", text: "Async" }] });
+    expect(res.status).toBe(202);
+    expect(res.headers.get("location")).toBe(`/v1/renders/${res.body.id}`);
+    expect(res.body).toMatchObject({
+      status: "queued",
+      template: "test-card",
+      template_version: 1,
+      frame: "main",
+    });
+    expect(res.body.id).toMatch(/^rnd_/);
+    const done = await untilFinished(t, key, res.body.id);
+    expect(done).toMatchObject({
+      status: "completed",
+      width: 200,
+      height: 100,
+      credits_charged: 1,
+      error: null,
+    });
+    expect(done.asset_url).toMatch(/\/a\/[0-9a-f]{32}\.png$/);
+  });
+
+  it('waits with "wait": true and returns 200 with the completed job, sized frame x scale', async () => {
+    const res = await render({ wait: true, scale: 2, modifications: [{ name: "bg", color: "#112233" }] });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: "completed",
+      width: 400,
+      height: 200,
+      scale: 2,
+      credits_charged: 4,
+    });
+    const image = await fetch(res.body.asset_url);
+    const meta = await sharp(Buffer.from(await image.arrayBuffer())).metadata();
+    expect([meta.width, meta.height]).toEqual([400, 200]);
+  });
+
+  it("waits with Prefer: wait=N", async () => {
+    const res = await render({}, { prefer: "wait=30" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("preference-applied")).toBe("wait=30");
+    expect(res.body.status).toBe("completed");
+  });
+
+  it("charges ceil(scale^2) and rounds the output size for fractional scales", async () => {
+    const before = await balanceOf(t, key);
+    const res = await render({ wait: true, scale: 1.5, frame: "wide" });
+    expect(res.body).toMatchObject({ width: 450, height: 150, credits_charged: 3, frame: "wide" });
+    expect(await balanceOf(t, key)).toBe(before - 3);
+    const four = await render({ wait: true, scale: 4 });
+    expect(four.body).toMatchObject({ width: 800, height: 400, credits_charged: 16 });
+  });
+
+  it.each([
+    ["png", "image/png", [0x89, 0x50]],
+    ["jpg", "image/jpeg", [0xff, 0xd8]],
+    ["jpeg", "image/jpeg", [0xff, 0xd8]],
+    ["webp", "image/webp", [0x52, 0x49]],
+  ])("serves %s with the right type on both links", async (format, type, magic) => {
+    const res = await render({ wait: true, format, quality: 80, metadata: { campaign: "x" }, tags: ["t1"] });
+    expect(res.status).toBe(200);
+    expect(res.body.metadata).toEqual({ campaign: "x" });
+    for (const url of [res.body.asset_url, res.body.output_url]) {
+      const file = await fetch(url);
+      expect(file.status).toBe(200);
+      expect(file.headers.get("content-type")).toBe(type);
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      expect(Number(file.headers.get("content-length"))).toBe(bytes.byteLength);
+      expect([...bytes.slice(0, 2)]).toEqual(magic);
+    }
+  });
+
+  it("renders an image_url fetched through the guarded fetcher, and an asset in the bound folder", async () => {
+    const logo = await insertAsset(t, accountId, "brand/", await logoPng());
+    const res = await render({
+      wait: true,
+      modifications: [
+        { name: "photo", image_url: t.images.url("/photo.png") },
+        { name: "logo", image_url: logo.id },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const png = await sharp(Buffer.from(await (await fetch(res.body.asset_url)).arrayBuffer()))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const at = (x: number, y: number) => [
+      ...png.data.subarray((y * 200 + x) * png.info.channels, (y * 200 + x) * png.info.channels + 3),
+    ];
+    expect(at(50, 50)).toEqual([0xcc, 0x33, 0x00]);
+    expect(at(170, 30)).toEqual([0x00, 0xff, 0x00]);
+  });
+});
+
+describe("asset_url and output_url", () => {
+  it("asset_url is public, immutable, with an ETag honoured by If-None-Match", async () => {
+    const res = await render({ wait: true });
+    const first = await fetch(res.body.asset_url);
+    expect(first.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const etag = first.headers.get("etag") as string;
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    const again = await fetch(res.body.asset_url, { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expect((await fetch(res.body.asset_url.replace(/\.png$/, ".jpg"))).status).toBe(404);
+  });
+
+  it("output_url tampered (id, expiry or signature) is 403 forbidden", async () => {
+    const res = await render({ wait: true });
+    const url = new URL(res.body.output_url);
+    const expires = Number(url.searchParams.get("expires"));
+    expect(expires * 1000 - Date.now()).toBeGreaterThan(3500_000);
+    const later = new URL(url);
+    later.searchParams.set("expires", String(expires + 3600));
+    const badSig = new URL(url);
+    badSig.searchParams.set("sig", "0".repeat(64));
+    for (const bad of [later, badSig, new URL(url.href.replace(/\/o\/ast_/, "/o/ast_x"))]) {
+      const r = await fetch(bad);
+      expect(r.status).toBe(403);
+      expect((await r.json()).error.code).toBe("forbidden");
+    }
+  });
+});
+
+describe("POST /v1/renders: refusals charge nothing", () => {
+  it.each([0, -1, 4.01, "2", null, 1e308, 0.999])("scale %s is 400 invalid_scale", async (scale) => {
+    const before = await balanceOf(t, key);
+    const res = await render({ scale });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("invalid_scale");
+    expect(await balanceOf(t, key)).toBe(before);
+  });
+
+  it("unknown_slot names the slot", async () => {
+    const before = await balanceOf(t, key);
+    const res = await render({ modifications: [{ name: "headlin", text: "x" }] });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: "unknown_slot", slot: "headlin" });
+    expect(await balanceOf(t, key)).toBe(before);
+  });
+
+  it("template_not_published for a draft", async () => {
+    await api(t, "POST", "/v1/templates", { key, body: { document: testTemplate("draft-only") } });
+    const res = await api(t, "POST", "/v1/renders", {
+      key,
+      body: { template: "draft-only", modifications: [] },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe("template_not_published");
+  });
+
+  it("an unknown template is 404 not_found", async () => {
+    const res = await api(t, "POST", "/v1/renders", { key, body: { template: "nope", modifications: [] } });
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("not_found");
+  });
+
+  it("a value that does not match the slot type is 400 invalid_request with the path", async () => {
+    const wrongField = await render({ modifications: [{ name: "title", color: "#000000" }] });
+    expect(wrongField.status).toBe(400);
+    expect(wrongField.body.error.errors[0].path).toBe("modifications[0]");
+    const badHex = await render({ modifications: [{ name: "bg", color: "red" }] });
+    expect(badHex.status).toBe(400);
+    expect(badHex.body.error.code).toBe("invalid_request");
+    expect(badHex.body.error.errors[0].path).toBe("modifications[0].color");
+    const twice = await render({
+      modifications: [
+        { name: "title", text: "a" },
+        { name: "title", text: "b" },
+      ],
+    });
+    expect(twice.body.error.errors[0].path).toBe("modifications[1].name");
+    const frame = await render({ frame: "nope" });
+    expect(frame.body.error).toMatchObject({ code: "invalid_request", errors: [{ path: "frame" }] });
+  });
+
+  it("image_out_of_folder: a URL, or an asset outside the slot's folder", async () => {
+    const outside = await insertAsset(t, accountId, "other/", await logoPng());
+    const { accountId: otherAccount } = await newAccount(t, 1);
+    const foreign = await insertAsset(t, otherAccount, "brand/", await logoPng());
+    for (const value of [
+      t.images.url("/photo.png"),
+      outside.id,
+      foreign.id,
+      `${t.url}/a/${foreign.token}.png`,
+    ]) {
+      const res = await render({ modifications: [{ name: "logo", image_url: value }] });
+      expect(res.status).toBe(422);
+      expect(res.body.error).toMatchObject({ code: "image_out_of_folder", slot: "logo" });
+    }
+  });
+
+  it("invalid_webhook_url for private or non-http targets", async () => {
+    for (const url of [
+      "http://127.0.0.1:1/hook",
+      "http://10.0.0.1/hook",
+      "ftp://example.com/x",
+      "http://[::1]/x",
+    ]) {
+      const res = await render({ webhook_url: url });
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe("invalid_webhook_url");
+    }
+  });
+
+  it("insufficient_credits is 402 with required and balance", async () => {
+    const poor = await newAccount(t, 3);
+    await publishTemplate(t, poor.key);
+    const res = await api(t, "POST", "/v1/renders", {
+      key: poor.key,
+      body: { template: "test-card", modifications: [], scale: 2 },
+    });
+    expect(res.status).toBe(402);
+    expect(res.body.error).toMatchObject({ code: "insufficient_credits", required: 4, balance: 3 });
+    expect(await balanceOf(t, poor.key)).toBe(3);
+  });
+
+  it("unknown fields and bad bodies are 400", async () => {
+    expect((await render({ colour: "x" })).body.error.code).toBe("invalid_request");
+    const res = await fetch(`${t.url}/v1/renders`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: "{not json",
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.code).toBe("invalid_json");
+  });
+});
+
+describe("failed renders are refunded exactly once", () => {
+  it.each([
+    ["/missing.png", "image_fetch_failed"],
+    ["/garbage", "image_invalid"],
+  ])("image %s in wait mode is 422 %s with render_id; refunded", async (path, code) => {
+    const before = await balanceOf(t, key);
+    const res = await render({
+      wait: true,
+      scale: 2,
+      modifications: [{ name: "photo", image_url: t.images.url(path) }],
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code, credits_refunded: 4 });
+    expect(res.body.error.render_id).toMatch(/^rnd_/);
+    expect(await balanceOf(t, key)).toBe(before);
+    const job = (await api(t, "GET", `/v1/renders/${res.body.error.render_id}`, { key })).body;
+    expect(job).toMatchObject({ status: "failed", credits_charged: 4, credits_refunded: 4, asset_url: null });
+    expect(job.error.code).toBe(code);
+    const ledger = (await api(t, "GET", "/v1/account/ledger?limit=200", { key })).body.data.filter(
+      (e: { render_id: string }) => e.render_id === job.id,
+    );
+    expect(ledger.map((e: { kind: string; amount: number }) => [e.kind, e.amount])).toEqual([
+      ["charge", -4],
+      ["refund", 4],
+    ]);
+  });
+
+  it("a second refund of the same render is refused by the database", async () => {
+    const res = await render({
+      wait: true,
+      modifications: [{ name: "photo", image_url: t.images.url("/nope") }],
+    });
+    const id = res.body.error.render_id;
+    await t.data.renders.failAndRefund(
+      id,
+      { code: "internal_error", message: "again" },
+      new Date().toISOString(),
+    );
+    expect(() =>
+      t.data.db
+        .prepare(
+          "INSERT INTO ledger (account_id, kind, amount, render_id, created_at) VALUES (?, 'refund', 1, ?, 'x')",
+        )
+        .run(accountId, id),
+    ).toThrow(/UNIQUE/);
+    const refunds = t.data.db
+      .prepare("SELECT COUNT(*) AS n FROM ledger WHERE render_id = ? AND kind = 'refund'")
+      .get(id);
+    expect(refunds?.n).toBe(1);
+  });
+});
+
+describe("Idempotency-Key", () => {
+  it("replays the first result and refuses the same key with another body", async () => {
+    const headers = { "idempotency-key": `k-${Date.now()}` };
+    const first = await render({ modifications: [{ name: "title", text: "once" }] }, headers);
+    const second = await render({ modifications: [{ name: "title", text: "once" }] }, headers);
+    expect(second.status).toBe(first.status);
+    expect(second.body.id).toBe(first.body.id);
+    const other = await render({ modifications: [{ name: "title", text: "other" }] }, headers);
+    expect(other.status).toBe(422);
+    expect(other.body.error.code).toBe("idempotency_key_reused");
+  });
+});
+
+describe("GET /v1/renders/:id", () => {
+  it("is 404 for an unknown id", async () => {
+    const res = await api(t, "GET", "/v1/renders/rnd_nope", { key });
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("not_found");
+  });
+});
