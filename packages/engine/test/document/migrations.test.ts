@@ -1,0 +1,154 @@
+import { describe, expect, it } from "vitest";
+import { CURRENT_VERSION, type Migration, migrateDocument, migrations } from "../../src/document/migrate.ts";
+import { validateDocument } from "../../src/document/validate.ts";
+import { readJson, validDocument } from "./helpers.ts";
+
+/** One fixture per historical version: `fixtures/v<N>.json`, a document written in that version's format. */
+const fixture = (version: number) =>
+  readJson(new URL(`./fixtures/v${version}.json`, import.meta.url)) as Record<string, unknown>;
+
+describe("migration registry", () => {
+  it("is a contiguous chain from version 0 to CURRENT_VERSION", () => {
+    expect(migrations.map((m) => [m.from, m.to])).toEqual(
+      Array.from({ length: CURRENT_VERSION }, (_, i) => [i, i + 1]),
+    );
+  });
+
+  it.each(migrations.map((m) => [m.from, m.to, m] as const))(
+    "migration %i -> %i runs on its fixture and leaves it untouched",
+    (from, to, migration) => {
+      const input = fixture(from);
+      const before = JSON.stringify(input);
+      const output = migration.up(input);
+      expect(output.version).toBe(to);
+      expect(JSON.stringify(input)).toBe(before);
+    },
+  );
+
+  it("runs every registered migration when migrating the oldest fixture", () => {
+    const ran: number[] = [];
+    const recording: Migration[] = migrations.map((m) => ({
+      ...m,
+      up: (doc) => {
+        ran.push(m.from);
+        return m.up(doc);
+      },
+    }));
+    const result = migrateDocument(fixture(0), recording);
+    expect(ran).toEqual(migrations.map((m) => m.from));
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(result.fromVersion).toBe(0);
+  });
+
+  it.each(migrations.map((m) => [m.from] as const))(
+    "a v%i fixture migrates to a valid current document",
+    (from) => {
+      const result = validateDocument(fixture(from));
+      if (!result.ok) throw new Error(JSON.stringify(result.errors));
+      expect(result.document.version).toBe(CURRENT_VERSION);
+    },
+  );
+});
+
+describe("v0 draft -> v1", () => {
+  it("produces exactly the expected v1 document", () => {
+    const result = migrateDocument(fixture(0));
+    expect(result.ok).toBe(true);
+    if (result.ok)
+      expect(result.document).toEqual(readJson(new URL("./fixtures/v0.migrated.json", import.meta.url)));
+  });
+
+  it("treats an explicit version 0 like a missing version", () => {
+    const result = migrateDocument({ ...fixture(0), version: 0 });
+    expect(result.ok && result.document.version).toBe(1);
+  });
+
+  it("keeps malformed v0 fields so v1 validation names them at their new paths", () => {
+    const v0 = fixture(0) as { layers: Record<string, unknown>[] };
+    (v0.layers[1] as Record<string, unknown>).font_size = -4;
+    (v0.layers[1] as Record<string, unknown>).shadow = true;
+    const result = validateDocument(v0);
+    expect(result).toEqual({
+      ok: false,
+      errors: [
+        { path: "frames[0].layers[1].shadow", message: "is not a known property" },
+        { path: "frames[0].layers[1].font.size", message: "must be > 0" },
+      ],
+    });
+  });
+
+  it("never throws on malformed drafts", () => {
+    for (const draft of [
+      { layers: "x" },
+      { layers: [null, 3, { type: 5 }] },
+      { layers: [{ type: "group", children: 7 }] },
+    ]) {
+      const result = validateDocument(draft);
+      expect(result.ok).toBe(false);
+    }
+  });
+});
+
+describe("versions", () => {
+  it("returns a current document as the same object, unchanged", () => {
+    const doc = validDocument();
+    const before = JSON.stringify(doc);
+    const result = migrateDocument(doc);
+    expect(result).toEqual({ ok: true, document: doc, fromVersion: CURRENT_VERSION });
+    if (result.ok) expect(result.document).toBe(doc);
+    expect(JSON.stringify(doc)).toBe(before);
+  });
+
+  it("refuses a version newer than this engine understands", () => {
+    expect(migrateDocument({ ...validDocument(), version: CURRENT_VERSION + 1 })).toEqual({
+      ok: false,
+      errors: [
+        {
+          path: "version",
+          message: `${CURRENT_VERSION + 1} is newer than the newest version this Pictor understands (${CURRENT_VERSION}); upgrade Pictor to open it`,
+        },
+      ],
+    });
+  });
+
+  it.each([["1"], [1.5], [-1], [null]])("rejects the version %j", (version) => {
+    expect(validateDocument({ ...validDocument(), version })).toEqual({
+      ok: false,
+      errors: [
+        { path: "version", message: `must be a whole number (the current version is ${CURRENT_VERSION})` },
+      ],
+    });
+  });
+
+  it("asks for the version when a v1-shaped document lost it", () => {
+    const { version: _dropped, ...doc } = validDocument();
+    expect(validateDocument(doc)).toEqual({
+      ok: false,
+      errors: [{ path: "version", message: `is required (the current version is ${CURRENT_VERSION})` }],
+    });
+  });
+
+  it("reports a registry gap instead of looping", () => {
+    expect(migrateDocument({ layers: [] }, [])).toEqual({
+      ok: false,
+      errors: [{ path: "version", message: "no migration from version 0 is registered" }],
+    });
+  });
+
+  it("reports a migration that throws", () => {
+    const broken: Migration[] = [
+      {
+        from: 0,
+        to: 1,
+        up: () => {
+          throw new Error("bad step");
+        },
+      },
+    ];
+    const result = migrateDocument({ layers: [] }, broken);
+    expect(result).toEqual({
+      ok: false,
+      errors: [{ path: "", message: "migration from version 0 to 1 failed: Error: bad step" }],
+    });
+  });
+});
