@@ -45,6 +45,23 @@ describe("JSON body hardening", () => {
     );
   });
 
+  it("answers a body without Content-Type with 415", async () => {
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${t.url}/v1/echo`, { method: "POST", headers: { "content-length": "7" } });
+      req.on("response", (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on("error", reject);
+      req.end('{"a":1}');
+    });
+    expect(status).toBe(415);
+    expect(JSON.parse(body).error.code).toBe("unsupported_media_type");
+  });
+
   it("refuses 10,000 levels of nesting with 400 invalid_json and keeps serving", async () => {
     const deep = `${"[".repeat(10_000)}${"]".repeat(10_000)}`;
     await expectError(await post("/v1/echo", deep), 400, "invalid_json");

@@ -19,6 +19,11 @@ export function escapeHtml(value: unknown): string {
     .replaceAll("'", "&#39;");
 }
 
+/** Escaped text with Markdown-style `code` spans rendered, as descriptions use them. */
+function prose(value: unknown): string {
+  return escapeHtml(value).replace(/`([^`]+)`/g, "<code>$1</code>");
+}
+
 function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -67,14 +72,14 @@ export function renderSchema(schema: unknown, depth = 0): string {
   if (!isObject(schema)) return "";
   const object = nestedObject(schema);
   if (!object || depth > MAX_SCHEMA_DEPTH) {
-    const description = typeof schema.description === "string" ? ` — ${escapeHtml(schema.description)}` : "";
+    const description = typeof schema.description === "string" ? ` — ${prose(schema.description)}` : "";
     return `<p>${typeLabel(schema)}${description}</p>`;
   }
   const required = new Set(Array.isArray(object.required) ? object.required.map(String) : []);
   const rows = Object.entries(object.properties as Json).map(([name, raw]) => {
     const property = isObject(raw) ? raw : {};
     const inner = nestedObject(property) ? renderSchema(property, depth + 1) : "";
-    const description = typeof property.description === "string" ? escapeHtml(property.description) : "";
+    const description = typeof property.description === "string" ? prose(property.description) : "";
     const fallback =
       property.default !== undefined
         ? ` Default <code>${escapeHtml(JSON.stringify(property.default))}</code>.`
@@ -89,7 +94,7 @@ function renderParameters(parameters: unknown): string {
   if (!Array.isArray(parameters) || parameters.length === 0) return "";
   const rows = parameters.filter(isObject).map((p) => {
     const schema = isObject(p.schema) ? p.schema : {};
-    const description = typeof p.description === "string" ? escapeHtml(p.description) : "";
+    const description = typeof p.description === "string" ? prose(p.description) : "";
     return `<tr><td><code>${escapeHtml(p.name)}</code>${p.required ? ' <span class="req">required</span>' : ""}</td><td>${escapeHtml(p.in)}</td><td>${typeLabel(schema)}</td><td>${description}</td></tr>`;
   });
   return `<h4>Parameters</h4><table><thead><tr><th>name</th><th>in</th><th>type</th><th>description</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
@@ -109,7 +114,7 @@ function renderOperation(path: string, method: string, operation: Json): string 
   const id = anchor("op", `${method}-${path}`);
   const summary = typeof operation.summary === "string" ? escapeHtml(operation.summary) : "";
   const description =
-    typeof operation.description === "string" ? `<p>${escapeHtml(operation.description)}</p>` : "";
+    typeof operation.description === "string" ? `<p>${prose(operation.description)}</p>` : "";
   const body = isObject(operation.requestBody)
     ? `<h4>Request body</h4>${renderContent(operation.requestBody.content)}`
     : "";
@@ -117,7 +122,7 @@ function renderOperation(path: string, method: string, operation: Json): string 
     ? `<h4>Responses</h4>${Object.entries(operation.responses)
         .map(([status, raw]) => {
           const response = isObject(raw) ? raw : {};
-          const text = typeof response.description === "string" ? escapeHtml(response.description) : "";
+          const text = typeof response.description === "string" ? prose(response.description) : "";
           return `<div class="response"><p><span class="status s${escapeHtml(status[0])}">${escapeHtml(status)}</span> ${text}</p>${renderContent(response.content)}</div>`;
         })
         .join("")}`
@@ -158,11 +163,11 @@ export function renderDocsPage(document: Json, documentPath = "/v1/openapi.json"
     .map(([name, schema]) => {
       const description =
         isObject(schema) && typeof schema.description === "string"
-          ? `<p>${escapeHtml(schema.description)}</p>`
+          ? `<p>${prose(schema.description)}</p>`
           : "";
       return `<section class="schema" id="${anchor("schema", name)}"><h3>${escapeHtml(name)}</h3>${description}${renderSchema(schema)}</section>`;
     })
     .join("");
-  const description = typeof info.description === "string" ? `<p>${escapeHtml(info.description)}</p>` : "";
+  const description = typeof info.description === "string" ? `<p>${prose(info.description)}</p>` : "";
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>${STYLE}</style></head><body><h1>${title}</h1><p>Version ${escapeHtml(info.version ?? "")} · OpenAPI ${escapeHtml(document.openapi ?? "")} · <a href="${escapeHtml(documentPath)}">openapi.json</a></p>${description}<nav><h2>Operations</h2><ul>${nav}</ul></nav><h2>Reference</h2>${operations.map((o) => renderOperation(o.path, o.method, o.operation)).join("")}<h2>Schemas</h2>${schemaSections}</body></html>`;
 }
