@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { api, newAccount, startTestServer, type TestServer } from "./support.ts";
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t?.close());
+
+it("GET /v1/account returns the account with credits_balance; the ledger lists grant and charges", async () => {
+  const { key, accountId } = await newAccount(t, 12);
+  const account = await api(t, "GET", "/v1/account", { key });
+  expect(account.body).toMatchObject({ id: accountId, name: "test", credits_balance: 12 });
+  const ledger = await api(t, "GET", "/v1/account/ledger", { key });
+  expect(ledger.body).toMatchObject({
+    data: [{ kind: "grant", amount: 12, render_id: null }],
+    next_cursor: null,
+  });
+  expect((await api(t, "GET", "/v1/account/ledger?cursor=abc", { key })).status).toBe(400);
+});
+
+it("open sign-up creates an account with 30 trial credits and returns its key once", async () => {
+  const res = await api(t, "POST", "/v1/accounts", { body: { name: "Ada" } });
+  expect(res.status).toBe(201);
+  expect(res.headers.get("cache-control")).toBe("no-store");
+  expect(res.body.account_id).toMatch(/^acct_/);
+  const account = await api(t, "GET", "/v1/account", { key: res.body.api_key });
+  expect(account.body).toMatchObject({ name: "Ada", credits_balance: 30 });
+  expect((await api(t, "POST", "/v1/accounts", { body: {} })).status).toBe(400);
+});
+
+it("keys: create (secret once), list (prefix, last use), revoke (then 401), revoke twice 404", async () => {
+  const { key } = await newAccount(t);
+  const created = await api(t, "POST", "/v1/keys", { key, body: { name: "ci" } });
+  expect(created.status).toBe(201);
+  expect(created.body).toMatchObject({ name: "ci", revoked_at: null });
+  expect(created.body.prefix).toBe(created.body.key.slice(0, 12));
+  expect((await api(t, "GET", "/v1/account", { key: created.body.key })).status).toBe(200);
+
+  const list = await api(t, "GET", "/v1/keys", { key });
+  expect(list.body.data).toHaveLength(2);
+  expect(list.body.data.every((k: Record<string, unknown>) => !("key" in k))).toBe(true);
+  const used = list.body.data.find((k: { id: string }) => k.id === created.body.id);
+  expect(used.last_used_at).not.toBeNull();
+
+  expect((await api(t, "DELETE", `/v1/keys/${created.body.id}`, { key })).body).toEqual({
+    id: created.body.id,
+    revoked: true,
+  });
+  expect((await api(t, "GET", "/v1/account", { key: created.body.key })).status).toBe(401);
+  expect((await api(t, "DELETE", `/v1/keys/${created.body.id}`, { key })).status).toBe(404);
+  expect((await api(t, "POST", "/v1/keys", { key, body: { nom: "x" } })).status).toBe(400);
+});
+
+it("GET /v1/openapi.json describes the endpoints and is public", async () => {
+  const res = await api(t, "GET", "/v1/openapi.json");
+  expect(res.status).toBe(200);
+  expect(res.body.openapi).toBe("3.1.0");
+  for (const path of [
+    "/v1/renders",
+    "/v1/renders/{id}",
+    "/v1/templates",
+    "/v1/templates/{id}/schema",
+    "/v1/webhook-secret",
+  ]) {
+    expect(Object.keys(res.body.paths)).toContain(path);
+  }
+  expect((await fetch(`${t.url}/docs`)).status).toBe(200);
+});

@@ -1,0 +1,162 @@
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, newAccount, startTestServer, type TestServer, testTemplate, untilFinished } from "./support.ts";
+
+let t: TestServer;
+let key: string;
+beforeAll(async () => {
+  t = await startTestServer({ examples: true });
+  ({ key } = await newAccount(t, 1000));
+});
+afterAll(() => t?.close());
+
+describe("starter templates", () => {
+  it("a new account lists the example templates, published, and renders one out of the box", async () => {
+    const list = await api(t, "GET", "/v1/templates", { key });
+    expect(list.status).toBe(200);
+    expect(list.body.data.length).toBeGreaterThanOrEqual(6);
+    expect(list.body.next_cursor).toBeNull();
+    for (const tpl of list.body.data)
+      expect(tpl).toMatchObject({ status: "published", published_version: 1 });
+    const og = list.body.data.find((x: { key: string }) => x.key === "blog-og-card");
+    const res = await api(t, "POST", "/v1/renders", {
+      key,
+      body: { template: og.key, modifications: [], wait: true },
+    });
+    expect(res.status).toBe(200);
+    expect([res.body.width, res.body.height]).toEqual([og.frames[0].width, og.frames[0].height]);
+  });
+
+  it("paginates with limit and cursor", async () => {
+    const first = await api(t, "GET", "/v1/templates?limit=2", { key });
+    expect(first.body.data).toHaveLength(2);
+    const second = await api(t, "GET", `/v1/templates?limit=2&cursor=${first.body.next_cursor}`, { key });
+    expect(second.body.data[0].id > first.body.data[1].id).toBe(true);
+    expect((await api(t, "GET", "/v1/templates?limit=0", { key })).body.error.code).toBe("invalid_request");
+    expect((await api(t, "GET", "/v1/templates?limit=201", { key })).status).toBe(400);
+  });
+});
+
+describe("template management", () => {
+  it("create draft → read → update → publish → versions → duplicate → archive", async () => {
+    const created = await api(t, "POST", "/v1/templates", {
+      key,
+      body: { document: testTemplate("managed") },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ key: "managed", status: "draft", published_version: null });
+    expect(created.headers.get("location")).toBe(`/v1/templates/${created.body.id}`);
+    const id = created.body.id;
+
+    const byKey = await api(t, "GET", "/v1/templates/managed", { key });
+    expect(byKey.body.id).toBe(id);
+    expect(byKey.body.document.key).toBe("managed");
+    const drafts = await api(t, "GET", "/v1/templates?include_drafts=true&limit=200", { key });
+    expect(drafts.body.data.some((x: { id: string }) => x.id === id)).toBe(true);
+    const published = await api(t, "GET", "/v1/templates?limit=200", { key });
+    expect(published.body.data.some((x: { id: string }) => x.id === id)).toBe(false);
+
+    const doc = testTemplate("managed");
+    doc.name = "Renamed";
+    const updated = await api(t, "PATCH", `/v1/templates/${id}`, { key, body: { document: doc } });
+    expect(updated.body).toMatchObject({ name: "Renamed", status: "draft" });
+
+    const pub = await api(t, "POST", `/v1/templates/${id}/publish`, { key });
+    expect(pub.body).toMatchObject({ status: "published", published_version: 1 });
+    await api(t, "POST", `/v1/templates/${id}/publish`, { key });
+    const versions = await api(t, "GET", `/v1/templates/${id}/versions`, { key });
+    expect(versions.body.data.map((v: { version: number }) => v.version)).toEqual([1, 2]);
+
+    const copy = await api(t, "POST", `/v1/templates/${id}/duplicate`, { key });
+    expect(copy.status).toBe(201);
+    expect(copy.body).toMatchObject({ key: "managed-copy", status: "draft" });
+    const named = await api(t, "POST", `/v1/templates/${id}/duplicate?key=managed-two`, { key });
+    expect(named.body.key).toBe("managed-two");
+
+    const archived = await api(t, "POST", `/v1/templates/${id}/archive`, { key });
+    expect(archived.body.status).toBe("archived");
+    const render = await api(t, "POST", "/v1/renders", {
+      key,
+      body: { template: "managed", modifications: [] },
+    });
+    expect(render.body.error.code).toBe("template_not_published");
+  });
+
+  it("schema: the spec's name and type plus folder, default and frames", async () => {
+    await api(t, "POST", "/v1/templates", {
+      key,
+      body: { document: testTemplate("schema-test"), publish: true },
+    });
+    const res = await api(t, "GET", "/v1/templates/schema-test/schema", { key });
+    expect(res.status).toBe(200);
+    expect(res.body.slots.map((s: { name: string; type: string }) => [s.name, s.type])).toEqual([
+      ["title", "text"],
+      ["bg", "color"],
+      ["photo", "image"],
+      ["logo", "image"],
+    ]);
+    expect(res.body.slots[3]).toMatchObject({ folder: "brand", frames: ["main"] });
+  });
+
+  it("an invalid document is 400 with JSON paths; a taken key is 400; unknown ids 404", async () => {
+    const bad = testTemplate("bad-doc") as unknown as { frames: { width: unknown }[] };
+    (bad.frames[0] as { width: unknown }).width = -5;
+    const res = await api(t, "POST", "/v1/templates", { key, body: { document: bad } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("invalid_request");
+    expect(res.body.error.errors[0].path).toMatch(/^document\.frames\[0\]/);
+    await api(t, "POST", "/v1/templates", { key, body: { document: testTemplate("taken") } });
+    const dup = await api(t, "POST", "/v1/templates", { key, body: { document: testTemplate("taken") } });
+    expect(dup.status).toBe(400);
+    expect(dup.body.error.errors[0].path).toBe("document.key");
+    for (const [method, path] of [
+      ["GET", "/v1/templates/tpl_nope"],
+      ["GET", "/v1/templates/tpl_nope/schema"],
+      ["POST", "/v1/templates/tpl_nope/publish"],
+    ] as const) {
+      expect((await api(t, method, path, { key })).status).toBe(404);
+    }
+  });
+});
+
+describe("versioning (spec section 9)", () => {
+  it("adding a slot keeps old callers working; renders accepted before a publish keep their version", async () => {
+    await api(t, "POST", "/v1/templates", {
+      key,
+      body: { document: testTemplate("versioned"), publish: true },
+    });
+    // Accept a batch on v1 and publish v2 before they can all have run.
+    const before = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        api(t, "POST", "/v1/renders", {
+          key,
+          body: { template: "versioned", modifications: [{ name: "title", text: "v1" }] },
+        }),
+      ),
+    );
+    const v2 = testTemplate("versioned", [{ name: "subtitle", type: "text", default: "new" }]);
+    // v2 also widens the frame, so the pixels tell which version a render really used.
+    (v2.frames[0] as { width: number }).width = 240;
+    const pub = await api(t, "PUT", "/v1/templates/versioned", { key, body: { document: v2 } });
+    expect(pub.status).toBe(200);
+    expect((await api(t, "POST", "/v1/templates/versioned/publish", { key })).body.published_version).toBe(2);
+
+    for (const r of before) {
+      const done = await untilFinished(t, key, r.body.id);
+      expect(done).toMatchObject({ status: "completed", template_version: 1, width: 200 });
+      const meta = await sharp(Buffer.from(await (await fetch(done.asset_url)).arrayBuffer())).metadata();
+      expect(meta.width).toBe(200);
+    }
+    const old = await api(t, "POST", "/v1/renders", {
+      key,
+      body: { template: "versioned", modifications: [{ name: "title", text: "old caller" }], wait: true },
+    });
+    expect(old.status).toBe(200);
+    expect(old.body).toMatchObject({ template_version: 2, width: 240 });
+    const newSlot = await api(t, "POST", "/v1/renders", {
+      key,
+      body: { template: "versioned", modifications: [{ name: "subtitle", text: "hi" }], wait: true },
+    });
+    expect(newSlot.status).toBe(200);
+  });
+});
