@@ -23,14 +23,15 @@ export function registerServeCommand(program: Command): void {
       }
       const server = await startServer(config);
       // The key goes to stdout once, as plain text for a person; logs (JSON, stderr) never carry it.
-      process.stdout.write(`Pictor API listening on ${server.url}\n`);
+      let banner = `Pictor API listening on ${server.url}\n`;
       if (server.firstStart) {
-        process.stdout.write(
+        banner +=
           `Trial account ${server.firstStart.accountId} created with 30 credits and the starter templates.\n` +
-            `API key (shown only now, store it): ${server.firstStart.apiKey}\n` +
-            `Try: curl -s ${server.url}/v1/templates -H "Authorization: Bearer ${server.firstStart.apiKey}"\n`,
-        );
+          `API key (shown only now, store it): ${server.firstStart.apiKey}\n` +
+          `Try: curl -s ${server.url}/v1/templates -H "Authorization: Bearer ${server.firstStart.apiKey}"\n`;
       }
+      // One write, so whoever reads the first line also has the key.
+      process.stdout.write(banner);
       await new Promise<void>((resolve) => {
         const stop = () => {
           process.off("SIGTERM", stop);
