@@ -52,11 +52,6 @@ function toMillis(value: number | Date): number {
   return typeof value === "number" ? value : value.getTime();
 }
 
-function describeFailure(error: unknown): DeliveryOutcome {
-  if (error instanceof OutboundError) return { kind: "error", code: error.code, message: error.message };
-  return { kind: "error", code: "internal", message: error instanceof Error ? error.message : String(error) };
-}
-
 export function createWebhookDeliverer(options: WebhookDelivererOptions): WebhookDeliverer {
   const {
     outbox,
@@ -75,6 +70,15 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
   } = options;
   if (leaseMs <= timeoutMs) throw new RangeError("leaseMs must exceed timeoutMs");
   const now = () => toMillis(clock.now());
+
+  // The delivery log is shown to the customer (GET /v1/renders/:id/deliveries): SafeFetch's
+  // messages are written for that (uniform, no port-scan oracle); anything else is our fault and
+  // its detail goes to onError only.
+  function describeFailure(error: unknown): DeliveryOutcome {
+    if (error instanceof OutboundError) return { kind: "error", code: error.code, message: error.message };
+    onError(error);
+    return { kind: "error", code: "internal", message: "delivery could not be attempted" };
+  }
 
   async function signatureFor(event: ClaimedDelivery): Promise<string> {
     if (event.signature !== null) return event.signature;

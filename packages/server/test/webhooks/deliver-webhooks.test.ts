@@ -305,6 +305,33 @@ describe("webhook deliverer over loopback HTTP", () => {
     }
   });
 
+  it("logs an internal failure (no secret for the account) without its detail and retries", async () => {
+    const errors: unknown[] = [];
+    const noSecret = createWebhookDeliverer({
+      outbox: fx.outbox,
+      safeFetch: createSafeFetch({ allowlist: [`127.0.0.1:${receiver.port}`] }),
+      getSigningSecret: async () => {
+        throw new Error("account store down at db.internal:5432");
+      },
+      clock,
+      random: () => 0.5,
+      timeoutMs: TIMEOUT_MS,
+      leaseMs: LEASE_MS,
+      onError: (error) => errors.push(error),
+    });
+    const event = await enqueue();
+    expect(await noSecret.runOnce()).toMatchObject({ retrying: 1 });
+    expect(receiver.received).toHaveLength(0);
+    expect((await state(event)).attempts[0]).toMatchObject({
+      status_code: null,
+      error: "internal: delivery could not be attempted",
+    });
+    expect(errors).toHaveLength(1);
+    clock.advance(gap(1));
+    expect(await deliverer.runOnce()).toMatchObject({ delivered: 1 });
+    expectSameDelivery(receiver.received, event);
+  });
+
   it("start() delivers in the background and stop() waits for the attempt in flight", async () => {
     receiver.queue(hang);
     const event = await enqueue();
