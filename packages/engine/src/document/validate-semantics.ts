@@ -132,7 +132,7 @@ function checkBindings(
     } else if (slot.type !== expected) {
       errors.push({
         path,
-        message: `slot ${JSON.stringify(slotName)} is a ${slot.type} slot, but ${JSON.stringify(property)} needs a ${expected} slot`,
+        message: `slot ${JSON.stringify(slotName)} is a ${slot.type} slot, but ${JSON.stringify(property)} needs ${expected === "image" ? "an" : "a"} ${expected} slot`,
       });
     } else if (property === "stroke.color" && !layer.hasStroke) {
       errors.push({ path, message: 'is bound, but the layer has no stroke to colour (add "stroke")' });

@@ -230,7 +230,7 @@ describe("validateDocument: semantic rules", () => {
       "image source bound to a colour slot",
       (d) => (d.frames[0].layers[2].layers[0].bind = { src: "brand" }),
       "frames[0].layers[2].layers[0].bind.src",
-      'slot "brand" is a color slot, but "src" needs a image slot',
+      'slot "brand" is a color slot, but "src" needs an image slot',
     ],
     [
       "property that cannot be bound",
