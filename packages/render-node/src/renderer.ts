@@ -53,6 +53,12 @@ export interface NodeRenderResult extends EncodedImage {
 export interface NodeRenderer {
   /** `document` is any JSON: it is validated (and migrated) before anything is drawn. */
   render(document: unknown, options: NodeRenderOptions): Promise<NodeRenderResult>;
+  /** Draws once and encodes the same pixels in each format (e.g. a PNG master and a WebP preview). */
+  renderFormats(
+    document: unknown,
+    options: Omit<NodeRenderOptions, "format">,
+    formats: readonly OutputFormat[],
+  ): Promise<NodeRenderResult[]>;
   readonly imageCache: PreparedImageCache;
   dispose(): void;
 }
@@ -98,7 +104,7 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
 
   async function prepared(
     request: ImageRequest,
-    render: NodeRenderOptions,
+    render: Omit<NodeRenderOptions, "format">,
   ): Promise<[string, PreparedImage]> {
     const origin = { slot: request.slot, src: request.src };
     const identity = render.sourceIdentity?.(request.src, request.slot) ?? null;
@@ -122,44 +128,62 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
 
   async function drawAndEncode(
     document: TemplateDocumentT,
-    render: NodeRenderOptions,
+    render: Omit<NodeRenderOptions, "format">,
+    formats: readonly OutputFormat[],
     values: SlotValues | undefined,
     images: ReadonlyMap<string, PreparedImage>,
-  ): Promise<NodeRenderResult> {
+  ): Promise<NodeRenderResult[]> {
     const result = engine.render(document, {
       frame: render.frame,
       values,
       scale: render.scale,
       images,
     });
-    const encoded = await encodeImage(result, {
-      format: render.format,
-      quality: render.quality,
-      pngCompressionLevel: render.pngCompressionLevel,
+    // Encoders run on libuv threads, so several formats of the same pixels encode in parallel.
+    return Promise.all(
+      formats.map(async (format) => ({
+        ...(await encodeImage(result, {
+          format,
+          quality: render.quality,
+          pngCompressionLevel: render.pngCompressionLevel,
+        })),
+        warnings: result.warnings,
+      })),
+    );
+  }
+
+  async function renderFormats(
+    input: unknown,
+    render: Omit<NodeRenderOptions, "format">,
+    formats: readonly OutputFormat[],
+  ): Promise<NodeRenderResult[]> {
+    const document = checkDocument(input);
+    let values: SlotValues | undefined;
+    if (render.values !== undefined) {
+      const checked = validateSlotValues(document, render.values, "values");
+      if (!checked.ok) throw new InvalidSlotValuesError(checked.errors);
+      values = checked.values;
+    }
+    const requests = engine.planImages(document, {
+      frame: render.frame,
+      values,
+      scale: render.scale,
     });
-    return { ...encoded, warnings: result.warnings };
+    const images = new Map(await Promise.all(requests.map((r) => prepared(r, render))));
+    const turn = drawing.then(() => drawAndEncode(document, render, formats, values, images));
+    drawing = turn.catch(() => undefined);
+    return turn;
   }
 
   return {
     imageCache: cache,
 
-    async render(input, render) {
-      const document = checkDocument(input);
-      let values: SlotValues | undefined;
-      if (render.values !== undefined) {
-        const checked = validateSlotValues(document, render.values, "values");
-        if (!checked.ok) throw new InvalidSlotValuesError(checked.errors);
-        values = checked.values;
-      }
-      const requests = engine.planImages(document, {
-        frame: render.frame,
-        values,
-        scale: render.scale,
-      });
-      const images = new Map(await Promise.all(requests.map((r) => prepared(r, render))));
-      const turn = drawing.then(() => drawAndEncode(document, render, values, images));
-      drawing = turn.catch(() => undefined);
-      return turn;
+    renderFormats,
+
+    async render(input, { format, ...render }) {
+      const [output] = await renderFormats(input, render, [format]);
+      if (!output) throw new Error("no output encoded");
+      return output;
     },
 
     dispose() {

@@ -137,7 +137,9 @@ describe("createNodeRenderer", () => {
 
   it("rejects an invalid document with the JSON path of the problem", async () => {
     const bad = structuredClone(doc);
-    (bad.frames[0]?.layers[1] as { font: { size: number } }).font.size = -3;
+    const headline = bad.frames[0]?.layers[1] as { font: { size: number } } | undefined;
+    if (!headline) throw new Error("fixture changed");
+    headline.font.size = -3;
     const error = await renderer.render(bad, { format: "png", loadImage }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidDocumentError);
     expect((error as Error).message).toMatch(/frames\[0\]\.layers\[1\]\.font\.size/);

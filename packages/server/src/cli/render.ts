@@ -1,0 +1,250 @@
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, extname, isAbsolute, resolve } from "node:path";
+import type { TemplateDocumentT } from "@pictor/engine";
+import {
+  createNodeRenderer,
+  DEFAULT_IMAGE_LIMITS,
+  ImageTooLargeError,
+  InvalidDocumentError,
+  InvalidSlotValuesError,
+  type NodeRenderResult,
+  type OutputFormat,
+} from "@pictor/render-node";
+import { type Command, InvalidArgumentError, Option } from "commander";
+import { EXIT_FAILED, UsageError } from "./usage-error.ts";
+
+interface RenderFlags {
+  frame?: string;
+  allFrames?: boolean;
+  set: Record<string, string>;
+  scale: number;
+  format?: OutputFormat;
+  quality?: number;
+  output?: string;
+  sample: boolean;
+}
+
+const FORMAT_BY_EXTENSION: Record<string, OutputFormat> = {
+  ".png": "png",
+  ".jpg": "jpeg",
+  ".jpeg": "jpeg",
+  ".webp": "webp",
+};
+const EXTENSION_BY_FORMAT: Record<OutputFormat, string> = { png: ".png", jpeg: ".jpg", webp: ".webp" };
+const REMOTE = /^https?:\/\//i;
+
+function collectSet(pair: string, previous: Record<string, string>): Record<string, string> {
+  const at = pair.indexOf("=");
+  if (at <= 0) throw new InvalidArgumentError(`expected slot=value, got "${pair}"`);
+  return { ...previous, [pair.slice(0, at)]: pair.slice(at + 1) };
+}
+
+function parseScale(text: string): number {
+  const scale = Number(text);
+  if (text.trim() === "" || !Number.isFinite(scale)) throw new InvalidArgumentError("not a number");
+  return scale;
+}
+
+function parseFormat(text: string): OutputFormat {
+  const format = FORMAT_BY_EXTENSION[`.${text.toLowerCase()}`];
+  if (!format) throw new InvalidArgumentError("expected png, jpeg (jpg) or webp");
+  return format;
+}
+
+function parseQuality(text: string): number {
+  const quality = Number(text);
+  if (!Number.isInteger(quality) || quality < 1 || quality > 100) {
+    throw new InvalidArgumentError("expected an integer from 1 to 100");
+  }
+  return quality;
+}
+
+export function registerRenderCommand(program: Command): void {
+  program
+    .command("render")
+    .description("Render a template file to PNG, JPEG or WebP, offline")
+    .argument("<template>", "template document (JSON file)")
+    .option("--frame <name>", "frame to render (default: the first)")
+    .addOption(
+      new Option("--all-frames", "render every frame; -o gets the frame name inserted").conflicts("frame"),
+    )
+    .option(
+      "--set <slot=value>",
+      "slot value (repeatable); image values are file paths relative to the current directory",
+      collectSet,
+      {},
+    )
+    .option("--scale <n>", "1 to 4, fractional allowed", parseScale, 1)
+    .option("--format <format>", "png, jpeg or webp (default: from -o, else png)", parseFormat)
+    .option("--quality <q>", "JPEG/WebP quality 1-100 (default 90)", parseQuality)
+    .option("-o, --output <file>", "output file (default: <template>[-<frame>].<format> here)")
+    .option("--no-sample", "ignore the template's sample values")
+    .action(async (template: string, flags: RenderFlags) => {
+      process.exitCode = await renderCommand(template, flags);
+    });
+}
+
+async function readTemplate(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read template ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new TemplateFileError(`${path}: not valid JSON (${(error as Error).message})`);
+  }
+}
+
+class TemplateFileError extends Error {}
+
+/** Image slots of the document, read defensively: validation proper happens in the renderer. */
+function imageSlotNames(document: unknown): Set<string> {
+  const slots = (document as Partial<TemplateDocumentT> | null)?.slots;
+  if (!Array.isArray(slots)) return new Set();
+  return new Set(slots.filter((s) => s?.type === "image").map((s) => s.name));
+}
+
+/** Relative file paths become absolute against `base`; URLs and empty values stay as they are. */
+function anchorImageValues(
+  values: Record<string, string>,
+  imageSlots: Set<string>,
+  base: string,
+): Record<string, string> {
+  const anchored: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const isFile = imageSlots.has(name) && value !== "" && !REMOTE.test(value) && !isAbsolute(value);
+    anchored[name] = isFile ? resolve(base, value) : value;
+  }
+  return anchored;
+}
+
+function outputPathFor(
+  flags: RenderFlags,
+  templatePath: string,
+  format: OutputFormat,
+  frame: string | null,
+): string {
+  const extension = EXTENSION_BY_FORMAT[format];
+  if (!flags.output) {
+    const stem = basename(templatePath, extname(templatePath));
+    return resolve(`${stem}${frame ? `-${frame}` : ""}${extension}`);
+  }
+  if (!frame) return resolve(flags.output);
+  const ext = extname(flags.output);
+  return resolve(`${flags.output.slice(0, flags.output.length - ext.length)}-${frame}${ext || extension}`);
+}
+
+function frameNames(document: unknown): string[] {
+  const frames = (document as Partial<TemplateDocumentT> | null)?.frames;
+  return Array.isArray(frames)
+    ? frames.map((f) => f?.name).filter((n): n is string => typeof n === "string")
+    : [];
+}
+
+function formatSize(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+}
+
+function printWarnings(result: NodeRenderResult, frame: string | null): void {
+  for (const w of result.warnings) {
+    const where = [w.slot && `slot ${w.slot}`, w.layer && `layer ${w.layer}`, frame && `frame ${frame}`]
+      .filter(Boolean)
+      .join(", ");
+    process.stderr.write(`warning ${w.code}${where ? ` (${where})` : ""}: ${w.message}\n`);
+  }
+}
+
+/** Failures worth a clear one-line (or one line per issue) message; anything else is a bug. */
+function describeFailure(error: unknown, templatePath: string): string | null {
+  if (error instanceof InvalidDocumentError) {
+    return [
+      `${templatePath} is not a valid template:`,
+      ...error.issues.map((i) => `  ${i.path || "(document)"}: ${i.message}`),
+    ].join("\n");
+  }
+  if (error instanceof InvalidSlotValuesError) {
+    return ["invalid slot values:", ...error.issues.map((i) => `  ${i.path}: ${i.message}`)].join("\n");
+  }
+  if (error instanceof TemplateFileError) return error.message;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (error instanceof Error && typeof code === "string" && /^[a-z]+(_[a-z]+)+$/.test(code)) {
+    return `${code}: ${error.message}`;
+  }
+  return null;
+}
+
+async function renderCommand(templateArg: string, flags: RenderFlags): Promise<number> {
+  const templatePath = resolve(templateArg);
+  const templateDir = dirname(templatePath);
+  const format =
+    flags.format ??
+    (flags.output ? FORMAT_BY_EXTENSION[extname(flags.output).toLowerCase()] : undefined) ??
+    "png";
+  if (flags.quality !== undefined && format === "png") {
+    throw new UsageError("--quality applies to jpeg and webp only");
+  }
+  try {
+    const document = await readTemplate(templatePath);
+    const imageSlots = imageSlotNames(document);
+    const sample = flags.sample ? ((document as Partial<TemplateDocumentT>)?.sample ?? {}) : {};
+    const values = {
+      ...anchorImageValues(sample, imageSlots, templateDir),
+      ...anchorImageValues(flags.set, imageSlots, process.cwd()),
+    };
+    const frames: (string | null)[] = flags.allFrames ? frameNames(document) : [flags.frame ?? null];
+
+    const renderer = await createNodeRenderer();
+    try {
+      for (const frame of frames) {
+        const started = performance.now();
+        const result = await renderer.render(document, {
+          frame: frame ?? undefined,
+          values,
+          scale: flags.scale,
+          format,
+          quality: flags.quality,
+          loadImage: (src, slot) => loadImageFile(src, slot, templateDir),
+        });
+        const out = outputPathFor(flags, templateArg, format, flags.allFrames ? frame : null);
+        await mkdir(dirname(out), { recursive: true });
+        await writeFile(out, result.bytes);
+        printWarnings(result, frame);
+        const ms = Math.round(performance.now() - started);
+        const warned = result.warnings.length ? `, ${result.warnings.length} warning(s)` : "";
+        process.stdout.write(
+          `wrote ${out} (${result.width}x${result.height} ${format}, ${formatSize(result.bytes.length)}, ${ms} ms${warned})\n`,
+        );
+      }
+    } finally {
+      renderer.dispose();
+    }
+    return 0;
+  } catch (error) {
+    const message = describeFailure(error, templateArg);
+    if (message === null) throw error;
+    process.stderr.write(`pictor render: ${message}\n`);
+    return EXIT_FAILED;
+  }
+}
+
+/**
+ * Offline loader: reads files, refusing URLs. Paths still relative here are the template's own
+ * (layer `src`, slot defaults), so they resolve against the template's folder.
+ */
+async function loadImageFile(src: string, slot: string | null, templateDir: string): Promise<Uint8Array> {
+  if (REMOTE.test(src)) {
+    throw new Error("the CLI renders offline and does not download images; save the file and pass its path");
+  }
+  const path = resolve(templateDir, src);
+  const { size } = await stat(path);
+  if (size > DEFAULT_IMAGE_LIMITS.maxBytes) {
+    throw new ImageTooLargeError(`${size} bytes is over the ${DEFAULT_IMAGE_LIMITS.maxBytes}-byte limit`, {
+      slot,
+      src,
+    });
+  }
+  return new Uint8Array(await readFile(path));
+}

@@ -1,0 +1,153 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createNodeRenderer, type NodeRenderer } from "@pictor/render-node";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+const bin = join(root, "packages/server/bin/pictor.js");
+const templatesDir = join(root, "examples/templates");
+const ogCard = join(templatesDir, "og-card.json");
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real `pictor` binary, as a user would. */
+function pictor(args: string[], cwd: string): Promise<Run> {
+  return new Promise((done) => {
+    execFile(process.execPath, [bin, ...args], { cwd }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+describe("pictor render (the binary)", () => {
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "pictor-cli-"));
+    await writeFile(
+      join(dir, "me.png"),
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: "#00FF00" } })
+        .png()
+        .toBuffer(),
+    );
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("renders with --set values, a cwd-relative photo, scale, format and quality", async () => {
+    const run = await pictor(
+      [
+        "render",
+        ogCard,
+        "--set",
+        "headline=Hello from the CLI",
+        "--set",
+        "photo=./me.png",
+        "--set",
+        "accent=#FF0066",
+        "--scale",
+        "1.5",
+        "--format",
+        "webp",
+        "--quality",
+        "80",
+        "-o",
+        "out/card.webp",
+      ],
+      dir,
+    );
+    expect(run.stderr).toMatch(/image_upscaled/); // 64 px photo in a 900 px box
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^wrote .*card\.webp \(1800x945 webp, .* ms, 1 warning\(s\)\)\n$/);
+    const meta = await sharp(await readFile(join(dir, "out/card.webp"))).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["webp", 1800, 945]);
+  });
+
+  it("renders every frame with --all-frames, inserting the frame name into -o", async () => {
+    const run = await pictor(
+      ["render", join(templatesDir, "social-post.json"), "--all-frames", "-o", "social.png"],
+      dir,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const files = (await readdir(dir)).filter((f) => f.startsWith("social-")).sort();
+    expect(files).toEqual(["social-post.png", "social-story.png"]);
+    expect((await sharp(join(dir, "social-story.png")).metadata()).height).toBe(1920);
+  });
+
+  it("exits 1 naming the JSON path of an invalid slot value", async () => {
+    const run = await pictor(["render", ogCard, "--set", "accent=red", "--set", "headlin=x"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/values\.accent: must be a colour/);
+    expect(run.stderr).toMatch(/values\.headlin: .*did you mean "headline"/);
+  });
+
+  it("exits 1 naming the JSON path of an invalid template", async () => {
+    const broken = JSON.parse(await readFile(ogCard, "utf8"));
+    broken.frames[0].layers[0].width = -5;
+    await writeFile(join(dir, "broken.json"), JSON.stringify(broken));
+    const run = await pictor(["render", "broken.json"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/frames\[0\]\.layers\[0\]\.width/);
+  });
+
+  it("exits 1 refusing http(s) images: the CLI is offline", async () => {
+    const run = await pictor(["render", ogCard, "--set", "photo=https://example.com/p.jpg"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/image_fetch_failed.*offline/);
+  });
+
+  it("exits 2 on usage errors", async () => {
+    expect((await pictor(["render", ogCard, "--scale", "big"], dir)).code).toBe(2);
+    expect((await pictor(["render", ogCard, "--set", "no-equals-sign"], dir)).code).toBe(2);
+    expect((await pictor(["render", join(dir, "missing.json")], dir)).code).toBe(2);
+    expect((await pictor(["frobnicate"], dir)).code).toBe(2);
+  });
+});
+
+describe("every example template renders at every scale and format", async () => {
+  const FORMATS = ["png", "jpeg", "webp"] as const;
+  const files = (await readdir(templatesDir)).filter((f) => f.endsWith(".json")).sort();
+  const templates = await Promise.all(
+    files.map(async (file) => ({ file, doc: JSON.parse(await readFile(join(templatesDir, file), "utf8")) })),
+  );
+  const loadImage = async (src: string) => new Uint8Array(await readFile(resolve(templatesDir, src)));
+  let renderer: NodeRenderer;
+
+  beforeAll(async () => {
+    renderer = await createNodeRenderer();
+  });
+  afterAll(() => renderer.dispose());
+
+  it("has example templates", () => {
+    expect(templates.length).toBeGreaterThan(0);
+  });
+
+  for (const { file, doc } of templates) {
+    for (const frame of doc.frames as { name: string; width: number; height: number }[]) {
+      for (const scale of [1, 1.5, 2, 3, 4]) {
+        it(`${file} ${frame.name} x${scale}: round(frame size x scale) in png, jpeg and webp`, async () => {
+          // One draw, three encodings of the same pixels: the matrix stays affordable at scale 4.
+          const outputs = await renderer.renderFormats(
+            doc,
+            { frame: frame.name, values: doc.sample, scale, loadImage },
+            FORMATS,
+          );
+          const expected = [Math.round(frame.width * scale), Math.round(frame.height * scale)];
+          for (const [i, out] of outputs.entries()) {
+            const meta = await sharp(out.bytes).metadata();
+            expect([meta.format, meta.width, meta.height]).toEqual([FORMATS[i], ...expected]);
+            expect([out.width, out.height]).toEqual(expected);
+          }
+        });
+      }
+    }
+  }
+});
