@@ -1,0 +1,222 @@
+/**
+ * `npm run bench:http`: the API on the embedded default (a real `pictor serve` child process: SQLite,
+ * files, worker threads, one per core) driven over loopback by autocannon:
+ *   - wait-mode renders of the reference scene, scale 1, PNG, at concurrency 1 and 8;
+ *   - GET /v1/renders/:id per second;
+ *   - async accepts per second (POST /v1/renders without waiting; last, since it floods the queue).
+ * The engine-only time (createNodeRenderer, same scene, same cached photo) is measured in the same
+ * run, so "wait p50 / engine-only median" is the cost of HTTP, database, queue and storage.
+ * Writes bench/results/http.json.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { TemplateDocumentT } from "@pictor/engine";
+import { createNodeRenderer } from "@pictor/render-node";
+import autocannon from "autocannon";
+import { createAccount } from "../packages/server/src/domain/accounts.ts";
+import { newAssetToken, newId } from "../packages/server/src/domain/ids.ts";
+import { createTemplate } from "../packages/server/src/domain/templates.ts";
+import { openDataDir } from "../packages/server/src/main/data-dir.ts";
+import { measure } from "./lib/measure.ts";
+import { makeReferencePhoto } from "./lib/reference-photo.ts";
+
+const benchDir = dirname(fileURLToPath(import.meta.url));
+const BIN = join(benchDir, "../packages/server/bin/pictor.js");
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+
+const document = JSON.parse(
+  await readFile(join(benchDir, "reference-scene.json"), "utf8"),
+) as TemplateDocumentT;
+const sample = document.sample ?? {};
+const photo = await makeReferencePhoto();
+
+// State prepared through the same data dir the server uses (as `pictor accounts create` would).
+const dir = mkdtempSync(join(tmpdir(), "pictor-bench-http-"));
+const data = openDataDir(dir, { examplesDir: join(dir, "none") });
+const { accountId, apiKey } = await createAccount(data, { name: "bench", credits: 10_000_000 });
+const assetId = newId("ast");
+await data.blobs.put(`assets/${assetId}`, photo);
+await data.assets.insert({
+  id: assetId,
+  accountId,
+  folder: "bench/",
+  name: "reference-photo.jpg",
+  contentType: "image/jpeg",
+  byteSize: photo.byteLength,
+  width: null,
+  height: null,
+  blobKey: `assets/${assetId}`,
+  token: newAssetToken(),
+  etag: `"${assetId}"`,
+  metadata: {},
+  tags: [],
+  renderId: null,
+  createdAt: new Date().toISOString(),
+});
+const created = await createTemplate(data, accountId, document, { publish: true });
+if (!created.ok) throw new Error(created.message);
+data.close();
+
+const modifications = [
+  { name: "headline", text: sample.headline ?? "" },
+  { name: "body", text: sample.body ?? "" },
+  { name: "photo", image_url: assetId },
+  { name: "ink", color: sample.ink ?? "#FFFFFF" },
+];
+
+// Engine-only reference: the Node renderer alone, same scene, photo cached as an immutable asset.
+const renderer = await createNodeRenderer();
+const engineOnly = await measure(
+  "engine-only compose+png x1",
+  () =>
+    renderer.render(document, {
+      frame: "og",
+      values: sample,
+      scale: 1,
+      format: "png",
+      loadImage: async () => photo,
+      sourceIdentity: (src) => src,
+    }),
+  { targetMs: 3000, minIterations: 40 },
+);
+renderer.dispose();
+console.error(`engine only: median ${engineOnly.medianMs.toFixed(2)} ms`);
+
+const server = await startServer();
+const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
+const renderBody = (wait: boolean) => JSON.stringify({ template: document.key, modifications, wait });
+
+interface Row {
+  name: string;
+  connections: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+const rows: Row[] = [];
+
+async function drive(name: string, connections: number, opts: autocannon.Options): Promise<Row> {
+  const result = await autocannon({ connections, duration: DURATION_S, ...opts });
+  const row: Row = {
+    name,
+    connections,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+  rows.push(row);
+  console.error(
+    `  ${name} c=${connections}: ${row.requestsPerSecond.toFixed(1)}/s p50 ${row.p50Ms} ms p99 ${row.p99Ms} ms`,
+  );
+  return row;
+}
+
+// Warm every worker (fonts, wasm, prepared photo) before measuring.
+await autocannon({
+  url: `${server.url}/v1/renders`,
+  connections: 4,
+  amount: 40,
+  method: "POST",
+  headers,
+  body: renderBody(true),
+});
+
+const wait1 = await drive("wait render", 1, {
+  url: `${server.url}/v1/renders`,
+  method: "POST",
+  headers,
+  body: renderBody(true),
+});
+const wait8 = await drive("wait render", 8, {
+  url: `${server.url}/v1/renders`,
+  method: "POST",
+  headers,
+  body: renderBody(true),
+});
+const one = await fetch(`${server.url}/v1/renders`, { method: "POST", headers, body: renderBody(true) });
+const renderId = ((await one.json()) as { id: string }).id;
+const polls = await drive("GET /v1/renders/:id", 8, { url: `${server.url}/v1/renders/${renderId}`, headers });
+const accepts = await drive("async accept", 8, {
+  url: `${server.url}/v1/renders`,
+  method: "POST",
+  headers,
+  body: renderBody(false),
+});
+server.child.kill("SIGKILL");
+rmSync(dir, { recursive: true, force: true });
+
+const summary = {
+  engineOnlyMedianMs: engineOnly.medianMs,
+  waitP50OverEngineOnly: wait1.p50Ms / engineOnly.medianMs,
+  throughputC8OverC1: wait8.requestsPerSecond / wait1.requestsPerSecond,
+  targets: { waitP50OverEngineOnly: "<= 1.3", throughputC8OverC1: ">= 1.6" },
+};
+const table = [
+  "| run | connections | req/s | p50 ms | p99 ms | non-2xx |",
+  "|---|---|---|---|---|---|",
+  ...rows.map(
+    (r) =>
+      `| ${r.name} | ${r.connections} | ${r.requestsPerSecond.toFixed(1)} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} |`,
+  ),
+  `| engine only (same run) | 1 | ${engineOnly.rendersPerSecond.toFixed(1)} | ${engineOnly.medianMs.toFixed(1)} | – | – |`,
+].join("\n");
+console.log(table);
+console.log(
+  `\nwait p50 / engine-only median: ${summary.waitP50OverEngineOnly.toFixed(2)} (target <= 1.3)` +
+    `\nthroughput c=8 / c=1: ${summary.throughputC8OverC1.toFixed(2)} (target >= 1.6)`,
+);
+await writeFile(
+  join(benchDir, "results/http.json"),
+  `${JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpu: cpus()[0]?.model ?? "unknown",
+      cores: availableParallelism(),
+      loadAverageAtEnd: loadavg()[0],
+      durationSeconds: DURATION_S,
+      scene: "bench/reference-scene.json",
+      rows,
+      engineOnly,
+      summary,
+      polls: polls.requestsPerSecond,
+      accepts: accepts.requestsPerSecond,
+    },
+    null,
+    2,
+  )}\n`,
+);
+
+async function startServer(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    [BIN, "serve", "--port", "0", "--data", dir, "--examples", join(dir, "none")],
+    {
+      env: {
+        ...process.env,
+        PICTOR_LOG_LEVEL: "warn",
+        PICTOR_RATE_LIMIT_BURST: "100000000",
+        PICTOR_RATE_LIMIT_PER_SECOND: "1000000",
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  let out = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (d) => {
+      out += d;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.on("exit", (code) => reject(new Error(`pictor serve exited with ${code}`)));
+  });
+  return { child, url };
+}
