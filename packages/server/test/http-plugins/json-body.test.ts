@@ -75,6 +75,11 @@ describe("JSON body hardening", () => {
     expect(jsonDepthExceeds(`{"a":"${"[".repeat(100)}\\"{{{{"}`, 2)).toBe(false);
     expect(jsonDepthExceeds("[[[1]]]", 2)).toBe(true);
     expect(jsonDepthExceeds("[[[1]]]", 3)).toBe(false);
+    // An escaped backslash before the closing quote does not escape the quote.
+    const afterEscapedBackslash = JSON.stringify(["a\\", [[1]]]);
+    expect(afterEscapedBackslash).toBe('["a\\\\",[[1]]]');
+    expect(jsonDepthExceeds(afterEscapedBackslash, 2)).toBe(true);
+    expect(jsonDepthExceeds(afterEscapedBackslash, 3)).toBe(false);
   });
 
   it("refuses __proto__ keys as 400 invalid_request", async () => {
