@@ -41,7 +41,7 @@ function svg(width: number, height: number, body: string): string {
 
 function landscape(): Scene {
   const w = 1600;
-  const h = 1000;
+  const h = 1200;
   const ridge = (base: number, amp: number, seed: number): string => {
     const r = random(seed);
     let d = `M0 ${h} L0 ${base}`;
@@ -162,11 +162,11 @@ function product(): Scene {
 
 function concert(): Scene {
   const w = 1600;
-  const h = 900;
+  const h = 1400;
   const r = random(11);
   let crowd = "";
   for (let x = -20; x < w + 40; x += 34 + r() * 20) {
-    const y = 780 + r() * 60;
+    const y = h - 120 + r() * 60;
     crowd += `<circle cx="${x}" cy="${y}" r="${22 + r() * 8}" fill="#07060d"/><rect x="${x - 34}" y="${y + 14}" width="68" height="200" rx="30" fill="#07060d"/>`;
     if (r() < 0.12)
       crowd += `<path d="M${x + 10} ${y} L${x + 30} ${y - 130}" stroke="#07060d" stroke-width="14" stroke-linecap="round"/>`;
@@ -191,7 +191,7 @@ function concert(): Scene {
       <rect width="${w}" height="${h}" fill="url(#stage)"/>
       <g filter="url(#haze)">
         ${beam(260, "pink", 240)}${beam(620, "cyan", 200)}${beam(980, "gold", 260)}${beam(1340, "pink", 220)}
-        <ellipse cx="800" cy="560" rx="520" ry="120" fill="#ff8ad0" opacity="0.25"/>
+        <ellipse cx="800" cy="${h * 0.62}" rx="520" ry="120" fill="#ff8ad0" opacity="0.25"/>
       </g>
       ${crowd}`,
     ),
