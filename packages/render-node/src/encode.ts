@@ -7,8 +7,8 @@ export interface EncodeOptions {
   /** JPEG and WebP quality, 1 to 100; default 90. Ignored for PNG. */
   quality?: number;
   /**
-   * zlib level for PNG. 1 (default) is the measured sweet spot: level 6 was about twice as slow for
-   * files around 10% smaller (architecture.md).
+   * zlib level for PNG, default 1. Measured on the 1200x630 og-card example: level 1 took 6.4 ms
+   * for 613 KB, level 6 took 18.8 ms for 423 KB. Use 6 when bytes matter more than latency.
    */
   pngCompressionLevel?: number;
 }
@@ -58,6 +58,7 @@ export async function encodeImage(frame: PixelFrame, options: EncodeOptions): Pr
   if (opaque) image = image.removeAlpha();
   switch (options.format) {
     case "png":
+      // Adaptive filtering tripled the time (18.9 ms) for 1.5% smaller files on the same frame.
       image = image.png({
         compressionLevel: options.pngCompressionLevel ?? 1,
         adaptiveFiltering: false,
@@ -69,7 +70,7 @@ export async function encodeImage(frame: PixelFrame, options: EncodeOptions): Pr
       image = image.jpeg({ quality, optimiseCoding: false, mozjpeg: false });
       break;
     case "webp":
-      // effort 0..6: the lowest effort encodes several times faster for a few % larger files.
+      // Effort 0 of 0..6: 17.7 ms for 73 KB against 51.5 ms for 59 KB at the default effort 4.
       image = image.webp({ quality, effort: 0, alphaQuality: 100 });
       break;
   }
