@@ -31,6 +31,22 @@ export function validateSlotValues(
   values: unknown,
   basePath = "values",
 ): SlotValuesResult {
+  try {
+    return checkValues(document, values, basePath);
+  } catch (error) {
+    // Only reachable with hostile non-JSON input (throwing getters, proxies).
+    return {
+      ok: false,
+      errors: [{ path: basePath, kind: "invalid", slot: "", message: `could not be read: ${String(error)}` }],
+    };
+  }
+}
+
+function checkValues(
+  document: Pick<TemplateDocumentT, "slots">,
+  values: unknown,
+  basePath: string,
+): SlotValuesResult {
   if (!isRecord(values)) {
     return {
       ok: false,

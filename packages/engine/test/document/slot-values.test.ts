@@ -161,3 +161,17 @@ describe("validateSlotValues", () => {
     if (!result.ok) expect(result.errors).toHaveLength(100);
   });
 });
+
+describe("validateSlotValues never throws", () => {
+  it("answers an object whose getter throws", () => {
+    const values = Object.defineProperty({}, "headline", {
+      enumerable: true,
+      get() {
+        throw new Error("boom");
+      },
+    });
+    const result = validateSlotValues(template, values);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors[0]?.message).toBe("could not be read: Error: boom");
+  });
+});
