@@ -48,6 +48,8 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
     {
       logger: {
         level: config.logLevel,
+        // Standard output is for the one-time banner (URL, first key); logs go to standard error.
+        stream: process.stderr,
         // Keys never reach the logs, whatever a future serializer decides to include.
         redact: {
           paths: ["req.headers.authorization", "headers.authorization", "*.api_key", "*.secret"],

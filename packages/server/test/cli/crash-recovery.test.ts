@@ -28,12 +28,18 @@ afterAll(async () => {
 const env = () => ({
   ...process.env,
   PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${images.port}`,
-  PICTOR_LOG_LEVEL: "warn",
+  // info: every request is logged, so the secrets check below has something to search.
+  PICTOR_LOG_LEVEL: "info",
   PICTOR_RATE_LIMIT_BURST: "100000",
 });
 
 /** `pictor serve` as a child process on a free port; resolves with its URL and everything it printed. */
-async function serve(): Promise<{ child: ChildProcess; url: string; stdout: () => string }> {
+async function serve(): Promise<{
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  logs: () => string;
+}> {
   const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--data", dir, "--workers", "1"], {
     env: env(),
     stdio: ["ignore", "pipe", "pipe"],
@@ -52,7 +58,7 @@ async function serve(): Promise<{ child: ChildProcess; url: string; stdout: () =
     });
     child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)));
   });
-  return { child, url, stdout: () => out };
+  return { child, url, stdout: () => out, logs: () => err };
 }
 
 const pictor = async (...args: string[]) =>
@@ -130,4 +136,9 @@ it("SIGKILL with renders in flight: after restart every render completes or fail
   third.child.kill("SIGTERM");
   expect((await exited(third.child)).code).toBe(0);
   db.close();
+
+  // Structured logs of all three runs: requests were logged, keys and secrets never.
+  const logs = first.logs() + second.logs() + third.logs();
+  expect(logs).toContain('"incoming request"');
+  expect(logs).not.toMatch(/sk_live_|whsec_/);
 });
