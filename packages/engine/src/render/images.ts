@@ -2,6 +2,7 @@ import type { ImageLayerT } from "../document/schema.ts";
 import type { PaintContext } from "./context.ts";
 import { EngineError } from "./errors.ts";
 import { imageRequestFor } from "./image-plan.ts";
+import { drawablePixels } from "./premultiply.ts";
 
 /**
  * Draws the host-prepared pixels of an image layer 1:1 with nearest sampling (architecture.md: cubic
@@ -22,15 +23,16 @@ export function paintImage(ctx: PaintContext, layer: ImageLayerT, path: string):
     );
   }
   const { ck, canvas } = ctx;
+  const { pixels, alphaType } = drawablePixels(ck, prepared.rgba);
   const image = ck.MakeImage(
     {
       width: prepared.width,
       height: prepared.height,
       colorType: ck.ColorType.RGBA_8888,
-      alphaType: ck.AlphaType.Unpremul,
+      alphaType,
       colorSpace: ck.ColorSpace.SRGB,
     },
-    prepared.rgba,
+    pixels,
     prepared.width * 4,
   );
   if (!image) throw new Error(`could not make an image of ${prepared.width}x${prepared.height}`);

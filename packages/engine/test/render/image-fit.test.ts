@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { documentOf, imageLayer } from "../support/documents.ts";
+import { testEngine } from "../support/engine.ts";
 import { codes, expectGolden } from "../support/render.ts";
 
 // A wide source into square-ish boxes shows the difference between the three fits.
@@ -39,5 +40,35 @@ describe("image fit", () => {
     ]);
     const result = await expectGolden("image-fit", "nothing", document, { images: new Map() });
     expect(codes(result.warnings)).toEqual([]);
+  });
+
+  it("blends straight-alpha pixels (alpha ramp across, red to blue down) over the frame", async () => {
+    const document = documentOf(
+      [imageLayer({ id: "ramp", src: "ramp", x: 40, y: 20, width: 320, height: 160 })],
+      {
+        background: "#202020",
+      },
+    );
+    const [request] = (await testEngine()).planImages(document, {});
+    if (!request) throw new Error("expected an image request");
+    const { width, height } = request;
+    const rgba = new Uint8Array(width * height * 4);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const i = (y * width + x) * 4;
+        rgba.set(
+          [
+            255 - Math.round((255 * y) / height),
+            64,
+            Math.round((255 * y) / height),
+            Math.round((255 * x) / (width - 1)),
+          ],
+          i,
+        );
+      }
+    }
+    await expectGolden("image-fit", "straight-alpha", document, {
+      images: new Map([[request.key, { width, height, rgba, upscaled: false }]]),
+    });
   });
 });

@@ -1,0 +1,36 @@
+import type { AlphaType, CanvasKit } from "canvaskit-wasm";
+
+export interface DrawablePixels {
+  pixels: Uint8Array;
+  alphaType: AlphaType;
+}
+
+/**
+ * Prepared images arrive as straight RGBA. Drawing an Unpremul image makes Skia convert every pixel
+ * on every draw: 18 ms for a 600x630 photo, against 0.1 ms for the same pixels declared Opaque and
+ * under 1 ms declared Premul (measured on canvaskit 0.42). Photos are almost always opaque, so a scan
+ * of the alpha bytes usually lets the pixels go in untouched; otherwise they are premultiplied here,
+ * in JS, identically in Node and the browser.
+ */
+export function drawablePixels(ck: CanvasKit, rgba: Uint8Array): DrawablePixels {
+  let opaque = true;
+  for (let i = 3; i < rgba.length; i += 4) {
+    if (rgba[i] !== 255) {
+      opaque = false;
+      break;
+    }
+  }
+  if (opaque) return { pixels: rgba, alphaType: ck.AlphaType.Opaque };
+  const out = new Uint8Array(rgba.length);
+  for (let i = 0; i < rgba.length; i += 4) {
+    const a = rgba[i + 3] ?? 0;
+    out[i + 3] = a;
+    if (a === 0) continue;
+    // Rounded c*a/255, the rounding Skia's own premultiply uses.
+    for (let c = 0; c < 3; c++) {
+      const t = (rgba[i + c] ?? 0) * a + 128;
+      out[i + c] = (t + (t >> 8)) >> 8;
+    }
+  }
+  return { pixels: out, alphaType: ck.AlphaType.Premul };
+}
