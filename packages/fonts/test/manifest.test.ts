@@ -106,6 +106,17 @@ describe("script coverage of the fallback list", () => {
     }
   });
 
+  it("parses every face of the set with CanvasKit", async () => {
+    const set = await loadFontSet();
+    const unreadable = set.faces.filter((face) => {
+      const typeface = canvasKit.Typeface.MakeTypefaceFromData(face.bytes.slice().buffer);
+      const ok = typeface !== null && typeface.getGlyphIDs("A")[0] !== undefined;
+      typeface?.delete();
+      return !ok;
+    });
+    expect(unreadable.map((f) => `${f.family} ${f.weight} ${f.style}`)).toEqual([]);
+  });
+
   const samples: Record<string, string> = {
     Arabic: "مرحبا بالعالم",
     Hebrew: "שלום עולם",

@@ -143,6 +143,14 @@ describe("prepareImage rejects bad input with a typed error", () => {
     expect(error.message).toMatch(/slot "photo"/);
   });
 
+  it("a truncated PNG", async () => {
+    const png = await sharp(Buffer.alloc(64 * 64 * 3, 0x5a), { raw: { width: 64, height: 64, channels: 3 } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    const error = await rejection(png.subarray(0, png.length - 2000));
+    expect(error).toBeInstanceOf(ImageInvalidError);
+  });
+
   it("a PNG header claiming 20000 x 20000 pixels", async () => {
     const error = await rejection(pngClaiming(20_000, 20_000));
     expect(error).toBeInstanceOf(ImageTooLargeError);

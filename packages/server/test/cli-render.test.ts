@@ -28,7 +28,8 @@ function pictor(args: string[], cwd: string): Promise<Run> {
   });
 }
 
-describe("pictor render (the binary)", () => {
+// Each case is its own process with its own output file, so they run side by side.
+describe.concurrent("pictor render (the binary)", () => {
   let dir: string;
 
   beforeAll(async () => {
@@ -105,10 +106,15 @@ describe("pictor render (the binary)", () => {
   });
 
   it("exits 2 on usage errors", async () => {
-    expect((await pictor(["render", ogCard, "--scale", "big"], dir)).code).toBe(2);
-    expect((await pictor(["render", ogCard, "--set", "no-equals-sign"], dir)).code).toBe(2);
-    expect((await pictor(["render", join(dir, "missing.json")], dir)).code).toBe(2);
-    expect((await pictor(["frobnicate"], dir)).code).toBe(2);
+    const runs = await Promise.all([
+      pictor(["render", ogCard, "--scale", "big"], dir),
+      pictor(["render", ogCard, "--set", "no-equals-sign"], dir),
+      pictor(["render", ogCard, "--format", "png", "--quality", "80"], dir),
+      pictor(["render", join(dir, "missing.json")], dir),
+      pictor(["frobnicate"], dir),
+    ]);
+    expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2, 2]);
+    expect(runs[3]?.stderr).toMatch(/cannot read template .*missing\.json/);
   });
 });
 
