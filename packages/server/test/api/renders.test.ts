@@ -311,6 +311,25 @@ describe("failed renders are refunded exactly once", () => {
   });
 });
 
+describe("image_url goes through the SSRF guard (the fetcher's own tests cover every matrix row)", () => {
+  it.each([
+    "http://127.0.0.1:1/x.png",
+    "http://[::1]/x.png",
+    "http://0x7f000001/x.png",
+    "http://2130706433/x.png",
+    "http://169.254.169.254/latest/meta-data",
+    "http://10.0.0.1/x.png",
+    "http://localhost/x.png",
+    "http://[::ffff:127.0.0.1]/x.png",
+  ])("%s fails the render with image_fetch_failed and a refund", async (url) => {
+    const before = await balanceOf(t, key);
+    const res = await render({ wait: true, modifications: [{ name: "photo", image_url: url }] });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe("image_fetch_failed");
+    expect(await balanceOf(t, key)).toBe(before);
+  });
+});
+
 describe("Idempotency-Key", () => {
   it("replays the first result and refuses the same key with another body", async () => {
     const headers = { "idempotency-key": `k-${Date.now()}` };
