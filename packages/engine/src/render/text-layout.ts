@@ -3,6 +3,17 @@ import type { TextLayerT } from "../document/schema.ts";
 import { splitEmojiRuns } from "./emoji-runs.ts";
 import type { FontLibrary } from "./fonts.ts";
 
+/**
+ * Text layout decisions (all deterministic, identical in Node and the browser):
+ * - Direction: the paragraph is right-to-left when its first letter is from an RTL script (Unicode
+ *   bidi P2/P3), so Arabic and Hebrew paragraphs wrap right to left; runs inside mix per bidi.
+ * - `align` is physical: `left` stays left for RTL text. The box position is the designer's visual
+ *   layout; a slot filled with Arabic must not make text jump sides. Templates for RTL use `right`.
+ * - Lines are exactly size x line_height apart (forced strut), whichever fallback font a line uses.
+ * - Overflow with fit `none`: cut after the last line that fits the box, ellipsis, `text_truncated`.
+ * - Fit `shrink`: largest size on a 0.5 px grid, down to `min_size` (default: half the size, not
+ *   below 8 px), that fits height, `max_lines` and breaks no word; then overflow as above.
+ */
 export const ELLIPSIS = "\u2026";
 /** Shrink-to-fit tries sizes on this grid (template px): fine enough to look continuous, and deterministic. */
 export const SHRINK_STEP = 0.5;

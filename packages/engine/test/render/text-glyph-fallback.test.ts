@@ -35,4 +35,25 @@ describe("glyph fallback", () => {
     );
     expect(result.warnings).toEqual([]);
   });
+
+  it("warns when the layer's family is not in the font set at all, and still draws via the fallback list", async () => {
+    const result = await expectGolden(
+      "text-glyph-fallback",
+      "unknown-family",
+      documentOf(
+        [textLayer({ id: "t", text: "Comic", font: { family: "Comic Sans MS", size: 32 }, height: 60 })],
+        {
+          height: 100,
+        },
+      ),
+    );
+    expect(result.warnings).toEqual([
+      expect.objectContaining({
+        code: "glyph_fallback",
+        layer: "t",
+        slot: null,
+        message: expect.stringContaining("is not in the font set"),
+      }),
+    ]);
+  });
 });
