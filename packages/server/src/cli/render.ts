@@ -1,6 +1,6 @@
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, resolve } from "node:path";
-import type { TemplateDocumentT } from "@pictor/engine";
+import { type TemplateDocumentT, validateDocument } from "@pictor/engine";
 import {
   createNodeRenderer,
   DEFAULT_IMAGE_LIMITS,
@@ -100,11 +100,8 @@ async function readTemplate(path: string): Promise<unknown> {
 
 class TemplateFileError extends Error {}
 
-/** Image slots of the document, read defensively: validation proper happens in the renderer. */
-function imageSlotNames(document: unknown): Set<string> {
-  const slots = (document as Partial<TemplateDocumentT> | null)?.slots;
-  if (!Array.isArray(slots)) return new Set();
-  return new Set(slots.filter((s) => s?.type === "image").map((s) => s.name));
+function imageSlotNames(document: TemplateDocumentT): Set<string> {
+  return new Set(document.slots.filter((s) => s.type === "image").map((s) => s.name));
 }
 
 /** Relative file paths become absolute against `base`; URLs and empty values stay as they are. */
@@ -135,13 +132,6 @@ function outputPathFor(
   if (!frame) return resolve(flags.output);
   const ext = extname(flags.output);
   return resolve(`${flags.output.slice(0, flags.output.length - ext.length)}-${frame}${ext || extension}`);
-}
-
-function frameNames(document: unknown): string[] {
-  const frames = (document as Partial<TemplateDocumentT> | null)?.frames;
-  return Array.isArray(frames)
-    ? frames.map((f) => f?.name).filter((n): n is string => typeof n === "string")
-    : [];
 }
 
 function formatSize(bytes: number): string {
@@ -187,14 +177,20 @@ async function renderCommand(templateArg: string, flags: RenderFlags): Promise<n
     throw new UsageError("--quality applies to jpeg and webp only");
   }
   try {
-    const document = await readTemplate(templatePath);
+    // Validated (and migrated to the current version) up front: frame names and sample values are
+    // read from the document before the renderer sees it.
+    const checked = validateDocument(await readTemplate(templatePath));
+    if (!checked.ok) throw new InvalidDocumentError(checked.errors);
+    const document = checked.document;
     const imageSlots = imageSlotNames(document);
-    const sample = flags.sample ? ((document as Partial<TemplateDocumentT>)?.sample ?? {}) : {};
+    const sample = flags.sample ? (document.sample ?? {}) : {};
     const values = {
       ...anchorImageValues(sample, imageSlots, templateDir),
       ...anchorImageValues(flags.set, imageSlots, process.cwd()),
     };
-    const frames: (string | null)[] = flags.allFrames ? frameNames(document) : [flags.frame ?? null];
+    const frames: (string | null)[] = flags.allFrames
+      ? document.frames.map((f) => f.name)
+      : [flags.frame ?? null];
 
     const renderer = await createNodeRenderer();
     try {
