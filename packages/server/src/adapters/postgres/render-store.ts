@@ -1,0 +1,173 @@
+import type pg from "pg";
+import type { AssetRecord } from "../../ports/asset-store.ts";
+import type { OutputFormat, RenderRecord, RenderStatus, RenderStore } from "../../ports/render-store.ts";
+import { balanceOf } from "./ledger.ts";
+import { iso, isoOrNull, type PgExecutor, withTransaction } from "./pool.ts";
+
+type Row = Record<string, unknown>;
+
+const toRender = (r: Row): RenderRecord => ({
+  id: String(r.id),
+  accountId: String(r.account_id),
+  templateId: String(r.template_id),
+  templateKey: String(r.template_key),
+  templateVersion: Number(r.template_version),
+  frame: String(r.frame),
+  scale: Number(r.scale),
+  format: r.format as OutputFormat,
+  quality: r.quality === null ? null : Number(r.quality),
+  width: Number(r.width),
+  height: Number(r.height),
+  values: r.slot_values as Record<string, string>,
+  metadata: r.metadata as Record<string, string>,
+  tags: r.tags as string[],
+  webhookUrl: (r.webhook_url as string | null) ?? null,
+  status: r.status as RenderStatus,
+  creditsCharged: Number(r.credits_charged),
+  creditsRefunded: Number(r.refunded ?? 0),
+  error: r.error_code ? { code: String(r.error_code), message: String(r.error_message) } : null,
+  warnings: r.warnings as RenderRecord["warnings"],
+  assetId: (r.asset_id as string | null) ?? null,
+  createdAt: iso(r.created_at),
+  completedAt: isoOrNull(r.completed_at),
+});
+
+const SELECT = `SELECT renders.*,
+  (SELECT amount FROM ledger WHERE ledger.render_id = renders.id AND kind = 'refund') AS refunded
+  FROM renders`;
+
+const json = (value: unknown) => JSON.stringify(value);
+
+/** Locks the render row until the transaction ends; null when absent or already finished. */
+async function lockPending(client: PgExecutor, id: string): Promise<Row | null> {
+  const { rows } = await client.query(`SELECT * FROM renders WHERE id = $1 FOR UPDATE`, [id]);
+  const r = rows[0] as Row | undefined;
+  return r && (r.status === "queued" || r.status === "rendering") ? r : null;
+}
+
+export async function insertAsset(db: PgExecutor, a: AssetRecord): Promise<void> {
+  await db.query(
+    `INSERT INTO assets (id, account_id, folder, name, content_type, byte_size, width, height, blob_key, token, etag,
+       metadata, tags, render_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    [
+      a.id,
+      a.accountId,
+      a.folder,
+      a.name,
+      a.contentType,
+      a.byteSize,
+      a.width,
+      a.height,
+      a.blobKey,
+      a.token,
+      a.etag,
+      json(a.metadata),
+      json(a.tags),
+      a.renderId,
+      a.createdAt,
+    ],
+  );
+}
+
+export interface PgRenderStoreOptions {
+  /**
+   * Runs inside the acceptance transaction after the charge and the insert, on the same connection:
+   * the place for pg-boss `send(..., { db })`, so a render is charged and enqueued together or not at all.
+   */
+  enqueueInTransaction?: (client: PgExecutor, render: RenderRecord) => Promise<void>;
+}
+
+export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions = {}): RenderStore {
+  return {
+    accept(r) {
+      return withTransaction(pool, async (client) => {
+        // The account row lock serialises acceptances of one account across every process, so two
+        // of them can never both spend the same credit (READ COMMITTED alone would let them).
+        const account = await client.query("SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", [r.accountId]);
+        if (account.rowCount === 0) throw new Error(`render ${r.id} names an unknown account`);
+        const balance = await balanceOf(client, r.accountId);
+        if (balance < r.creditsCharged) return { accepted: false as const, balance };
+        await client.query(
+          "INSERT INTO ledger (account_id, kind, amount, render_id, note, created_at) VALUES ($1, 'charge', $2, $3, NULL, $4)",
+          [r.accountId, -r.creditsCharged, r.id, r.createdAt],
+        );
+        await client.query(
+          `INSERT INTO renders (id, account_id, template_id, template_key, template_version, frame, scale, format,
+             quality, width, height, slot_values, metadata, tags, webhook_url, status, credits_charged, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'queued', $16, $17)`,
+          [
+            r.id,
+            r.accountId,
+            r.templateId,
+            r.templateKey,
+            r.templateVersion,
+            r.frame,
+            r.scale,
+            r.format,
+            r.quality,
+            r.width,
+            r.height,
+            json(r.values),
+            json(r.metadata),
+            json(r.tags),
+            r.webhookUrl,
+            r.creditsCharged,
+            r.createdAt,
+          ],
+        );
+        await options.enqueueInTransaction?.(client, { ...r, status: "queued" });
+        return { accepted: true as const };
+      });
+    },
+    async get(accountId, id) {
+      const { rows } = await pool.query(`${SELECT} WHERE id = $1 AND account_id = $2`, [id, accountId]);
+      return rows[0] ? toRender(rows[0]) : null;
+    },
+    async pending() {
+      const { rows } = await pool.query(
+        "SELECT id FROM renders WHERE status IN ('queued', 'rendering') ORDER BY seq",
+      );
+      return rows.map((r) => String(r.id));
+    },
+    claim(id) {
+      return withTransaction(pool, async (client) => {
+        const r = await lockPending(client, id);
+        if (!r) return null;
+        await client.query("UPDATE renders SET status = 'rendering' WHERE id = $1", [id]);
+        const v = await client.query(
+          "SELECT document FROM template_versions WHERE template_id = $1 AND version = $2",
+          [r.template_id, r.template_version],
+        );
+        if (!v.rows[0]) throw new Error(`render ${id} pins a missing template version`);
+        const { rows } = await client.query(`${SELECT} WHERE id = $1`, [id]);
+        return { render: toRender(rows[0] as Row), document: v.rows[0].document };
+      });
+    },
+    async complete(id, { asset, warnings, at }) {
+      await withTransaction(pool, async (client) => {
+        if (!(await lockPending(client, id))) return;
+        await insertAsset(client, asset);
+        await client.query(
+          "UPDATE renders SET status = 'completed', asset_id = $1, warnings = $2, completed_at = $3 WHERE id = $4",
+          [asset.id, json(warnings), at, id],
+        );
+      });
+    },
+    async failAndRefund(id, error, at) {
+      await withTransaction(pool, async (client) => {
+        const r = await lockPending(client, id);
+        if (!r) return;
+        await client.query(
+          "UPDATE renders SET status = 'failed', error_code = $1, error_message = $2, completed_at = $3 WHERE id = $4",
+          [error.code, error.message, at, id],
+        );
+        // The row lock already makes this run once; the unique key keeps it so if that ever changes.
+        await client.query(
+          `INSERT INTO ledger (account_id, kind, amount, render_id, note, created_at)
+           VALUES ($1, 'refund', $2, $3, $4, $5) ON CONFLICT (render_id, kind) DO NOTHING`,
+          [r.account_id, r.credits_charged, id, error.code, at],
+        );
+      });
+    },
+  };
+}
