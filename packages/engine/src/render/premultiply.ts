@@ -12,7 +12,22 @@ export interface DrawablePixels {
  * of the alpha bytes usually lets the pixels go in untouched; otherwise they are premultiplied here,
  * in JS, identically in Node and the browser.
  */
+const converted = new WeakMap<Uint8Array, DrawablePixels>();
+
+/**
+ * As `toDrawable`, remembered per pixel array: hosts cache prepared images (same key, same pixels),
+ * so a steady-state render skips the scan (about 4 ms for a 2400x2520 photo at scale 4).
+ */
 export function drawablePixels(ck: CanvasKit, rgba: Uint8Array): DrawablePixels {
+  let drawable = converted.get(rgba);
+  if (!drawable) {
+    drawable = toDrawable(ck, rgba);
+    converted.set(rgba, drawable);
+  }
+  return drawable;
+}
+
+function toDrawable(ck: CanvasKit, rgba: Uint8Array): DrawablePixels {
   let opaque = true;
   for (let i = 3; i < rgba.length; i += 4) {
     if (rgba[i] !== 255) {
