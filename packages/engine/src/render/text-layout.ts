@@ -199,5 +199,15 @@ export function layoutText(
     const maxLines = Math.min(linesInBox, options.maxLines ?? linesInBox);
     paragraph = factory.build(spec, size, box.width, maxLines);
   }
-  return { paragraph, size, shrunk: size < spec.size, truncated: paragraph.didExceedMaxLines() };
+  if (!paragraph.didExceedMaxLines()) return { paragraph, size, shrunk: size < spec.size, truncated: false };
+  const lastLine = paragraph.getLineMetrics().at(-1);
+  if (lastLine?.isHardBreak) {
+    // Skia adds no ellipsis when the cut falls on a line break; end the last line with one ourselves
+    // (if that makes the line too wide, Skia's own ellipsis shortens it).
+    const lines = paragraph.getNumberOfLines();
+    const visible = `${spec.text.slice(0, lastLine.endIndex).trimEnd()}${ELLIPSIS}`;
+    paragraph.delete();
+    paragraph = factory.build({ ...spec, text: visible }, size, box.width, lines);
+  }
+  return { paragraph, size, shrunk: size < spec.size, truncated: true };
 }

@@ -44,4 +44,26 @@ describe("max lines with ellipsis", () => {
     );
     expect(result.warnings.map((w) => [w.code, w.layer])).toEqual([["text_truncated", "overflow"]]);
   });
+
+  it("ends the last line with … when the cut falls on a hard line break", async () => {
+    const result = await expectGolden(
+      "text-max-lines",
+      "hard-breaks",
+      documentOf([
+        textLayer({ id: "list", text: "Line one\nLine two\nLine three", max_lines: 2, height: 80 }),
+        textLayer({
+          id: "wide",
+          text: "Größe 👍 eins\nA second line that fills the width\nDrei",
+          max_lines: 2,
+          y: 100,
+          height: 80,
+        }),
+      ]),
+    );
+    expect(result.warnings.map((w) => [w.code, w.layer])).toEqual([
+      ["text_truncated", "list"],
+      ["text_truncated", "wide"],
+      ["glyph_fallback", "wide"],
+    ]);
+  });
 });
