@@ -16,12 +16,11 @@ import { createNodeRenderer, encodeImage, loadCanvasKit, prepareImage } from "@p
 import sharp from "sharp";
 import { startChromiumBaseline } from "./baselines/chromium.ts";
 import { satoriResvgRenderer, type TtfFace } from "./baselines/satori-resvg.ts";
-import { type Measurement, measure } from "./lib/measure.ts";
+import { type Measurement, measureInterleaved, type RoundOptions } from "./lib/measure.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
 
 type Format = "png" | "jpeg" | "webp";
 const FORMATS: Format[] = ["png", "jpeg", "webp"];
-const SCALES = [1, 4] as const;
 
 interface Row extends Measurement {
   group: "engine" | "floor" | "satori+resvg" | "chromium";
@@ -60,52 +59,6 @@ if (loadAtStart > 1) {
   );
 }
 
-const rows: Row[] = [];
-const budgetMs = (scale: number) => (scale === 1 ? 2500 : 3000);
-const iterations = (scale: number) =>
-  scale === 1 ? { minIterations: 40, maxIterations: 400 } : { minIterations: 6, maxIterations: 60 };
-const log = (row: Row) => {
-  rows.push(row);
-  console.error(`  ${row.name}: median ${row.medianMs.toFixed(2)} ms (${row.iterations} runs)`);
-};
-
-console.error("engine (the reference scene; prepared image cached, as in production):");
-for (const scale of SCALES) {
-  const options = { frame: "og", values, scale };
-  // Compose alone: prepared pixels are cached per (source, box, fit) in the host, so a steady-state
-  // render pays for drawing only.
-  const images = new Map<string, PreparedImage>();
-  for (const request of engine.planImages(document, options)) {
-    images.set(request.key, await prepareImage(await loadImage(request.src), request));
-  }
-  const compose = await measure(`compose x${scale}`, () => engine.render(document, { ...options, images }), {
-    targetMs: budgetMs(scale),
-    ...iterations(scale),
-  });
-  log({ ...compose, group: "engine", scale, format: "rgba" });
-
-  for (const format of FORMATS) {
-    const m = await measure(
-      `compose+${format} x${scale}`,
-      () => renderer.render(document, { ...options, format, loadImage, sourceIdentity }),
-      { targetMs: budgetMs(scale), ...iterations(scale) },
-    );
-    log({ ...m, group: "engine", scale, format });
-  }
-
-  // Floor: the same encoder with the same settings on a copy of this frame's pixels, so the
-  // compressor sees the same content.
-  const frame = engine.render(document, { ...options, images });
-  const pixels = { ...frame, pixels: frame.pixels.slice(), warnings: [] };
-  for (const format of FORMATS) {
-    const m = await measure(`floor ${format} x${scale}`, () => encodeImage(pixels, { format }), {
-      targetMs: budgetMs(scale),
-      ...iterations(scale),
-    });
-    log({ ...m, group: "floor", scale, format });
-  }
-}
-
 /** The scene's fonts as TTF bytes, for the baselines (the same files the engine uses). */
 async function interFaces(): Promise<TtfFace[]> {
   const wanted = [400, 700] as const;
@@ -120,48 +73,109 @@ async function interFaces(): Promise<TtfFace[]> {
   );
 }
 
+type Candidate = {
+  name: string;
+  run: () => unknown;
+  group: Row["group"];
+  scale: number;
+  format: Row["format"];
+};
+
+async function engineCandidates(scale: number): Promise<Candidate[]> {
+  const options = { frame: "og", values, scale };
+  // Compose alone: prepared pixels are cached per (source, box, fit) in the host, so a steady-state
+  // render pays for drawing only.
+  const images = new Map<string, PreparedImage>();
+  for (const request of engine.planImages(document, options)) {
+    images.set(request.key, await prepareImage(await loadImage(request.src), request));
+  }
+  // Floor: the same encoder with the same settings on a copy of this frame's pixels, so the
+  // compressor sees the same content.
+  const frame = engine.render(document, { ...options, images });
+  const pixels = { ...frame, pixels: frame.pixels.slice() };
+  return [
+    {
+      name: `compose x${scale}`,
+      group: "engine",
+      scale,
+      format: "rgba",
+      run: () => engine.render(document, { ...options, images }),
+    },
+    ...FORMATS.map(
+      (format): Candidate => ({
+        name: `compose+${format} x${scale}`,
+        group: "engine",
+        scale,
+        format,
+        run: () => renderer.render(document, { ...options, format, loadImage, sourceIdentity }),
+      }),
+    ),
+    ...FORMATS.map(
+      (format): Candidate => ({
+        name: `floor ${format} x${scale}`,
+        group: "floor",
+        scale,
+        format,
+        run: () => encodeImage(pixels, { format }),
+      }),
+    ),
+  ];
+}
+
 const faces = await interFaces();
 const sceneValues = {
   headline: values.headline ?? "",
   body: values.body ?? "",
   photo: `data:image/jpeg;base64,${Buffer.from(photo).toString("base64")}`,
 };
-
-console.error("baseline satori + resvg (scale 1, PNG):");
 const satoriRender = satoriResvgRenderer(faces);
-log({
-  ...(await measure("satori+resvg png x1", () => satoriRender(sceneValues), {
-    targetMs: 4000,
-    minIterations: 20,
-  })),
-  group: "satori+resvg",
-  scale: 1,
-  format: "png",
-});
-
 const chromiumBaseline = await startChromiumBaseline(faces, sceneValues);
+// Alternate the text so every screenshot has to lay out and paint again, as a real request would.
+const alternate = { headline: `${sceneValues.headline}!`, body: `${sceneValues.body}!` };
+let flip = false;
+
+const baselines: Candidate[] = [
+  {
+    name: "satori+resvg png x1",
+    group: "satori+resvg",
+    scale: 1,
+    format: "png",
+    run: () => satoriRender(sceneValues),
+  },
+];
 if (chromiumBaseline) {
-  console.error("baseline warm headless Chromium screenshot (scale 1, PNG):");
-  // Alternate the text so every screenshot has to lay out and paint again, as a real request would.
-  const alternate = { headline: `${sceneValues.headline}!`, body: `${sceneValues.body}!` };
-  let flip = false;
-  log({
-    ...(await measure(
-      "chromium screenshot png x1",
-      () => {
-        flip = !flip;
-        return chromiumBaseline.screenshot(flip ? alternate : sceneValues);
-      },
-      { targetMs: 6000, minIterations: 20 },
-    )),
+  baselines.push({
+    name: "chromium screenshot png x1",
     group: "chromium",
     scale: 1,
     format: "png",
+    run: () => {
+      flip = !flip;
+      return chromiumBaseline.screenshot(flip ? alternate : sceneValues);
+    },
   });
-  await chromiumBaseline.close();
 } else {
   console.error("baseline Chromium: SKIPPED (/usr/bin/chromium not installed)");
 }
+
+const rows: Row[] = [];
+async function runGroup(label: string, candidates: Candidate[], options: RoundOptions): Promise<void> {
+  console.error(`${label}: ${candidates.map((c) => c.name).join(", ")} (interleaved)`);
+  const measured = await measureInterleaved(candidates, options);
+  for (const [i, m] of measured.entries()) {
+    const c = candidates[i] as Candidate;
+    rows.push({ ...m, group: c.group, scale: c.scale, format: c.format });
+    console.error(`  ${m.name}: median ${m.medianMs.toFixed(2)} ms (${m.iterations} runs)`);
+  }
+}
+
+// Budgets sized for about 60-90 s in all on the 2-core reference machine.
+await runGroup("scale 1", [...(await engineCandidates(1)), ...baselines], {
+  minRounds: 30,
+  targetMs: 30_000,
+});
+await runGroup("scale 4", await engineCandidates(4), { minRounds: 8, targetMs: 25_000 });
+await chromiumBaseline?.close();
 
 const find = (group: Row["group"], scale: number, format: Row["format"]) =>
   rows.find((r) => r.group === group && r.scale === scale && r.format === format);

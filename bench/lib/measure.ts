@@ -9,11 +9,16 @@ export interface Measurement {
   rendersPerSecond: number;
 }
 
-export interface MeasureOptions {
-  warmup?: number;
-  minIterations?: number;
-  maxIterations?: number;
-  /** Keep iterating until this much time is spent (then stop at minIterations at least). */
+export interface Candidate {
+  name: string;
+  run: () => unknown;
+}
+
+export interface RoundOptions {
+  warmupRounds?: number;
+  minRounds?: number;
+  maxRounds?: number;
+  /** Keep going until this much time is spent (and at least minRounds). */
   targetMs?: number;
 }
 
@@ -23,33 +28,59 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /**
- * Runs `fn` one call at a time: warm-up calls first (JIT, caches, lazy wasm pages), then iterations
- * until both the minimum count and the time budget are reached. Medians, not means: a GC pause
- * should not move the headline figure.
+ * Times the candidates round-robin, one call at a time: each round runs every candidate once. On a
+ * shared machine the load drifts over a run; interleaving lets the drift hit the engine and the
+ * baselines alike, so their ratios stay meaningful when the absolute figures wobble. Warm-up rounds
+ * come first (JIT, caches, lazy wasm pages). Medians, not means: a GC pause must not move the figure.
  */
+export async function measureInterleaved(
+  candidates: Candidate[],
+  { warmupRounds = 3, minRounds = 20, maxRounds = 400, targetMs = 10_000 }: RoundOptions = {},
+): Promise<Measurement[]> {
+  for (let i = 0; i < warmupRounds; i++) for (const c of candidates) await c.run();
+  const times = candidates.map((): number[] => []);
+  const started = performance.now();
+  let rounds = 0;
+  while (rounds < maxRounds && (rounds < minRounds || performance.now() - started < targetMs)) {
+    for (const [i, c] of candidates.entries()) {
+      const t0 = performance.now();
+      await c.run();
+      times[i]?.push(performance.now() - t0);
+    }
+    rounds++;
+  }
+  return candidates.map((c, i) => {
+    const sorted = (times[i] ?? []).sort((a, b) => a - b);
+    const medianMs = percentile(sorted, 50);
+    return {
+      name: c.name,
+      iterations: sorted.length,
+      medianMs,
+      p95Ms: percentile(sorted, 95),
+      rendersPerSecond: 1000 / medianMs,
+    };
+  });
+}
+
+export interface MeasureOptions {
+  warmup?: number;
+  minIterations?: number;
+  maxIterations?: number;
+  /** Keep iterating until this much time is spent (then stop at minIterations at least). */
+  targetMs?: number;
+}
+
+/** One candidate alone: warm-up calls, then iterations until the count and the time budget are met. */
 export async function measure(
   name: string,
-  fn: () => unknown | Promise<unknown>,
+  fn: () => unknown,
   { warmup = 5, minIterations = 20, maxIterations = 400, targetMs = 3000 }: MeasureOptions = {},
 ): Promise<Measurement> {
-  for (let i = 0; i < warmup; i++) await fn();
-  const times: number[] = [];
-  const started = performance.now();
-  while (
-    times.length < maxIterations &&
-    (times.length < minIterations || performance.now() - started < targetMs)
-  ) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  const medianMs = percentile(times, 50);
-  return {
-    name,
-    iterations: times.length,
-    medianMs,
-    p95Ms: percentile(times, 95),
-    rendersPerSecond: 1000 / medianMs,
-  };
+  const [m] = await measureInterleaved([{ name, run: fn }], {
+    warmupRounds: warmup,
+    minRounds: minIterations,
+    maxRounds: maxIterations,
+    targetMs,
+  });
+  return m as Measurement;
 }
