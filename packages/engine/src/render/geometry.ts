@@ -37,9 +37,13 @@ export function toDevice(length: number, scale: number): number {
   return Math.round(length * scale);
 }
 
-/** Whether a layer draws anything at all (hidden and fully transparent layers are skipped, children too). */
+/**
+ * Whether a layer draws anything at all: hidden and fully transparent layers are skipped (children
+ * too), and so are empty boxes, except a group's, whose box only sets its rotation centre.
+ */
 export function isDrawn(layer: Layer): boolean {
-  return layer.visible !== false && (layer.opacity ?? 1) > 0 && layer.width > 0 && layer.height > 0;
+  if (layer.visible === false || (layer.opacity ?? 1) <= 0) return false;
+  return layer.type === "group" || (layer.width > 0 && layer.height > 0);
 }
 
 /** Calls `visit` for every drawn layer, depth first, in paint order, with its JSON path. */

@@ -81,4 +81,8 @@ describe("groups", () => {
       ["image_upscaled", "photo"],
     ]);
   });
+
+  it("draws the children of a group whose own box is empty", async () => {
+    await expectGolden("layer-group", "empty-box", documentOf([badge("zero", { width: 0, height: 0 })]));
+  });
 });
