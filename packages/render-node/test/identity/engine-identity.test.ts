@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Engine, PreparedImage, TemplateDocumentT } from "@pictor/engine";
@@ -116,11 +117,14 @@ async function writePng(file: string, rgba: Uint8Array, width: number, height: n
   let browser: Browser | undefined;
   let page: Page;
   let engine: Engine;
+  let bundleDir: string | undefined;
 
   beforeAll(async () => {
     if (!haveChromium) throw new Error(`CI is set but ${CHROMIUM} is missing: install Debian's chromium`);
+    // A private output directory: other test files may build the bundle into dist/ at the same time.
+    bundleDir = await mkdtemp(join(tmpdir(), "pictor-identity-"));
     const [{ bundleFile, wasmFile }, fonts, canvasKit] = await Promise.all([
-      buildBrowserBundle(),
+      buildBrowserBundle(bundleDir),
       loadFontSet(),
       loadCanvasKit(),
     ]);
@@ -175,6 +179,7 @@ async function writePng(file: string, rgba: Uint8Array, width: number, height: n
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    if (bundleDir) await rm(bundleDir, { recursive: true, force: true });
   });
 
   test("examples/templates holds templates to compare", () => {
