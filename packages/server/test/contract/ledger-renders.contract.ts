@@ -1,40 +1,19 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AssetRecord } from "../../src/ports/asset-store.ts";
-import type { Ledger } from "../../src/ports/ledger.ts";
-import type { RenderRecord, RenderStore } from "../../src/ports/render-store.ts";
+import type { RenderRecord } from "../../src/ports/render-store.ts";
+import {
+  doc,
+  newAccount,
+  publishedTemplate,
+  type StateFactory,
+  type StateFixture,
+  T0,
+  T1,
+  uid,
+} from "./state-fixture.ts";
 
-export interface StateHandle {
-  ledger: Ledger;
-  renders: RenderStore;
-}
-
-export interface LedgerRendersFixture extends StateHandle {
-  /** A second, independent connection to the same data, as another process would open it. */
-  other: StateHandle;
-  /** Rows the ports under test assume exist (accounts, published template versions), in adapter SQL. */
-  seedAccount(id: string, createdAt: string): Promise<void>;
-  seedTemplateVersion(
-    accountId: string,
-    templateId: string,
-    version: number,
-    document: unknown,
-  ): Promise<void>;
-  cleanup(): Promise<void>;
-}
-
-const T0 = "2026-11-22T12:00:00.000Z";
-const T1 = "2026-11-22T12:00:05.250Z";
-const id = (prefix: string) => `${prefix}_${randomBytes(8).toString("hex")}`;
-
-// Values with an order a JSON store could rearrange; the round trip must keep it.
-const DOCUMENT = {
-  schema: 1,
-  name: "Contract card",
-  frames: [{ id: "main", width: 1200, height: 630 }],
-  z: 1,
-  a: 2,
-};
+const id = uid;
 
 function makeRender(accountId: string, templateId: string, over: Partial<RenderRecord> = {}): RenderRecord {
   return {
@@ -89,23 +68,23 @@ function makeAsset(render: RenderRecord): AssetRecord {
  * What every Ledger + RenderStore adapter pair must do (SQLite, PostgreSQL). One database per suite;
  * each test works in its own accounts, so tests never see each other's balances.
  */
-export function ledgerRendersContract(adapter: string, setup: () => Promise<LedgerRendersFixture>): void {
+export function ledgerRendersContract(adapter: string, setup: StateFactory): void {
   describe(`Ledger + RenderStore contract: ${adapter}`, () => {
-    let fx: LedgerRendersFixture;
+    let fx: StateFixture;
     beforeAll(async () => {
       fx = await setup();
     });
     afterAll(() => fx?.cleanup());
 
-    /** An account holding `credits`, with template version 1 published. */
+    /** An account holding `credits` (one "starting credits" grant), with template version 1 published. */
     async function funded(credits: number): Promise<{ accountId: string; templateId: string }> {
-      const accountId = id("acc");
-      const templateId = id("tpl");
-      await fx.seedAccount(accountId, T0);
-      await fx.seedTemplateVersion(accountId, templateId, 1, DOCUMENT);
-      if (credits > 0) await fx.ledger.grant(accountId, credits, "trial", T0);
+      const accountId = await newAccount(fx, credits);
+      const templateId = await publishedTemplate(fx, accountId, DOCUMENT);
       return { accountId, templateId };
     }
+
+    // Keys in an order a JSON store could rearrange; the round trip must keep it.
+    const DOCUMENT = doc(uid("card"), { frames: [{ id: "main", width: 1200, height: 630 }] });
 
     describe("Ledger", () => {
       it("starts at zero and sums grants; entries come back in order with every field", async () => {

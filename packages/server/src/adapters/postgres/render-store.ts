@@ -1,6 +1,6 @@
 import type pg from "pg";
-import type { AssetRecord } from "../../ports/asset-store.ts";
 import type { OutputFormat, RenderRecord, RenderStatus, RenderStore } from "../../ports/render-store.ts";
+import { insertAsset } from "./asset-store.ts";
 import { balanceOf } from "./ledger.ts";
 import { iso, isoOrNull, type PgExecutor, withTransaction } from "./pool.ts";
 
@@ -43,30 +43,6 @@ async function lockPending(client: PgExecutor, id: string): Promise<Row | null> 
   const { rows } = await client.query(`SELECT * FROM renders WHERE id = $1 FOR UPDATE`, [id]);
   const r = rows[0] as Row | undefined;
   return r && (r.status === "queued" || r.status === "rendering") ? r : null;
-}
-
-export async function insertAsset(db: PgExecutor, a: AssetRecord): Promise<void> {
-  await db.query(
-    `INSERT INTO assets (id, account_id, folder, name, content_type, byte_size, width, height, blob_key, token, etag,
-       metadata, tags, render_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-    [
-      a.id,
-      a.accountId,
-      a.folder,
-      a.name,
-      a.contentType,
-      a.byteSize,
-      a.width,
-      a.height,
-      a.blobKey,
-      a.token,
-      a.etag,
-      json(a.metadata),
-      json(a.tags),
-      a.renderId,
-      a.createdAt,
-    ],
-  );
 }
 
 export interface PgRenderStoreOptions {

@@ -1,0 +1,89 @@
+import type pg from "pg";
+import type { AccountStore, ApiKeyRecord } from "../../ports/account-store.ts";
+import { iso, isoOrNull, withTransaction } from "./pool.ts";
+
+type Row = Record<string, unknown>;
+
+const toKey = (r: Row): ApiKeyRecord => ({
+  id: String(r.id),
+  accountId: String(r.account_id),
+  prefix: String(r.prefix),
+  name: (r.name as string | null) ?? null,
+  createdAt: iso(r.created_at),
+  lastUsedAt: isoOrNull(r.last_used_at),
+  revokedAt: isoOrNull(r.revoked_at),
+});
+
+const INSERT_KEY =
+  "INSERT INTO api_keys (id, account_id, hash, prefix, name, created_at) VALUES ($1, $2, $3, $4, $5, $6)";
+
+export function createPgAccountStore(pool: pg.Pool): AccountStore {
+  return {
+    async create({ account, webhookSecret, key, grant }) {
+      await withTransaction(pool, async (client) => {
+        await client.query(
+          "INSERT INTO accounts (id, name, webhook_secret, created_at) VALUES ($1, $2, $3, $4)",
+          [account.id, account.name, webhookSecret, account.createdAt],
+        );
+        await client.query(INSERT_KEY, [
+          key.id,
+          account.id,
+          Buffer.from(key.hash),
+          key.prefix,
+          key.name,
+          account.createdAt,
+        ]);
+        if (grant > 0)
+          await client.query(
+            "INSERT INTO ledger (account_id, kind, amount, note, created_at) VALUES ($1, 'grant', $2, 'starting credits', $3)",
+            [account.id, grant, account.createdAt],
+          );
+      });
+    },
+    async get(accountId) {
+      const { rows } = await pool.query("SELECT id, name, created_at FROM accounts WHERE id = $1", [
+        accountId,
+      ]);
+      const r = rows[0];
+      return r ? { id: String(r.id), name: String(r.name), createdAt: iso(r.created_at) } : null;
+    },
+    async findKeyByHash(hash) {
+      const { rows } = await pool.query("SELECT * FROM api_keys WHERE hash = $1 AND revoked_at IS NULL", [
+        Buffer.from(hash),
+      ]);
+      const r = rows[0];
+      return r ? { key: toKey(r), hash: new Uint8Array(r.hash as Buffer) } : null;
+    },
+    async touchKey(keyId, at) {
+      await pool.query("UPDATE api_keys SET last_used_at = $1 WHERE id = $2", [at, keyId]);
+    },
+    async addKey(accountId, key) {
+      await pool.query(INSERT_KEY, [
+        key.id,
+        accountId,
+        Buffer.from(key.hash),
+        key.prefix,
+        key.name,
+        key.createdAt,
+      ]);
+    },
+    async listKeys(accountId) {
+      const { rows } = await pool.query(
+        `SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at, id COLLATE "C"`,
+        [accountId],
+      );
+      return rows.map(toKey);
+    },
+    async revokeKey(accountId, keyId, at) {
+      const res = await pool.query(
+        "UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND account_id = $3 AND revoked_at IS NULL",
+        [at, keyId, accountId],
+      );
+      return res.rowCount === 1;
+    },
+    async webhookSecret(accountId) {
+      const { rows } = await pool.query("SELECT webhook_secret FROM accounts WHERE id = $1", [accountId]);
+      return rows[0] ? String(rows[0].webhook_secret) : null;
+    },
+  };
+}

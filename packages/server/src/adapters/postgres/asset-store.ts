@@ -1,0 +1,60 @@
+import type pg from "pg";
+import type { AssetRecord, AssetStore } from "../../ports/asset-store.ts";
+import { iso, type PgExecutor } from "./pool.ts";
+
+type Row = Record<string, unknown>;
+
+const toAsset = (r: Row): AssetRecord => ({
+  id: String(r.id),
+  accountId: String(r.account_id),
+  folder: String(r.folder),
+  name: String(r.name),
+  contentType: String(r.content_type),
+  byteSize: Number(r.byte_size),
+  width: r.width === null ? null : Number(r.width),
+  height: r.height === null ? null : Number(r.height),
+  blobKey: String(r.blob_key),
+  token: String(r.token),
+  etag: String(r.etag),
+  metadata: r.metadata as Record<string, string>,
+  tags: r.tags as string[],
+  renderId: (r.render_id as string | null) ?? null,
+  createdAt: iso(r.created_at),
+});
+
+export async function insertAsset(db: PgExecutor, a: AssetRecord): Promise<void> {
+  await db.query(
+    `INSERT INTO assets (id, account_id, folder, name, content_type, byte_size, width, height, blob_key, token, etag,
+       metadata, tags, render_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    [
+      a.id,
+      a.accountId,
+      a.folder,
+      a.name,
+      a.contentType,
+      a.byteSize,
+      a.width,
+      a.height,
+      a.blobKey,
+      a.token,
+      a.etag,
+      JSON.stringify(a.metadata),
+      JSON.stringify(a.tags),
+      a.renderId,
+      a.createdAt,
+    ],
+  );
+}
+
+export function createPgAssetStore(pool: pg.Pool): AssetStore {
+  const one = async (sql: string, params: unknown[]) => {
+    const { rows } = await pool.query(sql, params);
+    return rows[0] ? toAsset(rows[0]) : null;
+  };
+  return {
+    insert: (asset) => insertAsset(pool, asset),
+    get: (accountId, id) => one("SELECT * FROM assets WHERE id = $1 AND account_id = $2", [id, accountId]),
+    getById: (id) => one("SELECT * FROM assets WHERE id = $1", [id]),
+    getByToken: (token) => one("SELECT * FROM assets WHERE token = $1", [token]),
+  };
+}

@@ -1,0 +1,86 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newAccount, type StateFactory, type StateFixture, T0, T1, T2, uid } from "./state-fixture.ts";
+
+const hash = () => new Uint8Array(randomBytes(32));
+
+/** What every AccountStore adapter must do (SQLite, PostgreSQL). */
+export function accountsContract(adapter: string, setup: StateFactory): void {
+  describe(`AccountStore contract: ${adapter}`, () => {
+    let fx: StateFixture;
+    beforeAll(async () => {
+      fx = await setup();
+    });
+    afterAll(() => fx?.cleanup());
+
+    it("creates the account, its first key and its starting credits together", async () => {
+      const id = uid("acc");
+      const key = { id: uid("key"), hash: hash(), prefix: "sk_live_a1b2", name: "first" };
+      await fx.accounts.create({
+        account: { id, name: "Acme", createdAt: T0 },
+        webhookSecret: "whsec_x",
+        key,
+        grant: 30,
+      });
+      expect(await fx.accounts.get(id)).toEqual({ id, name: "Acme", createdAt: T0 });
+      expect(await fx.accounts.webhookSecret(id)).toBe("whsec_x");
+      expect(await fx.ledger.balance(id)).toBe(30);
+      const found = await fx.other.accounts.findKeyByHash(key.hash);
+      expect(found?.hash).toEqual(key.hash);
+      expect(found?.key).toEqual({
+        id: key.id,
+        accountId: id,
+        prefix: "sk_live_a1b2",
+        name: "first",
+        createdAt: T0,
+        lastUsedAt: null,
+        revokedAt: null,
+      });
+    });
+
+    it("creates nothing when any part fails (a key hash already in use)", async () => {
+      const taken = hash();
+      await fx.accounts.create({
+        account: { id: uid("acc"), name: "first", createdAt: T0 },
+        webhookSecret: "s",
+        key: { id: uid("key"), hash: taken, prefix: "p", name: null },
+        grant: 0,
+      });
+      const id = uid("acc");
+      await expect(
+        fx.accounts.create({
+          account: { id, name: "second", createdAt: T0 },
+          webhookSecret: "s",
+          key: { id: uid("key"), hash: taken, prefix: "p", name: null },
+          grant: 30,
+        }),
+      ).rejects.toThrow();
+      expect(await fx.accounts.get(id)).toBeNull();
+      expect(await fx.ledger.balance(id)).toBe(0);
+    });
+
+    it("answers null for unknown accounts and keys", async () => {
+      expect(await fx.accounts.get("acc_missing")).toBeNull();
+      expect(await fx.accounts.webhookSecret("acc_missing")).toBeNull();
+      expect(await fx.accounts.findKeyByHash(hash())).toBeNull();
+    });
+
+    it("adds, lists (oldest first), touches and revokes keys; a revoked key no longer resolves", async () => {
+      const accountId = await newAccount(fx, 0);
+      const second = { id: uid("key"), hash: hash(), prefix: "sk_live_2", name: "ci", createdAt: T1 };
+      await fx.accounts.addKey(accountId, second);
+      await fx.accounts.touchKey(second.id, T2);
+      const keys = await fx.accounts.listKeys(accountId);
+      expect(keys).toHaveLength(2);
+      const { hash: _, ...listed } = second;
+      expect(keys[1]).toEqual({ ...listed, accountId, lastUsedAt: T2, revokedAt: null });
+
+      expect(await fx.accounts.revokeKey("acc_other", second.id, T2)).toBe(false);
+      expect(await fx.accounts.revokeKey(accountId, second.id, T2)).toBe(true);
+      expect(await fx.other.accounts.revokeKey(accountId, second.id, T2)).toBe(false);
+      expect(await fx.accounts.findKeyByHash(second.hash)).toBeNull();
+      expect((await fx.accounts.listKeys(accountId))[1]?.revokedAt).toBe(T2);
+      expect(await fx.accounts.revokeKey(accountId, "key_missing", T2)).toBe(false);
+    });
+  });
+}

@@ -1,0 +1,119 @@
+import type pg from "pg";
+import { PgBoss } from "pg-boss";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPgLedger } from "../../src/adapters/postgres/ledger.ts";
+import { migrate } from "../../src/adapters/postgres/migrations.ts";
+import { createPgPool } from "../../src/adapters/postgres/pool.ts";
+import {
+  createRenderQueue,
+  enqueueRenderJobs,
+  RENDER_QUEUE,
+  type RenderJobData,
+} from "../../src/adapters/postgres/render-jobs.ts";
+import { createPgRenderStore } from "../../src/adapters/postgres/render-store.ts";
+import type { RenderRecord } from "../../src/ports/render-store.ts";
+import type { ThrowawayPostgres } from "../support/postgres.ts";
+
+const render = (id: string, creditsCharged: number): RenderRecord => ({
+  id,
+  accountId: "acc_jobs",
+  templateId: "tpl_jobs",
+  templateKey: "jobs",
+  templateVersion: 1,
+  frame: "main",
+  scale: 1,
+  format: "png",
+  quality: null,
+  width: 100,
+  height: 100,
+  values: {},
+  metadata: {},
+  tags: [],
+  webhookUrl: null,
+  status: "queued",
+  creditsCharged,
+  creditsRefunded: 0,
+  error: null,
+  warnings: [],
+  assetId: null,
+  createdAt: "2026-11-22T12:00:00.000Z",
+  completedAt: null,
+});
+
+export function renderJobsTests(cluster: ThrowawayPostgres): void {
+  describe("PostgreSQL acceptance + pg-boss enqueue in one transaction", () => {
+    let pool: pg.Pool;
+    let boss: PgBoss;
+    let workerBoss: PgBoss;
+    const jobsFor = async (renderId: string) =>
+      Number(
+        (
+          await pool.query(
+            "SELECT count(*) AS n FROM pgboss.job WHERE name = $1 AND data->>'renderId' = $2",
+            [RENDER_QUEUE, renderId],
+          )
+        ).rows[0].n,
+      );
+
+    beforeAll(async () => {
+      const url = await cluster.newDatabase();
+      pool = createPgPool(url, { max: 4 });
+      await migrate(pool);
+      boss = new PgBoss({ connectionString: url, max: 2, supervise: false, schedule: false });
+      boss.on("error", () => {});
+      await boss.start();
+      await createRenderQueue(boss);
+      // A worker process: its own pg-boss and connections.
+      workerBoss = new PgBoss({
+        connectionString: url,
+        max: 2,
+        supervise: false,
+        schedule: false,
+        migrate: false,
+      });
+      workerBoss.on("error", () => {});
+      await workerBoss.start();
+      await pool.query(
+        "INSERT INTO accounts (id, name, webhook_secret, created_at) VALUES ('acc_jobs', 'j', 's', now())",
+      );
+      await createPgLedger(pool).grant("acc_jobs", 3, null, "2026-11-22T12:00:00.000Z");
+    });
+    afterAll(async () => {
+      await workerBoss?.stop({ graceful: false });
+      await boss?.stop({ graceful: false });
+      await pool?.end();
+    });
+
+    it("commits the charge, the render and its job together; a worker process fetches the job", async () => {
+      const renders = createPgRenderStore(pool, { enqueueInTransaction: enqueueRenderJobs(boss) });
+      expect(await renders.accept(render("rnd_job_ok", 2))).toEqual({ accepted: true });
+      expect(await jobsFor("rnd_job_ok")).toBe(1);
+      const [job] = await workerBoss.fetch<RenderJobData>(RENDER_QUEUE);
+      expect(job?.data).toEqual({ renderId: "rnd_job_ok" });
+      await workerBoss.complete(RENDER_QUEUE, job?.id as string);
+    });
+
+    it("enqueues nothing for a render the balance does not cover", async () => {
+      const renders = createPgRenderStore(pool, { enqueueInTransaction: enqueueRenderJobs(boss) });
+      expect(await renders.accept(render("rnd_job_poor", 50))).toMatchObject({ accepted: false });
+      expect(await jobsFor("rnd_job_poor")).toBe(0);
+    });
+
+    it("rolls back the job with the charge and the render when the transaction fails after the send", async () => {
+      const send = enqueueRenderJobs(boss);
+      const renders = createPgRenderStore(pool, {
+        enqueueInTransaction: async (client, r) => {
+          await send(client, r);
+          throw new Error("crash between send and commit");
+        },
+      });
+      const before = await createPgLedger(pool).balance("acc_jobs");
+      await expect(renders.accept(render("rnd_job_crash", 1))).rejects.toThrow(
+        "crash between send and commit",
+      );
+      expect(await jobsFor("rnd_job_crash")).toBe(0);
+      expect(await renders.get("acc_jobs", "rnd_job_crash")).toBeNull();
+      expect(await createPgLedger(pool).balance("acc_jobs")).toBe(before);
+    });
+  });
+}

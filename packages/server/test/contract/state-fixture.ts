@@ -1,0 +1,66 @@
+import { randomBytes } from "node:crypto";
+import type { TemplateDocumentT } from "../../src/domain/document.ts";
+import type { AccountStore } from "../../src/ports/account-store.ts";
+import type { AssetStore } from "../../src/ports/asset-store.ts";
+import type { Ledger } from "../../src/ports/ledger.ts";
+import type { RenderStore } from "../../src/ports/render-store.ts";
+import type { TemplateStore } from "../../src/ports/template-store.ts";
+
+/** Every state port of one adapter family (SQLite, PostgreSQL), on one database. */
+export interface StateStores {
+  accounts: AccountStore;
+  templates: TemplateStore;
+  assets: AssetStore;
+  ledger: Ledger;
+  renders: RenderStore;
+}
+
+export interface StateFixture extends StateStores {
+  /** A second, independent connection to the same database, as another process would open it. */
+  other: StateStores;
+  cleanup(): Promise<void>;
+}
+
+export type StateFactory = () => Promise<StateFixture>;
+
+export const T0 = "2026-11-22T12:00:00.000Z";
+export const T1 = "2026-11-22T12:00:05.250Z";
+export const T2 = "2026-11-22T12:01:00.000Z";
+
+export const uid = (prefix: string) => `${prefix}_${randomBytes(8).toString("hex")}`;
+
+/** Adapters store documents without looking inside, so any JSON with `key` and `name` will do. */
+export const doc = (key: string, extra: Record<string, unknown> = {}) =>
+  ({ key, name: `Template ${key}`, z: 1, a: [1, { y: 2, b: 3 }], ...extra }) as unknown as TemplateDocumentT;
+
+/** A fresh account (with its first key and `credits` starting credits) through the AccountStore port. */
+export async function newAccount(stores: StateStores, credits: number): Promise<string> {
+  const id = uid("acc");
+  await stores.accounts.create({
+    account: { id, name: "contract", createdAt: T0 },
+    webhookSecret: `whsec_${randomBytes(8).toString("hex")}`,
+    key: { id: uid("key"), hash: new Uint8Array(randomBytes(32)), prefix: "sk_test_abc", name: null },
+    grant: credits,
+  });
+  return id;
+}
+
+/** A template with version 1 published, through the TemplateStore port. */
+export async function publishedTemplate(stores: StateStores, accountId: string, document = doc(uid("tpl"))) {
+  const id = uid("tpl");
+  const key = (document as unknown as { key: string }).key;
+  const inserted = await stores.templates.insert({
+    id,
+    accountId,
+    key,
+    name: `Template ${key}`,
+    draft: document,
+    publishedVersion: null,
+    archivedAt: null,
+    createdAt: T0,
+    updatedAt: T0,
+  });
+  if (!inserted) throw new Error(`template key ${key} already used`);
+  await stores.templates.publish(accountId, id, T0);
+  return id;
+}

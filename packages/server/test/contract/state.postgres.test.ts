@@ -1,0 +1,59 @@
+import type pg from "pg";
+import { afterAll, describe, it } from "vitest";
+import { createPgAccountStore } from "../../src/adapters/postgres/account-store.ts";
+import { createPgAssetStore } from "../../src/adapters/postgres/asset-store.ts";
+import { createPgLedger } from "../../src/adapters/postgres/ledger.ts";
+import { migrate } from "../../src/adapters/postgres/migrations.ts";
+import { createPgPool } from "../../src/adapters/postgres/pool.ts";
+import { createPgRenderStore } from "../../src/adapters/postgres/render-store.ts";
+import { createPgTemplateStore } from "../../src/adapters/postgres/template-store.ts";
+import { startPostgres } from "../support/postgres.ts";
+import { accountsContract } from "./accounts.contract.ts";
+import { assetsContract } from "./assets.contract.ts";
+import { ledgerRendersContract } from "./ledger-renders.contract.ts";
+import { postgresMigrationTests } from "./migrations.postgres.suite.ts";
+import { renderJobsTests } from "./render-jobs.postgres.suite.ts";
+import type { StateFactory, StateStores } from "./state-fixture.ts";
+import { templatesContract } from "./templates.contract.ts";
+
+// One throwaway cluster for every PostgreSQL suite (initdb + start is the expensive part); each suite
+// gets its own database, so nothing leaks between them.
+const cluster = await startPostgres(
+  "PostgreSQL state contracts, migrations and pg-boss enqueue (test/contract/state.postgres.test.ts)",
+);
+afterAll(() => cluster?.stop());
+
+const storesOn = (pool: pg.Pool): StateStores => ({
+  accounts: createPgAccountStore(pool),
+  templates: createPgTemplateStore(pool),
+  assets: createPgAssetStore(pool),
+  ledger: createPgLedger(pool),
+  renders: createPgRenderStore(pool),
+});
+
+if (cluster) {
+  const postgres: StateFactory = async () => {
+    const url = await cluster.newDatabase();
+    const pool = createPgPool(url, { max: 4 });
+    await migrate(pool);
+    // Its own pool: another process's connections, not a second handle on the same ones.
+    const otherPool = createPgPool(url, { max: 4 });
+    return {
+      ...storesOn(pool),
+      other: storesOn(otherPool),
+      cleanup: async () => {
+        await Promise.all([pool.end(), otherPool.end()]);
+      },
+    };
+  };
+  accountsContract("PostgreSQL", postgres);
+  templatesContract("PostgreSQL", postgres);
+  assetsContract("PostgreSQL", postgres);
+  ledgerRendersContract("PostgreSQL", postgres);
+  postgresMigrationTests(cluster);
+  renderJobsTests(cluster);
+} else {
+  describe.skip("PostgreSQL state contracts (needs apt-get install postgresql)", () => {
+    it("skipped", () => {});
+  });
+}

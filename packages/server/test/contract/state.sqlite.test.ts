@@ -1,0 +1,45 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { DatabaseSync } from "node:sqlite";
+import { createSqliteAccountStore } from "../../src/adapters/sqlite/account-store.ts";
+import { createSqliteAssetStore } from "../../src/adapters/sqlite/asset-store.ts";
+import { openDatabase } from "../../src/adapters/sqlite/database.ts";
+import { createSqliteLedger } from "../../src/adapters/sqlite/ledger.ts";
+import { createSqliteRenderStore } from "../../src/adapters/sqlite/render-store.ts";
+import { createSqliteTemplateStore } from "../../src/adapters/sqlite/template-store.ts";
+import { accountsContract } from "./accounts.contract.ts";
+import { assetsContract } from "./assets.contract.ts";
+import { ledgerRendersContract } from "./ledger-renders.contract.ts";
+import type { StateFactory, StateStores } from "./state-fixture.ts";
+import { templatesContract } from "./templates.contract.ts";
+
+const storesOn = (db: DatabaseSync): StateStores => ({
+  accounts: createSqliteAccountStore(db),
+  templates: createSqliteTemplateStore(db),
+  assets: createSqliteAssetStore(db),
+  ledger: createSqliteLedger(db),
+  renders: createSqliteRenderStore(db),
+});
+
+const sqlite: StateFactory = async () => {
+  const dir = await mkdtemp(join(tmpdir(), "pictor-contract-sqlite-"));
+  const file = join(dir, "pictor.db");
+  const db = openDatabase(file);
+  // A second connection to the same file stands in for a second process (the CLI beside the server).
+  const otherDb = openDatabase(file);
+  return {
+    ...storesOn(db),
+    other: storesOn(otherDb),
+    async cleanup() {
+      otherDb.close();
+      db.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+};
+
+accountsContract("SQLite", sqlite);
+templatesContract("SQLite", sqlite);
+assetsContract("SQLite", sqlite);
+ledgerRendersContract("SQLite", sqlite);
