@@ -1,0 +1,139 @@
+/** Thin client for the Pictor HTTP API, same origin. The key lives in sessionStorage only. */
+
+const KEY_STORAGE = "pictor.apiKey";
+
+export function storedKey(): string | null {
+  return sessionStorage.getItem(KEY_STORAGE);
+}
+
+export function storeKey(key: string | null): void {
+  if (key === null) sessionStorage.removeItem(KEY_STORAGE);
+  else sessionStorage.setItem(KEY_STORAGE, key);
+}
+
+export class ApiFailure extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly body: unknown;
+  constructor(status: number, code: string, message: string, body: unknown) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.body = body;
+  }
+}
+
+async function failureOf(res: Response): Promise<ApiFailure> {
+  const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+  const code = body?.error?.code ?? `http_${res.status}`;
+  return new ApiFailure(res.status, code, body?.error?.message ?? res.statusText, body);
+}
+
+export interface RequestOptions {
+  method?: string;
+  body?: unknown;
+  key?: string | null;
+}
+
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const key = options.key === undefined ? storedKey() : options.key;
+  const headers: Record<string, string> = {};
+  if (key) headers.Authorization = `Bearer ${key}`;
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(path, {
+    method: options.method ?? (options.body === undefined ? "GET" : "POST"),
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  if (!res.ok) throw await failureOf(res);
+  if (res.status === 204) return undefined as T;
+  return (await res.json()) as T;
+}
+
+export async function apiBytes(path: string, body: unknown): Promise<Response> {
+  const key = storedKey();
+  const res = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(key ? { Authorization: `Bearer ${key}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw await failureOf(res);
+  return res;
+}
+
+export interface FrameSummary {
+  name: string;
+  width: number;
+  height: number;
+}
+
+export interface TemplateSummary {
+  id: string;
+  key: string;
+  name: string;
+  description: string | null;
+  status: "draft" | "published" | "archived";
+  published_version: number | null;
+  frames: FrameSummary[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TemplateDetail extends TemplateSummary {
+  document: unknown;
+}
+
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  credits_balance: number;
+  created_at: string;
+}
+
+export interface LedgerEntry {
+  id: string;
+  kind: "grant" | "charge" | "refund";
+  amount: number;
+  render_id: string | null;
+  note: string | null;
+  created_at: string;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string | null;
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface RenderJob {
+  id: string;
+  status: "queued" | "rendering" | "completed" | "failed";
+  template: string;
+  template_version: number;
+  frame: string;
+  scale: number;
+  format: string;
+  width: number;
+  height: number;
+  credits_charged: number;
+  credits_refunded: number;
+  output_url: string | null;
+  asset_url: string | null;
+  warnings: { code: string; slot: string | null; message: string }[];
+  error: { code: string; message: string } | null;
+}
+
+export interface Modification {
+  name: string;
+  text?: string;
+  image_url?: string;
+  color?: string;
+}

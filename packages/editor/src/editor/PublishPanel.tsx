@@ -1,0 +1,92 @@
+import { useCallback, useEffect, useState } from "react";
+import { api, type Page, type TemplateDetail } from "../api/client.ts";
+import type { TemplateDocumentT } from "../engine/engine-types.ts";
+
+interface Version {
+  version: number;
+  published_at: string;
+  document: unknown;
+}
+
+interface Props {
+  templateId: string;
+  detail: TemplateDetail | null;
+  saveNow(): Promise<boolean>;
+  onPublished(detail: TemplateDetail): void;
+  onRestore(doc: TemplateDocumentT): void;
+}
+
+/** Publishing freezes the draft as the next immutable version; API renders use the latest one. */
+export function PublishPanel({ templateId, detail, saveNow, onPublished, onRestore }: Props) {
+  const [versions, setVersions] = useState<Version[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    const page = await api<Page<Version>>(`/v1/templates/${templateId}/versions?limit=200`);
+    setVersions(page.data.slice().sort((a, b) => b.version - a.version));
+  }, [templateId]);
+
+  useEffect(() => {
+    void load().catch((e: unknown) => setError(String(e)));
+  }, [load]);
+
+  async function publish() {
+    setBusy(true);
+    setError(null);
+    try {
+      if (!(await saveNow())) throw new Error("The draft could not be saved; fix the errors shown first.");
+      const published = await api<TemplateDetail>(`/v1/templates/${templateId}/publish`, { method: "POST" });
+      onPublished(published);
+      await load();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="props">
+      <section>
+        <h3>Publish</h3>
+        <p className="muted small">
+          {detail?.published_version
+            ? `Live version: v${detail.published_version}. Publishing makes the current draft v${detail.published_version + 1}.`
+            : "Not published yet: the API cannot render this template until it is."}
+        </p>
+        <button
+          type="button"
+          className="btn primary"
+          onClick={publish}
+          disabled={busy}
+          data-testid="publish-panel-button"
+        >
+          {busy ? "Publishing…" : "Publish draft"}
+        </button>
+        {error && <p className="error">{error}</p>}
+      </section>
+      <section>
+        <h3>Version history</h3>
+        {versions.length === 0 && <p className="muted small">No versions yet.</p>}
+        <ul className="list" data-testid="versions">
+          {versions.map((v) => (
+            <li key={v.version}>
+              <div>
+                <strong>v{v.version}</strong>
+                <div className="muted small">{new Date(v.published_at).toLocaleString()}</div>
+              </div>
+              <button
+                type="button"
+                className="btn small ghost"
+                onClick={() => onRestore(v.document as TemplateDocumentT)}
+              >
+                Restore to draft
+              </button>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+/**
+ * Types of the engine bundle the page imports at run time (packages/engine/browser/entry.ts). Type
+ * only: nothing of @pictor/engine is bundled into the editor by Vite.
+ */
+import type * as EngineApi from "@pictor/engine";
+
+export type {
+  Engine,
+  FontFace,
+  FrameT,
+  GroupLayerT,
+  ImageLayerT,
+  ImageRequest,
+  Layer,
+  PreparedImage,
+  RenderWarning,
+  ShapeLayerT,
+  SlotT,
+  SlotValues,
+  TemplateDocumentT,
+  TextLayerT,
+} from "@pictor/engine";
+
+export interface CanvasKitInitOptions {
+  locateFile: (file: string) => string;
+}
+
+export type EngineModule = typeof EngineApi & {
+  CanvasKitInit: (options: CanvasKitInitOptions) => Promise<import("canvaskit-wasm").CanvasKit>;
+};

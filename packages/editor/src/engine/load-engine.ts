@@ -1,0 +1,178 @@
+import { apiBytes } from "../api/client.ts";
+import type {
+  CanvasKitInitOptions,
+  Engine,
+  EngineModule,
+  FontFace,
+  ImageRequest,
+  PreparedImage,
+  RenderWarning,
+  SlotValues,
+  TemplateDocumentT,
+} from "./engine-types.ts";
+
+// Variables, not literals: Vite must leave these to the browser (the server serves them).
+const ENGINE_URL = "/editor/engine/pictor-engine.browser.js";
+const ENGINE_DIR = "/editor/engine/";
+const FONTS_URL = "/editor/fonts.json";
+
+export interface FrameRender {
+  width: number;
+  height: number;
+  /** Copy of the engine's premultiplied RGBA. */
+  pixels: Uint8Array;
+  opaque: boolean;
+  warnings: RenderWarning[];
+  /** Images the server could not prepare (the API would refuse the render with image_fetch_failed). */
+  imageErrors: string[];
+  /** Time spent in engine.render, ms. */
+  drawMs: number;
+}
+
+export interface RenderRequest {
+  frame: string;
+  values?: SlotValues;
+  scale?: number;
+}
+
+export interface EditorEngine {
+  module: EngineModule;
+  /** Validates like the API, prepares images on the server, draws. Throws on an invalid document. */
+  render(document: unknown, request: RenderRequest): Promise<FrameRender>;
+  /** Validated, migrated document or the first errors. */
+  validate(document: unknown): { ok: true; document: TemplateDocumentT } | { ok: false; errors: string[] };
+}
+
+interface FontManifest {
+  faces: { family: string; weight: number; style: "normal" | "italic"; url: string }[];
+  fallback: string[];
+}
+
+async function fetchBytes(url: string): Promise<Uint8Array> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+async function loadFonts(): Promise<{ faces: FontFace[]; fallback: string[] }> {
+  const res = await fetch(FONTS_URL);
+  if (!res.ok) throw new Error(`GET ${FONTS_URL}: HTTP ${res.status}`);
+  const manifest = (await res.json()) as FontManifest;
+  const faces = await Promise.all(
+    manifest.faces.map(async (f) => ({
+      family: f.family,
+      weight: f.weight,
+      style: f.style,
+      bytes: await fetchBytes(f.url),
+    })),
+  );
+  return { faces, fallback: manifest.fallback };
+}
+
+/** API slot values name assets as `ast_…`; the worker renders them as `asset://ast_…`. */
+function normaliseValues(
+  document: TemplateDocumentT,
+  values: SlotValues | undefined,
+): SlotValues | undefined {
+  if (!values) return values;
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const slot = document.slots.find((s) => s.name === name);
+    out[name] = slot?.type === "image" && /^ast_[A-Za-z0-9]+$/.test(value) ? `asset://${value}` : value;
+  }
+  return out;
+}
+
+let loading: Promise<EditorEngine> | null = null;
+
+/** One engine per page: canvaskit.wasm and the font set (about 60 MB) are fetched once. */
+export function loadEditorEngine(): Promise<EditorEngine> {
+  loading ??= create().catch((error: unknown) => {
+    loading = null;
+    throw error;
+  });
+  return loading;
+}
+
+async function create(): Promise<EditorEngine> {
+  const [module, fonts] = await Promise.all([
+    import(/* @vite-ignore */ ENGINE_URL) as Promise<EngineModule>,
+    loadFonts(),
+  ]);
+  const options: CanvasKitInitOptions = { locateFile: (file: string) => `${ENGINE_DIR}${file}` };
+  const canvasKit = await module.CanvasKitInit(options);
+  const engine: Engine = module.createEngine({ canvasKit, fonts });
+  const images = new Map<string, Promise<PreparedImage>>();
+
+  function prepared(request: ImageRequest): Promise<PreparedImage> {
+    let image = images.get(request.key);
+    if (!image) {
+      image = (async () => {
+        const res = await apiBytes("/v1/editor/prepare-image", {
+          src: request.src,
+          width: request.width,
+          height: request.height,
+          fit: request.fit,
+          focal: request.focal,
+        });
+        return {
+          width: Number(res.headers.get("x-image-width")),
+          height: Number(res.headers.get("x-image-height")),
+          upscaled: res.headers.get("x-image-upscaled") === "1",
+          rgba: new Uint8Array(await res.arrayBuffer()),
+        };
+      })();
+      images.set(request.key, image);
+      image.catch(() => images.delete(request.key));
+    }
+    return image;
+  }
+
+  function validate(document: unknown): ReturnType<EditorEngine["validate"]> {
+    const result = module.validateDocument(document);
+    if (result.ok) return { ok: true, document: result.document };
+    return { ok: false, errors: result.errors.slice(0, 5).map((e) => `${e.path}: ${e.message}`) };
+  }
+
+  return {
+    module,
+    validate,
+    async render(input, request) {
+      const checked = validate(input);
+      if (!checked.ok) throw new Error(checked.errors.join("\n"));
+      const document = checked.document;
+      let values = normaliseValues(document, request.values);
+      if (values !== undefined) {
+        const result = module.validateSlotValues(document, values, "values");
+        if (!result.ok) throw new Error(result.errors.map((e) => `${e.path}: ${e.message}`).join("\n"));
+        values = result.values;
+      }
+      const options = { frame: request.frame, values, scale: request.scale ?? 1 };
+      const requests = engine.planImages(document, options);
+      const ready = new Map<string, PreparedImage>();
+      const imageErrors: string[] = [];
+      await Promise.all(
+        requests.map(async (r) => {
+          try {
+            ready.set(r.key, await prepared(r));
+          } catch (error) {
+            imageErrors.push(`${r.src}: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        }),
+      );
+      const started = performance.now();
+      const result = engine.render(document, { ...options, images: ready });
+      const pixels = result.pixels.slice();
+      const drawMs = performance.now() - started;
+      return {
+        width: result.width,
+        height: result.height,
+        pixels,
+        opaque: result.opaque,
+        warnings: result.warnings,
+        imageErrors,
+        drawMs,
+      };
+    },
+  };
+}

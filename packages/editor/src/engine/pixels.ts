@@ -1,0 +1,32 @@
+/**
+ * Engine pixels are premultiplied RGBA; ImageData wants straight RGBA. Opaque pixels are identical
+ * in both, so only translucent ones are divided (a frame with a background skips the loop).
+ */
+export function toImageData(width: number, height: number, pixels: Uint8Array, opaque: boolean): ImageData {
+  const out = new Uint8ClampedArray(pixels.length);
+  out.set(pixels);
+  if (!opaque) {
+    for (let i = 0; i < out.length; i += 4) {
+      const a = out[i + 3] as number;
+      if (a === 255 || a === 0) continue;
+      out[i] = Math.round(((out[i] as number) * 255) / a);
+      out[i + 1] = Math.round(((out[i + 1] as number) * 255) / a);
+      out[i + 2] = Math.round(((out[i + 2] as number) * 255) / a);
+    }
+  }
+  return new ImageData(out, width, height);
+}
+
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  }
+  return btoa(binary);
+}

@@ -1,0 +1,8 @@
+import { createRoot } from "react-dom/client";
+import { App } from "./app/App.tsx";
+import { installTestHook } from "./engine/test-hook.ts";
+import "./styles.css";
+
+installTestHook();
+const root = document.getElementById("root");
+if (root) createRoot(root).render(<App />);

@@ -1,0 +1,560 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ApiFailure, api, type TemplateDetail } from "../api/client.ts";
+import {
+  addLayer,
+  blankDocument,
+  duplicateLayer,
+  findLayer,
+  moveLayer,
+  newLayer,
+  placeLayer,
+  removeLayer,
+  uniqueFrameName,
+  updateFrame,
+  updateLayer,
+} from "../editor/doc-ops.ts";
+import { FramePresets } from "../editor/FramePresets.tsx";
+import { FrameView, type Tool } from "../editor/FrameView.tsx";
+import type { Box } from "../editor/geometry.ts";
+import { useHistory } from "../editor/history.ts";
+import { LayersPanel } from "../editor/LayersPanel.tsx";
+import { PreviewPanel } from "../editor/PreviewPanel.tsx";
+import { PropertiesPanel } from "../editor/PropertiesPanel.tsx";
+import { PublishPanel } from "../editor/PublishPanel.tsx";
+import { SlotsPanel, stripUndefined } from "../editor/SlotsPanel.tsx";
+import type { Selection } from "../editor/selection.ts";
+import { TryApiPanel } from "../editor/TryApiPanel.tsx";
+import type { FrameT, Layer, RenderWarning, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
+import { type EditorEngine, type FrameRender, loadEditorEngine } from "../engine/load-engine.ts";
+import { registerEditorBridge } from "../engine/test-hook.ts";
+
+type Tab = "design" | "slots" | "preview" | "publish" | "api";
+type SaveState = "saved" | "dirty" | "saving" | { error: string };
+
+const TOOLS: { tool: Tool; label: string; icon: string; key: string }[] = [
+  { tool: "select", label: "Select", icon: "↖", key: "V" },
+  { tool: "text", label: "Text", icon: "T", key: "T" },
+  { tool: "image", label: "Image", icon: "▣", key: "I" },
+  { tool: "rectangle", label: "Rectangle", icon: "■", key: "R" },
+  { tool: "ellipse", label: "Ellipse", icon: "●", key: "E" },
+];
+
+const ZOOMS = [0.1, 0.15, 0.25, 0.33, 0.5, 0.67, 0.75, 1, 1.5, 2, 3, 4];
+
+interface FrameStatus {
+  frame: FrameT;
+  warnings: RenderWarning[];
+  imageErrors: string[];
+  error: string | null;
+}
+
+export function EditorScreen({ templateId, onSignOut }: { templateId: string; onSignOut(): void }) {
+  const [engine, setEngine] = useState<EditorEngine | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [detail, setDetail] = useState<TemplateDetail | null>(null);
+  const history = useHistory<TemplateDocumentT>(blankDocument("loading", "Loading"));
+  const doc = history.present;
+  const [loaded, setLoaded] = useState(false);
+  const [selection, setSelection] = useState<Selection | null>(null);
+  const [tool, setTool] = useState<Tool>("select");
+  const [zoom, setZoom] = useState(0.5);
+  const [tab, setTab] = useState<Tab>("design");
+  const [values, setValues] = useState<SlotValues>({});
+  const [save, setSave] = useState<SaveState>("saved");
+  const [status, setStatus] = useState<Record<number, FrameStatus>>({});
+  const savedDoc = useRef<TemplateDocumentT | null>(null);
+  const renderWaiters = useRef(new Set<(frameIndex: number, frame: FrameT) => void>());
+  const docRef = useRef(doc);
+  docRef.current = doc;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: load once per template; history.reset is stable
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      try {
+        const [eng, d] = await Promise.all([
+          loadEditorEngine(),
+          api<TemplateDetail>(`/v1/templates/${encodeURIComponent(templateId)}`),
+        ]);
+        if (cancelled) return;
+        const checked = eng.validate(d.document);
+        const document = checked.ok ? checked.document : (d.document as TemplateDocumentT);
+        setEngine(eng);
+        setDetail(d);
+        history.reset(document);
+        savedDoc.current = document;
+        setValues({ ...(document.sample ?? {}) });
+        setSelection({ frame: 0, layer: null });
+        setLoaded(true);
+        const longest = Math.max(...document.frames.map((f) => f.width), 1);
+        setZoom(ZOOMS.filter((z) => z * longest <= 900).at(-1) ?? 0.1);
+      } catch (err) {
+        if (!cancelled) setLoadError(err instanceof Error ? err.message : String(err));
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [templateId]);
+
+  // Autosave the draft 700 ms after the last change.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: saveNow reads the latest document from a ref
+  useEffect(() => {
+    if (!loaded || doc === savedDoc.current) return;
+    setSave("dirty");
+    const timer = setTimeout(() => void saveNow(), 700);
+    return () => clearTimeout(timer);
+  }, [doc, loaded]);
+
+  const saveNow = useCallback(async (): Promise<boolean> => {
+    const current = docRef.current;
+    if (current === savedDoc.current) return true;
+    setSave("saving");
+    try {
+      const updated = await api<TemplateDetail>(`/v1/templates/${templateId}`, {
+        method: "PUT",
+        body: { document: current },
+      });
+      savedDoc.current = current;
+      setDetail(updated);
+      setSave(docRef.current === current ? "saved" : "dirty");
+      return true;
+    } catch (err) {
+      const message =
+        err instanceof ApiFailure
+          ? ((err.body as { error?: { errors?: { path: string; message: string }[] } })?.error?.errors ?? [])
+              .map((e) => `${e.path}: ${e.message}`)
+              .join("; ") || err.message
+          : String(err);
+      setSave({ error: message });
+      return false;
+    }
+  }, [templateId]);
+
+  const frameIndex = Math.min(selection?.frame ?? 0, doc.frames.length - 1);
+  const frame = doc.frames[frameIndex];
+  const layer = frame && selection?.layer ? findLayer(frame.layers as Layer[], selection.layer) : null;
+
+  const patchLayer = useCallback(
+    (patch: Partial<Layer>, key: string) => {
+      if (!selection?.layer) return;
+      const id = selection.layer;
+      history.set(
+        updateLayer(docRef.current, frameIndex, id, (l) => stripUndefined({ ...l, ...patch } as Layer)),
+        `${id}:${key}`,
+      );
+    },
+    [history, selection, frameIndex],
+  );
+
+  const previewBox = useCallback(
+    (id: string, box: Box) => {
+      history.preview(
+        updateLayer(docRef.current, frameIndex, id, (l) => ({
+          ...l,
+          x: box.x,
+          y: box.y,
+          width: box.width,
+          height: box.height,
+          ...(box.rotation !== 0 || l.rotation !== undefined ? { rotation: box.rotation } : {}),
+        })),
+      );
+    },
+    [history, frameIndex],
+  );
+
+  const onRendered = useCallback((fi: number, f: FrameT, out: FrameRender | null, error: string | null) => {
+    setStatus((s) => ({
+      ...s,
+      [fi]: { frame: f, warnings: out?.warnings ?? [], imageErrors: out?.imageErrors ?? [], error },
+    }));
+    for (const waiter of renderWaiters.current) waiter(fi, f);
+  }, []);
+
+  // Test and benchmark bridge: edits go through the same history as the properties panel.
+  useEffect(() => {
+    registerEditorBridge({
+      document: () => docRef.current,
+      editLayer(id, patch) {
+        const started = performance.now();
+        const fi = docRef.current.frames.findIndex((f) => findLayer(f.layers as Layer[], id));
+        if (fi < 0) return Promise.reject(new Error(`no layer ${id}`));
+        const next = updateLayer(docRef.current, fi, id, (l) => ({ ...l, ...patch }) as Layer);
+        const target = next.frames[fi];
+        return new Promise<number>((resolve) => {
+          const waiter = (i: number, f: FrameT) => {
+            if (i === fi && f === target) {
+              renderWaiters.current.delete(waiter);
+              resolve(performance.now() - started);
+            }
+          };
+          renderWaiters.current.add(waiter);
+          history.set(next);
+        });
+      },
+    });
+    return () => registerEditorBridge(null);
+  }, [history]);
+
+  function create(
+    fi: number,
+    kind: Exclude<Tool, "select">,
+    box: { x: number; y: number; width: number; height: number } | null,
+  ) {
+    const target = doc.frames[fi];
+    if (!target) return;
+    const made = newLayer(doc, target, kind);
+    const placed = box ? ({ ...made, ...box } as Layer) : made;
+    history.set(addLayer(doc, fi, placed));
+    setSelection({ frame: fi, layer: placed.id });
+    setTool("select");
+    setTab("design");
+  }
+
+  function addFrame(width: number, height: number, name: string) {
+    const frameName = uniqueFrameName(doc, name);
+    history.set({
+      ...doc,
+      frames: [...doc.frames, { name: frameName, width, height, background: "#FFFFFF", layers: [] }],
+    });
+    setSelection({ frame: doc.frames.length, layer: null });
+  }
+
+  // Keyboard shortcuts; ignored while typing in a field.
+  useEffect(() => {
+    function onKey(e: KeyboardEvent) {
+      const target = e.target as HTMLElement;
+      if (target.closest("input, textarea, select")) return;
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && e.key.toLowerCase() === "z") {
+        e.preventDefault();
+        if (e.shiftKey) history.redo();
+        else history.undo();
+        return;
+      }
+      if (mod && e.key.toLowerCase() === "y") {
+        e.preventDefault();
+        history.redo();
+        return;
+      }
+      if (mod && e.key.toLowerCase() === "s") {
+        e.preventDefault();
+        void saveNow();
+        return;
+      }
+      if (mod && e.key.toLowerCase() === "d" && selection?.layer) {
+        e.preventDefault();
+        const dup = duplicateLayer(doc, frameIndex, selection.layer);
+        if (dup.id) {
+          history.set(dup.doc);
+          setSelection({ frame: frameIndex, layer: dup.id });
+        }
+        return;
+      }
+      if ((e.key === "Delete" || e.key === "Backspace") && selection?.layer) {
+        e.preventDefault();
+        history.set(removeLayer(doc, frameIndex, selection.layer));
+        setSelection({ frame: frameIndex, layer: null });
+        return;
+      }
+      if (e.key.startsWith("Arrow") && selection?.layer) {
+        e.preventDefault();
+        const step = e.shiftKey ? 10 : 1;
+        const dx = e.key === "ArrowLeft" ? -step : e.key === "ArrowRight" ? step : 0;
+        const dy = e.key === "ArrowUp" ? -step : e.key === "ArrowDown" ? step : 0;
+        const id = selection.layer;
+        history.set(
+          updateLayer(doc, frameIndex, id, (l) => ({ ...l, x: l.x + dx, y: l.y + dy })),
+          `${id}:nudge`,
+        );
+        return;
+      }
+      if (e.key === "Escape") {
+        setTool("select");
+        setSelection((s) => (s ? { frame: s.frame, layer: null } : s));
+        return;
+      }
+      if (mod) return;
+      if (e.key === "+" || e.key === "=") setZoom((z) => ZOOMS.find((v) => v > z) ?? z);
+      else if (e.key === "-") setZoom((z) => ZOOMS.filter((v) => v < z).at(-1) ?? z);
+      else {
+        const t = TOOLS.find((x) => x.key.toLowerCase() === e.key.toLowerCase());
+        if (t) setTool(t.tool);
+      }
+    }
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [doc, selection, frameIndex, history, saveNow]);
+
+  const frameStatuses = useMemo(
+    () =>
+      doc.frames.map((f, i) => ({
+        frame: f.name,
+        warnings: status[i]?.warnings ?? [],
+        imageErrors: status[i]?.imageErrors ?? [],
+        error: status[i]?.error ?? null,
+      })),
+    [doc.frames, status],
+  );
+  const warningCount = frameStatuses.reduce(
+    (n, s) => n + s.warnings.length + s.imageErrors.length + (s.error ? 1 : 0),
+    0,
+  );
+
+  if (loadError) {
+    return (
+      <div className="center-message">
+        <p className="error">{loadError}</p>
+        <a href="#/templates">Back to templates</a>
+      </div>
+    );
+  }
+  if (!engine || !loaded) {
+    return (
+      <div className="center-message" data-testid="editor-loading">
+        <div className="spinner" />
+        <p className="muted">Loading the engine and fonts…</p>
+      </div>
+    );
+  }
+
+  return (
+    <div className="editor" data-testid="editor">
+      <header className="editor-bar">
+        <a className="btn ghost small" href="#/templates" title="All templates">
+          ← Templates
+        </a>
+        <div className="doc-title">
+          <strong>{doc.name}</strong>
+          <span className="muted mono small">{doc.key}</span>
+          <span className={`badge ${detail?.published_version ? "published" : "draft"}`}>
+            {detail?.published_version ? `live v${detail.published_version}` : "draft"}
+          </span>
+        </div>
+        <div className="bar-group">
+          <button
+            type="button"
+            className="icon-btn"
+            title="Undo (Ctrl+Z)"
+            disabled={!history.canUndo}
+            onClick={history.undo}
+            data-testid="undo"
+          >
+            ↶
+          </button>
+          <button
+            type="button"
+            className="icon-btn"
+            title="Redo (Ctrl+Shift+Z)"
+            disabled={!history.canRedo}
+            onClick={history.redo}
+            data-testid="redo"
+          >
+            ↷
+          </button>
+        </div>
+        <div className="bar-group">
+          <button
+            type="button"
+            className="icon-btn"
+            title="Zoom out (-)"
+            onClick={() => setZoom((z) => ZOOMS.filter((v) => v < z).at(-1) ?? z)}
+          >
+            −
+          </button>
+          <span className="zoom" data-testid="zoom">
+            {Math.round(zoom * 100)}%
+          </span>
+          <button
+            type="button"
+            className="icon-btn"
+            title="Zoom in (+)"
+            onClick={() => setZoom((z) => ZOOMS.find((v) => v > z) ?? z)}
+          >
+            +
+          </button>
+        </div>
+        <span
+          className={`save-state ${typeof save === "object" ? "error" : save}`}
+          data-testid="save-state"
+          title={typeof save === "object" ? save.error : ""}
+        >
+          {save === "saved"
+            ? "All changes saved"
+            : save === "saving"
+              ? "Saving…"
+              : save === "dirty"
+                ? "Unsaved"
+                : `Not saved: ${save.error}`}
+        </span>
+        <button type="button" className="btn primary" data-testid="publish" onClick={() => setTab("publish")}>
+          Publish
+        </button>
+        <button type="button" className="btn ghost small" onClick={onSignOut}>
+          Sign out
+        </button>
+      </header>
+      <aside className="left">
+        <div className="toolbar" role="toolbar">
+          {TOOLS.map((t) => (
+            <button
+              key={t.tool}
+              type="button"
+              className={`tool ${tool === t.tool ? "active" : ""}`}
+              title={`${t.label} (${t.key})`}
+              data-testid={`tool-${t.tool}`}
+              onClick={() => setTool(t.tool)}
+            >
+              <span className="tool-icon">{t.icon}</span>
+              <span className="tool-label">{t.label}</span>
+            </button>
+          ))}
+        </div>
+        <div className="panel-title">
+          <span>Frames &amp; layers</span>
+          <FramePresets onAdd={addFrame} />
+        </div>
+        <LayersPanel
+          frames={doc.frames}
+          selection={selection}
+          onSelect={(s) => {
+            setSelection(s);
+            setTab("design");
+          }}
+          onReorder={(fi, id, to) => history.set(placeLayer(doc, fi, id, to))}
+          onToggleVisible={(fi, id) =>
+            history.set(updateLayer(doc, fi, id, (l) => ({ ...l, visible: l.visible === false })))
+          }
+        />
+        {layer && (
+          <div className="layer-actions">
+            <button
+              type="button"
+              className="btn small"
+              title="Bring forward"
+              onClick={() => history.set(moveLayer(doc, frameIndex, layer.id, 1))}
+            >
+              ↑ Forward
+            </button>
+            <button
+              type="button"
+              className="btn small"
+              title="Send backward"
+              onClick={() => history.set(moveLayer(doc, frameIndex, layer.id, -1))}
+            >
+              ↓ Back
+            </button>
+            <button
+              type="button"
+              className="btn small ghost danger"
+              title="Delete (Del)"
+              onClick={() => {
+                history.set(removeLayer(doc, frameIndex, layer.id));
+                setSelection({ frame: frameIndex, layer: null });
+              }}
+            >
+              Delete
+            </button>
+          </div>
+        )}
+      </aside>
+      <main
+        className="stage-wrap"
+        onPointerDown={(e) =>
+          e.target === e.currentTarget && setSelection((s) => (s ? { frame: s.frame, layer: null } : s))
+        }
+      >
+        <div className="stage">
+          {doc.frames.map((f, i) => (
+            <FrameView
+              key={f.name}
+              engine={engine}
+              doc={doc}
+              frameIndex={i}
+              frame={f}
+              values={values}
+              zoom={zoom}
+              tool={tool}
+              selection={selection}
+              onSelect={(s) => {
+                setSelection(s);
+                if (tab !== "preview" && tab !== "api") setTab("design");
+              }}
+              onPreviewBox={previewBox}
+              onCommit={history.commit}
+              onCreate={create}
+              onRendered={onRendered}
+            />
+          ))}
+        </div>
+      </main>
+      <aside className="right">
+        <div className="tabs" role="tablist">
+          {(
+            [
+              ["design", "Design"],
+              ["slots", `Slots ${doc.slots.length ? `(${doc.slots.length})` : ""}`],
+              ["preview", `Preview${warningCount ? ` ⚠${warningCount}` : ""}`],
+              ["publish", "Versions"],
+              ["api", "API"],
+            ] as [Tab, string][]
+          ).map(([t, label]) => (
+            <button
+              key={t}
+              type="button"
+              role="tab"
+              className={tab === t ? "active" : ""}
+              data-testid={`tab-${t}`}
+              onClick={() => setTab(t)}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+        <div className="tab-body">
+          {tab === "design" && (
+            <PropertiesPanel
+              doc={doc}
+              frameIndex={frameIndex}
+              layer={layer}
+              onLayer={patchLayer}
+              onFrame={(patch, key) =>
+                history.set(
+                  updateFrame(doc, frameIndex, (f) => stripUndefined({ ...f, ...patch })),
+                  `frame${frameIndex}:${key}`,
+                )
+              }
+              onDoc={(patch, key) => history.set(stripUndefined({ ...doc, ...patch }), key)}
+              onDeleteFrame={() => {
+                history.set({ ...doc, frames: doc.frames.filter((_, i) => i !== frameIndex) });
+                setSelection({ frame: 0, layer: null });
+              }}
+            />
+          )}
+          {tab === "slots" && <SlotsPanel doc={doc} onDoc={(d, key) => history.set(d, key)} />}
+          {tab === "preview" && (
+            <PreviewPanel
+              doc={doc}
+              values={values}
+              onValues={setValues}
+              warnings={frameStatuses}
+              onSaveSample={() => history.set({ ...doc, sample: { ...values } })}
+            />
+          )}
+          {tab === "publish" && (
+            <PublishPanel
+              templateId={templateId}
+              detail={detail}
+              saveNow={saveNow}
+              onPublished={setDetail}
+              onRestore={(d) => history.set(d)}
+            />
+          )}
+          {tab === "api" && (
+            <TryApiPanel doc={doc} values={values} published={Boolean(detail?.published_version)} />
+          )}
+        </div>
+      </aside>
+    </div>
+  );
+}

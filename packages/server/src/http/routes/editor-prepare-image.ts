@@ -1,0 +1,121 @@
+import {
+  DEFAULT_IMAGE_LIMITS,
+  ImageInvalidError,
+  ImageTooLargeError,
+  prepareImage,
+} from "@pictor/render-node";
+import { Type as T } from "@sinclair/typebox";
+import { OutboundError, type SafeFetch } from "../../ports/safe-fetch.ts";
+import type { App, AppDeps } from "../app-types.ts";
+import { ApiError } from "../errors.ts";
+
+const ASSET_ID = /^(?:asset:\/\/)?(ast_[A-Za-z0-9]+)$/;
+const ASSET_URL_PATH = /\/a\/([0-9a-f]{32})\.[a-z]+$/;
+const FETCH_TIMEOUT_MS = 10_000;
+
+const PrepareBody = T.Object(
+  {
+    src: T.String({ minLength: 1, maxLength: 2048, description: "asset://ast_…, ast_…, or an http(s) URL" }),
+    // The engine's device box: frame size x scale, at most 8000 x 4 on a side.
+    width: T.Integer({ minimum: 1, maximum: 32_000 }),
+    height: T.Integer({ minimum: 1, maximum: 32_000 }),
+    fit: T.Union([T.Literal("cover"), T.Literal("contain"), T.Literal("fill")]),
+    focal: T.Object(
+      { x: T.Number({ minimum: 0, maximum: 1 }), y: T.Number({ minimum: 0, maximum: 1 }) },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** serve.ts passes the full SafeFetch; AppDeps types only `check`, so narrow at run time. */
+function fetcherOf(deps: AppDeps): SafeFetch["fetch"] | null {
+  const candidate = (deps.safeFetch as Partial<SafeFetch>).fetch;
+  return typeof candidate === "function" ? candidate.bind(deps.safeFetch) : null;
+}
+
+async function loadSource(deps: AppDeps, accountId: string, src: string): Promise<Uint8Array> {
+  const id = ASSET_ID.exec(src)?.[1];
+  const token = id ? undefined : ASSET_URL_PATH.exec(safePath(src))?.[1];
+  if (id || token) {
+    // Only the caller's own assets: another account's id is "no such asset", never its pixels.
+    const asset = id ? await deps.assets.get(accountId, id) : await deps.assets.getByToken(token as string);
+    const bytes = asset && asset.accountId === accountId ? await deps.blobs.get(asset.blobKey) : null;
+    if (!bytes) throw new ApiError("image_fetch_failed", `No asset '${src.slice(0, 100)}'.`, { path: "src" });
+    return bytes;
+  }
+  if (!/^https?:\/\//i.test(src)) {
+    throw new ApiError("invalid_request", "src must be an asset reference or an http(s) URL.", {
+      errors: [{ path: "src", message: "Not an asset reference or http(s) URL." }],
+    });
+  }
+  const fetch = fetcherOf(deps);
+  if (!fetch)
+    throw new ApiError("image_fetch_failed", "This server cannot fetch image URLs.", { path: "src" });
+  try {
+    const res = await fetch(src, { maxBytes: DEFAULT_IMAGE_LIMITS.maxBytes, timeoutMs: FETCH_TIMEOUT_MS });
+    if (res.status < 200 || res.status > 299) {
+      throw new ApiError("image_fetch_failed", `Fetching the image returned HTTP ${res.status}.`, {
+        path: "src",
+      });
+    }
+    return res.body;
+  } catch (error) {
+    if (error instanceof OutboundError) {
+      throw new ApiError(
+        "image_fetch_failed",
+        `Fetching the image failed (${error.code}): ${error.message}`,
+        {
+          path: "src",
+        },
+      );
+    }
+    throw error;
+  }
+}
+
+function safePath(value: string): string {
+  try {
+    return new URL(value).pathname;
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * The editor's image pixels: the same sharp pipeline (prepareImage) the render workers use, for the
+ * exact device box the engine asked for, so the browser never decodes an image itself and its canvas
+ * matches API output. Answers straight RGBA (width x height x 4 bytes).
+ */
+export function registerEditorPrepareImage(app: App, deps: AppDeps): void {
+  app.post(
+    "/v1/editor/prepare-image",
+    {
+      // A template with many images asks for one per layer and scale; the client caches them.
+      config: { rateLimit: { max: 400, timeWindow: 10_000 } },
+      schema: {
+        summary: "Editor: an image prepared for an exact device box, as raw straight RGBA",
+        tags: ["editor"],
+        body: PrepareBody,
+      },
+    },
+    async (request, reply) => {
+      const { src, width, height, fit, focal } = request.body;
+      const bytes = await loadSource(deps, request.accountId, src);
+      try {
+        const image = await prepareImage(bytes, { width, height, fit, focal }, { slot: null, src });
+        reply.header("Content-Type", "application/octet-stream");
+        reply.header("X-Image-Width", String(image.width));
+        reply.header("X-Image-Height", String(image.height));
+        reply.header("X-Image-Upscaled", image.upscaled ? "1" : "0");
+        reply.header("Cache-Control", "private, max-age=3600");
+        return reply.send(Buffer.from(image.rgba.buffer, image.rgba.byteOffset, image.rgba.byteLength));
+      } catch (error) {
+        if (error instanceof ImageInvalidError || error instanceof ImageTooLargeError) {
+          throw new ApiError("image_invalid", error.message, { path: "src" });
+        }
+        throw error;
+      }
+    },
+  );
+}

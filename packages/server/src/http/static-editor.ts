@@ -1,0 +1,138 @@
+import { existsSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, extname, join, resolve } from "node:path";
+import { FALLBACK_FAMILIES, publicFontFiles } from "@pictor/fonts";
+import { Type as T } from "@sinclair/typebox";
+import type { App } from "./app-types.ts";
+import { notFound } from "./failure.ts";
+
+const require = createRequire(import.meta.url);
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ttf": "font/ttf",
+  ".json": "application/json; charset=utf-8",
+};
+
+/** @pictor/engine exports only its src/index.ts; the package root is one level up. */
+function engineDir(): string {
+  return dirname(dirname(require.resolve("@pictor/engine")));
+}
+
+export interface EditorFiles {
+  /** The built editor (Vite output): index.html + assets/. */
+  distDir: string;
+  /** The engine's browser bundle (esbuild). */
+  engineBundle: string;
+  /** The canvaskit.wasm Node loads too: one binary for both sides. */
+  wasmFile: string;
+}
+
+export function editorFiles(): EditorFiles {
+  return {
+    distDir: join(dirname(require.resolve("@pictor/editor/package.json")), "dist"),
+    engineBundle: join(engineDir(), "dist", "pictor-engine.browser.js"),
+    wasmFile: join(dirname(require.resolve("canvaskit-wasm")), "canvaskit.wasm"),
+  };
+}
+
+let building: Promise<void> | null = null;
+
+/**
+ * Builds what is missing once per process, so a fresh checkout serves the editor without a separate
+ * build step. The builders (Vite, esbuild) are dev dependencies: a production install runs `npm run
+ * build` beforehand instead (docs/editor.md).
+ */
+export function ensureEditorBuilt(files: EditorFiles = editorFiles()): Promise<void> {
+  if (existsSync(join(files.distDir, "index.html")) && existsSync(files.engineBundle))
+    return Promise.resolve();
+  building ??= (async () => {
+    const { buildEditor } = (await import("@pictor/editor")) as { buildEditor: () => Promise<void> };
+    await buildEditor();
+  })().finally(() => {
+    building = null;
+  });
+  return building;
+}
+
+async function sendFile(
+  reply: import("fastify").FastifyReply,
+  file: string,
+  cacheControl: string,
+): Promise<unknown> {
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) throw notFound("file");
+  reply.header("Content-Type", CONTENT_TYPES[extname(file)] ?? "application/octet-stream");
+  reply.header("Cache-Control", cacheControl);
+  reply.header("X-Content-Type-Options", "nosniff");
+  return reply.send(await readFile(file));
+}
+
+// Public, not rate limited: static files cost one read and a page load fetches about 60 of them.
+const STATIC = { public: true, rateLimit: false } as const;
+const NO_CACHE = "no-cache";
+
+/**
+ * The browser editor and what it loads: the Vite build at `/`, the engine bundle and canvaskit.wasm
+ * under `/editor/engine/`, the shipped font files under `/editor/fonts/` with their manifest. Nothing
+ * comes from a CDN.
+ */
+export function registerStaticEditor(app: App, files: EditorFiles = editorFiles()): void {
+  const fonts = publicFontFiles("/editor/fonts/");
+  const fontByName = new Map(
+    fonts.map((f) => [decodeURIComponent(f.urlPath.slice("/editor/fonts/".length)), f]),
+  );
+  const hide = { hide: true } as const;
+
+  app.get("/", { config: STATIC, schema: hide }, async (_request, reply) => {
+    await ensureEditorBuilt(files);
+    return sendFile(reply, join(files.distDir, "index.html"), NO_CACHE);
+  });
+
+  app.get(
+    "/assets/:file",
+    { config: STATIC, schema: { ...hide, params: T.Object({ file: T.String({ maxLength: 200 }) }) } },
+    async (request, reply) => {
+      await ensureEditorBuilt(files);
+      const assets = resolve(files.distDir, "assets");
+      const file = resolve(assets, request.params.file);
+      if (dirname(file) !== assets) throw notFound("file");
+      // Vite names assets by content hash: safe to cache forever.
+      return sendFile(reply, file, "public, max-age=31536000, immutable");
+    },
+  );
+
+  app.get("/editor/engine/pictor-engine.browser.js", { config: STATIC, schema: hide }, async (_r, reply) => {
+    await ensureEditorBuilt(files);
+    return sendFile(reply, files.engineBundle, NO_CACHE);
+  });
+
+  app.get("/editor/engine/canvaskit.wasm", { config: STATIC, schema: hide }, async (_r, reply) =>
+    sendFile(reply, files.wasmFile, "public, max-age=86400"),
+  );
+
+  app.get("/editor/fonts.json", { config: STATIC, schema: hide }, async (_r, reply) => {
+    reply.header("Cache-Control", NO_CACHE);
+    return {
+      faces: fonts.map(({ family, weight, style, urlPath }) => ({ family, weight, style, url: urlPath })),
+      fallback: [...FALLBACK_FAMILIES],
+    };
+  });
+
+  app.get(
+    "/editor/fonts/:file",
+    { config: STATIC, schema: { ...hide, params: T.Object({ file: T.String({ maxLength: 200 }) }) } },
+    async (request, reply) => {
+      const face = fontByName.get(request.params.file);
+      if (!face) throw notFound("font");
+      return sendFile(reply, face.file, "public, max-age=86400");
+    },
+  );
+}
