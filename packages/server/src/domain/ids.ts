@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
-export type IdPrefix = "tpl" | "rnd" | "ast" | "acct" | "key";
+export type IdPrefix = "tpl" | "rnd" | "ast" | "acct" | "key" | "bat";
 
 /** 128 random bits, base32-ish lowercase: opaque and safe in URLs and file names. */
 export function newId(prefix: IdPrefix): string {

@@ -6,7 +6,8 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from "fastify";
-import type { AccountStore } from "../ports/account-store.ts";
+import type { BatchStore } from "../domain/batches.ts";
+import type { AccountStore, WebhookSecretStore } from "../ports/account-store.ts";
 import type { AssetStore } from "../ports/asset-store.ts";
 import type { BlobStore } from "../ports/blob-store.ts";
 import type { Clock } from "../ports/clock.ts";
@@ -16,6 +17,7 @@ import type { RenderStore } from "../ports/render-store.ts";
 import type { SafeFetch } from "../ports/safe-fetch.ts";
 import type { StarterCatalog } from "../ports/starter-catalog.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
+import type { WebhookOutbox } from "../ports/webhook-outbox.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -53,4 +55,10 @@ export interface AppDeps {
   publicUrl?: string;
   /** Open sign-up at POST /v1/accounts (default true). */
   openSignup?: boolean;
+  /** Completion callbacks: delivery log and manual redelivery (issue 4). */
+  webhooks: WebhookOutbox;
+  /** Current/previous webhook secret and rotation. */
+  webhookSecrets: WebhookSecretStore;
+  /** Batch records: which renders a batch accepted and which rows failed (issue 4). */
+  batches: BatchStore;
 }

@@ -13,11 +13,15 @@ import { registerAccountGet } from "./routes/account-get.ts";
 import { registerAccountLedger } from "./routes/account-ledger.ts";
 import { registerAccountSignup } from "./routes/account-signup.ts";
 import { registerAssetFile } from "./routes/asset-file.ts";
+import { registerBatchCreate } from "./routes/batch-create.ts";
+import { registerBatchGet } from "./routes/batch-get.ts";
 import { registerKeysCreate } from "./routes/keys-create.ts";
 import { registerKeysList } from "./routes/keys-list.ts";
 import { registerKeysRevoke } from "./routes/keys-revoke.ts";
 import { registerOutputFile } from "./routes/output-file.ts";
 import { registerRenderCreate } from "./routes/render-create.ts";
+import { registerRenderDeliveries } from "./routes/render-deliveries.ts";
+import { registerRenderRedeliver } from "./routes/render-deliveries-redeliver.ts";
 import { registerRenderGet } from "./routes/render-get.ts";
 import { registerTemplateArchive } from "./routes/template-archive.ts";
 import { registerTemplateCreate } from "./routes/template-create.ts";
@@ -29,6 +33,7 @@ import { registerTemplateUpdate } from "./routes/template-update.ts";
 import { registerTemplateVersions } from "./routes/template-versions.ts";
 import { registerTemplatesList } from "./routes/templates-list.ts";
 import { registerWebhookSecret } from "./routes/webhook-secret.ts";
+import { registerWebhookSecretRotate } from "./routes/webhook-secret-rotate.ts";
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions["logger"];
@@ -81,6 +86,10 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     registerTemplateArchive,
     registerRenderCreate,
     registerRenderGet,
+    registerBatchCreate,
+    registerBatchGet,
+    registerRenderDeliveries,
+    registerRenderRedeliver,
     registerAccountGet,
     registerAccountLedger,
     registerAccountSignup,
@@ -88,6 +97,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     registerKeysList,
     registerKeysRevoke,
     registerWebhookSecret,
+    registerWebhookSecretRotate,
     registerAssetFile,
     registerOutputFile,
   ]) {

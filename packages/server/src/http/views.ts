@@ -15,11 +15,20 @@ export const EXT_BY_TYPE: Record<string, string> = {
 };
 
 export function assetLinks(deps: AppDeps, request: FastifyRequest, asset: AssetRecord) {
-  const base = baseUrl(request, deps.publicUrl);
+  return assetLinksAt(
+    baseUrl(request, deps.publicUrl),
+    deps.signingSecret,
+    asset,
+    deps.clock.now().getTime(),
+  );
+}
+
+/** The same links without a request (completion callbacks are built in the render job). */
+export function assetLinksAt(base: string, signingSecret: Uint8Array, asset: AssetRecord, nowMs: number) {
   const ext = EXT_BY_TYPE[asset.contentType] ?? "bin";
   return {
     asset_url: `${base}/a/${asset.token}.${ext}`,
-    output_url: `${base}${signOutputPath(deps.signingSecret, asset.id, ext, deps.clock.now().getTime())}`,
+    output_url: `${base}${signOutputPath(signingSecret, asset.id, ext, nowMs)}`,
   };
 }
 

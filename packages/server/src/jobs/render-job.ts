@@ -1,8 +1,11 @@
 import type { RenderTask, RenderTaskResult } from "../adapters/queue/render-messages.ts";
 import { newAssetToken, newId, sha256 } from "../domain/ids.ts";
+import { buildCallbackEvent } from "../domain/webhooks/index.ts";
+import type { AssetRecord } from "../ports/asset-store.ts";
 import type { BlobStore } from "../ports/blob-store.ts";
 import type { Clock } from "../ports/clock.ts";
-import type { RenderStore } from "../ports/render-store.ts";
+import type { RenderRecord, RenderStore } from "../ports/render-store.ts";
+import type { OutboxEventInput } from "../ports/webhook-outbox.ts";
 
 const EXT = { png: "png", jpeg: "jpg", webp: "webp" } as const;
 
@@ -11,6 +14,8 @@ export interface RenderJobDeps {
   blobs: BlobStore;
   clock: Clock;
   runTask(task: Omit<RenderTask, "taskId">): Promise<RenderTaskResult>;
+  /** Absolute links of an output asset, for the completion callback body (needs the public base URL). */
+  assetLinks?(asset: AssetRecord): { asset_url: string; output_url: string };
 }
 
 /**
@@ -47,25 +52,53 @@ export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promi
   const blobKey = `renders/${render.id}.${ext}`;
   await deps.blobs.put(blobKey, result.bytes);
   const assetId = newId("ast");
+  const asset: AssetRecord = {
+    id: assetId,
+    accountId: render.accountId,
+    folder: `renders/${render.templateKey}/`,
+    name: `${render.id}.${ext}`,
+    contentType: result.contentType,
+    byteSize: result.bytes.byteLength,
+    width: result.width,
+    height: result.height,
+    blobKey,
+    token: newAssetToken(),
+    etag: `"${Buffer.from(sha256(result.bytes)).toString("hex").slice(0, 32)}"`,
+    metadata: render.metadata,
+    tags: render.tags,
+    renderId: render.id,
+    createdAt: at,
+  };
   await deps.renders.complete(renderId, {
     at,
     warnings: result.warnings,
-    asset: {
-      id: assetId,
-      accountId: render.accountId,
-      folder: `renders/${render.templateKey}/`,
-      name: `${render.id}.${ext}`,
-      contentType: result.contentType,
-      byteSize: result.bytes.byteLength,
-      width: result.width,
-      height: result.height,
-      blobKey,
-      token: newAssetToken(),
-      etag: `"${Buffer.from(sha256(result.bytes)).toString("hex").slice(0, 32)}"`,
-      metadata: render.metadata,
-      tags: render.tags,
-      renderId: render.id,
-      createdAt: at,
-    },
+    asset,
+    ...(render.webhookUrl && deps.assetLinks
+      ? { callback: completionCallback(render, render.webhookUrl, asset, result.warnings, deps.assetLinks) }
+      : {}),
   });
+}
+
+/** The callback's bytes are fixed here, once, and stored with the completion (docs/webhooks.md). */
+function completionCallback(
+  render: RenderRecord,
+  url: string,
+  asset: AssetRecord,
+  warnings: readonly unknown[],
+  links: NonNullable<RenderJobDeps["assetLinks"]>,
+): OutboxEventInput {
+  const completedAt = Date.parse(asset.createdAt);
+  const { output_url, asset_url } = links(asset);
+  const event = buildCallbackEvent({
+    id: render.id,
+    template: render.templateKey,
+    output_url,
+    asset_url,
+    width: asset.width ?? render.width,
+    height: asset.height ?? render.height,
+    credits_charged: render.creditsCharged,
+    warnings,
+    completed_at: completedAt,
+  });
+  return { ...event, account_id: render.accountId, render_id: render.id, url, created_at: completedAt };
 }

@@ -1,8 +1,13 @@
 import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
 import { createLocalRenderQueue } from "../adapters/queue/local-render-queue.ts";
 import { createWorkerPool } from "../adapters/queue/worker-pool.ts";
+import { createSqliteWebhookSecretStore } from "../adapters/sqlite/account-store.ts";
+import { createSqliteBatchStore } from "../adapters/sqlite/batch-store.ts";
+import { createSqliteWebhookOutbox } from "../adapters/sqlite/webhook-outbox.ts";
 import { createAccount } from "../domain/accounts.ts";
 import { buildApp } from "../http/app.ts";
+import { assetLinksAt } from "../http/views.ts";
+import { createWebhookDeliverer } from "../jobs/deliver-webhooks.ts";
 import { runRenderJob } from "../jobs/render-job.ts";
 import type { ServeConfig } from "./config.ts";
 import { openDataDir } from "./data-dir.ts";
@@ -26,11 +31,25 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
     blobRoot: data.paths.blobs,
     outboundAllowlist: config.outboundAllowlist,
   });
+  const webhooks = createSqliteWebhookOutbox(data.db);
+  // Callback bodies carry absolute links; the base is known once the server listens (renders are
+  // only accepted, or recovered, after that).
+  let linkBase = config.publicUrl?.replace(/\/+$/, "") ?? "";
   const queue = createLocalRenderQueue({
     renders: data.renders,
     concurrency: config.workers,
     run: (id) =>
-      runRenderJob({ renders: data.renders, blobs: data.blobs, clock: data.clock, runTask: pool.run }, id),
+      runRenderJob(
+        {
+          renders: data.renders,
+          blobs: data.blobs,
+          clock: data.clock,
+          runTask: pool.run,
+          assetLinks: (asset) =>
+            assetLinksAt(linkBase, data.signingSecret, asset, data.clock.now().getTime()),
+        },
+        id,
+      ),
   });
 
   let firstStart: RunningServer["firstStart"] = null;
@@ -42,6 +61,9 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
       ...data,
       queue,
       safeFetch,
+      webhooks,
+      webhookSecrets: createSqliteWebhookSecretStore(data.db),
+      batches: createSqliteBatchStore(data.db),
       ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
       openSignup: config.openSignup,
     },
@@ -69,6 +91,27 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
       ? "127.0.0.1"
       : config.host;
 
+  linkBase ||= `http://${host}:${port}`;
+
+  // Every attempt goes through the same SafeFetch as image fetches (allow-list from config); events
+  // are signed with the account's current secret just before their first attempt.
+  const deliverer = createWebhookDeliverer({
+    outbox: webhooks,
+    safeFetch,
+    getSigningSecret: async (accountId) => {
+      const secret = await data.accounts.webhookSecret(accountId);
+      if (secret === null) throw new Error(`account ${accountId} has no webhook secret`);
+      return secret;
+    },
+    clock: data.clock,
+    random: Math.random,
+    // A completed render's callback leaves within about this long when the outbox was idle.
+    pollIntervalMs: 200,
+    onError: (error) => app.log.error({ err: error }, "webhook delivery fault"),
+  });
+  // Events left pending or in flight by a previous process are due again (leases expire): resumed here.
+  deliverer.start();
+
   // Renders accepted before a crash or restart: the renders table is the queue.
   const recovered = await queue.recover();
   if (recovered > 0) app.log.info({ recovered }, "re-enqueued renders accepted before the last stop");
@@ -83,6 +126,9 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
         // Stop taking requests and dispatching queued renders; finish the renders in flight (their
         // waiters get their answer), then release the workers and the database.
         await Promise.all([app.close(), queue.drain()]);
+        // After the drain: callbacks of the renders that just finished are in the outbox; the
+        // deliverer finishes the attempts in flight and leaves the rest for the next start.
+        await deliverer.stop();
         await pool.close();
         data.close();
       })();

@@ -34,5 +34,22 @@ export interface AccountStore {
   listKeys(accountId: string): Promise<ApiKeyRecord[]>;
   /** false when the key does not exist for this account or is already revoked. */
   revokeKey(accountId: string, keyId: string, at: string): Promise<boolean>;
+  /** The current secret: the one new callbacks are signed with. */
   webhookSecret(accountId: string): Promise<string | null>;
+}
+
+/** Webhook secret rotation (issue 4); kept apart from AccountStore so each backend adds it on its own. */
+export interface WebhookSecretStore {
+  /** Current and, while its grace period runs, previous secret (expired ones are not returned). */
+  webhookSecrets(accountId: string, now: string): Promise<WebhookSecrets | null>;
+  /**
+   * Makes `secret` current and keeps the one it replaces as previous until `previousExpiresAt`.
+   * An older previous secret is dropped. False when the account does not exist.
+   */
+  rotateWebhookSecret(accountId: string, secret: string, previousExpiresAt: string): Promise<boolean>;
+}
+
+export interface WebhookSecrets {
+  secret: string;
+  previous: { secret: string; expiresAt: string } | null;
 }

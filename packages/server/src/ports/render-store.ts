@@ -1,5 +1,6 @@
 import type { TemplateDocumentT } from "../domain/document.ts";
 import type { AssetRecord } from "./asset-store.ts";
+import type { OutboxEventInput } from "./webhook-outbox.ts";
 
 export type RenderStatus = "queued" | "rendering" | "completed" | "failed";
 export type OutputFormat = "png" | "jpeg" | "webp";
@@ -60,10 +61,14 @@ export interface RenderStore {
   pending(): Promise<string[]>;
   /** Marks the render `rendering` and returns its job; null if it is no longer pending. */
   claim(id: string): Promise<RenderJob | null>;
-  /** Completes the render and records its output asset together. No-op if already finished. */
+  /**
+   * Completes the render and records its output asset together, and its completion callback in the
+   * webhook outbox when given (same transaction: a completed render with a webhook_url always has
+   * its event, a failed one never). No-op if already finished.
+   */
   complete(
     id: string,
-    result: { asset: AssetRecord; warnings: RenderWarningView[]; at: string },
+    result: { asset: AssetRecord; warnings: RenderWarningView[]; at: string; callback?: OutboxEventInput },
   ): Promise<void>;
   /** Fails the render and refunds its charge exactly once. No-op if already finished. */
   failAndRefund(id: string, error: { code: string; message: string }, at: string): Promise<void>;

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import type { Account, AccountStore, ApiKeyRecord } from "../../ports/account-store.ts";
+import type { Account, AccountStore, ApiKeyRecord, WebhookSecretStore } from "../../ports/account-store.ts";
 import { transaction } from "./database.ts";
 
 type Row = Record<string, unknown>;
@@ -64,6 +64,34 @@ export function createSqliteAccountStore(db: DatabaseSync): AccountStore {
     async webhookSecret(accountId) {
       const r = db.prepare("SELECT webhook_secret FROM accounts WHERE id = ?").get(accountId);
       return r ? String(r.webhook_secret) : null;
+    },
+  };
+}
+
+export function createSqliteWebhookSecretStore(db: DatabaseSync): WebhookSecretStore {
+  return {
+    async webhookSecrets(accountId, now) {
+      const r = db
+        .prepare(
+          "SELECT webhook_secret, previous_webhook_secret, previous_webhook_secret_expires_at FROM accounts WHERE id = ?",
+        )
+        .get(accountId);
+      if (!r) return null;
+      const expiresAt = (r.previous_webhook_secret_expires_at as string | null) ?? null;
+      const previous =
+        r.previous_webhook_secret !== null && expiresAt !== null && expiresAt > now
+          ? { secret: String(r.previous_webhook_secret), expiresAt }
+          : null;
+      return { secret: String(r.webhook_secret), previous };
+    },
+    async rotateWebhookSecret(accountId, secret, previousExpiresAt) {
+      const res = db
+        .prepare(
+          `UPDATE accounts SET previous_webhook_secret = webhook_secret,
+           previous_webhook_secret_expires_at = ?, webhook_secret = ? WHERE id = ?`,
+        )
+        .run(previousExpiresAt, secret, accountId);
+      return Number(res.changes) === 1;
     },
   };
 }

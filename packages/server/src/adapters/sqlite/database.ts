@@ -104,6 +104,28 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX ledger_account ON ledger(account_id, id);
   `,
+  // Issue 4: batches (which rows became which render, which failed and why) and webhook secret
+  // rotation (the previous secret stays valid until previous_webhook_secret_expires_at).
+  `
+  CREATE TABLE batches (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    webhook_url TEXT,
+    metadata TEXT NOT NULL,
+    row_count INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE batch_rows (
+    batch_id TEXT NOT NULL REFERENCES batches(id),
+    idx INTEGER NOT NULL,
+    render_id TEXT,
+    error TEXT,
+    PRIMARY KEY (batch_id, idx),
+    CHECK ((render_id IS NULL) <> (error IS NULL))
+  );
+  ALTER TABLE accounts ADD COLUMN previous_webhook_secret TEXT;
+  ALTER TABLE accounts ADD COLUMN previous_webhook_secret_expires_at TEXT;
+  `,
 ];
 
 export function openDatabase(file: string): DatabaseSync {

@@ -3,6 +3,7 @@ import type { OutputFormat, RenderRecord, RenderStatus, RenderStore } from "../.
 import { insertAsset } from "./asset-store.ts";
 import { json, parse, transaction } from "./database.ts";
 import { balanceOf } from "./ledger.ts";
+import { insertWebhookEvent } from "./webhook-outbox.ts";
 
 type Row = Record<string, unknown>;
 
@@ -99,7 +100,7 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
         return { render: { ...toRender(r), status: "rendering" as const }, document: parse(v.document) };
       });
     },
-    async complete(id, { asset, warnings, at }) {
+    async complete(id, { asset, warnings, at, callback }) {
       transaction(db, () => {
         const r = byId.get(id);
         if (!r || (r.status !== "queued" && r.status !== "rendering")) return;
@@ -107,6 +108,7 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
         db.prepare(
           "UPDATE renders SET status = 'completed', asset_id = ?, warnings = ?, completed_at = ? WHERE id = ?",
         ).run(asset.id, json(warnings), at, id);
+        if (callback) insertWebhookEvent(db, callback);
       });
     },
     async failAndRefund(id, error, at) {

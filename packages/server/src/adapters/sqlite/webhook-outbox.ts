@@ -88,11 +88,33 @@ function inTransaction<T>(db: DatabaseSync, work: () => T): T {
   }
 }
 
-export function createSqliteWebhookOutbox(db: DatabaseSync): WebhookOutbox {
-  const insertEvent = db.prepare(`
+const INSERT_EVENT = `
     INSERT INTO webhook_events (event_id, account_id, render_id, url, body, signature, created_at, state, next_attempt_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?)
-    ON CONFLICT (render_id) DO NOTHING`);
+    ON CONFLICT (render_id) DO NOTHING`;
+
+/**
+ * Synchronous enqueue for a caller that holds an open transaction (the render store completes a
+ * render and stores its callback in one commit). Returns whether a row was added.
+ */
+export function insertWebhookEvent(db: DatabaseSync, event: OutboxEventInput): boolean {
+  const result = db
+    .prepare(INSERT_EVENT)
+    .run(
+      event.event_id,
+      event.account_id,
+      event.render_id,
+      event.url,
+      event.body,
+      event.signature ?? null,
+      event.created_at,
+      event.created_at,
+    );
+  return Number(result.changes) === 1;
+}
+
+export function createSqliteWebhookOutbox(db: DatabaseSync): WebhookOutbox {
+  const insertEvent = db.prepare(INSERT_EVENT);
   const selectDue = db.prepare(`
     SELECT event_id FROM webhook_events
     WHERE state = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)

@@ -1,0 +1,82 @@
+import { Type as T } from "@sinclair/typebox";
+import { acceptBatch, errorBody, MAX_BATCH_ROWS } from "../../domain/batches.ts";
+import type { App, AppDeps } from "../app-types.ts";
+import { ApiError } from "../errors.ts";
+import { BATCH_BODY_LIMIT } from "../plugins/server-options.ts";
+import { jobView } from "../views.ts";
+import { checkBatchRow } from "./batch-row-shape.ts";
+import { RenderRequestBody } from "./render-create.ts";
+
+const BatchBody = T.Object(
+  {
+    webhook_url: T.Optional(RenderRequestBody.properties.webhook_url),
+    metadata: T.Optional(RenderRequestBody.properties.metadata),
+    // Rows are checked one by one in the handler (checkBatchRow): a malformed row fails alone.
+    renders: T.Array(T.Unknown({ description: "A POST /v1/renders body without `wait`" }), {
+      minItems: 1,
+      description: `1 to ${MAX_BATCH_ROWS} rows; more is 413 payload_too_large`,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const BatchRowResult = T.Unknown({
+  description:
+    "{ index, …the job object } for an accepted row, or { index, error: { code, message, … } } for a refused one",
+});
+
+export function registerBatchCreate(app: App, deps: AppDeps): void {
+  app.post(
+    "/v1/renders/batch",
+    {
+      bodyLimit: BATCH_BODY_LIMIT,
+      config: { idempotent: true },
+      // Before the schema's checks: a 5,000-row batch is too large (413), not a malformed one.
+      preValidation: async (request) => {
+        const rows = (request.body as { renders?: unknown } | null)?.renders;
+        if (Array.isArray(rows) && rows.length > MAX_BATCH_ROWS) {
+          throw new ApiError(
+            "payload_too_large",
+            `A batch holds at most ${MAX_BATCH_ROWS} rows; this one has ${rows.length}.`,
+            { max_rows: MAX_BATCH_ROWS },
+          );
+        }
+      },
+      schema: {
+        summary: "Render many images; each row is validated and charged on its own, in order",
+        tags: ["renders"],
+        body: BatchBody,
+        headers: T.Object({ "idempotency-key": T.Optional(T.String()) }),
+        response: {
+          202: T.Object({ batch_id: T.String({ description: "bat_…" }), renders: T.Array(BatchRowResult) }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const { batch, outcomes } = await acceptBatch(
+        {
+          ...deps,
+          checkUrl: (url) => deps.safeFetch.check(url),
+          enqueue: (id) => deps.queue.enqueue(id),
+        },
+        request.accountId,
+        {
+          ...(body.webhook_url !== undefined ? { webhook_url: body.webhook_url } : {}),
+          ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
+          renders: body.renders.map(checkBatchRow),
+        },
+      );
+      const renders = [];
+      for (const outcome of outcomes) {
+        renders.push(
+          "render" in outcome
+            ? { index: outcome.index, ...(await jobView(deps, request, outcome.render)) }
+            : { index: outcome.index, error: errorBody(outcome.error) },
+        );
+      }
+      reply.header("Location", `/v1/batches/${batch.id}`);
+      return reply.code(202).send({ batch_id: batch.id, renders });
+    },
+  );
+}
