@@ -35,16 +35,12 @@ export class FontLibrary {
 
   constructor(canvasKit: CanvasKit, fonts: FontSet) {
     this.provider = canvasKit.TypefaceFontProvider.Make();
-    for (const face of fonts.faces) {
-      this.provider.registerFont(face.bytes, face.family);
-      if (!this.coverage.has(face.family)) {
-        const bytes = face.bytes.buffer.slice(
-          face.bytes.byteOffset,
-          face.bytes.byteOffset + face.bytes.byteLength,
-        );
-        const typeface = canvasKit.Typeface.MakeTypefaceFromData(bytes as ArrayBuffer);
-        if (typeface) this.coverage.set(face.family, typeface);
-      }
+    for (const face of fonts.faces) this.provider.registerFont(face.bytes, face.family);
+    // The provider's own typefaces answer coverage questions: no second copy of 65 MB of font bytes.
+    const upright = { weight: canvasKit.FontWeight.Normal, slant: canvasKit.FontSlant.Upright };
+    for (const family of new Set(fonts.faces.map((face) => face.family))) {
+      const typeface = this.provider.matchFamilyStyle(family, upright);
+      if (typeface) this.coverage.set(family, typeface);
     }
     this.collection = canvasKit.FontCollection.Make();
     this.collection.setDefaultFontManager(this.provider);
