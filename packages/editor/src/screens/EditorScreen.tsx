@@ -39,7 +39,18 @@ const TOOLS: { tool: Tool; label: string; icon: string; key: string }[] = [
   { tool: "ellipse", label: "Ellipse", icon: "●", key: "E" },
 ];
 
-const ZOOMS = [0.1, 0.15, 0.25, 0.33, 0.5, 0.67, 0.75, 1, 1.5, 2, 3, 4];
+const ZOOMS = [0.05, 0.1, 0.15, 0.25, 0.33, 0.5, 0.67, 0.75, 1, 1.5, 2, 3, 4];
+
+/** Largest zoom at which every frame fits side by side in the stage (panel widths from styles.css). */
+function fitZoom(frames: readonly FrameT[]): number {
+  const gaps = 56 * (frames.length - 1) + 96;
+  const width = window.innerWidth - 248 - 320 - gaps;
+  const height = window.innerHeight - 48 - 96 - 24;
+  const total = frames.reduce((n, f) => n + f.width, 0);
+  const tallest = Math.max(...frames.map((f) => f.height), 1);
+  const fit = Math.min(width / Math.max(total, 1), height / tallest, 1);
+  return Math.max(0.05, Math.floor(fit * 100) / 100);
+}
 
 interface FrameStatus {
   frame: FrameT;
@@ -86,8 +97,7 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
         setValues({ ...(document.sample ?? {}) });
         setSelection({ frame: 0, layer: null });
         setLoaded(true);
-        const longest = Math.max(...document.frames.map((f) => f.width), 1);
-        setZoom(ZOOMS.filter((z) => z * longest <= 900).at(-1) ?? 0.1);
+        setZoom(fitZoom(document.frames));
       } catch (err) {
         if (!cancelled) setLoadError(err instanceof Error ? err.message : String(err));
       }
@@ -372,6 +382,9 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
             onClick={() => setZoom((z) => ZOOMS.find((v) => v > z) ?? z)}
           >
             +
+          </button>
+          <button type="button" className="btn ghost small" title="Fit all frames" onClick={() => setZoom(fitZoom(doc.frames))}>
+            Fit
           </button>
         </div>
         <span

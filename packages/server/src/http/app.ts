@@ -15,6 +15,7 @@ import { registerAccountSignup } from "./routes/account-signup.ts";
 import { registerAssetFile } from "./routes/asset-file.ts";
 import { registerBatchCreate } from "./routes/batch-create.ts";
 import { registerBatchGet } from "./routes/batch-get.ts";
+import { registerEditorPrepareImage } from "./routes/editor-prepare-image.ts";
 import { registerKeysCreate } from "./routes/keys-create.ts";
 import { registerKeysList } from "./routes/keys-list.ts";
 import { registerKeysRevoke } from "./routes/keys-revoke.ts";
@@ -34,6 +35,7 @@ import { registerTemplateVersions } from "./routes/template-versions.ts";
 import { registerTemplatesList } from "./routes/templates-list.ts";
 import { registerWebhookSecret } from "./routes/webhook-secret.ts";
 import { registerWebhookSecretRotate } from "./routes/webhook-secret-rotate.ts";
+import { registerStaticEditor } from "./static-editor.ts";
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions["logger"];
@@ -100,8 +102,10 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     registerWebhookSecretRotate,
     registerAssetFile,
     registerOutputFile,
+    registerEditorPrepareImage,
   ]) {
     register(app, deps);
   }
+  registerStaticEditor(app);
   return app;
 }
