@@ -35,6 +35,25 @@ it("50 concurrent scale-1 renders on 10 credits: exactly 10 accepted, 40 refused
   ]);
   const charged = t.data.db.prepare("SELECT COUNT(*) AS n FROM renders WHERE account_id = ?").get(accountId);
   expect(charged?.n).toBe(10);
+  const sum = t.data.db.prepare("SELECT SUM(amount) AS s FROM ledger WHERE account_id = ?").get(accountId);
+  expect(sum?.s).toBe(0);
+});
+
+it("the ledger is append-only and no entry can take a balance below zero, whoever writes", async () => {
+  const { accountId } = await newAccount(t, 2);
+  const db = t.data.db;
+  expect(() => db.prepare("UPDATE ledger SET amount = 1000 WHERE account_id = ?").run(accountId)).toThrow(
+    /append-only/,
+  );
+  expect(() => db.prepare("DELETE FROM ledger WHERE account_id = ?").run(accountId)).toThrow(/append-only/);
+  expect(() =>
+    db
+      .prepare(
+        "INSERT INTO ledger (account_id, kind, amount, render_id, created_at) VALUES (?, 'charge', -3, 'rnd_x', 'now')",
+      )
+      .run(accountId),
+  ).toThrow(/CHECK constraint failed/);
+  expect(await t.data.ledger.balance(accountId)).toBe(2);
 });
 
 it("the balance holds across processes: another connection charging at the same time cannot overdraw", async () => {

@@ -1,6 +1,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Account, AccountStore, ApiKeyRecord, WebhookSecretStore } from "../../ports/account-store.ts";
 import { transaction } from "./database.ts";
+import { sql } from "./statements.ts";
 
 type Row = Record<string, unknown>;
 
@@ -15,16 +16,19 @@ const toKey = (r: Row): ApiKeyRecord => ({
 });
 
 export function createSqliteAccountStore(db: DatabaseSync): AccountStore {
-  const insertAccount = db.prepare(
+  const insertAccount = sql(
+    db,
     "INSERT INTO accounts (id, name, webhook_secret, created_at) VALUES (?, ?, ?, ?)",
   );
-  const insertKey = db.prepare(
+  const insertKey = sql(
+    db,
     "INSERT INTO api_keys (id, account_id, hash, prefix, name, created_at) VALUES (?, ?, ?, ?, ?, ?)",
   );
-  const insertGrant = db.prepare(
+  const insertGrant = sql(
+    db,
     "INSERT INTO ledger (account_id, kind, amount, note, created_at) VALUES (?, 'grant', ?, ?, ?)",
   );
-  const byHash = db.prepare("SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL");
+  const byHash = sql(db, "SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL");
   return {
     async create({ account, webhookSecret, key, grant }) {
       transaction(db, () => {
@@ -34,7 +38,7 @@ export function createSqliteAccountStore(db: DatabaseSync): AccountStore {
       });
     },
     async get(accountId) {
-      const r = db.prepare("SELECT id, name, created_at FROM accounts WHERE id = ?").get(accountId);
+      const r = sql(db, "SELECT id, name, created_at FROM accounts WHERE id = ?").get(accountId);
       return r
         ? ({ id: String(r.id), name: String(r.name), createdAt: String(r.created_at) } as Account)
         : null;
@@ -44,25 +48,25 @@ export function createSqliteAccountStore(db: DatabaseSync): AccountStore {
       return r ? { key: toKey(r), hash: new Uint8Array(r.hash as Uint8Array) } : null;
     },
     async touchKey(keyId, at) {
-      db.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(at, keyId);
+      sql(db, "UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(at, keyId);
     },
     async addKey(accountId, key) {
       insertKey.run(key.id, accountId, key.hash, key.prefix, key.name, key.createdAt);
     },
     async listKeys(accountId) {
-      return db
-        .prepare("SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id")
+      return sql(db, "SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id")
         .all(accountId)
         .map(toKey);
     },
     async revokeKey(accountId, keyId, at) {
-      const res = db
-        .prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL")
-        .run(at, keyId, accountId);
+      const res = sql(
+        db,
+        "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL",
+      ).run(at, keyId, accountId);
       return Number(res.changes) === 1;
     },
     async webhookSecret(accountId) {
-      const r = db.prepare("SELECT webhook_secret FROM accounts WHERE id = ?").get(accountId);
+      const r = sql(db, "SELECT webhook_secret FROM accounts WHERE id = ?").get(accountId);
       return r ? String(r.webhook_secret) : null;
     },
   };
@@ -71,11 +75,10 @@ export function createSqliteAccountStore(db: DatabaseSync): AccountStore {
 export function createSqliteWebhookSecretStore(db: DatabaseSync): WebhookSecretStore {
   return {
     async webhookSecrets(accountId, now) {
-      const r = db
-        .prepare(
-          "SELECT webhook_secret, previous_webhook_secret, previous_webhook_secret_expires_at FROM accounts WHERE id = ?",
-        )
-        .get(accountId);
+      const r = sql(
+        db,
+        "SELECT webhook_secret, previous_webhook_secret, previous_webhook_secret_expires_at FROM accounts WHERE id = ?",
+      ).get(accountId);
       if (!r) return null;
       const expiresAt = (r.previous_webhook_secret_expires_at as string | null) ?? null;
       const previous =
@@ -85,12 +88,11 @@ export function createSqliteWebhookSecretStore(db: DatabaseSync): WebhookSecretS
       return { secret: String(r.webhook_secret), previous };
     },
     async rotateWebhookSecret(accountId, secret, previousExpiresAt) {
-      const res = db
-        .prepare(
-          `UPDATE accounts SET previous_webhook_secret = webhook_secret,
+      const res = sql(
+        db,
+        `UPDATE accounts SET previous_webhook_secret = webhook_secret,
            previous_webhook_secret_expires_at = ?, webhook_secret = ? WHERE id = ?`,
-        )
-        .run(previousExpiresAt, secret, accountId);
+      ).run(previousExpiresAt, secret, accountId);
       return Number(res.changes) === 1;
     },
   };

@@ -1,6 +1,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { AssetRecord, AssetStore } from "../../ports/asset-store.ts";
 import { json, parse } from "./database.ts";
+import { sql } from "./statements.ts";
 
 type Row = Record<string, unknown>;
 
@@ -23,7 +24,8 @@ export const toAsset = (r: Row): AssetRecord => ({
 });
 
 export function insertAsset(db: DatabaseSync, a: AssetRecord): void {
-  db.prepare(
+  sql(
+    db,
     `INSERT INTO assets (id, account_id, folder, name, content_type, byte_size, width, height, blob_key, token, etag,
        metadata, tags, render_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
@@ -51,15 +53,15 @@ export function createSqliteAssetStore(db: DatabaseSync): AssetStore {
       insertAsset(db, asset);
     },
     async get(accountId, id) {
-      const r = db.prepare("SELECT * FROM assets WHERE id = ? AND account_id = ?").get(id, accountId);
+      const r = sql(db, "SELECT * FROM assets WHERE id = ? AND account_id = ?").get(id, accountId);
       return r ? toAsset(r) : null;
     },
     async getById(id) {
-      const r = db.prepare("SELECT * FROM assets WHERE id = ?").get(id);
+      const r = sql(db, "SELECT * FROM assets WHERE id = ?").get(id);
       return r ? toAsset(r) : null;
     },
     async getByToken(token) {
-      const r = db.prepare("SELECT * FROM assets WHERE token = ?").get(token);
+      const r = sql(db, "SELECT * FROM assets WHERE token = ?").get(token);
       return r ? toAsset(r) : null;
     },
   };

@@ -1,4 +1,5 @@
 import { DatabaseSync } from "node:sqlite";
+import { migrateBalances } from "./balances.ts";
 import { migrateIdempotency } from "./idempotency-store.ts";
 import { migrateWebhookOutbox } from "./webhook-outbox.ts";
 
@@ -139,6 +140,7 @@ export function openDatabase(file: string): DatabaseSync {
   migrate(db);
   // Tables owned by other modules create themselves idempotently (CREATE IF NOT EXISTS).
   transaction(db, () => {
+    migrateBalances(db);
     migrateIdempotency(db);
     migrateWebhookOutbox(db);
   });

@@ -1,12 +1,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Ledger, LedgerKind } from "../../ports/ledger.ts";
-
-export function balanceOf(db: DatabaseSync, accountId: string): number {
-  const r = db
-    .prepare("SELECT COALESCE(SUM(amount), 0) AS balance FROM ledger WHERE account_id = ?")
-    .get(accountId);
-  return Number(r?.balance ?? 0);
-}
+import { balanceOf } from "./balances.ts";
+import { sql } from "./statements.ts";
 
 export function createSqliteLedger(db: DatabaseSync): Ledger {
   return {
@@ -15,13 +10,13 @@ export function createSqliteLedger(db: DatabaseSync): Ledger {
     },
     async grant(accountId, amount, note, at) {
       if (!Number.isInteger(amount) || amount <= 0) throw new RangeError("grant must be a positive integer");
-      db.prepare(
+      sql(
+        db,
         "INSERT INTO ledger (account_id, kind, amount, note, created_at) VALUES (?, 'grant', ?, ?, ?)",
       ).run(accountId, amount, note, at);
     },
     async entries(accountId, { limit, after }) {
-      return db
-        .prepare("SELECT * FROM ledger WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?")
+      return sql(db, "SELECT * FROM ledger WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?")
         .all(accountId, after ?? 0, limit)
         .map((r) => ({
           id: Number(r.id),

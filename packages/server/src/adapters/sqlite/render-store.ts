@@ -1,8 +1,9 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { OutputFormat, RenderRecord, RenderStatus, RenderStore } from "../../ports/render-store.ts";
 import { insertAsset } from "./asset-store.ts";
+import { balanceOf } from "./balances.ts";
 import { json, parse, transaction } from "./database.ts";
-import { balanceOf } from "./ledger.ts";
+import { sql } from "./statements.ts";
 import { insertWebhookEvent } from "./webhook-outbox.ts";
 
 type Row = Record<string, unknown>;
@@ -38,15 +39,17 @@ const SELECT = `SELECT renders.*,
   FROM renders`;
 
 export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
-  const insert = db.prepare(
+  const insert = sql(
+    db,
     `INSERT INTO renders (id, account_id, template_id, template_key, template_version, frame, scale, format, quality,
        width, height, slot_values, metadata, tags, webhook_url, status, credits_charged, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
   );
-  const charge = db.prepare(
+  const charge = sql(
+    db,
     "INSERT INTO ledger (account_id, kind, amount, render_id, note, created_at) VALUES (?, 'charge', ?, ?, NULL, ?)",
   );
-  const byId = db.prepare(`${SELECT} WHERE id = ?`);
+  const byId = sql(db, `${SELECT} WHERE id = ?`);
 
   return {
     async accept(r) {
@@ -83,8 +86,7 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
       return r && r.account_id === accountId ? toRender(r) : null;
     },
     async pending() {
-      return db
-        .prepare("SELECT id FROM renders WHERE status IN ('queued', 'rendering') ORDER BY seq")
+      return sql(db, "SELECT id FROM renders WHERE status IN ('queued', 'rendering') ORDER BY seq")
         .all()
         .map((r) => String(r.id));
     },
@@ -92,10 +94,11 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
       return transaction(db, () => {
         const r = byId.get(id);
         if (!r || (r.status !== "queued" && r.status !== "rendering")) return null;
-        db.prepare("UPDATE renders SET status = 'rendering' WHERE id = ?").run(id);
-        const v = db
-          .prepare("SELECT document FROM template_versions WHERE template_id = ? AND version = ?")
-          .get(r.template_id as string, r.template_version as number);
+        sql(db, "UPDATE renders SET status = 'rendering' WHERE id = ?").run(id);
+        const v = sql(db, "SELECT document FROM template_versions WHERE template_id = ? AND version = ?").get(
+          r.template_id as string,
+          r.template_version as number,
+        );
         if (!v) throw new Error(`render ${id} pins a missing template version`);
         return { render: { ...toRender(r), status: "rendering" as const }, document: parse(v.document) };
       });
@@ -105,7 +108,8 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
         const r = byId.get(id);
         if (!r || (r.status !== "queued" && r.status !== "rendering")) return;
         insertAsset(db, asset);
-        db.prepare(
+        sql(
+          db,
           "UPDATE renders SET status = 'completed', asset_id = ?, warnings = ?, completed_at = ? WHERE id = ?",
         ).run(asset.id, json(warnings), at, id);
         if (callback) insertWebhookEvent(db, callback);
@@ -115,11 +119,13 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
       transaction(db, () => {
         const r = byId.get(id);
         if (!r || (r.status !== "queued" && r.status !== "rendering")) return;
-        db.prepare(
+        sql(
+          db,
           "UPDATE renders SET status = 'failed', error_code = ?, error_message = ?, completed_at = ? WHERE id = ?",
         ).run(error.code, error.message, at, id);
         // UNIQUE(render_id, kind) turns a second refund into a no-op even if this ran twice.
-        db.prepare(
+        sql(
+          db,
           `INSERT INTO ledger (account_id, kind, amount, render_id, note, created_at)
            VALUES (?, 'refund', ?, ?, ?, ?) ON CONFLICT (render_id, kind) DO NOTHING`,
         ).run(r.account_id as string, r.credits_charged as number, id, error.code, at);

@@ -1,6 +1,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { TemplateRecord, TemplateStore, TemplateVersion } from "../../ports/template-store.ts";
 import { json, parse, transaction } from "./database.ts";
+import { sql } from "./statements.ts";
 
 type Row = Record<string, unknown>;
 
@@ -29,7 +30,8 @@ export function createSqliteTemplateStore(db: DatabaseSync): TemplateStore {
   return {
     async insert(t) {
       try {
-        db.prepare(
+        sql(
+          db,
           `INSERT INTO templates (id, account_id, key, name, draft, published_version, archived_at, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         ).run(
@@ -50,24 +52,28 @@ export function createSqliteTemplateStore(db: DatabaseSync): TemplateStore {
       }
     },
     async find(accountId, idOrKey) {
-      const r = db
-        .prepare("SELECT * FROM templates WHERE account_id = ? AND (id = ? OR key = ?)")
-        .get(accountId, idOrKey, idOrKey);
+      const r = sql(db, "SELECT * FROM templates WHERE account_id = ? AND (id = ? OR key = ?)").get(
+        accountId,
+        idOrKey,
+        idOrKey,
+      );
       return r ? toTemplate(r) : null;
     },
     async list(accountId, { limit, after, publishedOnly }) {
       const filter = publishedOnly ? "AND published_version IS NOT NULL" : "";
-      return db
-        .prepare(
-          `SELECT * FROM templates WHERE account_id = ? AND archived_at IS NULL ${filter} AND id > ?
+      return sql(
+        db,
+
+        `SELECT * FROM templates WHERE account_id = ? AND archived_at IS NULL ${filter} AND id > ?
            ORDER BY id LIMIT ?`,
-        )
+      )
         .all(accountId, after ?? "", limit)
         .map(toTemplate);
     },
     async updateDraft(accountId, id, draft, at) {
       try {
-        db.prepare(
+        sql(
+          db,
           "UPDATE templates SET draft = ?, key = ?, name = ?, updated_at = ? WHERE id = ? AND account_id = ?",
         ).run(json(draft), draft.key, draft.name, at, id, accountId);
         return true;
@@ -78,32 +84,34 @@ export function createSqliteTemplateStore(db: DatabaseSync): TemplateStore {
     },
     async publish(accountId, id, at) {
       return transaction(db, () => {
-        const t = db.prepare("SELECT * FROM templates WHERE id = ? AND account_id = ?").get(id, accountId);
+        const t = sql(db, "SELECT * FROM templates WHERE id = ? AND account_id = ?").get(id, accountId);
         if (!t) throw new Error(`no template ${id}`);
         const next = Number(t.published_version ?? 0) + 1;
-        db.prepare(
+        sql(
+          db,
           "INSERT INTO template_versions (template_id, version, document, published_at) VALUES (?, ?, ?, ?)",
         ).run(id, next, String(t.draft), at);
-        db.prepare(
+        sql(
+          db,
           "UPDATE templates SET published_version = ?, archived_at = NULL, updated_at = ? WHERE id = ?",
         ).run(next, at, id);
         return { templateId: id, version: next, document: parse(t.draft), publishedAt: at };
       });
     },
     async version(templateId, version) {
-      const r = db
-        .prepare("SELECT * FROM template_versions WHERE template_id = ? AND version = ?")
-        .get(templateId, version);
+      const r = sql(db, "SELECT * FROM template_versions WHERE template_id = ? AND version = ?").get(
+        templateId,
+        version,
+      );
       return r ? toVersion(r) : null;
     },
     async versions(templateId) {
-      return db
-        .prepare("SELECT * FROM template_versions WHERE template_id = ? ORDER BY version")
+      return sql(db, "SELECT * FROM template_versions WHERE template_id = ? ORDER BY version")
         .all(templateId)
         .map(toVersion);
     },
     async archive(accountId, id, at) {
-      db.prepare("UPDATE templates SET archived_at = ?, updated_at = ? WHERE id = ? AND account_id = ?").run(
+      sql(db, "UPDATE templates SET archived_at = ?, updated_at = ? WHERE id = ? AND account_id = ?").run(
         at,
         at,
         id,
