@@ -150,7 +150,9 @@ const accepts = await drive("async accept", 8, {
   headers,
   body: renderBody(false),
 });
-server.child.kill("SIGKILL");
+// SIGTERM: the server finishes the renders in flight and exits (queued ones stay in the table).
+server.child.kill("SIGTERM");
+await new Promise((resolve) => server.child.once("exit", resolve));
 rmSync(dir, { recursive: true, force: true });
 
 const summary = {
