@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { TemplateDocumentT } from "../../src/domain/document.ts";
 import type { AccountStore } from "../../src/ports/account-store.ts";
 import type { AssetStore } from "../../src/ports/asset-store.ts";
+import type { IdempotencyStore } from "../../src/ports/idempotency-store.ts";
 import type { Ledger } from "../../src/ports/ledger.ts";
 import type { RenderStore } from "../../src/ports/render-store.ts";
 import type { TemplateStore } from "../../src/ports/template-store.ts";
@@ -13,6 +14,7 @@ export interface StateStores {
   assets: AssetStore;
   ledger: Ledger;
   renders: RenderStore;
+  idempotency: IdempotencyStore;
 }
 
 export interface StateFixture extends StateStores {

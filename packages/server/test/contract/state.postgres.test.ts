@@ -2,6 +2,7 @@ import type pg from "pg";
 import { afterAll, describe, it } from "vitest";
 import { createPgAccountStore } from "../../src/adapters/postgres/account-store.ts";
 import { createPgAssetStore } from "../../src/adapters/postgres/asset-store.ts";
+import { createPgIdempotencyStore } from "../../src/adapters/postgres/idempotency-store.ts";
 import { createPgLedger } from "../../src/adapters/postgres/ledger.ts";
 import { migrate } from "../../src/adapters/postgres/migrations.ts";
 import { createPgPool } from "../../src/adapters/postgres/pool.ts";
@@ -10,6 +11,7 @@ import { createPgTemplateStore } from "../../src/adapters/postgres/template-stor
 import { startPostgres } from "../support/postgres.ts";
 import { accountsContract } from "./accounts.contract.ts";
 import { assetsContract } from "./assets.contract.ts";
+import { idempotencyContract } from "./idempotency.contract.ts";
 import { ledgerRendersContract } from "./ledger-renders.contract.ts";
 import { postgresMigrationTests } from "./migrations.postgres.suite.ts";
 import { renderJobsTests } from "./render-jobs.postgres.suite.ts";
@@ -29,6 +31,7 @@ const storesOn = (pool: pg.Pool): StateStores => ({
   assets: createPgAssetStore(pool),
   ledger: createPgLedger(pool),
   renders: createPgRenderStore(pool),
+  idempotency: createPgIdempotencyStore(pool),
 });
 
 if (cluster) {
@@ -50,6 +53,7 @@ if (cluster) {
   templatesContract("PostgreSQL", postgres);
   assetsContract("PostgreSQL", postgres);
   ledgerRendersContract("PostgreSQL", postgres);
+  idempotencyContract("PostgreSQL", postgres);
   postgresMigrationTests(cluster);
   renderJobsTests(cluster);
 } else {

@@ -5,11 +5,13 @@ import type { DatabaseSync } from "node:sqlite";
 import { createSqliteAccountStore } from "../../src/adapters/sqlite/account-store.ts";
 import { createSqliteAssetStore } from "../../src/adapters/sqlite/asset-store.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
+import { SqliteIdempotencyStore } from "../../src/adapters/sqlite/idempotency-store.ts";
 import { createSqliteLedger } from "../../src/adapters/sqlite/ledger.ts";
 import { createSqliteRenderStore } from "../../src/adapters/sqlite/render-store.ts";
 import { createSqliteTemplateStore } from "../../src/adapters/sqlite/template-store.ts";
 import { accountsContract } from "./accounts.contract.ts";
 import { assetsContract } from "./assets.contract.ts";
+import { idempotencyContract } from "./idempotency.contract.ts";
 import { ledgerRendersContract } from "./ledger-renders.contract.ts";
 import type { StateFactory, StateStores } from "./state-fixture.ts";
 import { templatesContract } from "./templates.contract.ts";
@@ -20,6 +22,7 @@ const storesOn = (db: DatabaseSync): StateStores => ({
   assets: createSqliteAssetStore(db),
   ledger: createSqliteLedger(db),
   renders: createSqliteRenderStore(db),
+  idempotency: new SqliteIdempotencyStore(db),
 });
 
 const sqlite: StateFactory = async () => {
@@ -43,3 +46,4 @@ accountsContract("SQLite", sqlite);
 templatesContract("SQLite", sqlite);
 assetsContract("SQLite", sqlite);
 ledgerRendersContract("SQLite", sqlite);
+idempotencyContract("SQLite", sqlite);
