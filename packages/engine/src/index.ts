@@ -1,4 +1,11 @@
 export type * from "./api.ts";
+export {
+  CURRENT_VERSION,
+  type Migration,
+  type MigrationResult,
+  migrateDocument,
+  migrations,
+} from "./document/migrate.ts";
 export * from "./document/schema.ts";
 export {
   type DocumentValidationResult,
@@ -6,6 +13,13 @@ export {
   type ValidationError,
   validateDocument,
 } from "./document/validate.ts";
-export { type SlotValueError, type SlotValuesResult, validateSlotValues } from "./document/values.ts";
+export { BINDABLE_PROPERTIES, MAX_GROUP_DEPTH } from "./document/validate-semantics.ts";
+export {
+  MAX_TEXT_LENGTH,
+  type SlotValueError,
+  type SlotValueErrorKind,
+  type SlotValuesResult,
+  validateSlotValues,
+} from "./document/values.ts";
 export { createEngine, type EngineSetup } from "./render/engine.ts";
 export { EngineError, type EngineErrorCode } from "./render/errors.ts";
