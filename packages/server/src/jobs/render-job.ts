@@ -1,8 +1,7 @@
 import type { RenderTask, RenderTaskResult } from "../adapters/queue/render-messages.ts";
-import { newAssetToken, newId, sha256 } from "../domain/ids.ts";
+import { newAssetToken, newId } from "../domain/ids.ts";
 import { buildCallbackEvent } from "../domain/webhooks/index.ts";
 import type { AssetRecord } from "../ports/asset-store.ts";
-import type { BlobStore } from "../ports/blob-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { RenderRecord, RenderStore } from "../ports/render-store.ts";
 import type { OutboxEventInput } from "../ports/webhook-outbox.ts";
@@ -11,7 +10,6 @@ const EXT = { png: "png", jpeg: "jpg", webp: "webp" } as const;
 
 export interface RenderJobDeps {
   renders: RenderStore;
-  blobs: BlobStore;
   clock: Clock;
   runTask(task: Omit<RenderTask, "taskId">): Promise<RenderTaskResult>;
   /** Absolute links of an output asset, for the completion callback body (needs the public base URL). */
@@ -21,12 +19,15 @@ export interface RenderJobDeps {
 /**
  * Runs one accepted render to its end state. Idempotent, because the queue delivers at least once
  * (a restart re-runs `rendering` rows): the blob key derives from the render id, so a re-run
- * overwrites the same key, and complete/failAndRefund are no-ops on a finished render.
+ * overwrites the same key, and complete/failAndRefund are no-ops on a finished render. The worker
+ * writes the output blob before answering, so a completed row always has its file.
  */
 export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promise<void> {
   const job = await deps.renders.claim(renderId);
   if (!job) return;
   const { render, document } = job;
+  const ext = EXT[render.format];
+  const blobKey = `renders/${render.id}.${ext}`;
   let result: RenderTaskResult;
   try {
     result = await deps.runTask({
@@ -36,6 +37,7 @@ export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promi
       scale: render.scale,
       format: render.format,
       quality: render.quality,
+      outputKey: blobKey,
     });
   } catch (error) {
     console.error(
@@ -48,9 +50,6 @@ export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promi
     await deps.renders.failAndRefund(renderId, { code: result.code, message: result.message }, at);
     return;
   }
-  const ext = EXT[render.format];
-  const blobKey = `renders/${render.id}.${ext}`;
-  await deps.blobs.put(blobKey, result.bytes);
   const assetId = newId("ast");
   const asset: AssetRecord = {
     id: assetId,
@@ -58,12 +57,12 @@ export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promi
     folder: `renders/${render.templateKey}/`,
     name: `${render.id}.${ext}`,
     contentType: result.contentType,
-    byteSize: result.bytes.byteLength,
+    byteSize: result.byteSize,
     width: result.width,
     height: result.height,
     blobKey,
     token: newAssetToken(),
-    etag: `"${Buffer.from(sha256(result.bytes)).toString("hex").slice(0, 32)}"`,
+    etag: result.etag,
     metadata: render.metadata,
     tags: render.tags,
     renderId: render.id,

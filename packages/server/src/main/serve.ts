@@ -42,7 +42,6 @@ export async function startServer(config: ServeConfig): Promise<RunningServer> {
       runRenderJob(
         {
           renders: data.renders,
-          blobs: data.blobs,
           clock: data.clock,
           runTask: pool.run,
           assetLinks: (asset) =>

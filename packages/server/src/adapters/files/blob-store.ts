@@ -11,10 +11,16 @@ export function createFileBlobStore(root: string): BlobStore {
     if (!path.startsWith(base + sep)) throw new Error(`blob key escapes the store: ${key}`);
     return path;
   };
+  // Directories already made by this process: one mkdir per directory, not one per write.
+  const made = new Set<string>();
   return {
     async put(key, bytes) {
       const path = pathOf(key);
-      await mkdir(dirname(path), { recursive: true });
+      const dir = dirname(path);
+      if (!made.has(dir)) {
+        await mkdir(dir, { recursive: true });
+        made.add(dir);
+      }
       const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
       await writeFile(temp, bytes);
       await rename(temp, path);

@@ -10,13 +10,17 @@ export interface RenderTask {
   scale: number;
   format: OutputFormat;
   quality: number | null;
+  /** Blob key the worker writes the output to (derived from the render id, so a re-run overwrites it). */
+  outputKey: string;
 }
 
 export type RenderTaskResult =
   | {
       taskId: number;
       ok: true;
-      bytes: Uint8Array;
+      byteSize: number;
+      /** Quoted strong ETag derived from the bytes. */
+      etag: string;
       contentType: string;
       width: number;
       height: number;

@@ -1,4 +1,5 @@
 // Worker thread entry: one renderer (engine, fonts) per thread, created once and reused for every task.
+import { createHash } from "node:crypto";
 import { parentPort, workerData } from "node:worker_threads";
 import { createNodeRenderer } from "@pictor/render-node";
 import { createSafeFetch } from "../fetch/safe-fetch.ts";
@@ -10,9 +11,10 @@ const data = workerData as RenderWorkerData;
 const port = parentPort;
 if (!port) throw new Error("render-worker must run as a worker thread");
 
+const blobs = createFileBlobStore(data.blobRoot);
 const loadImage = createImageLoader({
   databaseFile: data.databaseFile,
-  blobs: createFileBlobStore(data.blobRoot),
+  blobs,
   safeFetch: createSafeFetch({ allowlist: data.outboundAllowlist }),
 });
 const renderer = await createNodeRenderer();
@@ -20,7 +22,7 @@ const renderer = await createNodeRenderer();
 port.on("message", async (task: RenderTask) => {
   const result = await run(task);
   const message: WorkerMessage = { type: "result", result };
-  port.postMessage(message, result.ok ? [result.bytes.buffer as ArrayBuffer] : []);
+  port.postMessage(message);
 });
 port.postMessage({ type: "ready" } satisfies WorkerMessage);
 
@@ -36,12 +38,15 @@ async function run(task: RenderTask): Promise<RenderTaskResult> {
       // Assets are immutable: their prepared pixels can be reused without reading the blob again.
       sourceIdentity: (src: string) => (src.startsWith("asset://") ? src : null),
     });
-    // Copy into a buffer of our own so it can be transferred without touching the renderer's memory.
-    const bytes = new Uint8Array(out.bytes);
+    // Hashing and writing the output here keeps both off the API thread (a 600 KB PNG took about
+    // 1 ms of SHA-256 there), and the bytes never cross threads.
+    const etag = `"${createHash("sha256").update(out.bytes).digest("hex").slice(0, 32)}"`;
+    await blobs.put(task.outputKey, out.bytes);
     return {
       taskId: task.taskId,
       ok: true,
-      bytes,
+      byteSize: out.bytes.byteLength,
+      etag,
       contentType: out.contentType,
       width: out.width,
       height: out.height,
