@@ -1,3 +1,4 @@
+import { validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { api, newAccount, startTestServer, type TestServer } from "./support.ts";
 
@@ -66,4 +67,19 @@ it("GET /v1/openapi.json describes the endpoints and is public", async () => {
     expect(Object.keys(res.body.paths)).toContain(path);
   }
   expect((await fetch(`${t.url}/docs`)).status).toBe(200);
+
+  const result = await validate(structuredClone(res.body) as never);
+  expect(result.valid ? [] : result.errors).toEqual([]);
+  // Every operation documents its error body.
+  for (const [path, item] of Object.entries(
+    res.body.paths as Record<string, Record<string, { responses: object }>>,
+  )) {
+    for (const [method, operation] of Object.entries(item)) {
+      const statuses = Object.keys(operation.responses);
+      expect(
+        statuses.some((s) => /^[45]/.test(s)),
+        `${method} ${path}`,
+      ).toBe(true);
+    }
+  }
 });
