@@ -10,7 +10,13 @@ const root = dirname(fileURLToPath(import.meta.url));
 export default defineConfig({
   root,
   base: "/",
-  build: { outDir: "dist", emptyOutDir: true, target: "es2022", sourcemap: true },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    target: "es2022",
+    sourcemap: true,
+    chunkSizeWarningLimit: 1000,
+  },
   oxc: { jsx: { runtime: "automatic" } },
   logLevel: "warn",
 });

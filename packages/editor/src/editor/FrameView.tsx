@@ -246,6 +246,7 @@ export function FrameView(props: Props) {
           ref={overlay}
           className={`frame-overlay tool-${tool}`}
           data-testid={`frame-overlay-${frame.name}`}
+          data-zoom={zoom}
           onPointerDown={onPointerDown}
           onPointerMove={onPointerMove}
           onPointerUp={onPointerUp}

@@ -91,7 +91,7 @@ export function TryApiPanel({ doc, values, published }: Props) {
               {job.width} × {job.height} {job.format}
             </dd>
             <dt>Cost</dt>
-            <dd data-testid="try-cost">{job.credits_charged - job.credits_refunded} credits</dd>
+            <dd data-testid="try-cost">{plural(job.credits_charged - job.credits_refunded, "credit")}</dd>
             <dt>Credits left</dt>
             <dd data-testid="try-credits">{credits ?? "–"}</dd>
             <dt>Version</dt>
@@ -121,4 +121,8 @@ export function TryApiPanel({ doc, values, published }: Props) {
       </section>
     </div>
   );
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }

@@ -223,10 +223,10 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
 
   function addFrame(width: number, height: number, name: string) {
     const frameName = uniqueFrameName(doc, name);
-    history.set({
-      ...doc,
-      frames: [...doc.frames, { name: frameName, width, height, background: "#FFFFFF", layers: [] }],
-    });
+    const frames = [...doc.frames, { name: frameName, width, height, background: "#FFFFFF", layers: [] }];
+    history.set({ ...doc, frames });
+    // Keep every frame in view, as the new one is placed to the right of the others.
+    setZoom(fitZoom(frames));
     setSelection({ frame: doc.frames.length, layer: null });
   }
 
@@ -383,7 +383,12 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
           >
             +
           </button>
-          <button type="button" className="btn ghost small" title="Fit all frames" onClick={() => setZoom(fitZoom(doc.frames))}>
+          <button
+            type="button"
+            className="btn ghost small"
+            title="Fit all frames"
+            onClick={() => setZoom(fitZoom(doc.frames))}
+          >
             Fit
           </button>
         </div>

@@ -1,0 +1,230 @@
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  apiClient,
+  type DocumentLike,
+  dragOnFrame,
+  type EditorHarness,
+  editorPixels,
+  modificationsOf,
+  renderThroughApi,
+  SCREENSHOTS,
+  signUp,
+  startEditorHarness,
+  straightRgba,
+  waitSaved,
+} from "./harness.ts";
+
+interface LayerLike {
+  id: string;
+  type: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  rotation?: number;
+  bind?: Record<string, string>;
+}
+
+async function currentDoc(
+  page: Page,
+): Promise<DocumentLike & { frames: { name: string; layers: LayerLike[] }[] }> {
+  return page.evaluate(() =>
+    (window as unknown as { __pictor: { currentDocument(): never } }).__pictor.currentDocument(),
+  );
+}
+
+function layerOf(doc: Awaited<ReturnType<typeof currentDoc>>, frame: string, type: string): LayerLike {
+  const found = doc.frames.find((f) => f.name === frame)?.layers.find((l) => l.type === type);
+  if (!found) throw new Error(`no ${type} layer in ${frame}`);
+  return found;
+}
+
+/** Asset references (`asset://ast_…`) found anywhere in the starter templates' documents. */
+async function starterAssets(call: ReturnType<typeof apiClient>): Promise<string[]> {
+  const list = await call<{ data: { id: string }[] }>("/v1/templates?include_drafts=true&limit=200");
+  const found = new Set<string>();
+  for (const t of list.data) {
+    const detail = await call<{ document: unknown }>(`/v1/templates/${t.id}`);
+    for (const m of JSON.stringify(detail.document).matchAll(/asset:\/\/(ast_[A-Za-z0-9]+)/g))
+      found.add(m[1] as string);
+  }
+  return [...found];
+}
+
+describe("editor: design a template by hand, publish, API pixels equal editor pixels", () => {
+  let h: EditorHarness;
+  let key = "";
+
+  beforeAll(async () => {
+    h = await startEditorHarness();
+  }, 180_000);
+
+  afterAll(async () => {
+    await h?.close();
+  }, 60_000);
+
+  it("signs up, designs two frames with a text, an image and three bound slots, publishes, and renders identically", async () => {
+    const { page, url } = h;
+    await page.goto(url);
+    await page.getByTestId("signup").waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, "sign-in.png") });
+
+    key = await signUp(page, url, "Editor e2e");
+    expect(key).toMatch(/^sk_live_/);
+    await page.getByTestId("continue").click();
+    await page.getByTestId("template-card").first().waitFor();
+    await page.waitForFunction(
+      () => document.querySelectorAll('.thumb[data-state="loading"]').length === 0,
+      null,
+      {
+        timeout: 90_000,
+      },
+    );
+    expect(await page.locator('.thumb[data-state="ready"]').count()).toBe(
+      await page.getByTestId("template-card").count(),
+    );
+    await page.screenshot({ path: join(SCREENSHOTS, "templates.png") });
+
+    const call = apiClient(url, key);
+    const assets = await starterAssets(call);
+    expect(assets.length).toBeGreaterThanOrEqual(2);
+    const [designAsset, apiAsset] = assets as [string, string];
+
+    // New template, second frame from a preset.
+    await page.getByTestId("new-template").click();
+    await page.getByTestId("editor").waitFor({ timeout: 90_000 });
+    await page.getByTestId("add-frame").click();
+    await page.getByTestId("preset-1080x1080").click();
+    await page.getByTestId("frame-overlay-square").waitFor();
+
+    // Text: drag a box on the first frame, then type.
+    await page.getByTestId("tool-text").click();
+    await dragOnFrame(page, "main", { x: 80, y: 80 }, { x: 700, y: 260 });
+    await page.getByTestId("prop-text").fill("Launch day is here");
+    // Image: drag a box, give it a starter asset.
+    await page.getByTestId("tool-image").click();
+    await dragOnFrame(page, "main", { x: 760, y: 60 }, { x: 1140, y: 570 });
+    await page.getByTestId("prop-src").fill(designAsset);
+    // Rectangle on the second frame.
+    await page.getByTestId("tool-rectangle").click();
+    await dragOnFrame(page, "square", { x: 140, y: 140 }, { x: 940, y: 700 });
+
+    let doc = await currentDoc(page);
+    const text = layerOf(doc, "main", "text");
+    expect(text).toMatchObject({ x: 80, y: 80, width: 620, height: 180 });
+    const image = layerOf(doc, "main", "image");
+    const rect = layerOf(doc, "square", "shape");
+    expect(rect).toMatchObject({ x: 140, y: 140, width: 800, height: 560 });
+
+    // Move with the pointer: the centre snaps to the frame's vertical centre line (540).
+    await dragOnFrame(page, "square", { x: 540, y: 420 }, { x: 543, y: 520 });
+    doc = await currentDoc(page);
+    expect(layerOf(doc, "square", "shape")).toMatchObject({ x: 140, y: 240 });
+    // Resize from the bottom-right handle, rotate from the rotation handle, undo the rotation.
+    const handle = page.getByTestId("handle-1,1");
+    const hb = await handle.boundingBox();
+    if (!hb) throw new Error("no resize handle");
+    await page.mouse.move(hb.x + hb.width / 2, hb.y + hb.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(hb.x + hb.width / 2 - 40, hb.y + hb.height / 2 + 20, { steps: 5 });
+    await page.mouse.up();
+    doc = await currentDoc(page);
+    const resized = layerOf(doc, "square", "shape");
+    expect(resized.width).toBeLessThan(800);
+    expect(resized.height).toBeGreaterThan(560);
+    const rot = await page.getByTestId("handle-rotate").boundingBox();
+    if (!rot) throw new Error("no rotation handle");
+    const sel = await page.getByTestId("selection-box").boundingBox();
+    if (!sel) throw new Error("no selection box");
+    await page.mouse.move(rot.x + rot.width / 2, rot.y + rot.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(sel.x + sel.width + 200, sel.y + sel.height / 2, { steps: 6 });
+    await page.mouse.up();
+    doc = await currentDoc(page);
+    expect(layerOf(doc, "square", "shape").rotation).toBe(90);
+    await page.keyboard.press("Control+z");
+    doc = await currentDoc(page);
+    expect(layerOf(doc, "square", "shape").rotation ?? 0).toBe(0);
+    expect(layerOf(doc, "square", "shape").width).toBe(resized.width);
+
+    // Slots: one of each kind, bound from the properties panel.
+    await page.getByTestId("tab-slots").click();
+    await page.getByTestId("add-slot-text").click();
+    await page.getByTestId("add-slot-image").click();
+    await page.getByTestId("add-slot-color").click();
+    await page.locator(`[data-layer="${text.id}"]`).click();
+    await page.getByTestId("bind-text").selectOption("text1");
+    await page.locator(`[data-layer="${image.id}"]`).click();
+    await page.getByTestId("bind-src").selectOption("image1");
+    await page.locator(`[data-layer="${rect.id}"]`).click();
+    await page.getByTestId("bind-fill").selectOption("colour1");
+    await waitSaved(page);
+    doc = await currentDoc(page);
+    expect(doc.slots.map((s) => `${s.type}:${s.name}`)).toEqual([
+      "text:text1",
+      "image:image1",
+      "color:colour1",
+    ]);
+    expect(layerOf(doc, "main", "text").bind).toEqual({ text: "text1" });
+    expect(layerOf(doc, "main", "image").bind).toEqual({ src: "image1" });
+    expect(layerOf(doc, "square", "shape").bind).toEqual({ fill: "colour1" });
+    await page.screenshot({ path: join(SCREENSHOTS, "editor-design.png") });
+
+    // Preview values, then publish.
+    const values = { text1: "Hello from the API, at any length", image1: apiAsset, colour1: "#10B981" };
+    await page.getByTestId("tab-preview").click();
+    await page.getByTestId("preview-text1").fill(values.text1);
+    await page.getByTestId("preview-image1").fill(values.image1);
+    await page.getByTestId("preview-colour1").fill(values.colour1);
+    await page.getByTestId("tab-publish").click();
+    await page.getByTestId("publish-panel-button").click();
+    await page.getByTestId("versions").locator("li").first().waitFor();
+    expect(await page.getByTestId("versions").locator("li").count()).toBe(1);
+
+    // Each frame through the API (what `curl` would send), against the editor's engine pixels.
+    doc = await currentDoc(page);
+    for (const [frame, scale] of [
+      ["main", 1],
+      ["square", 1],
+      ["square", 2],
+    ] as const) {
+      const api = await renderThroughApi(url, key, {
+        template: doc.key,
+        frame,
+        scale,
+        modifications: modificationsOf(doc, values),
+      });
+      const editor = await editorPixels(page, frame, values, scale);
+      expect(editor.imageErrors).toEqual([]);
+      expect([api.width, api.height]).toEqual([editor.width, editor.height]);
+      const editorRgba = await straightRgba(editor);
+      expect(editorRgba.length).toBe(api.rgba.length);
+      expect(
+        editorRgba.equals(api.rgba),
+        `${frame} @${scale}: API PNG differs from the editor's pixels`,
+      ).toBe(true);
+    }
+
+    // Try the API panel: real render, cost, credits left, curl.
+    await page.getByTestId("tab-api").click();
+    await page.getByTestId("try-render").click();
+    await page.getByTestId("try-result").waitFor({ timeout: 60_000 });
+    await page
+      .locator(".try-image")
+      .evaluate((img: HTMLImageElement) =>
+        img.complete ? undefined : new Promise((r) => img.addEventListener("load", r, { once: true })),
+      );
+    expect(await page.getByTestId("try-cost").textContent()).toBe("1 credit");
+    const account = await call<{ credits_balance: number }>("/v1/account");
+    expect(await page.getByTestId("try-credits").textContent()).toBe(String(account.credits_balance));
+    expect(await page.getByTestId("try-curl").textContent()).toContain(`"template": "${doc.key}"`);
+    await page.screenshot({ path: join(SCREENSHOTS, "editor-try-api.png") });
+
+    await page.goto(`${url}/#/account`);
+    await page.getByTestId("balance").waitFor();
+    await page.locator(".badge.charge").first().waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, "account.png") });
+  }, 300_000);
+});
