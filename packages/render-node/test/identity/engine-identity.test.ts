@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Engine, PreparedImage, TemplateDocumentT } from "@pictor/engine";
-import { createEngine } from "@pictor/engine";
+import { createEngine, validateDocument } from "@pictor/engine";
 import { loadFontSet } from "@pictor/fonts";
 import { loadCanvasKit, prepareImage } from "@pictor/render-node";
 import { type Browser, chromium, type Page } from "playwright-core";
@@ -39,9 +39,13 @@ const templateFiles = existsSync(templatesDir)
       .filter((f) => f.endsWith(".json"))
       .sort()
   : [];
-const documents = new Map<string, TemplateDocumentT>(
-  templateFiles.map((file) => [file, JSON.parse(readFileSync(join(templatesDir, file), "utf8"))]),
-);
+/** Validated (and migrated) as every host does before rendering; an invalid example fails loudly here. */
+function loadTemplate(file: string): TemplateDocumentT {
+  const result = validateDocument(JSON.parse(readFileSync(join(templatesDir, file), "utf8")));
+  if (!result.ok) throw new Error(`${file}: ${JSON.stringify(result.errors)}`);
+  return result.document;
+}
+const documents = new Map<string, TemplateDocumentT>(templateFiles.map((file) => [file, loadTemplate(file)]));
 const cases: Case[] = templateFiles.flatMap((file) =>
   (documents.get(file)?.frames ?? []).flatMap((frame) =>
     SCALES.map((scale) => ({ file, frame: frame.name, scale })),
