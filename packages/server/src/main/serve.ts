@@ -1,3 +1,4 @@
+import type { Lookup } from "../adapters/fetch/resolve-target.ts";
 import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
 import { createLocalRenderQueue } from "../adapters/queue/local-render-queue.ts";
 import { createWorkerPool } from "../adapters/queue/worker-pool.ts";
@@ -23,9 +24,16 @@ export interface RunningServer {
 }
 
 /** Composition root of the API process on the embedded default (SQLite, files, in-process queue). */
-export async function startServer(config: ServeConfig): Promise<RunningServer> {
+export async function startServer(
+  config: ServeConfig,
+  /** Tests only: DNS answers for the API process's outbound guard (webhook checks and deliveries). */
+  testHooks: { lookup?: Lookup } = {},
+): Promise<RunningServer> {
   const data = openDataDir(config.dataDir, config.examplesDir ? { examplesDir: config.examplesDir } : {});
-  const safeFetch = createSafeFetch({ allowlist: config.outboundAllowlist });
+  const safeFetch = createSafeFetch({
+    allowlist: config.outboundAllowlist,
+    ...(testHooks.lookup ? { lookup: testHooks.lookup } : {}),
+  });
   const pool = createWorkerPool(config.workers, {
     databaseFile: data.paths.database,
     blobRoot: data.paths.blobs,

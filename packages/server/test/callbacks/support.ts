@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Lookup } from "../../src/adapters/fetch/resolve-target.ts";
 import { readServeConfig } from "../../src/main/config.ts";
 import { openDataDir } from "../../src/main/data-dir.ts";
 import { startServer } from "../../src/main/serve.ts";
@@ -67,7 +68,7 @@ export interface CallbackTestServer extends TestServer {
  * (PICTOR_OUTBOUND_ALLOWLIST), next to the image origin and one closed port.
  */
 export async function startCallbackServer(
-  options: { receivers?: number; workers?: number } = {},
+  options: { receivers?: number; workers?: number; lookup?: Lookup } = {},
 ): Promise<CallbackTestServer> {
   const dir = mkdtempSync(join(tmpdir(), "pictor-callbacks-"));
   const images = await startImageServer();
@@ -84,7 +85,7 @@ export async function startCallbackServer(
       PICTOR_RATE_LIMIT_BURST: "100000",
     },
   );
-  const server = await startServer(config);
+  const server = await startServer(config, options.lookup ? { lookup: options.lookup } : {});
   await server.workersReady();
   const data = openDataDir(dir);
   return {
