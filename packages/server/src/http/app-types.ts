@@ -6,6 +6,7 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from "fastify";
+import type { AssetLibrary } from "../domain/assets/asset-library.ts";
 import type { BatchStore } from "../domain/batches.ts";
 import type { AccountStore, WebhookSecretStore } from "../ports/account-store.ts";
 import type { AssetStore } from "../ports/asset-store.ts";
@@ -48,7 +49,10 @@ export interface AppDeps {
   queue: RenderQueue;
   starters: StarterCatalog;
   clock: Clock;
-  safeFetch: Pick<SafeFetch, "check">;
+  /** `fetch` is needed only by uploads from a URL (POST /v1/assets/import). */
+  safeFetch: Pick<SafeFetch, "check"> & Partial<Pick<SafeFetch, "fetch">>;
+  /** Search, dedupe, patch and delete over the asset records (issue 5). */
+  assetLibrary: AssetLibrary;
   /** HMAC key for signed output links (kept in the data dir). */
   signingSecret: Uint8Array;
   /** Absolute base URL for links; default: derived from the request's Host. */

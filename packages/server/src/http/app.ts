@@ -13,6 +13,7 @@ import { registerAccountGet } from "./routes/account-get.ts";
 import { registerAccountLedger } from "./routes/account-ledger.ts";
 import { registerAccountSignup } from "./routes/account-signup.ts";
 import { registerAssetFile } from "./routes/asset-file.ts";
+import { registerAssetRoutes } from "./routes/assets-routes.ts";
 import { registerBatchCreate } from "./routes/batch-create.ts";
 import { registerBatchGet } from "./routes/batch-get.ts";
 import { registerEditorPrepareImage } from "./routes/editor-prepare-image.ts";
@@ -101,6 +102,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     registerWebhookSecret,
     registerWebhookSecretRotate,
     registerAssetFile,
+    registerAssetRoutes,
     registerOutputFile,
     registerEditorPrepareImage,
   ]) {

@@ -22,6 +22,7 @@ export type ApiErrorCode =
   | "idempotency_key_reused"
   | "image_fetch_failed"
   | "image_invalid"
+  | "font_invalid"
   | "rate_limited"
   | "internal_error"
   | "unavailable"
@@ -46,6 +47,7 @@ export const STATUS_BY_CODE: Record<ApiErrorCode, number> = {
   idempotency_key_reused: 422,
   image_fetch_failed: 422,
   image_invalid: 422,
+  font_invalid: 422,
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,

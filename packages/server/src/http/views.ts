@@ -11,6 +11,8 @@ export const EXT_BY_TYPE: Record<string, string> = {
   "image/jpeg": "jpg",
   "image/webp": "webp",
   "image/gif": "gif",
+  "font/ttf": "ttf",
+  "font/otf": "otf",
   "image/svg+xml": "svg",
 };
 

@@ -5,6 +5,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { createFileBlobStore } from "../adapters/files/blob-store.ts";
 import { createDirectoryStarterCatalog } from "../adapters/files/starter-catalog.ts";
 import { createSqliteAccountStore } from "../adapters/sqlite/account-store.ts";
+import { createSqliteAssetLibrary } from "../adapters/sqlite/asset-library.ts";
 import { createSqliteAssetStore } from "../adapters/sqlite/asset-store.ts";
 import { openDatabase } from "../adapters/sqlite/database.ts";
 import { SqliteIdempotencyStore } from "../adapters/sqlite/idempotency-store.ts";
@@ -42,6 +43,7 @@ export function openDataDir(dataDir: string, options: { examplesDir?: string } =
     templates: createSqliteTemplateStore(db),
     renders: createSqliteRenderStore(db),
     assets: createSqliteAssetStore(db),
+    assetLibrary: createSqliteAssetLibrary(db),
     ledger: createSqliteLedger(db),
     blobs: createFileBlobStore(paths.blobs),
     starters: createDirectoryStarterCatalog(options.examplesDir ?? DEFAULT_EXAMPLES_DIR),

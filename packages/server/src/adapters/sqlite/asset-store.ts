@@ -1,5 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { AssetRecord, AssetStore } from "../../ports/asset-store.ts";
+import { indexAssetTerms } from "./asset-schema.ts";
 import { json, parse } from "./database.ts";
 import { sql } from "./statements.ts";
 
@@ -45,6 +46,7 @@ export function insertAsset(db: DatabaseSync, a: AssetRecord): void {
     a.renderId,
     a.createdAt,
   );
+  indexAssetTerms(db, a);
 }
 
 export function createSqliteAssetStore(db: DatabaseSync): AssetStore {

@@ -1,4 +1,5 @@
 import { DatabaseSync } from "node:sqlite";
+import { migrateAssetLibrary } from "./asset-schema.ts";
 import { migrateBalances } from "./balances.ts";
 import { migrateIdempotency } from "./idempotency-store.ts";
 import { migrateWebhookOutbox } from "./webhook-outbox.ts";
@@ -143,6 +144,7 @@ export function openDatabase(file: string): DatabaseSync {
     migrateBalances(db);
     migrateIdempotency(db);
     migrateWebhookOutbox(db);
+    migrateAssetLibrary(db);
   });
   return db;
 }

@@ -1,0 +1,16 @@
+import { loadCanvasKit } from "@pictor/render-node";
+import { FontFileError } from "./font-file.ts";
+
+/**
+ * The final word on a font is the engine's own parser: CanvasKit must make a typeface from the
+ * bytes and find glyphs in it, or the upload is refused (a file that passes our table checks but
+ * that Skia rejects would otherwise fail every render that names it). CanvasKit loads on the first
+ * font upload only.
+ */
+export async function checkFontWithEngine(sfnt: Uint8Array): Promise<void> {
+  const canvasKit = await loadCanvasKit();
+  const copy = sfnt.slice().buffer;
+  const typeface = canvasKit.Typeface.MakeTypefaceFromData(copy);
+  if (!typeface) throw new FontFileError("the font engine cannot read this font file");
+  typeface.delete();
+}

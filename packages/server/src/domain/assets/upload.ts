@@ -1,0 +1,144 @@
+import { createHash } from "node:crypto";
+import type { AssetRecord } from "../../ports/asset-store.ts";
+import type { BlobStore } from "../../ports/blob-store.ts";
+import type { Clock } from "../../ports/clock.ts";
+import { newAssetToken, newId } from "../ids.ts";
+import type { AssetLibrary, FontFaceInfo, LibraryAsset } from "./asset-library.ts";
+import { normalizeFolder } from "./folders.ts";
+import { checkFontWithEngine } from "./font-check.ts";
+import { decodeFont, FontFileError, sniffFont } from "./font-file.ts";
+import { ImageFileError, inspectImage } from "./image-file.ts";
+
+export interface UploadDeps {
+  library: AssetLibrary;
+  blobs: BlobStore;
+  clock: Clock;
+}
+
+export interface UploadInput {
+  accountId: string;
+  bytes: Uint8Array;
+  /** Client file name or URL path; only its last segment is kept. */
+  filename?: string | undefined;
+  folder?: string | undefined;
+  tags?: string[] | undefined;
+  metadata?: Record<string, string> | undefined;
+}
+
+export type UploadOutcome =
+  | { ok: true; asset: LibraryAsset; created: boolean }
+  | {
+      ok: false;
+      code: "image_invalid" | "font_invalid" | "payload_too_large" | "invalid_request";
+      message: string;
+      path: string;
+    };
+
+/** Fonts live in `fonts/` (or below) so a template's family names resolve against one place. */
+export const FONT_FOLDER = "fonts/";
+const DEFAULT_IMAGE_FOLDER = "uploads/";
+
+const EXT = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/webp": "webp",
+  "image/gif": "gif",
+  "font/ttf": "ttf",
+  "font/otf": "otf",
+} as const;
+
+/**
+ * Validates, dedupes and stores one upload. Identical bytes already uploaded by the account return
+ * the existing asset unchanged (`created: false`): the bytes are stored once and the caller moves or
+ * tags it with PATCH.
+ */
+export async function uploadAsset(deps: UploadDeps, input: UploadInput): Promise<UploadOutcome> {
+  const isFont = sniffFont(input.bytes) !== null;
+  let folder = isFont ? FONT_FOLDER : DEFAULT_IMAGE_FOLDER;
+  if (input.folder !== undefined) {
+    const normalized = normalizeFolder(input.folder, "folder");
+    if (!normalized.ok)
+      return { ok: false, code: "invalid_request", message: normalized.message, path: "folder" };
+    folder = normalized.value;
+  }
+  if (isFont && !folder.startsWith(FONT_FOLDER)) {
+    const message = `Fonts are stored in '${FONT_FOLDER}' or a folder below it, not '${folder}'.`;
+    return { ok: false, code: "invalid_request", message, path: "folder" };
+  }
+
+  let stored: Uint8Array;
+  let contentType: keyof typeof EXT;
+  let width: number | null = null;
+  let height: number | null = null;
+  let font: FontFaceInfo | null = null;
+  try {
+    if (isFont) {
+      const decoded = await decodeFont(input.bytes);
+      await checkFontWithEngine(decoded.sfnt);
+      stored = decoded.sfnt;
+      contentType = decoded.contentType;
+      font = { family: decoded.family, weight: decoded.weight, style: decoded.style };
+    } else {
+      const image = await inspectImage(input.bytes);
+      stored = input.bytes;
+      ({ contentType, width, height } = image);
+    }
+  } catch (error) {
+    if (error instanceof FontFileError) {
+      return { ok: false, code: "font_invalid", message: `Bad font file: ${error.message}.`, path: "file" };
+    }
+    if (error instanceof ImageFileError) {
+      return {
+        ok: false,
+        code: error.tooLarge ? "payload_too_large" : "image_invalid",
+        message: `Not an accepted image: ${error.message}.`,
+        path: "file",
+      };
+    }
+    throw error;
+  }
+
+  const sha256 = createHash("sha256").update(stored).digest("hex");
+  const existing = await deps.library.findBySha256(input.accountId, sha256);
+  if (existing) return { ok: true, asset: existing, created: false };
+
+  const ext = EXT[contentType];
+  const blobKey = `uploads/${input.accountId}/${sha256}.${ext}`;
+  await deps.blobs.put(blobKey, stored);
+  const asset: AssetRecord = {
+    id: newId("ast"),
+    accountId: input.accountId,
+    folder,
+    name: fileName(input.filename, font ? `${font.family}.${ext}` : `${sha256.slice(0, 12)}.${ext}`),
+    contentType,
+    byteSize: stored.byteLength,
+    width,
+    height,
+    blobKey,
+    token: newAssetToken(),
+    etag: `"${sha256.slice(0, 32)}"`,
+    metadata: input.metadata ?? {},
+    tags: [...new Set(input.tags ?? [])],
+    renderId: null,
+    createdAt: deps.clock.now().toISOString(),
+  };
+  try {
+    await deps.library.insert(asset, { sha256, font });
+    return { ok: true, asset: { ...asset, sha256, font }, created: true };
+  } catch (error) {
+    // The same bytes uploaded twice at once: the unique (account, sha256) index lets one win.
+    const winner = await deps.library.findBySha256(input.accountId, sha256);
+    if (winner) return { ok: true, asset: winner, created: false };
+    throw error;
+  }
+}
+
+/** Last path segment, control characters dropped, at most 200 characters. */
+function fileName(given: string | undefined, fallback: string): string {
+  const base = (given ?? "").split(/[/\\]/).at(-1) ?? "";
+  const clean = base
+    .replace(/\p{Cc}/gu, "")
+    .trim()
+    .slice(0, 200);
+  return clean === "" ? fallback : clean;
+}

@@ -1,0 +1,51 @@
+import { Type as T } from "@sinclair/typebox";
+import { parseAssetQuery } from "../../domain/assets/query-request.ts";
+import type { App, AppDeps } from "../app-types.ts";
+import { orThrow } from "../failure.ts";
+import { ListQuery, listOf } from "../schemas.ts";
+import { Asset, assetView } from "./asset-view.ts";
+import { pageView } from "./assets-query.ts";
+
+/** The library as a file browser: one folder (or everything), newest first. */
+export function registerAssetsList(app: App, deps: AppDeps): void {
+  app.get(
+    "/v1/assets",
+    {
+      schema: {
+        summary: "List assets, optionally of one folder (with its subfolders when recursive=true)",
+        tags: ["assets"],
+        querystring: T.Composite([
+          ListQuery,
+          T.Object({ folder: T.Optional(T.String({ maxLength: 700 })), recursive: T.Optional(T.Boolean()) }),
+        ]),
+        response: { 200: listOf(Asset) },
+      },
+    },
+    async (request) => {
+      const { folder, recursive, limit, cursor } = request.query;
+      const query = orThrow(
+        parseAssetQuery({
+          ...(folder !== undefined ? { folder } : {}),
+          ...(recursive !== undefined ? { recursive } : {}),
+          ...(limit !== undefined ? { limit } : {}),
+          ...(cursor !== undefined ? { cursor } : {}),
+        }),
+      );
+      return pageView(deps, request, await deps.assetLibrary.query(request.accountId, query));
+    },
+  );
+
+  app.get(
+    "/v1/assets/fonts",
+    {
+      schema: {
+        summary: "The account's uploaded fonts: family, weight and style, for templates and the editor",
+        tags: ["assets"],
+        response: { 200: T.Object({ data: T.Array(Asset) }) },
+      },
+    },
+    async (request) => ({
+      data: (await deps.assetLibrary.fonts(request.accountId)).map((a) => assetView(deps, request, a)),
+    }),
+  );
+}
