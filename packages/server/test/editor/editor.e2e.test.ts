@@ -27,15 +27,17 @@ interface LayerLike {
   bind?: Record<string, string>;
 }
 
-async function currentDoc(
-  page: Page,
-): Promise<DocumentLike & { frames: { name: string; layers: LayerLike[] }[] }> {
+type EditedDoc = Omit<DocumentLike, "frames"> & {
+  frames: { name: string; width: number; height: number; layers: LayerLike[] }[];
+};
+
+async function currentDoc(page: Page): Promise<EditedDoc> {
   return page.evaluate(() =>
     (window as unknown as { __pictor: { currentDocument(): never } }).__pictor.currentDocument(),
   );
 }
 
-function layerOf(doc: Awaited<ReturnType<typeof currentDoc>>, frame: string, type: string): LayerLike {
+function layerOf(doc: EditedDoc, frame: string, type: string): LayerLike {
   const found = doc.frames.find((f) => f.name === frame)?.layers.find((l) => l.type === type);
   if (!found) throw new Error(`no ${type} layer in ${frame}`);
   return found;
@@ -53,7 +55,11 @@ async function starterAssets(call: ReturnType<typeof apiClient>): Promise<string
   return [...found];
 }
 
-describe("editor: design a template by hand, publish, API pixels equal editor pixels", () => {
+/**
+ * One server and one browser for both journeys: the editor build (Vite, into packages/editor/dist)
+ * happens once, so no other test file may rebuild the dist while this one serves it.
+ */
+describe("editor in Chromium against pictor serve: API pixels equal editor pixels", () => {
   let h: EditorHarness;
   let key = "";
 
@@ -226,5 +232,51 @@ describe("editor: design a template by hand, publish, API pixels equal editor pi
     await page.getByTestId("balance").waitFor();
     await page.locator(".badge.charge").first().waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, "account.png") });
+  }, 300_000);
+
+  it("opens each starter in the editor and matches the API's PNG for each frame with its sample values", async () => {
+    const { page, url } = h;
+    // A second account (its own 30 credits): sign out, sign up again through the UI.
+    await page.evaluate(() => sessionStorage.clear());
+    const key = await signUp(page, url, "Starter identity");
+    await page.getByTestId("continue").click();
+    const call = apiClient(url, key);
+    const list = await call<{ data: { id: string; key: string }[] }>("/v1/templates?limit=200");
+    expect(list.data.length).toBeGreaterThanOrEqual(6);
+
+    const checked: string[] = [];
+    for (const template of list.data) {
+      await page.goto(`${url}/#/t/${template.id}`);
+      await page.getByTestId("editor").waitFor({ timeout: 90_000 });
+      const doc = (await page.evaluate(() =>
+        (window as unknown as { __pictor: { currentDocument(): unknown } }).__pictor.currentDocument(),
+      )) as DocumentLike;
+      expect(doc.key).toBe(template.key);
+      const values = doc.sample ?? {};
+      for (const frame of doc.frames) {
+        const api = await renderThroughApi(url, key, {
+          template: doc.key,
+          frame: frame.name,
+          scale: 1,
+          modifications: modificationsOf(doc, values),
+        });
+        const editor = await editorPixels(page, frame.name, values, 1);
+        expect(editor.imageErrors).toEqual([]);
+        expect([editor.width, editor.height]).toEqual([api.width, api.height]);
+        const rgba = await straightRgba(editor);
+        expect(
+          rgba.equals(api.rgba),
+          `${doc.key}/${frame.name}: API PNG differs from the editor's pixels`,
+        ).toBe(true);
+        checked.push(`${doc.key}/${frame.name}`);
+      }
+      if (doc.key === "travel-sale-social") {
+        await page.getByTestId("layer-row").first().click();
+        await page.screenshot({ path: join(SCREENSHOTS, "editor-starter.png") });
+        await page.getByTestId("tab-preview").click();
+        await page.screenshot({ path: join(SCREENSHOTS, "editor-preview.png") });
+      }
+    }
+    expect(checked.length).toBeGreaterThanOrEqual(7);
   }, 300_000);
 });

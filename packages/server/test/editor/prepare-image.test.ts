@@ -1,0 +1,99 @@
+import { prepareImage } from "@pictor/render-node";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, insertAsset, newAccount, startTestServer, type TestServer } from "../api/support.ts";
+
+let t: TestServer;
+let owner: { accountId: string; key: string };
+let other: { accountId: string; key: string };
+let assetId = "";
+let png: Buffer;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  owner = await newAccount(t);
+  other = await newAccount(t);
+  png = await sharp({ create: { width: 40, height: 20, channels: 4, background: "#3366ccaa" } })
+    .png()
+    .toBuffer();
+  assetId = (await insertAsset(t, owner.accountId, "brand/", png)).id;
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const box = { width: 30, height: 30, fit: "cover", focal: { x: 0.5, y: 0.5 } };
+
+async function prepare(key: string | undefined, body: unknown) {
+  return fetch(`${t.url}/v1/editor/prepare-image`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+describe("POST /v1/editor/prepare-image", () => {
+  it("returns the render pipeline's straight RGBA for the exact box, for asset:// and bare asset ids", async () => {
+    const expected = await prepareImage(png, box as Parameters<typeof prepareImage>[1]);
+    for (const src of [`asset://${assetId}`, assetId]) {
+      const res = await prepare(owner.key, { src, ...box });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-image-width")).toBe("30");
+      expect(res.headers.get("x-image-height")).toBe("30");
+      expect(res.headers.get("x-image-upscaled")).toBe(expected.upscaled ? "1" : "0");
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      expect(bytes.length).toBe(30 * 30 * 4);
+      expect(Buffer.from(bytes).equals(Buffer.from(expected.rgba))).toBe(true);
+    }
+  });
+
+  it("needs an API key", async () => {
+    expect((await prepare(undefined, { src: assetId, ...box })).status).toBe(401);
+  });
+
+  it("never serves another account's asset", async () => {
+    const res = await prepare(other.key, { src: assetId, ...box });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("image_fetch_failed");
+  });
+
+  it("refuses a source that is neither an asset nor an http(s) URL, naming the field", async () => {
+    const res = await api(t, "POST", "/v1/editor/prepare-image", {
+      key: owner.key,
+      body: { src: "file:///etc/passwd", ...box },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("invalid_request");
+    expect(res.body.error.errors[0].path).toBe("src");
+  });
+
+  it("validates the box", async () => {
+    const res = await api(t, "POST", "/v1/editor/prepare-image", {
+      key: owner.key,
+      body: { src: assetId, ...box, width: 0 },
+    });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body.error)).toContain("width");
+  });
+
+  it("fetches URLs through the SSRF guard: an allow-listed origin works, undecodable bytes are image_invalid", async () => {
+    const ok = await prepare(owner.key, { src: t.images.url("/photo.png"), ...box });
+    expect(ok.status).toBe(200);
+    const bad = await api(t, "POST", "/v1/editor/prepare-image", {
+      key: owner.key,
+      body: { src: t.images.url("/garbage"), ...box },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.code).toBe("image_invalid");
+  });
+
+  it("refuses private addresses that are not allow-listed", async () => {
+    const res = await api(t, "POST", "/v1/editor/prepare-image", {
+      key: owner.key,
+      body: { src: "http://10.0.0.1/x.png", ...box },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe("image_fetch_failed");
+  });
+});
