@@ -222,6 +222,35 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
         expect(await fx.ledger.balance(accountId)).toBe(8);
       });
 
+      it("stores the completion callback in the outbox with the completion, never for a failure", async () => {
+        const { accountId, templateId } = await funded(10);
+        const done = makeRender(accountId, templateId);
+        const failed = makeRender(accountId, templateId);
+        for (const r of [done, failed]) await fx.renders.accept(r);
+        const callback = (r: RenderRecord) => ({
+          event_id: id("evt"),
+          account_id: accountId,
+          render_id: r.id,
+          url: "https://example.com/hook",
+          body: JSON.stringify({ render: r.id }),
+          created_at: Date.parse(T1),
+        });
+        const event = callback(done);
+        await fx.renders.complete(done.id, { asset: makeAsset(done), warnings: [], at: T1, callback: event });
+        await fx.other.renders.complete(done.id, {
+          asset: makeAsset(done),
+          warnings: [],
+          at: T1,
+          callback: callback(done),
+        });
+        await fx.renders.failAndRefund(failed.id, { code: "render_failed", message: "x" }, T1);
+        expect(await fx.outbox.listAttempts(done.id)).toMatchObject({
+          event_id: event.event_id,
+          state: "pending",
+        });
+        expect(await fx.outbox.listAttempts(failed.id)).toBeNull();
+      });
+
       it("fails and refunds exactly once, also when two processes race to do it", async () => {
         const { accountId, templateId } = await funded(10);
         const render = makeRender(accountId, templateId, { creditsCharged: 3 });

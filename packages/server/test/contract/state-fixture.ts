@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
+import type { BatchStore } from "../../src/domain/batches.ts";
 import type { TemplateDocumentT } from "../../src/domain/document.ts";
-import type { AccountStore } from "../../src/ports/account-store.ts";
+import type { AccountStore, WebhookSecretStore } from "../../src/ports/account-store.ts";
 import type { AssetStore } from "../../src/ports/asset-store.ts";
 import type { IdempotencyStore } from "../../src/ports/idempotency-store.ts";
 import type { Ledger } from "../../src/ports/ledger.ts";
 import type { RenderStore } from "../../src/ports/render-store.ts";
 import type { TemplateStore } from "../../src/ports/template-store.ts";
+import type { WebhookOutbox } from "../../src/ports/webhook-outbox.ts";
 
 /** Every state port of one adapter family (SQLite, PostgreSQL), on one database. */
 export interface StateStores {
@@ -15,6 +17,9 @@ export interface StateStores {
   ledger: Ledger;
   renders: RenderStore;
   idempotency: IdempotencyStore;
+  secrets: WebhookSecretStore;
+  batches: BatchStore;
+  outbox: WebhookOutbox;
 }
 
 export interface StateFixture extends StateStores {

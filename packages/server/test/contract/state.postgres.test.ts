@@ -1,22 +1,29 @@
 import type pg from "pg";
 import { afterAll, describe, it } from "vitest";
-import { createPgAccountStore } from "../../src/adapters/postgres/account-store.ts";
+import {
+  createPgAccountStore,
+  createPgWebhookSecretStore,
+} from "../../src/adapters/postgres/account-store.ts";
 import { createPgAssetStore } from "../../src/adapters/postgres/asset-store.ts";
+import { createPgBatchStore } from "../../src/adapters/postgres/batch-store.ts";
 import { createPgIdempotencyStore } from "../../src/adapters/postgres/idempotency-store.ts";
 import { createPgLedger } from "../../src/adapters/postgres/ledger.ts";
 import { migrate } from "../../src/adapters/postgres/migrations.ts";
 import { createPgPool } from "../../src/adapters/postgres/pool.ts";
 import { createPgRenderStore } from "../../src/adapters/postgres/render-store.ts";
 import { createPgTemplateStore } from "../../src/adapters/postgres/template-store.ts";
+import { createPgWebhookOutbox } from "../../src/adapters/postgres/webhook-outbox.ts";
 import { startPostgres } from "../support/postgres.ts";
 import { accountsContract } from "./accounts.contract.ts";
 import { assetsContract } from "./assets.contract.ts";
+import { batchesAndSecretsContract } from "./batches-secrets.contract.ts";
 import { idempotencyContract } from "./idempotency.contract.ts";
 import { ledgerRendersContract } from "./ledger-renders.contract.ts";
 import { postgresMigrationTests } from "./migrations.postgres.suite.ts";
 import { renderJobsTests } from "./render-jobs.postgres.suite.ts";
 import type { StateFactory, StateStores } from "./state-fixture.ts";
 import { templatesContract } from "./templates.contract.ts";
+import { webhookOutboxContract } from "./webhook-outbox.contract.ts";
 
 // One throwaway cluster for every PostgreSQL suite (initdb + start is the expensive part); each suite
 // gets its own database, so nothing leaks between them.
@@ -27,6 +34,9 @@ afterAll(() => cluster?.stop());
 
 const storesOn = (pool: pg.Pool): StateStores => ({
   accounts: createPgAccountStore(pool),
+  secrets: createPgWebhookSecretStore(pool),
+  batches: createPgBatchStore(pool),
+  outbox: createPgWebhookOutbox(pool),
   templates: createPgTemplateStore(pool),
   assets: createPgAssetStore(pool),
   ledger: createPgLedger(pool),
@@ -54,6 +64,8 @@ if (cluster) {
   assetsContract("PostgreSQL", postgres);
   ledgerRendersContract("PostgreSQL", postgres);
   idempotencyContract("PostgreSQL", postgres);
+  batchesAndSecretsContract("PostgreSQL", postgres);
+  webhookOutboxContract("PostgreSQL", postgres);
   postgresMigrationTests(cluster);
   renderJobsTests(cluster);
 } else {

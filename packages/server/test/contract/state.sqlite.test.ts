@@ -2,22 +2,32 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
-import { createSqliteAccountStore } from "../../src/adapters/sqlite/account-store.ts";
+import {
+  createSqliteAccountStore,
+  createSqliteWebhookSecretStore,
+} from "../../src/adapters/sqlite/account-store.ts";
 import { createSqliteAssetStore } from "../../src/adapters/sqlite/asset-store.ts";
+import { createSqliteBatchStore } from "../../src/adapters/sqlite/batch-store.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteIdempotencyStore } from "../../src/adapters/sqlite/idempotency-store.ts";
 import { createSqliteLedger } from "../../src/adapters/sqlite/ledger.ts";
 import { createSqliteRenderStore } from "../../src/adapters/sqlite/render-store.ts";
 import { createSqliteTemplateStore } from "../../src/adapters/sqlite/template-store.ts";
+import { createSqliteWebhookOutbox } from "../../src/adapters/sqlite/webhook-outbox.ts";
 import { accountsContract } from "./accounts.contract.ts";
 import { assetsContract } from "./assets.contract.ts";
+import { batchesAndSecretsContract } from "./batches-secrets.contract.ts";
 import { idempotencyContract } from "./idempotency.contract.ts";
 import { ledgerRendersContract } from "./ledger-renders.contract.ts";
 import type { StateFactory, StateStores } from "./state-fixture.ts";
 import { templatesContract } from "./templates.contract.ts";
+import { webhookOutboxContract } from "./webhook-outbox.contract.ts";
 
 const storesOn = (db: DatabaseSync): StateStores => ({
   accounts: createSqliteAccountStore(db),
+  secrets: createSqliteWebhookSecretStore(db),
+  batches: createSqliteBatchStore(db),
+  outbox: createSqliteWebhookOutbox(db),
   templates: createSqliteTemplateStore(db),
   assets: createSqliteAssetStore(db),
   ledger: createSqliteLedger(db),
@@ -47,3 +57,5 @@ templatesContract("SQLite", sqlite);
 assetsContract("SQLite", sqlite);
 ledgerRendersContract("SQLite", sqlite);
 idempotencyContract("SQLite", sqlite);
+batchesAndSecretsContract("SQLite", sqlite);
+webhookOutboxContract("SQLite", sqlite);

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { AccountStore, ApiKeyRecord } from "../../ports/account-store.ts";
+import type { AccountStore, ApiKeyRecord, WebhookSecretStore } from "../../ports/account-store.ts";
 import { iso, isoOrNull, withTransaction } from "./pool.ts";
 
 type Row = Record<string, unknown>;
@@ -84,6 +84,35 @@ export function createPgAccountStore(pool: pg.Pool): AccountStore {
     async webhookSecret(accountId) {
       const { rows } = await pool.query("SELECT webhook_secret FROM accounts WHERE id = $1", [accountId]);
       return rows[0] ? String(rows[0].webhook_secret) : null;
+    },
+  };
+}
+
+/** Webhook secret rotation (issue 4), on the accounts table like the SQLite store. */
+export function createPgWebhookSecretStore(pool: pg.Pool): WebhookSecretStore {
+  return {
+    async webhookSecrets(accountId, now) {
+      const { rows } = await pool.query(
+        "SELECT webhook_secret, previous_webhook_secret, previous_webhook_secret_expires_at FROM accounts WHERE id = $1",
+        [accountId],
+      );
+      const r = rows[0];
+      if (!r) return null;
+      const expiresAt = isoOrNull(r.previous_webhook_secret_expires_at);
+      const previous =
+        r.previous_webhook_secret !== null && expiresAt !== null && expiresAt > now
+          ? { secret: String(r.previous_webhook_secret), expiresAt }
+          : null;
+      return { secret: String(r.webhook_secret), previous };
+    },
+    async rotateWebhookSecret(accountId, secret, previousExpiresAt) {
+      // One statement: the old secret moves to previous atomically, even if two rotations race.
+      const res = await pool.query(
+        `UPDATE accounts SET previous_webhook_secret = webhook_secret,
+           previous_webhook_secret_expires_at = $1, webhook_secret = $2 WHERE id = $3`,
+        [previousExpiresAt, secret, accountId],
+      );
+      return res.rowCount === 1;
     },
   };
 }

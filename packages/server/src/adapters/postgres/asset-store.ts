@@ -44,6 +44,30 @@ export async function insertAsset(db: PgExecutor, a: AssetRecord): Promise<void>
       a.createdAt,
     ],
   );
+  await indexAssetTerms(db, a);
+}
+
+/**
+ * Writes the tag and metadata index rows of one asset (asset library, issue 5), on the caller's
+ * executor so they commit with the record. Array parameters: one statement per kind, any count.
+ */
+export async function indexAssetTerms(
+  db: PgExecutor,
+  a: { id: string; accountId: string; tags: readonly string[]; metadata: Readonly<Record<string, string>> },
+): Promise<void> {
+  if (a.tags.length > 0)
+    await db.query(
+      `INSERT INTO asset_tags (account_id, tag, asset_id) SELECT $1, t, $2 FROM unnest($3::text[]) AS t
+       ON CONFLICT DO NOTHING`,
+      [a.accountId, a.id, [...a.tags]],
+    );
+  const entries = Object.entries(a.metadata);
+  if (entries.length > 0)
+    await db.query(
+      `INSERT INTO asset_metadata (account_id, key, value, asset_id)
+       SELECT $1, k, v, $2 FROM unnest($3::text[], $4::text[]) AS m(k, v) ON CONFLICT DO NOTHING`,
+      [a.accountId, a.id, entries.map(([k]) => k), entries.map(([, v]) => v)],
+    );
 }
 
 export function createPgAssetStore(pool: pg.Pool): AssetStore {

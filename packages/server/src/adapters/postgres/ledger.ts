@@ -2,9 +2,10 @@ import type pg from "pg";
 import type { Ledger, LedgerKind } from "../../ports/ledger.ts";
 import { iso, type PgExecutor } from "./pool.ts";
 
+/** Equal to the sum of the account's ledger entries (kept by the trigger of migration 3). */
 export async function balanceOf(db: PgExecutor, accountId: string): Promise<number> {
   const { rows } = await db.query<{ balance: string }>(
-    "SELECT COALESCE(SUM(amount), 0)::bigint AS balance FROM ledger WHERE account_id = $1",
+    "SELECT balance FROM account_balances WHERE account_id = $1",
     [accountId],
   );
   return Number(rows[0]?.balance ?? 0);

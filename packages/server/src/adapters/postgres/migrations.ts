@@ -145,6 +145,89 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (event_id, attempt)
   );
   `,
+  // 2, mirrors SQLite migration 2 (issue 4): batches, and webhook secret rotation (the previous secret
+  // stays valid until previous_webhook_secret_expires_at).
+  `
+  CREATE TABLE batches (
+    id text PRIMARY KEY,
+    account_id text NOT NULL REFERENCES accounts(id),
+    webhook_url text,
+    metadata json NOT NULL,
+    row_count integer NOT NULL,
+    created_at timestamptz NOT NULL
+  );
+  CREATE TABLE batch_rows (
+    batch_id text NOT NULL REFERENCES batches(id),
+    idx integer NOT NULL,
+    render_id text,
+    error json,
+    PRIMARY KEY (batch_id, idx),
+    CHECK ((render_id IS NULL) <> (error IS NULL))
+  );
+  ALTER TABLE accounts ADD COLUMN previous_webhook_secret text;
+  ALTER TABLE accounts ADD COLUMN previous_webhook_secret_expires_at timestamptz;
+  `,
+  // 3, mirrors SQLite's balances.ts: the balance as a running total kept by a trigger on every ledger
+  // insert, whichever process writes, so reading it never scans the ledger; the CHECK refuses an entry
+  // that would take a balance below zero. The ledger is append-only, enforced here too.
+  `
+  CREATE TABLE account_balances (
+    account_id text PRIMARY KEY REFERENCES accounts(id),
+    balance bigint NOT NULL CHECK (balance >= 0)
+  );
+  INSERT INTO account_balances (account_id, balance)
+    SELECT id, COALESCE((SELECT SUM(amount) FROM ledger WHERE ledger.account_id = accounts.id), 0) FROM accounts;
+  CREATE FUNCTION ledger_keeps_balance() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    -- Two statements, as in SQLite: an upsert would test the CHECK on the proposed row (a negative
+    -- charge) before noticing the conflict.
+    INSERT INTO account_balances (account_id, balance) VALUES (NEW.account_id, 0) ON CONFLICT (account_id) DO NOTHING;
+    UPDATE account_balances SET balance = balance + NEW.amount WHERE account_id = NEW.account_id;
+    RETURN NEW;
+  END $$;
+  CREATE TRIGGER ledger_keeps_balance AFTER INSERT ON ledger FOR EACH ROW EXECUTE FUNCTION ledger_keeps_balance();
+  CREATE FUNCTION ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    RAISE EXCEPTION 'the ledger is append-only';
+  END $$;
+  CREATE TRIGGER ledger_no_update_or_delete BEFORE UPDATE OR DELETE ON ledger
+    FOR EACH ROW EXECUTE FUNCTION ledger_append_only();
+  `,
+  // 4, mirrors SQLite's asset-schema.ts (issue 5): tag and metadata index rows with the account first in
+  // the key, so a filter is one index range of exactly the matching assets; file facts (the hash that
+  // dedupes uploads, the face a font holds). Existing assets are indexed once.
+  `
+  CREATE TABLE asset_tags (
+    account_id text NOT NULL,
+    tag text NOT NULL,
+    asset_id text NOT NULL,
+    PRIMARY KEY (account_id, tag, asset_id)
+  );
+  CREATE INDEX asset_tags_asset ON asset_tags(asset_id);
+  CREATE TABLE asset_metadata (
+    account_id text NOT NULL,
+    key text NOT NULL,
+    value text NOT NULL,
+    asset_id text NOT NULL,
+    PRIMARY KEY (account_id, key, value, asset_id)
+  );
+  CREATE INDEX asset_metadata_asset ON asset_metadata(asset_id);
+  CREATE TABLE asset_files (
+    asset_id text PRIMARY KEY,
+    account_id text NOT NULL,
+    sha256 text NOT NULL,
+    font_family text,
+    font_weight integer,
+    font_style text
+  );
+  CREATE UNIQUE INDEX asset_files_sha ON asset_files(account_id, sha256);
+  CREATE INDEX asset_files_font ON asset_files(account_id, font_family) WHERE font_family IS NOT NULL;
+  CREATE INDEX assets_account_created ON assets(account_id, created_at, id);
+  INSERT INTO asset_tags (account_id, tag, asset_id)
+    SELECT a.account_id, t.value, a.id FROM assets a, json_array_elements_text(a.tags) t ON CONFLICT DO NOTHING;
+  INSERT INTO asset_metadata (account_id, key, value, asset_id)
+    SELECT a.account_id, m.key, m.value, a.id FROM assets a, json_each_text(a.metadata) m ON CONFLICT DO NOTHING;
+  `,
 ];
 
 // Any constant works; it only has to be the same in every process migrating this database.

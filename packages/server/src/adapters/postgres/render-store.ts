@@ -3,6 +3,7 @@ import type { OutputFormat, RenderRecord, RenderStatus, RenderStore } from "../.
 import { insertAsset } from "./asset-store.ts";
 import { balanceOf } from "./ledger.ts";
 import { iso, isoOrNull, type PgExecutor, withTransaction } from "./pool.ts";
+import { insertWebhookEvent } from "./webhook-outbox.ts";
 
 type Row = Record<string, unknown>;
 
@@ -119,7 +120,7 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
         return { render: toRender(rows[0] as Row), document: v.rows[0].document };
       });
     },
-    async complete(id, { asset, warnings, at }) {
+    async complete(id, { asset, warnings, at, callback }) {
       await withTransaction(pool, async (client) => {
         if (!(await lockPending(client, id))) return;
         await insertAsset(client, asset);
@@ -127,6 +128,8 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
           "UPDATE renders SET status = 'completed', asset_id = $1, warnings = $2, completed_at = $3 WHERE id = $4",
           [asset.id, json(warnings), at, id],
         );
+        // Same commit: a completed render with a webhook_url always has its event, a failed one never.
+        if (callback) await insertWebhookEvent(client, callback);
       });
     },
     async failAndRefund(id, error, at) {

@@ -1,0 +1,167 @@
+import { randomUUID } from "node:crypto";
+import type pg from "pg";
+import type {
+  ClaimedDelivery,
+  DeliveryAttemptRecord,
+  DeliveryLog,
+  OutboxEventInput,
+  OutboxState,
+  WebhookOutbox,
+} from "../../ports/webhook-outbox.ts";
+import { type PgExecutor, withTransaction } from "./pool.ts";
+
+type Row = Record<string, unknown>;
+
+const num = (v: unknown) => Number(v);
+const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+function claimedFrom(row: Row): ClaimedDelivery {
+  return {
+    event_id: String(row.event_id),
+    account_id: String(row.account_id),
+    render_id: String(row.render_id),
+    url: String(row.url),
+    body: String(row.body),
+    signature: row.signature === null ? null : String(row.signature),
+    created_at: num(row.created_at),
+    schedule_attempts: num(row.schedule_attempts),
+    claim_token: String(row.claim_token),
+    lease_until: num(row.lease_until),
+  };
+}
+
+function attemptFrom(row: Row): DeliveryAttemptRecord {
+  return {
+    attempt: num(row.attempt),
+    at: num(row.at),
+    status_code: numOrNull(row.status_code),
+    error: row.error === null ? null : String(row.error),
+    duration_ms: num(row.duration_ms),
+  };
+}
+
+/**
+ * Stores a completion event on `db`, which may be an open transaction's client (the render store
+ * completes a render and stores its callback in one commit). One event per render. Returns whether a
+ * row was added.
+ */
+export async function insertWebhookEvent(db: PgExecutor, event: OutboxEventInput): Promise<boolean> {
+  const res = await db.query(
+    `INSERT INTO webhook_events (event_id, account_id, render_id, url, body, signature, created_at, state, next_attempt_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $7)
+     ON CONFLICT (render_id) DO NOTHING`,
+    [
+      event.event_id,
+      event.account_id,
+      event.render_id,
+      event.url,
+      event.body,
+      event.signature ?? null,
+      event.created_at,
+    ],
+  );
+  return res.rowCount === 1;
+}
+
+export function createPgWebhookOutbox(pool: pg.Pool): WebhookOutbox {
+  return {
+    async enqueue(event) {
+      return { enqueued: await insertWebhookEvent(pool, event) };
+    },
+
+    async claimDue(now, limit, leaseMs) {
+      if (limit <= 0) return [];
+      // SKIP LOCKED: deliverers in other processes claiming at the same moment take other rows instead
+      // of waiting for (and then re-leasing) these.
+      const { rows } = await pool.query(
+        `WITH due AS (
+           SELECT event_id FROM webhook_events
+           WHERE state = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+           ORDER BY next_attempt_at, event_id COLLATE "C" LIMIT $2
+           FOR UPDATE SKIP LOCKED)
+         UPDATE webhook_events e SET lease_until = $3, claim_token = $4
+         FROM due WHERE e.event_id = due.event_id
+         RETURNING e.*`,
+        [now, limit, now + leaseMs, randomUUID()],
+      );
+      // RETURNING keeps no order; the port promises oldest due first.
+      rows.sort(
+        (a, b) =>
+          num(a.next_attempt_at) - num(b.next_attempt_at) ||
+          (String(a.event_id) < String(b.event_id) ? -1 : String(a.event_id) > String(b.event_id) ? 1 : 0),
+      );
+      return rows.map(claimedFrom);
+    },
+
+    async recordAttempt(eventId, claimToken, attempt, next) {
+      await withTransaction(pool, async (client) => {
+        const bumped = await client.query(
+          "UPDATE webhook_events SET attempts = attempts + 1 WHERE event_id = $1 RETURNING attempts",
+          [eventId],
+        );
+        if (bumped.rowCount === 0) throw new Error(`no outbox event ${eventId}`);
+        await client.query(
+          "INSERT INTO webhook_attempts (event_id, attempt, at, status_code, error, duration_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+          [
+            eventId,
+            num(bumped.rows[0].attempts),
+            attempt.at,
+            attempt.status_code,
+            attempt.error,
+            Math.round(attempt.duration_ms),
+          ],
+        );
+        await client.query(
+          `UPDATE webhook_events
+           SET state = $1, next_attempt_at = $2, lease_until = NULL, claim_token = NULL,
+               schedule_attempts = schedule_attempts + 1
+           WHERE event_id = $3 AND claim_token = $4`,
+          [next.state, next.state === "pending" ? next.next_attempt_at : null, eventId, claimToken],
+        );
+      });
+    },
+
+    async fixSignature(eventId, signature) {
+      // COALESCE keeps a signature already stored: set once, then resent on every retry.
+      const { rows } = await pool.query(
+        "UPDATE webhook_events SET signature = COALESCE(signature, $1) WHERE event_id = $2 RETURNING signature",
+        [signature, eventId],
+      );
+      if (!rows[0]) throw new Error(`no outbox event ${eventId}`);
+      return String(rows[0].signature);
+    },
+
+    async listAttempts(renderId): Promise<DeliveryLog | null> {
+      const events = await pool.query(
+        "SELECT event_id, render_id, url, state, created_at, next_attempt_at FROM webhook_events WHERE render_id = $1",
+        [renderId],
+      );
+      const event = events.rows[0];
+      if (!event) return null;
+      const attempts = await pool.query(
+        "SELECT attempt, at, status_code, error, duration_ms FROM webhook_attempts WHERE event_id = $1 ORDER BY attempt",
+        [event.event_id],
+      );
+      return {
+        event_id: String(event.event_id),
+        render_id: String(event.render_id),
+        url: String(event.url),
+        state: String(event.state) as OutboxState,
+        created_at: num(event.created_at),
+        next_attempt_at: numOrNull(event.next_attempt_at),
+        attempts: attempts.rows.map(attemptFrom),
+      };
+    },
+
+    async redeliver(renderId, now) {
+      const res = await pool.query(
+        `UPDATE webhook_events
+         SET state = 'pending', next_attempt_at = $1, lease_until = NULL, claim_token = NULL, schedule_attempts = 0,
+             signature = NULL
+         WHERE render_id = $2`,
+        [now, renderId],
+      );
+      return res.rowCount === 1;
+    },
+  };
+}
