@@ -8,6 +8,7 @@ import {
   createRenderQueue,
   enqueueRenderJobs,
   RENDER_QUEUE,
+  RENDER_QUEUE_OPTIONS,
   type RenderJobData,
 } from "../../src/adapters/postgres/render-jobs.ts";
 import { createPgRenderStore } from "../../src/adapters/postgres/render-store.ts";
@@ -91,6 +92,35 @@ export function renderJobsTests(cluster: ThrowawayPostgres): void {
       const [job] = await workerBoss.fetch<RenderJobData>(RENDER_QUEUE);
       expect(job?.data).toEqual({ renderId: "rnd_job_ok" });
       await workerBoss.complete(RENDER_QUEUE, job?.id as string);
+    });
+
+    it("redelivers the job of a worker that died mid-render once its expiry passes, with backoff", async () => {
+      const renders = createPgRenderStore(pool, { enqueueInTransaction: enqueueRenderJobs(boss) });
+      await createPgLedger(pool).grant("acc_jobs", 1, null, "2026-11-22T12:00:00.000Z");
+      expect(await renders.accept(render("rnd_job_dies", 1))).toEqual({ accepted: true });
+      const [taken] = await workerBoss.fetch<RenderJobData>(RENDER_QUEUE);
+      expect(taken?.data.renderId).toBe("rnd_job_dies");
+      // The worker is SIGKILLed: it never completes. Instead of waiting out expireInSeconds, move the
+      // job's start back past it (the database clock is pg-boss's clock for expiry).
+      await pool.query(`UPDATE pgboss.job SET started_on = now() - make_interval(secs => $2) WHERE id = $1`, [
+        taken?.id,
+        RENDER_QUEUE_OPTIONS.expireInSeconds + 1,
+      ]);
+      await boss.supervise(RENDER_QUEUE);
+      const job = async () =>
+        (
+          await pool.query(
+            "SELECT state, retry_count, start_after > now() AS backing_off FROM pgboss.job WHERE id = $1",
+            [taken?.id],
+          )
+        ).rows[0];
+      expect(await job()).toMatchObject({ state: "retry", backing_off: true });
+      // Skip the backoff the same way; another worker process then gets the same job again.
+      await pool.query("UPDATE pgboss.job SET start_after = now() WHERE id = $1", [taken?.id]);
+      const [again] = await boss.fetch<RenderJobData>(RENDER_QUEUE);
+      expect(again).toMatchObject({ id: taken?.id, data: { renderId: "rnd_job_dies" } });
+      expect(await job()).toMatchObject({ state: "active", retry_count: 1 });
+      await boss.complete(RENDER_QUEUE, again?.id as string);
     });
 
     it("enqueues nothing for a render the balance does not cover", async () => {
