@@ -108,5 +108,10 @@ export interface Engine {
    * `render` or `dispose` on this engine; copy it to keep it.
    */
   render(document: TemplateDocumentT, input: RenderInput): RenderResult;
+  /**
+   * Adds faces beyond the FontSet the engine was created with (a host's uploaded fonts), under family
+   * names not used before. The faces stay registered for the engine's life.
+   */
+  registerFonts(faces: readonly FontFace[]): void;
   dispose(): void;
 }

@@ -1,6 +1,7 @@
 import {
   createEngine,
   type Engine,
+  type FontFace,
   type FontSet,
   type ImageRequest,
   type PreparedImage,
@@ -60,6 +61,8 @@ export interface NodeRenderer {
     formats: readonly OutputFormat[],
   ): Promise<NodeRenderResult[]>;
   readonly imageCache: PreparedImageCache;
+  /** Adds faces (e.g. an account's uploaded fonts) under family names not used before; see Engine.registerFonts. */
+  registerFonts(faces: readonly FontFace[]): void;
   dispose(): void;
 }
 
@@ -184,6 +187,10 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
       const [output] = await renderFormats(input, render, [format]);
       if (!output) throw new Error("no output encoded");
       return output;
+    },
+
+    registerFonts(faces) {
+      engine.registerFonts(faces);
     },
 
     dispose() {

@@ -97,6 +97,11 @@ export function createEngine({ canvasKit, fonts }: EngineSetup): Engine {
       return { width, height, pixels, premultiplied: true, opaque, warnings };
     },
 
+    registerFonts(faces) {
+      assertLive();
+      library.addFaces(faces);
+    },
+
     dispose() {
       if (disposed) return;
       disposed = true;

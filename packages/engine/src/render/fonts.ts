@@ -1,5 +1,5 @@
 import type { CanvasKit, FontCollection, Typeface, TypefaceFontProvider } from "canvaskit-wasm";
-import type { FontSet } from "../api.ts";
+import type { FontFace, FontSet } from "../api.ts";
 
 // Characters that never need a glyph of their own: whitespace, joiners and direction marks,
 // variation selectors, emoji tag characters and skin-tone modifiers (the emoji font shapes those
@@ -33,7 +33,10 @@ export class FontLibrary {
   /** One face per family, used only to ask which characters the family has glyphs for. */
   private readonly coverage = new Map<string, Typeface>();
 
+  private readonly canvasKit: CanvasKit;
+
   constructor(canvasKit: CanvasKit, fonts: FontSet) {
+    this.canvasKit = canvasKit;
     this.provider = canvasKit.TypefaceFontProvider.Make();
     for (const face of fonts.faces) this.provider.registerFont(face.bytes, face.family);
     // The provider's own typefaces answer coverage questions: no second copy of 65 MB of font bytes.
@@ -47,6 +50,21 @@ export class FontLibrary {
     this.fallback = [...fonts.fallback];
     this.emojiFamily =
       this.fallback.find((family) => this.missingCharacters(family, "\u{1F600}").length === 0) ?? null;
+  }
+
+  /**
+   * Registers faces after construction (a host's uploaded fonts). Use family names never looked up
+   * before: the FontCollection caches a family it could not find, so a face added later under a
+   * name some text already asked for would stay unused.
+   */
+  addFaces(faces: readonly FontFace[]): void {
+    const upright = { weight: this.canvasKit.FontWeight.Normal, slant: this.canvasKit.FontSlant.Upright };
+    for (const face of faces) this.provider.registerFont(face.bytes, face.family);
+    for (const family of new Set(faces.map((face) => face.family))) {
+      if (this.coverage.has(family)) continue;
+      const typeface = this.provider.matchFamilyStyle(family, upright);
+      if (typeface) this.coverage.set(family, typeface);
+    }
   }
 
   hasFamily(family: string): boolean {

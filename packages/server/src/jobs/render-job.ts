@@ -31,6 +31,7 @@ export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promi
   let result: RenderTaskResult;
   try {
     result = await deps.runTask({
+      accountId: render.accountId,
       document,
       frame: render.frame,
       values: render.values,

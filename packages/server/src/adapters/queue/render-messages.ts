@@ -4,6 +4,8 @@ import type { OutputFormat, RenderWarningView } from "../../ports/render-store.t
 /** Main thread -> worker. Ids, the pinned document and the values: never image bytes from the request. */
 export interface RenderTask {
   taskId: number;
+  /** Whose uploaded fonts the document's family names resolve to; without it, shipped fonts only. */
+  accountId?: string;
   document: TemplateDocumentT;
   frame: string;
   values: Record<string, string>;

@@ -4,6 +4,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { createNodeRenderer } from "@pictor/render-node";
 import { createSafeFetch } from "../fetch/safe-fetch.ts";
 import { createFileBlobStore } from "../files/blob-store.ts";
+import { createAccountFontLoader, restoreFamilyNames } from "../sqlite/asset-fonts.ts";
 import { createImageLoader, ImageLoadError } from "./image-loader.ts";
 import type { RenderTask, RenderTaskResult, RenderWorkerData, WorkerMessage } from "./render-messages.ts";
 
@@ -18,6 +19,11 @@ const loadImage = createImageLoader({
   safeFetch: createSafeFetch({ allowlist: data.outboundAllowlist }),
 });
 const renderer = await createNodeRenderer();
+const withAccountFonts = createAccountFontLoader({
+  databaseFile: data.databaseFile,
+  blobs: createFileBlobStore(data.blobRoot),
+  engine: renderer,
+});
 
 port.on("message", async (task: RenderTask) => {
   const result = await run(task);
@@ -28,7 +34,11 @@ port.postMessage({ type: "ready" } satisfies WorkerMessage);
 
 async function run(task: RenderTask): Promise<RenderTaskResult> {
   try {
-    const out = await renderer.render(task.document, {
+    const { document, familyOf } =
+      task.accountId === undefined
+        ? { document: task.document, familyOf: new Map<string, string>() }
+        : await withAccountFonts(task.accountId, task.document);
+    const out = await renderer.render(document, {
       frame: task.frame,
       values: task.values,
       scale: task.scale,
@@ -53,7 +63,7 @@ async function run(task: RenderTask): Promise<RenderTaskResult> {
       warnings: out.warnings.map((w) => ({
         code: w.code,
         slot: w.slot,
-        message: w.message,
+        message: restoreFamilyNames(w.message, familyOf),
       })),
     };
   } catch (error) {
