@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { AssetLibrary } from "../../src/domain/assets/asset-library.ts";
 import type { BatchStore } from "../../src/domain/batches.ts";
 import type { TemplateDocumentT } from "../../src/domain/document.ts";
 import type { AccountStore, WebhookSecretStore } from "../../src/ports/account-store.ts";
@@ -20,6 +21,7 @@ export interface StateStores {
   secrets: WebhookSecretStore;
   batches: BatchStore;
   outbox: WebhookOutbox;
+  library: AssetLibrary;
 }
 
 export interface StateFixture extends StateStores {

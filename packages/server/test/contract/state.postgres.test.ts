@@ -4,6 +4,7 @@ import {
   createPgAccountStore,
   createPgWebhookSecretStore,
 } from "../../src/adapters/postgres/account-store.ts";
+import { createPgAssetLibrary } from "../../src/adapters/postgres/asset-library.ts";
 import { createPgAssetStore } from "../../src/adapters/postgres/asset-store.ts";
 import { createPgBatchStore } from "../../src/adapters/postgres/batch-store.ts";
 import { createPgIdempotencyStore } from "../../src/adapters/postgres/idempotency-store.ts";
@@ -15,6 +16,7 @@ import { createPgTemplateStore } from "../../src/adapters/postgres/template-stor
 import { createPgWebhookOutbox } from "../../src/adapters/postgres/webhook-outbox.ts";
 import { startPostgres } from "../support/postgres.ts";
 import { accountsContract } from "./accounts.contract.ts";
+import { assetLibraryContract } from "./asset-library.contract.ts";
 import { assetsContract } from "./assets.contract.ts";
 import { batchesAndSecretsContract } from "./batches-secrets.contract.ts";
 import { idempotencyContract } from "./idempotency.contract.ts";
@@ -33,6 +35,7 @@ const cluster = await startPostgres(
 afterAll(() => cluster?.stop());
 
 const storesOn = (pool: pg.Pool): StateStores => ({
+  library: createPgAssetLibrary(pool),
   accounts: createPgAccountStore(pool),
   secrets: createPgWebhookSecretStore(pool),
   batches: createPgBatchStore(pool),
@@ -61,6 +64,7 @@ if (cluster) {
   };
   accountsContract("PostgreSQL", postgres);
   templatesContract("PostgreSQL", postgres);
+  assetLibraryContract("PostgreSQL", postgres);
   assetsContract("PostgreSQL", postgres);
   ledgerRendersContract("PostgreSQL", postgres);
   idempotencyContract("PostgreSQL", postgres);

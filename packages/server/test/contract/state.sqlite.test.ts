@@ -6,6 +6,7 @@ import {
   createSqliteAccountStore,
   createSqliteWebhookSecretStore,
 } from "../../src/adapters/sqlite/account-store.ts";
+import { createSqliteAssetLibrary } from "../../src/adapters/sqlite/asset-library.ts";
 import { createSqliteAssetStore } from "../../src/adapters/sqlite/asset-store.ts";
 import { createSqliteBatchStore } from "../../src/adapters/sqlite/batch-store.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
@@ -15,6 +16,7 @@ import { createSqliteRenderStore } from "../../src/adapters/sqlite/render-store.
 import { createSqliteTemplateStore } from "../../src/adapters/sqlite/template-store.ts";
 import { createSqliteWebhookOutbox } from "../../src/adapters/sqlite/webhook-outbox.ts";
 import { accountsContract } from "./accounts.contract.ts";
+import { assetLibraryContract } from "./asset-library.contract.ts";
 import { assetsContract } from "./assets.contract.ts";
 import { batchesAndSecretsContract } from "./batches-secrets.contract.ts";
 import { idempotencyContract } from "./idempotency.contract.ts";
@@ -24,6 +26,7 @@ import { templatesContract } from "./templates.contract.ts";
 import { webhookOutboxContract } from "./webhook-outbox.contract.ts";
 
 const storesOn = (db: DatabaseSync): StateStores => ({
+  library: createSqliteAssetLibrary(db),
   accounts: createSqliteAccountStore(db),
   secrets: createSqliteWebhookSecretStore(db),
   batches: createSqliteBatchStore(db),
@@ -54,6 +57,7 @@ const sqlite: StateFactory = async () => {
 
 accountsContract("SQLite", sqlite);
 templatesContract("SQLite", sqlite);
+assetLibraryContract("SQLite", sqlite);
 assetsContract("SQLite", sqlite);
 ledgerRendersContract("SQLite", sqlite);
 idempotencyContract("SQLite", sqlite);

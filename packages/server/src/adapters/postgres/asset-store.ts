@@ -4,7 +4,7 @@ import { iso, type PgExecutor } from "./pool.ts";
 
 type Row = Record<string, unknown>;
 
-const toAsset = (r: Row): AssetRecord => ({
+export const toAsset = (r: Row): AssetRecord => ({
   id: String(r.id),
   accountId: String(r.account_id),
   folder: String(r.folder),
