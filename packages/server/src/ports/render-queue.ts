@@ -1,8 +1,13 @@
 import type { RenderRecord } from "./render-store.ts";
 
 export interface RenderQueue {
-  /** Called after `RenderStore.accept` committed; the row is already durable. */
-  enqueue(renderId: string): void;
+  /**
+   * Called after `RenderStore.accept` committed; the row is already durable. `accountId` lets a
+   * queue share workers fairly between accounts.
+   */
+  enqueue(renderId: string, accountId?: string): void;
+  /** True while the queue takes no more work: new renders get 503 `unavailable` before any charge. */
+  isFull?(): boolean;
   /**
    * Resolves with the finished render, or null when it is still running at the deadline.
    */

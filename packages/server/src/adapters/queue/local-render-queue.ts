@@ -19,9 +19,15 @@ export interface LocalRenderQueue extends RenderQueue {
 export function createLocalRenderQueue(options: {
   renders: RenderStore;
   concurrency: number;
+  /** Queued renders (not yet dispatched) above which new work is refused; default 10,000. */
+  maxQueued?: number;
   run(renderId: string): Promise<void>;
 }): LocalRenderQueue {
-  const pending: string[] = [];
+  // One FIFO per account, served round-robin: an account that queues thousands of renders delays
+  // its own, not everyone's (reliability matrix "one account floods").
+  const pendingByAccount = new Map<string, string[]>();
+  let pendingCount = 0;
+  const maxQueued = options.maxQueued ?? 10_000;
   const known = new Set<string>();
   const inFlight = new Map<string, Promise<void>>();
   const finished = new EventEmitter();
@@ -29,8 +35,8 @@ export function createLocalRenderQueue(options: {
   let draining = false;
 
   const pump = () => {
-    while (!draining && inFlight.size < options.concurrency && pending.length > 0) {
-      const id = pending.shift() as string;
+    while (!draining && inFlight.size < options.concurrency && pendingCount > 0) {
+      const id = takeNext();
       const done = options
         .run(id)
         .catch((error) => {
@@ -48,12 +54,28 @@ export function createLocalRenderQueue(options: {
     }
   };
 
+  const takeNext = (): string => {
+    // Map iteration order is insertion order: take from the first account, then move it to the back.
+    const [account, ids] = pendingByAccount.entries().next().value as [string, string[]];
+    const id = ids.shift() as string;
+    pendingByAccount.delete(account);
+    if (ids.length > 0) pendingByAccount.set(account, ids);
+    pendingCount--;
+    return id;
+  };
+
   return {
-    enqueue(renderId) {
+    enqueue(renderId, accountId = "") {
       if (known.has(renderId)) return;
       known.add(renderId);
-      pending.push(renderId);
+      const ids = pendingByAccount.get(accountId);
+      if (ids) ids.push(renderId);
+      else pendingByAccount.set(accountId, [renderId]);
+      pendingCount++;
       pump();
+    },
+    isFull() {
+      return draining || pendingCount >= maxQueued;
     },
     async recover() {
       const ids = await options.renders.pending();

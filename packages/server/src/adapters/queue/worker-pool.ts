@@ -3,17 +3,33 @@ import type { RenderTask, RenderTaskResult, RenderWorkerData, WorkerMessage } fr
 
 const WORKER_FILE = new URL("./render-worker.ts", import.meta.url);
 
+interface Pending {
+  task: RenderTask;
+  resolve: (r: RenderTaskResult) => void;
+  /** Workers that died while running this task. */
+  deaths: number;
+}
+
 interface Slot {
   worker: Worker;
   ready: boolean;
-  current: { task: RenderTask; resolve: (r: RenderTaskResult) => void } | null;
+  current: Pending | null;
 }
+
+/**
+ * A task whose worker died is run again on the replacement, once: a crash of the thread (out of
+ * memory, an abort in native code) should not fail a render, but a render that kills every worker it
+ * touches must not take the pool down forever either.
+ */
+const MAX_DEATHS_PER_TASK = 1;
 
 export interface WorkerPool {
   run(task: Omit<RenderTask, "taskId">): Promise<RenderTaskResult>;
   readonly size: number;
   /** Resolves when every worker has created its renderer (for benchmarks and tests). */
   ready(): Promise<void>;
+  /** Kills one worker thread as a crash would (its task is retried on the replacement). For tests. */
+  crashWorker(index: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,7 +40,7 @@ export interface WorkerPool {
  */
 export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPool {
   const slots: Slot[] = [];
-  const waiting: { task: RenderTask; resolve: (r: RenderTaskResult) => void }[] = [];
+  const waiting: Pending[] = [];
   const readyWaiters: (() => void)[] = [];
   let nextTaskId = 1;
   let closing = false;
@@ -46,18 +62,26 @@ export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPo
     });
     const onDeath = (reason: string) => {
       if (slots[index] !== slot) return;
+      // Nothing may be dispatched to the dead thread while its replacement starts.
+      const wasReady = slot.ready;
+      slot.ready = false;
       const current = slot.current;
       slot.current = null;
-      current?.resolve({
-        taskId: current.task.taskId,
-        ok: false,
-        code: "internal_error",
-        message: "The render failed on our side.",
-      });
+      if (current && current.deaths < MAX_DEATHS_PER_TASK && !closing) {
+        waiting.unshift({ ...current, deaths: current.deaths + 1 });
+      } else {
+        current?.resolve({
+          taskId: current.task.taskId,
+          ok: false,
+          code: "internal_error",
+          message: "The render failed on our side.",
+        });
+      }
+      pump();
       if (!closing) {
         console.error(JSON.stringify({ level: "error", msg: "render worker died; replacing it", reason }));
         // A worker that cannot even start (broken install) must not spin the CPU respawning.
-        setTimeout(() => !closing && spawn(index), slot.ready ? 0 : 1000).unref();
+        setTimeout(() => !closing && spawn(index), wasReady ? 0 : 1000).unref();
       }
     };
     worker.on("error", (err) => onDeath(String(err?.stack ?? err)));
@@ -79,12 +103,15 @@ export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPo
     size,
     run(task) {
       return new Promise((resolve) => {
-        waiting.push({ task: { ...task, taskId: nextTaskId++ }, resolve });
+        waiting.push({ task: { ...task, taskId: nextTaskId++ }, resolve, deaths: 0 });
         pump();
       });
     },
     ready() {
       return slots.every((s) => s.ready) ? Promise.resolve() : new Promise((r) => readyWaiters.push(r));
+    },
+    async crashWorker(index) {
+      await slots[index]?.worker.terminate();
     },
     async close() {
       closing = true;

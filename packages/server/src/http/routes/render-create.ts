@@ -62,6 +62,14 @@ export function registerRenderCreate(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const body = request.body;
+      if (deps.queue.isFull?.()) {
+        throw new ApiError(
+          "unavailable",
+          "Too many renders are waiting; retry shortly.",
+          {},
+          { "Retry-After": "5" },
+        );
+      }
       const accepted = await acceptRender(
         { ...deps, checkUrl: (url) => deps.safeFetch.check(url) },
         request.accountId,
@@ -69,7 +77,7 @@ export function registerRenderCreate(app: App, deps: AppDeps): void {
       );
       if (!accepted.ok) throw toApiError(accepted);
       const render = accepted.value;
-      deps.queue.enqueue(render.id);
+      deps.queue.enqueue(render.id, render.accountId);
       reply.header("Location", `/v1/renders/${render.id}`);
 
       const wait = waitSeconds(body.wait, request.headers.prefer);

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { createLocalRenderQueue } from "../../src/adapters/queue/local-render-queue.ts";
+import type { RenderStore } from "../../src/ports/render-store.ts";
+
+/** The queue only needs `pending` and `get` from the store; `run` is where the order is observed. */
+function harness(options: { concurrency: number; maxQueued?: number }) {
+  const started: string[] = [];
+  const finish = new Map<string, () => void>();
+  const store = { pending: async () => [], get: async () => null } as unknown as RenderStore;
+  const queue = createLocalRenderQueue({
+    renders: store,
+    ...options,
+    run: (id) =>
+      new Promise<void>((resolve) => {
+        started.push(id);
+        finish.set(id, resolve);
+      }),
+  });
+  const complete = async (id: string) => {
+    finish.get(id)?.();
+    await new Promise((r) => setImmediate(r));
+  };
+  return { queue, started, complete };
+}
+
+describe("local render queue", () => {
+  it("serves accounts round-robin, so one account's flood does not hold the others back", async () => {
+    const { queue, started, complete } = harness({ concurrency: 1 });
+    for (let i = 1; i <= 4; i++) queue.enqueue(`a${i}`, "acct_a");
+    queue.enqueue("b1", "acct_b");
+    queue.enqueue("c1", "acct_c");
+    expect(started).toEqual(["a1"]);
+    for (const id of ["a1", "a2", "b1", "c1", "a3"]) await complete(id);
+    expect(started).toEqual(["a1", "a2", "b1", "c1", "a3", "a4"]);
+  });
+
+  it("never runs more than `concurrency` at once and ignores a second enqueue of the same id", async () => {
+    const { queue, started, complete } = harness({ concurrency: 2 });
+    for (const id of ["r1", "r2", "r3", "r1"]) queue.enqueue(id, "acct");
+    expect(started).toEqual(["r1", "r2"]);
+    await complete("r2");
+    expect(started).toEqual(["r1", "r2", "r3"]);
+  });
+
+  it("is full at maxQueued waiting renders, and while draining", async () => {
+    const { queue, complete } = harness({ concurrency: 1, maxQueued: 2 });
+    queue.enqueue("r1", "a");
+    queue.enqueue("r2", "a");
+    expect(queue.isFull?.()).toBe(false);
+    queue.enqueue("r3", "a");
+    expect(queue.isFull?.()).toBe(true);
+    await complete("r1");
+    expect(queue.isFull?.()).toBe(false);
+    const drained = queue.drain();
+    expect(queue.isFull?.()).toBe(true);
+    await complete("r2");
+    await drained;
+  });
+});

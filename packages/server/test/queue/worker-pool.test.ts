@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createWorkerPool, type WorkerPool } from "../../src/adapters/queue/worker-pool.ts";
+import { openDataDir } from "../../src/main/data-dir.ts";
+import { testTemplate } from "../api/support.ts";
+
+let dir: string;
+let pool: WorkerPool;
+let blobs: ReturnType<typeof openDataDir>["blobs"];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "pictor-pool-"));
+  const data = openDataDir(dir);
+  blobs = data.blobs;
+  pool = createWorkerPool(1, {
+    databaseFile: data.paths.database,
+    blobRoot: data.paths.blobs,
+    outboundAllowlist: [],
+  });
+  data.close();
+  await pool.ready();
+});
+afterAll(async () => {
+  await pool?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const task = (outputKey: string) => ({
+  document: testTemplate() as never,
+  frame: "main",
+  values: { title: "pool" },
+  scale: 1,
+  format: "png" as const,
+  quality: null,
+  outputKey,
+});
+
+it("a worker writes the output blob and reports its size and ETag", async () => {
+  const result = await pool.run(task("renders/one.png"));
+  expect(result).toMatchObject({ ok: true, width: 200, height: 100, contentType: "image/png" });
+  const bytes = await blobs.get("renders/one.png");
+  expect(result.ok && result.byteSize).toBe(bytes?.byteLength);
+});
+
+it("a task whose worker crashes is run again on the replacement and completes once", async () => {
+  const running = pool.run(task("renders/two.png"));
+  await pool.crashWorker(0);
+  const result = await running;
+  expect(result.ok).toBe(true);
+  expect(await blobs.get("renders/two.png")).not.toBeNull();
+});
