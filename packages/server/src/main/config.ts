@@ -14,6 +14,7 @@ export const ServeConfig = T.Object({
   rateLimitBurst: T.Integer({ minimum: 1 }),
   rateLimitPerSecond: T.Number({ exclusiveMinimum: 0 }),
   openSignup: T.Boolean(),
+  maxQueued: T.Integer({ minimum: 1 }),
   examplesDir: T.Optional(T.String({ minLength: 1 })),
 });
 export type ServeConfig = Static<typeof ServeConfig>;
@@ -50,6 +51,7 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     rateLimitBurst: num(env.PICTOR_RATE_LIMIT_BURST) ?? 100,
     rateLimitPerSecond: num(env.PICTOR_RATE_LIMIT_PER_SECOND) ?? 20,
     openSignup: (env.PICTOR_OPEN_SIGNUP ?? "true") !== "false",
+    maxQueued: num(env.PICTOR_MAX_QUEUED) ?? 10_000,
     examplesDir: flags.examples ?? env.PICTOR_EXAMPLES_DIR,
   };
   if (raw.publicUrl === undefined) delete raw.publicUrl;

@@ -46,6 +46,7 @@ export async function startServer(
   const queue = createLocalRenderQueue({
     renders: data.renders,
     concurrency: config.workers,
+    maxQueued: config.maxQueued,
     run: (id) =>
       runRenderJob(
         {
