@@ -90,6 +90,20 @@ if (s3) {
       }
     });
 
+    it("keeps a prefixed store's keys under its prefix, apart from an unprefixed one", async () => {
+      const tenant = storeFor(s3);
+      const prefixed = new S3BlobStore({ ...s3, prefix: "tenant-a/" });
+      try {
+        await prefixed.put(key, Uint8Array.of(7));
+        expect(await prefixed.get(key)).toEqual(Uint8Array.of(7));
+        expect(await tenant.get(`tenant-a/${key}`)).toEqual(Uint8Array.of(7));
+        expect(await prefixed.get(`tenant-a/${key}`)).toBeNull();
+      } finally {
+        prefixed.destroy();
+        tenant.destroy();
+      }
+    });
+
     it("refuses an expired presigned URL (signed two hours ago for one minute)", async () => {
       await store.put(key, bytes);
       const url = await store.presignGet(key, 60, new Date(Date.now() - 2 * 3600_000));

@@ -9,9 +9,9 @@ import { createPgAssetStore } from "../../src/adapters/postgres/asset-store.ts";
 import { createPgBatchStore } from "../../src/adapters/postgres/batch-store.ts";
 import { createPgIdempotencyStore } from "../../src/adapters/postgres/idempotency-store.ts";
 import { createPgLedger } from "../../src/adapters/postgres/ledger.ts";
-import { migrate } from "../../src/adapters/postgres/migrations.ts";
 import { createPgPool } from "../../src/adapters/postgres/pool.ts";
 import { createPgRenderStore } from "../../src/adapters/postgres/render-store.ts";
+import { openPostgresState } from "../../src/adapters/postgres/state.ts";
 import { createPgTemplateStore } from "../../src/adapters/postgres/template-store.ts";
 import { createPgWebhookOutbox } from "../../src/adapters/postgres/webhook-outbox.ts";
 import { startPostgres } from "../support/postgres.ts";
@@ -50,15 +50,14 @@ const storesOn = (pool: pg.Pool): StateStores => ({
 if (cluster) {
   const postgres: StateFactory = async () => {
     const url = await cluster.newDatabase();
-    const pool = createPgPool(url, { max: 4 });
-    await migrate(pool);
+    const state = await openPostgresState(url, { max: 4 });
     // Its own pool: another process's connections, not a second handle on the same ones.
     const otherPool = createPgPool(url, { max: 4 });
     return {
-      ...storesOn(pool),
+      ...storesOn(state.pool),
       other: storesOn(otherPool),
       cleanup: async () => {
-        await Promise.all([pool.end(), otherPool.end()]);
+        await Promise.all([state.close(), otherPool.end()]);
       },
     };
   };
