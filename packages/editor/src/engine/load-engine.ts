@@ -84,6 +84,12 @@ function normaliseValues(
 }
 
 let loading: Promise<EditorEngine> | null = null;
+let lastTimings = { validateMs: 0, drawMs: 0 };
+
+/** Where the last render's time went (validation vs engine draw + copy), for the benchmark. */
+export function lastRenderTimings(): { validateMs: number; drawMs: number } {
+  return lastTimings;
+}
 
 /** One engine per page: canvaskit.wasm and the font set (about 60 MB) are fetched once. */
 export function loadEditorEngine(): Promise<EditorEngine> {
@@ -138,6 +144,7 @@ async function create(): Promise<EditorEngine> {
     module,
     validate,
     async render(input, request) {
+      const validating = performance.now();
       const checked = validate(input);
       if (!checked.ok) throw new Error(checked.errors.join("\n"));
       const document = checked.document;
@@ -147,6 +154,7 @@ async function create(): Promise<EditorEngine> {
         if (!result.ok) throw new Error(result.errors.map((e) => `${e.path}: ${e.message}`).join("\n"));
         values = result.values;
       }
+      const validateMs = performance.now() - validating;
       const options = { frame: request.frame, values, scale: request.scale ?? 1 };
       const requests = engine.planImages(document, options);
       const ready = new Map<string, PreparedImage>();
@@ -164,6 +172,7 @@ async function create(): Promise<EditorEngine> {
       const result = engine.render(document, { ...options, images: ready });
       const pixels = result.pixels.slice();
       const drawMs = performance.now() - started;
+      lastTimings = { validateMs, drawMs };
       return {
         width: result.width,
         height: result.height,

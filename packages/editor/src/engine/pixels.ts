@@ -3,16 +3,22 @@
  * in both, so only translucent ones are divided (a frame with a background skips the loop).
  */
 export function toImageData(width: number, height: number, pixels: Uint8Array, opaque: boolean): ImageData {
+  // Opaque frames (any frame with a background) wrap the engine's copy as is: no second 3 MB copy.
+  if (opaque) {
+    return new ImageData(
+      new Uint8ClampedArray(pixels.buffer as ArrayBuffer, pixels.byteOffset, pixels.byteLength),
+      width,
+      height,
+    );
+  }
   const out = new Uint8ClampedArray(pixels.length);
   out.set(pixels);
-  if (!opaque) {
-    for (let i = 0; i < out.length; i += 4) {
-      const a = out[i + 3] as number;
-      if (a === 255 || a === 0) continue;
-      out[i] = Math.round(((out[i] as number) * 255) / a);
-      out[i + 1] = Math.round(((out[i + 1] as number) * 255) / a);
-      out[i + 2] = Math.round(((out[i + 2] as number) * 255) / a);
-    }
+  for (let i = 0; i < out.length; i += 4) {
+    const a = out[i + 3] as number;
+    if (a === 255 || a === 0) continue;
+    out[i] = Math.round(((out[i] as number) * 255) / a);
+    out[i + 1] = Math.round(((out[i + 1] as number) * 255) / a);
+    out[i + 2] = Math.round(((out[i + 2] as number) * 255) / a);
   }
   return new ImageData(out, width, height);
 }

@@ -1,5 +1,5 @@
 import type { SlotValues, TemplateDocumentT } from "./engine-types.ts";
-import { loadEditorEngine } from "./load-engine.ts";
+import { lastRenderTimings, loadEditorEngine } from "./load-engine.ts";
 import { sha256Hex, toBase64 } from "./pixels.ts";
 
 /**
@@ -34,6 +34,8 @@ export interface PictorHook {
    * resolves when every frame canvas shows the new pixels, with the time that took in ms.
    */
   editLayer(layerId: string, patch: Record<string, unknown>): Promise<number>;
+  /** Validation and engine draw time of the most recent render, ms. */
+  lastRenderTimings(): { validateMs: number; drawMs: number };
 }
 
 interface EditorBridge {
@@ -73,6 +75,7 @@ export function installTestHook(): void {
       };
     },
     currentDocument: () => bridge?.document() ?? null,
+    lastRenderTimings,
     editLayer(layerId, patch) {
       if (!bridge) return Promise.reject(new Error("no document open in the editor"));
       return bridge.editLayer(layerId, patch);
