@@ -47,7 +47,7 @@ export function skipOrFail(suite: string, what: string, install: string): null {
  * A PostgreSQL cluster from Debian's packages in a temporary directory, on a free loopback port, with
  * its unix socket inside that directory so it never collides with a system cluster. initdb refuses to
  * run as root, so as root the cluster belongs to the `postgres` user. fsync and synchronous commit are
- * off: a throwaway cluster needs no durability (initdb + start measured 1.8 s on the 2-core box under load).
+ * off: a throwaway cluster needs no durability (initdb + start: 1.8 s on the idle 2-core box, 3.5 s at load average 9).
  * Returns null (suite skipped) when the binaries are missing, unless CI=true.
  */
 export async function startPostgres(suite: string): Promise<ThrowawayPostgres | null> {
