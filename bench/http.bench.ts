@@ -25,6 +25,10 @@ import { measure } from "./lib/measure.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
+// Figures are only comparable on an otherwise idle machine: record how busy it was.
+const loadAtStart = loadavg()[0] ?? 0;
+if (loadAtStart > 1)
+  console.error(`warning: 1-minute load average is ${loadAtStart.toFixed(2)}; figures will be skewed`);
 const BIN = join(benchDir, "../packages/server/bin/pictor.js");
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 
@@ -183,6 +187,7 @@ await writeFile(
       node: process.version,
       cpu: cpus()[0]?.model ?? "unknown",
       cores: availableParallelism(),
+      loadAverageAtStart: loadAtStart,
       loadAverageAtEnd: loadavg()[0],
       durationSeconds: DURATION_S,
       scene: "bench/reference-scene.json",
@@ -207,6 +212,8 @@ async function startServer(): Promise<{ child: ChildProcess; url: string }> {
         PICTOR_LOG_LEVEL: "warn",
         PICTOR_RATE_LIMIT_BURST: "100000000",
         PICTOR_RATE_LIMIT_PER_SECOND: "1000000",
+        // The accept run floods the queue on purpose; measure acceptance, not the 503 guard.
+        PICTOR_MAX_QUEUED: "10000000",
       },
       stdio: ["ignore", "pipe", "inherit"],
     },
