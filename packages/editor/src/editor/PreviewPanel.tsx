@@ -1,4 +1,6 @@
+import { useState } from "react";
 import type { RenderWarning, SlotT, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
+import { AssetPicker } from "./AssetPicker.tsx";
 
 interface Props {
   doc: TemplateDocumentT;
@@ -13,6 +15,7 @@ interface Props {
  * shrink-to-fit and truncation); the engine's warnings for each frame are listed below.
  */
 export function PreviewPanel({ doc, values, onValues, onSaveSample, warnings }: Props) {
+  const [picking, setPicking] = useState<SlotT | null>(null);
   const set = (slot: SlotT, value: string) => {
     const next = { ...values };
     if (value === "") delete next[slot.name];
@@ -21,6 +24,16 @@ export function PreviewPanel({ doc, values, onValues, onSaveSample, warnings }: 
   };
   return (
     <div className="props">
+      {picking && (
+        <AssetPicker
+          folder={picking.type === "image" ? picking.folder : undefined}
+          onClose={() => setPicking(null)}
+          onPick={(id) => {
+            set(picking, id);
+            setPicking(null);
+          }}
+        />
+      )}
       <section>
         <h3>Preview values</h3>
         <p className="muted small">
@@ -44,6 +57,18 @@ export function PreviewPanel({ doc, values, onValues, onSaveSample, warnings }: 
                 placeholder={s.default ?? ""}
                 onChange={(e) => set(s, e.target.value)}
               />
+            ) : s.type === "image" ? (
+              <div className="field-with-button">
+                <input
+                  data-testid={`preview-${s.name}`}
+                  value={values[s.name] ?? ""}
+                  placeholder={s.default ?? "ast_… or https://…"}
+                  onChange={(e) => set(s, e.target.value)}
+                />
+                <button type="button" className="btn small" onClick={() => setPicking(s)}>
+                  Library
+                </button>
+              </div>
             ) : (
               <input
                 className={s.type === "color" ? "mono" : ""}

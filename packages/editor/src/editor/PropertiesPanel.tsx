@@ -1,3 +1,4 @@
+import { useState } from "react";
 import type {
   FrameT,
   ImageLayerT,
@@ -7,6 +8,7 @@ import type {
   TemplateDocumentT,
   TextLayerT,
 } from "../engine/engine-types.ts";
+import { AssetPicker } from "./AssetPicker.tsx";
 import { BindSelect } from "./BindSelect.tsx";
 import { CheckField, ColorField, NumberField, SelectField, TextField } from "./fields.tsx";
 import { useFontFamilies } from "./font-families.ts";
@@ -319,9 +321,22 @@ function ImageProps({
 }) {
   const set = (patch: Partial<ImageLayerT>, key: string) => onLayer(patch as Partial<Layer>, key);
   const focal = layer.focal ?? { x: 0.5, y: 0.5 };
+  const [picking, setPicking] = useState(false);
   return (
     <section>
       <h3>Image</h3>
+      <button type="button" className="btn small" data-testid="choose-asset" onClick={() => setPicking(true)}>
+        Choose from the asset library…
+      </button>
+      {picking && (
+        <AssetPicker
+          onClose={() => setPicking(false)}
+          onPick={(id) => {
+            set({ src: `asset://${id}` }, "src-pick");
+            setPicking(false);
+          }}
+        />
+      )}
       <TextField
         label="Source (asset id, asset://…, or https URL)"
         testId="prop-src"

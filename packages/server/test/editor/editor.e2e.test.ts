@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Page } from "playwright-core";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   apiClient,
@@ -96,7 +97,7 @@ describe("editor in Chromium against pictor serve: API pixels equal editor pixel
     const call = apiClient(url, key);
     const assets = await starterAssets(call);
     expect(assets.length).toBeGreaterThanOrEqual(2);
-    const [designAsset, apiAsset] = assets as [string, string];
+    const apiAsset = assets[0] as string;
 
     // New template, second frame from a preset.
     await page.getByTestId("new-template").click();
@@ -112,12 +113,56 @@ describe("editor in Chromium against pictor serve: API pixels equal editor pixel
     // Image: drag a box, give it a starter asset.
     await page.getByTestId("tool-image").click();
     await dragOnFrame(page, "main", { x: 760, y: 60 }, { x: 1140, y: 570 });
-    await page.getByTestId("prop-src").fill(designAsset);
+    // Upload an image through the asset library and pick it.
+    const upload = await sharp({
+      create: { width: 300, height: 400, channels: 3, background: { r: 30, g: 120, b: 200 } },
+    })
+      .composite([
+        {
+          input: await sharp({ create: { width: 150, height: 150, channels: 3, background: "#F59E0B" } })
+            .png()
+            .toBuffer(),
+          left: 75,
+          top: 125,
+        },
+      ])
+      .png()
+      .toBuffer();
+    await page.getByTestId("choose-asset").click();
+    await page.getByTestId("asset-picker").getByTestId("asset").first().waitFor();
+    await page.getByTestId("asset-picker").getByPlaceholder("Folder (e.g. starter/)").fill("designs/launch");
+    await page.getByTestId("asset-picker").getByPlaceholder("Tag").fill("launch");
+    await page.getByTestId("asset-picker").locator('input[type="file"]').setInputFiles({
+      name: "launch.png",
+      mimeType: "image/png",
+      buffer: upload,
+    });
+    await page.getByTestId("asset-picker").waitFor({ state: "detached" });
+    const uploaded = await call<{ data: { id: string; folder: string; tags: string[] }[] }>(
+      "/v1/assets/query",
+      {
+        body: { tags: { all: ["launch"] } },
+      },
+    );
+    expect(uploaded.data).toHaveLength(1);
+    expect(uploaded.data[0]?.folder).toBe("designs/launch/");
+    const designAsset = uploaded.data[0]?.id as string;
+    await page.getByTestId("choose-asset").click();
+    await page.getByTestId("asset-picker").getByPlaceholder("Folder (e.g. starter/)").fill("starter/");
+    await page.getByTestId("asset-picker").getByTestId("asset").nth(2).waitFor();
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll(".asset-thumb").length > 0 &&
+        document.querySelectorAll(".asset-thumb:not([data-ready])").length === 0,
+    );
+    await page.screenshot({ path: join(SCREENSHOTS, "asset-library.png") });
+    await page.getByTestId("asset-picker").getByRole("button", { name: "Close" }).click();
     // Rectangle on the second frame.
     await page.getByTestId("tool-rectangle").click();
     await dragOnFrame(page, "square", { x: 140, y: 140 }, { x: 940, y: 700 });
 
     let doc = await currentDoc(page);
+    expect((layerOf(doc, "main", "image") as LayerLike & { src: string }).src).toBe(`asset://${designAsset}`);
     const text = layerOf(doc, "main", "text");
     expect(text).toMatchObject({ x: 80, y: 80, width: 620, height: 180 });
     const image = layerOf(doc, "main", "image");
@@ -231,7 +276,32 @@ describe("editor in Chromium against pictor serve: API pixels equal editor pixel
     await page.goto(`${url}/#/account`);
     await page.getByTestId("balance").waitFor();
     await page.locator(".badge.charge").first().waitFor();
+    await page.getByRole("button", { name: "Show secret" }).click();
+    const secret = (await page.locator(".secret").first().textContent()) ?? "";
+    expect(secret).toMatch(/^whsec_/);
+    await page.getByRole("button", { name: "Rotate" }).click();
+    await page.locator(".secret").filter({ hasNotText: secret }).first().waitFor();
+    await page.getByPlaceholder("Key name (optional)").fill("CI key");
+    await page.getByRole("button", { name: "Create key" }).click();
+    expect(await page.getByTestId("created-key").textContent()).toMatch(/^sk_live_/);
     await page.screenshot({ path: join(SCREENSHOTS, "account.png") });
+
+    // Template list: duplicate, then archive the copy.
+    await page.goto(`${url}/#/templates`);
+    const cards = page.getByTestId("template-card");
+    await cards.first().waitFor();
+    const before = await cards.count();
+    await page.locator(`[data-key="${doc.key}"]`).getByRole("button", { name: "Duplicate" }).click();
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid="template-card"]').length === n + 1,
+      before,
+    );
+    const copy = page.locator(`[data-key^="${doc.key}-"]`);
+    await copy.getByRole("button", { name: "Archive" }).click();
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid="template-card"]').length === n,
+      before,
+    );
   }, 300_000);
 
   it("opens each starter in the editor and matches the API's PNG for each frame with its sample values", async () => {
