@@ -33,7 +33,9 @@ export function registerAssetFile(app: App, deps: AppDeps): void {
   app.get(
     "/a/:file",
     {
-      config: { public: true },
+      // Links are handed to browsers and CDNs: one viewer IP may fetch many images. The bytes are
+      // immutable and cheap to serve, so the per-key API rate limit does not apply.
+      config: { public: true, rateLimit: false },
       schema: {
         summary: "Permanent asset URL: no API key; the 128-bit token is the capability; cacheable forever",
         tags: ["files"],

@@ -9,7 +9,9 @@ export function registerOutputFile(app: App, deps: AppDeps): void {
   app.get(
     "/o/:file",
     {
-      config: { public: true },
+      // Links are handed to browsers and CDNs: one viewer IP may fetch many images. The bytes are
+      // immutable and cheap to serve, so the per-key API rate limit does not apply.
+      config: { public: true, rateLimit: false },
       schema: {
         summary: "Signed output link (about one hour); tampered or expired gives 403",
         tags: ["files"],
