@@ -43,7 +43,7 @@ export const doc = (key: string, extra: Record<string, unknown> = {}) =>
   ({ key, name: `Template ${key}`, z: 1, a: [1, { y: 2, b: 3 }], ...extra }) as unknown as TemplateDocumentT;
 
 /** A fresh account (with its first key and `credits` starting credits) through the AccountStore port. */
-export async function newAccount(stores: StateStores, credits: number): Promise<string> {
+export async function newAccount(stores: Pick<StateStores, "accounts">, credits: number): Promise<string> {
   const id = uid("acc");
   await stores.accounts.create({
     account: { id, name: "contract", createdAt: T0 },
@@ -55,7 +55,11 @@ export async function newAccount(stores: StateStores, credits: number): Promise<
 }
 
 /** A template with version 1 published, through the TemplateStore port. */
-export async function publishedTemplate(stores: StateStores, accountId: string, document = doc(uid("tpl"))) {
+export async function publishedTemplate(
+  stores: Pick<StateStores, "templates">,
+  accountId: string,
+  document = doc(uid("tpl")),
+) {
   const id = uid("tpl");
   const key = (document as unknown as { key: string }).key;
   const inserted = await stores.templates.insert({

@@ -23,6 +23,7 @@ import { idempotencyContract } from "./idempotency.contract.ts";
 import { ledgerRendersContract } from "./ledger-renders.contract.ts";
 import { postgresMigrationTests } from "./migrations.postgres.suite.ts";
 import { renderJobsTests } from "./render-jobs.postgres.suite.ts";
+import { renderQueueTests } from "./render-queue.postgres.suite.ts";
 import type { StateFactory, StateStores } from "./state-fixture.ts";
 import { templatesContract } from "./templates.contract.ts";
 import { webhookOutboxContract } from "./webhook-outbox.contract.ts";
@@ -71,6 +72,7 @@ if (cluster) {
   webhookOutboxContract("PostgreSQL", postgres);
   postgresMigrationTests(cluster);
   renderJobsTests(cluster);
+  renderQueueTests(cluster);
 } else {
   describe.skip("PostgreSQL state contracts (needs apt-get install postgresql)", () => {
     it("skipped", () => {});

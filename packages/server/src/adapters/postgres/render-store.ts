@@ -46,6 +46,14 @@ async function lockPending(client: PgExecutor, id: string): Promise<Row | null> 
   return r && (r.status === "queued" || r.status === "rendering") ? r : null;
 }
 
+/** Channel on which a render's end (completed or failed) is announced; the payload is its id. */
+export const RENDER_FINISHED_CHANNEL = "pictor_render_finished";
+
+/** NOTIFY inside the finishing transaction is delivered at commit, so a listener never sees it early. */
+async function notifyFinished(client: PgExecutor, id: string): Promise<void> {
+  await client.query("SELECT pg_notify($1, $2)", [RENDER_FINISHED_CHANNEL, id]);
+}
+
 export interface PgRenderStoreOptions {
   /**
    * Runs inside the acceptance transaction after the charge and the insert, on the same connection:
@@ -130,6 +138,7 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
         );
         // Same commit: a completed render with a webhook_url always has its event, a failed one never.
         if (callback) await insertWebhookEvent(client, callback);
+        await notifyFinished(client, id);
       });
     },
     async failAndRefund(id, error, at) {
@@ -146,6 +155,7 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
            VALUES ($1, 'refund', $2, $3, $4, $5) ON CONFLICT (render_id, kind) DO NOTHING`,
           [r.account_id, r.credits_charged, id, error.code, at],
         );
+        await notifyFinished(client, id);
       });
     },
   };

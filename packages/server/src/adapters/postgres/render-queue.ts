@@ -1,0 +1,106 @@
+import { EventEmitter } from "node:events";
+import pg from "pg";
+import type { PgBoss } from "pg-boss";
+import type { RenderQueue } from "../../ports/render-queue.ts";
+import type { RenderRecord, RenderStore } from "../../ports/render-store.ts";
+import { RENDER_QUEUE, type RenderJobData } from "./render-jobs.ts";
+import { RENDER_FINISHED_CHANNEL } from "./render-store.ts";
+
+// Notifications are the fast path; this poll is the floor for one lost while the listening
+// connection was being re-established.
+const POLL_FLOOR_MS = 1000;
+const RECONNECT_MS = 1000;
+
+const finished = (r: RenderRecord | null) =>
+  r !== null && (r.status === "completed" || r.status === "failed");
+
+export interface PgRenderQueue extends RenderQueue {
+  close(): Promise<void>;
+}
+
+/**
+ * The API side of the scaled-out queue. Renders are enqueued by the RenderStore inside the
+ * acceptance transaction (render-jobs.ts), so `enqueue` has nothing left to do; `waitFor` (wait-mode
+ * renders) wakes on the NOTIFY the RenderStore sends when a render finishes, whichever process ran it.
+ */
+export async function createPgRenderQueue(options: {
+  url: string;
+  renders: RenderStore;
+}): Promise<PgRenderQueue> {
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  let closed = false;
+  let client: pg.Client | null = null;
+
+  const listen = async () => {
+    const c = new pg.Client({ connectionString: options.url, application_name: "pictor-listen" });
+    c.on("notification", (n) => {
+      if (n.channel === RENDER_FINISHED_CHANNEL && n.payload) events.emit(n.payload);
+    });
+    c.on("error", () => {
+      if (closed) return;
+      client = null;
+      c.end().catch(() => {});
+      setTimeout(() => void listen().catch(() => {}), RECONNECT_MS).unref();
+    });
+    await c.connect();
+    await c.query(`LISTEN ${RENDER_FINISHED_CHANNEL}`);
+    client = c;
+  };
+  await listen();
+
+  return {
+    enqueue() {},
+    async waitFor(accountId, renderId, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        // Subscribe before reading, so a finish between the read and the wait is not missed.
+        let wake: () => void = () => {};
+        const woken = new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        events.once(renderId, wake);
+        try {
+          const render = await options.renders.get(accountId, renderId);
+          if (finished(render)) return render;
+          const remaining = deadline - Date.now();
+          if (remaining <= 0) return null;
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([
+            woken,
+            new Promise<void>((resolve) => {
+              timer = setTimeout(resolve, Math.min(remaining, POLL_FLOOR_MS));
+            }),
+          ]);
+          clearTimeout(timer);
+        } finally {
+          events.off(renderId, wake);
+        }
+      }
+    },
+    async close() {
+      closed = true;
+      await client?.end();
+    },
+  };
+}
+
+/**
+ * The worker side: takes render jobs from pg-boss and runs each to its end state with `run` (the
+ * shared runRenderJob). A throw leaves the job to pg-boss's retry with backoff; a process killed
+ * mid-render has its job expire and redelivered (render-jobs.ts), and runRenderJob is idempotent.
+ * Returns a stop function that lets jobs in flight finish.
+ */
+export async function startPgRenderWorkers(
+  boss: PgBoss,
+  options: { concurrency: number; run(renderId: string): Promise<void> },
+): Promise<() => Promise<void>> {
+  await boss.work<RenderJobData>(
+    RENDER_QUEUE,
+    { batchSize: 1, localConcurrency: options.concurrency, pollingIntervalSeconds: 0.5 },
+    async ([job]) => {
+      if (job) await options.run(job.data.renderId);
+    },
+  );
+  return () => boss.offWork(RENDER_QUEUE, { wait: true });
+}

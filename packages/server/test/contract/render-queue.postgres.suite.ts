@@ -1,0 +1,154 @@
+import pg from "pg";
+import { PgBoss } from "pg-boss";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRenderQueue } from "../../src/adapters/postgres/render-jobs.ts";
+import {
+  createPgRenderQueue,
+  type PgRenderQueue,
+  startPgRenderWorkers,
+} from "../../src/adapters/postgres/render-queue.ts";
+import { RENDER_FINISHED_CHANNEL } from "../../src/adapters/postgres/render-store.ts";
+import { openPostgresState, type PostgresState } from "../../src/adapters/postgres/state.ts";
+import type { RenderRecord } from "../../src/ports/render-store.ts";
+import type { ThrowawayPostgres } from "../support/postgres.ts";
+import { newAccount, publishedTemplate, T0, T1, uid } from "./state-fixture.ts";
+
+/**
+ * The scaled-out queue end to end on one database: an "API process" (its own state + queue) accepts
+ * renders, which pg-boss hands to a "worker process" (its own state + pg-boss), whose completion wakes
+ * the API's waitFor through NOTIFY.
+ */
+export function renderQueueTests(cluster: ThrowawayPostgres): void {
+  describe("PostgreSQL render queue: accept -> pg-boss -> worker -> NOTIFY -> waitFor", () => {
+    let api: PostgresState;
+    let worker: PostgresState;
+    let apiBoss: PgBoss;
+    let workerBoss: PgBoss;
+    let queue: PgRenderQueue;
+    let stopWorkers: (() => Promise<void>) | null = null;
+    let accountId: string;
+    let templateId: string;
+    let url: string;
+
+    const newBoss = async (url: string) => {
+      const boss = new PgBoss({ connectionString: url, max: 2, supervise: false, schedule: false });
+      boss.on("error", () => {});
+      await boss.start();
+      return boss;
+    };
+    const render = (over: Partial<RenderRecord> = {}): RenderRecord => ({
+      id: uid("rnd"),
+      accountId,
+      templateId,
+      templateKey: "queue",
+      templateVersion: 1,
+      frame: "main",
+      scale: 1,
+      format: "png",
+      quality: null,
+      width: 10,
+      height: 10,
+      values: {},
+      metadata: {},
+      tags: [],
+      webhookUrl: null,
+      status: "queued",
+      creditsCharged: 1,
+      creditsRefunded: 0,
+      error: null,
+      warnings: [],
+      assetId: null,
+      createdAt: T0,
+      completedAt: null,
+      ...over,
+    });
+    const asset = (r: RenderRecord) => ({
+      id: uid("ast"),
+      accountId: r.accountId,
+      folder: "renders/queue/",
+      name: `${r.id}.png`,
+      contentType: "image/png",
+      byteSize: 1,
+      width: 10,
+      height: 10,
+      blobKey: `renders/${r.id}.png`,
+      token: uid("tok"),
+      etag: '"x"',
+      metadata: {},
+      tags: [],
+      renderId: r.id,
+      createdAt: T1,
+    });
+
+    beforeAll(async () => {
+      url = await cluster.newDatabase();
+      apiBoss = await newBoss(url);
+      await createRenderQueue(apiBoss);
+      workerBoss = await newBoss(url);
+      api = await openPostgresState(url, { max: 4, boss: apiBoss });
+      worker = await openPostgresState(url, { max: 4 });
+      queue = await createPgRenderQueue({ url, renders: api.renders });
+      accountId = await newAccount(api, 100);
+      templateId = await publishedTemplate(api, accountId);
+    });
+    afterAll(async () => {
+      await stopWorkers?.();
+      await queue?.close();
+      await workerBoss?.stop({ graceful: false });
+      await apiBoss?.stop({ graceful: false });
+      await Promise.all([api?.close(), worker?.close()]);
+    });
+
+    it("answers at once for a render already finished, and null at the deadline for one still queued", async () => {
+      const failed = render();
+      await api.renders.accept(failed);
+      await worker.renders.failAndRefund(failed.id, { code: "render_failed", message: "x" }, T1);
+      expect((await queue.waitFor(accountId, failed.id, 60_000))?.status).toBe("failed");
+
+      const stuck = render();
+      await api.renders.accept(stuck);
+      expect(await queue.waitFor(accountId, stuck.id, 300)).toBeNull();
+      await worker.renders.failAndRefund(stuck.id, { code: "cleanup", message: "x" }, T1);
+    });
+
+    it("announces a finished render on the channel, with its id", async () => {
+      const listener = new pg.Client({ connectionString: url });
+      await listener.connect();
+      try {
+        await listener.query(`LISTEN ${RENDER_FINISHED_CHANNEL}`);
+        const next = new Promise<string>((resolve) =>
+          listener.on("notification", (n) => resolve(n.payload ?? "")),
+        );
+        const r = render();
+        await api.renders.accept(r);
+        await worker.renders.complete(r.id, { asset: asset(r), warnings: [], at: T1 });
+        expect(await next).toBe(r.id);
+      } finally {
+        await listener.end();
+      }
+    });
+
+    it("runs accepted renders on worker processes and wakes the waiting API with the result", async () => {
+      const ran: string[] = [];
+      stopWorkers = await startPgRenderWorkers(workerBoss, {
+        concurrency: 2,
+        async run(renderId) {
+          const job = await worker.renders.claim(renderId);
+          if (!job) return;
+          ran.push(renderId);
+          await worker.renders.complete(renderId, { asset: asset(job.render), warnings: [], at: T1 });
+        },
+      });
+      const renders = [render(), render(), render()];
+      const waits = renders.map(async (r) => {
+        expect(await api.renders.accept(r)).toEqual({ accepted: true });
+        return queue.waitFor(accountId, r.id, 30_000);
+      });
+      const results = await Promise.all(waits);
+      expect(results.map((r) => r?.status)).toEqual(["completed", "completed", "completed"]);
+      expect(ran.sort()).toEqual(renders.map((r) => r.id).sort());
+      // Another account cannot wait on (or learn about) this render.
+      expect(await queue.waitFor(await newAccount(api, 0), renders[0]?.id as string, 50)).toBeNull();
+    });
+  });
+}
