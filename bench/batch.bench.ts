@@ -158,6 +158,12 @@ const completions = NO_CALLBACKS ? await untilBatchDone(accepted.batch_id) : (aw
 const lastCallbackMs = NO_CALLBACKS ? Number.NaN : performance.now() - t0;
 const lastCompletionMs = Math.max(...[...completions.values()].map((c) => c.completedAt)) - wallStart;
 
+// Reading the finished batch back (counts and 1,000 jobs with their links).
+const readStart = performance.now();
+const read = await fetch(`${server.url}/v1/batches/${accepted.batch_id}`, { headers });
+await read.arrayBuffer();
+const batchReadMs = performance.now() - readStart;
+
 server.child.kill("SIGTERM");
 await new Promise((resolve) => server.child.once("exit", resolve));
 await new Promise<void>((resolve) => receiver.close(() => resolve()));
@@ -177,6 +183,7 @@ const summary = {
   batchRendersOverSingle: rendersPerSecond / singleRendersPerSecond,
   callbacksOverSingle: callbacksPerSecond / singleRendersPerSecond,
   badSignatures,
+  batchReadMs,
 };
 console.log(
   [
@@ -190,6 +197,7 @@ console.log(
     `| batch renders/s ÷ single renders/s | ${summary.batchRendersOverSingle.toFixed(2)} |`,
     `| callbacks/s ÷ single renders/s | ${summary.callbacksOverSingle.toFixed(2)} |`,
     `| callbacks failing verifyCallback | ${badSignatures} |`,
+    `| GET /v1/batches/:id of the finished batch | ${batchReadMs.toFixed(0)} ms |`,
   ].join("\n"),
 );
 await writeFile(
