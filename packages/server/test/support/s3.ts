@@ -83,14 +83,19 @@ async function readPort(child: ChildProcess): Promise<number> {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const first = new Promise<string>((resolve, reject) => {
-    lines.once("line", resolve);
+  // The ready line is the launcher's JSON; anything a library prints before it is skipped.
+  const ready = new Promise<number>((resolve, reject) => {
+    lines.on("line", (line) => {
+      const match = /^\{"port": (\d+)\}$/.exec(line.trim());
+      if (match) resolve(Number(match[1]));
+    });
     child.once("exit", (code) =>
       reject(new Error(`swift launcher exited (${code}) before it was ready:\n${stderr}`)),
     );
   });
-  const line = await first;
-  lines.close();
-  const { port } = JSON.parse(line) as { port: number };
-  return port;
+  try {
+    return await ready;
+  } finally {
+    lines.close();
+  }
 }
