@@ -3,7 +3,16 @@ import type { FrameT, Layer, SlotValues, TemplateDocumentT } from "../engine/eng
 import type { EditorEngine, FrameRender } from "../engine/load-engine.ts";
 import { toImageData } from "../engine/pixels.ts";
 import type { NewLayerKind } from "./doc-ops.ts";
-import { type Box, extent, type Guide, hitBox, resizeBox, rotationTo, snapMove } from "./geometry.ts";
+import {
+  type Box,
+  extent,
+  type Guide,
+  hitBox,
+  resizeBox,
+  rotationTo,
+  snapMove,
+  snapResize,
+} from "./geometry.ts";
 import { absoluteBox, layerBox, type Selection } from "./selection.ts";
 
 export type Tool = "select" | NewLayerKind;
@@ -190,7 +199,18 @@ export function FrameView(props: Props) {
     }
     if (drag.kind === "resize") {
       const box = resizeBox(drag.start, drag.sx, drag.sy, p.x - drag.px, p.y - drag.py, e.shiftKey);
-      props.onPreviewBox(drag.id, box);
+      const isTopLevel = (frame.layers as Layer[]).some((l) => l.id === drag.id);
+      if (e.altKey || e.shiftKey || !isTopLevel) {
+        setGuides([]);
+        props.onPreviewBox(drag.id, box);
+        return;
+      }
+      const others = (frame.layers as Layer[])
+        .filter((l) => l.id !== drag.id && l.visible !== false)
+        .map((l) => extent(layerBox(l)));
+      const snapped = snapResize(box, drag.sx, drag.sy, frame, others, SNAP_SCREEN_PX / zoom);
+      setGuides(snapped.guides);
+      props.onPreviewBox(drag.id, snapped.box);
       return;
     }
     if (drag.kind === "rotate") {

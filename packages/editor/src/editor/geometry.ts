@@ -121,3 +121,68 @@ export function rotationTo(box: Box, px: number, py: number, step: boolean): num
   if (deg > 180) deg -= 360;
   return Math.round(deg * 10) / 10;
 }
+
+type Extent = { left: number; top: number; width: number; height: number };
+
+function nearest(targets: readonly number[], value: number, threshold: number): number | null {
+  let best: number | null = null;
+  for (const t of targets) {
+    if (Math.abs(t - value) <= threshold && (best === null || Math.abs(t - value) < Math.abs(best - value)))
+      best = t;
+  }
+  return best;
+}
+
+/**
+ * Snaps the edges a resize handle moves (unrotated boxes only) to the frame's edges and centre lines
+ * and to the other layers' edges and centres; the opposite edges stay put.
+ */
+export function snapResize(
+  box: Box,
+  sx: number,
+  sy: number,
+  frame: { width: number; height: number },
+  others: readonly Extent[],
+  threshold: number,
+): { box: Box; guides: Guide[] } {
+  if (box.rotation !== 0) return { box, guides: [] };
+  const xs = [
+    0,
+    frame.width / 2,
+    frame.width,
+    ...others.flatMap((o) => [o.left, o.left + o.width / 2, o.left + o.width]),
+  ];
+  const ys = [
+    0,
+    frame.height / 2,
+    frame.height,
+    ...others.flatMap((o) => [o.top, o.top + o.height / 2, o.top + o.height]),
+  ];
+  const out = { ...box };
+  const guides: Guide[] = [];
+  if (sx !== 0) {
+    const edge = sx > 0 ? box.x + box.width : box.x;
+    const t = nearest(xs, edge, threshold);
+    if (t !== null) {
+      if (sx > 0) out.width = Math.max(1, t - box.x);
+      else {
+        out.width = Math.max(1, box.x + box.width - t);
+        out.x = box.x + box.width - out.width;
+      }
+      guides.push({ axis: "x", at: t });
+    }
+  }
+  if (sy !== 0) {
+    const edge = sy > 0 ? box.y + box.height : box.y;
+    const t = nearest(ys, edge, threshold);
+    if (t !== null) {
+      if (sy > 0) out.height = Math.max(1, t - box.y);
+      else {
+        out.height = Math.max(1, box.y + box.height - t);
+        out.y = box.y + box.height - out.height;
+      }
+      guides.push({ axis: "y", at: t });
+    }
+  }
+  return { box: out, guides };
+}

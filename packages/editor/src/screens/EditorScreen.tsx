@@ -521,6 +521,7 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
               key={t}
               type="button"
               role="tab"
+              aria-selected={tab === t}
               className={tab === t ? "tab active" : "tab"}
               data-testid={`tab-${t}`}
               onClick={() => setTab(t)}
