@@ -96,7 +96,6 @@ const receiverPort = (receiver.address() as AddressInfo).port;
 
 const server = await startServer();
 const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
-const singleBody = JSON.stringify({ template: document.key, modifications: modifications(0), wait: true });
 
 // Single renders: 8 clients in a loop, wait mode, each render with its own headline like the batch
 // rows (a repeated text could hit caches a batch of distinct rows never hits). The first 40 warm
@@ -154,7 +153,9 @@ if (refused > 0) throw new Error(`${refused} rows refused`);
 console.error(`batch of ${ROWS} accepted in ${acceptedMs.toFixed(0)} ms`);
 // BENCH_BATCH_NO_CALLBACKS=1: the same batch without webhook_url, finished by polling the batch
 // (to see what delivering the callbacks costs the renders).
-const completions = NO_CALLBACKS ? await untilBatchDone(accepted.batch_id) : (await arrived, callbacks);
+const completions = NO_CALLBACKS
+  ? await untilBatchDone(accepted.batch_id)
+  : await arrived.then(() => callbacks);
 const lastCallbackMs = NO_CALLBACKS ? Number.NaN : performance.now() - t0;
 const lastCompletionMs = Math.max(...[...completions.values()].map((c) => c.completedAt)) - wallStart;
 
