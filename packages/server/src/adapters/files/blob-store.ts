@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import type { BlobStore } from "../../ports/blob-store.ts";
 
 /** Blobs as files under `root`. Writes go to a temp file then rename, so a crash never leaves half a file. */
-export function createFileBlobStore(root: string): BlobStore {
+export function createFileBlobStore(root: string, options: { synchronousWrites?: boolean } = {}): BlobStore {
   const base = resolve(root);
   const pathOf = (key: string) => {
     const path = resolve(join(base, key));
@@ -17,11 +18,21 @@ export function createFileBlobStore(root: string): BlobStore {
     async put(key, bytes) {
       const path = pathOf(key);
       const dir = dirname(path);
+      const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+      if (options.synchronousWrites) {
+        // For a render worker thread, which has nothing else to do meanwhile: a blocking write of a
+        // few hundred KB to the page cache is cheaper than two hops through the libuv pool, which on a
+        // busy machine each wait for a free core.
+        if (!made.has(dir)) mkdirSync(dir, { recursive: true });
+        made.add(dir);
+        writeFileSync(temp, bytes);
+        renameSync(temp, path);
+        return;
+      }
       if (!made.has(dir)) {
         await mkdir(dir, { recursive: true });
         made.add(dir);
       }
-      const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
       await writeFile(temp, bytes);
       await rename(temp, path);
     },

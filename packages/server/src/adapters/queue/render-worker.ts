@@ -12,7 +12,7 @@ const data = workerData as RenderWorkerData;
 const port = parentPort;
 if (!port) throw new Error("render-worker must run as a worker thread");
 
-const blobs = createFileBlobStore(data.blobRoot);
+const blobs = createFileBlobStore(data.blobRoot, { synchronousWrites: true });
 const loadImage = createImageLoader({
   databaseFile: data.databaseFile,
   blobs,
