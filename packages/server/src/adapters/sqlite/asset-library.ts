@@ -1,19 +1,13 @@
-import type { DatabaseSync, SQLInputValue } from "node:sqlite";
-import type {
-  AssetLibrary,
-  AssetQuery,
-  FontFaceInfo,
-  LibraryAsset,
-} from "../../domain/assets/asset-library.ts";
-import { folderRangeEnd } from "../../domain/assets/folders.ts";
+import type { DatabaseSync } from "node:sqlite";
+import type { AssetLibrary, FontFaceInfo, LibraryAsset } from "../../domain/assets/asset-library.ts";
+import { ASSET_COLUMNS, planAssetQuery } from "./asset-query.ts";
 import { indexAssetTerms, unindexAssetTerms } from "./asset-schema.ts";
 import { insertAsset, toAsset } from "./asset-store.ts";
 import { json, transaction } from "./database.ts";
 
 type Row = Record<string, unknown>;
 
-const SELECT = `SELECT a.*, f.sha256 AS file_sha256, f.font_family, f.font_weight, f.font_style
-  FROM assets a LEFT JOIN asset_files f ON f.asset_id = a.id`;
+const SELECT = `SELECT ${ASSET_COLUMNS} FROM assets a LEFT JOIN asset_files f ON f.asset_id = a.id`;
 
 const toLibraryAsset = (r: Row): LibraryAsset => ({
   ...toAsset(r),
@@ -102,7 +96,7 @@ export function createSqliteAssetLibrary(db: DatabaseSync): AssetLibrary {
     },
 
     async query(accountId, query) {
-      const { text, params } = buildQuery(accountId, query);
+      const { text, params } = planAssetQuery(db, accountId, query);
       const rows = db.prepare(text).all(...params);
       const assets = rows.slice(0, query.limit).map(toLibraryAsset);
       const last = assets.at(-1);
@@ -122,61 +116,5 @@ export function createSqliteAssetLibrary(db: DatabaseSync): AssetLibrary {
         .map(toLibraryAsset)
         .filter((a): a is LibraryAsset & { font: FontFaceInfo } => a.font !== null);
     },
-  };
-}
-
-/**
- * One statement per query shape. Each tag and metadata filter is an `id IN (index range)`: SQLite
- * drives from one of them and probes the others, and the (account_id, created_at, id) index serves
- * the newest-first order and the keyset cursor. Fetches limit + 1 rows to know whether a next page
- * exists.
- */
-export function buildQuery(accountId: string, q: AssetQuery): { text: string; params: SQLInputValue[] } {
-  const where: string[] = ["a.account_id = ?"];
-  const params: SQLInputValue[] = [accountId];
-  if (q.folder !== null) {
-    if (q.recursive && q.folder !== "") {
-      where.push("a.folder >= ? AND a.folder < ?");
-      params.push(q.folder, folderRangeEnd(q.folder));
-    } else if (!q.recursive) {
-      where.push("a.folder = ?");
-      params.push(q.folder);
-    }
-  }
-  if (q.contentTypes.length > 0) {
-    where.push(`a.content_type IN (${q.contentTypes.map(() => "?").join(", ")})`);
-    params.push(...q.contentTypes);
-  }
-  const ops = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
-  for (const op of ["gt", "gte", "lt", "lte"] as const) {
-    const value = q.created[op];
-    if (value === undefined) continue;
-    where.push(`a.created_at ${ops[op]} ?`);
-    params.push(value);
-  }
-  for (const tag of q.tagsAll) {
-    where.push("a.id IN (SELECT asset_id FROM asset_tags WHERE account_id = ? AND tag = ?)");
-    params.push(accountId, tag);
-  }
-  if (q.tagsAny.length > 0) {
-    where.push(
-      `a.id IN (SELECT asset_id FROM asset_tags WHERE account_id = ? AND tag IN (${q.tagsAny.map(() => "?").join(", ")}))`,
-    );
-    params.push(accountId, ...q.tagsAny);
-  }
-  for (const [key, value] of Object.entries(q.metadata)) {
-    where.push(
-      "a.id IN (SELECT asset_id FROM asset_metadata WHERE account_id = ? AND key = ? AND value = ?)",
-    );
-    params.push(accountId, key, value);
-  }
-  if (q.cursor) {
-    where.push("(a.created_at < ? OR (a.created_at = ? AND a.id < ?))");
-    params.push(q.cursor.createdAt, q.cursor.createdAt, q.cursor.id);
-  }
-  params.push(q.limit + 1);
-  return {
-    text: `${SELECT} WHERE ${where.join(" AND ")} ORDER BY a.created_at DESC, a.id DESC LIMIT ?`,
-    params,
   };
 }
