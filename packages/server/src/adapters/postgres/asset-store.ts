@@ -53,20 +53,26 @@ export async function insertAsset(db: PgExecutor, a: AssetRecord): Promise<void>
  */
 export async function indexAssetTerms(
   db: PgExecutor,
-  a: { id: string; accountId: string; tags: readonly string[]; metadata: Readonly<Record<string, string>> },
+  a: {
+    id: string;
+    accountId: string;
+    createdAt: string;
+    tags: readonly string[];
+    metadata: Readonly<Record<string, string>>;
+  },
 ): Promise<void> {
   if (a.tags.length > 0)
     await db.query(
-      `INSERT INTO asset_tags (account_id, tag, asset_id) SELECT $1, t, $2 FROM unnest($3::text[]) AS t
+      `INSERT INTO asset_tags (account_id, tag, created_at, asset_id) SELECT $1, t, $4, $2 FROM unnest($3::text[]) AS t
        ON CONFLICT DO NOTHING`,
-      [a.accountId, a.id, [...a.tags]],
+      [a.accountId, a.id, [...a.tags], a.createdAt],
     );
   const entries = Object.entries(a.metadata);
   if (entries.length > 0)
     await db.query(
-      `INSERT INTO asset_metadata (account_id, key, value, asset_id)
-       SELECT $1, k, v, $2 FROM unnest($3::text[], $4::text[]) AS m(k, v) ON CONFLICT DO NOTHING`,
-      [a.accountId, a.id, entries.map(([k]) => k), entries.map(([, v]) => v)],
+      `INSERT INTO asset_metadata (account_id, key, value, created_at, asset_id)
+       SELECT $1, k, v, $5, $2 FROM unnest($3::text[], $4::text[]) AS m(k, v) ON CONFLICT DO NOTHING`,
+      [a.accountId, a.id, entries.map(([k]) => k), entries.map(([, v]) => v), a.createdAt],
     );
 }
 

@@ -228,6 +228,26 @@ export const MIGRATIONS: readonly string[] = [
   INSERT INTO asset_metadata (account_id, key, value, asset_id)
     SELECT a.account_id, m.key, m.value, a.id FROM assets a, json_each_text(a.metadata) m ON CONFLICT DO NOTHING;
   `,
+  // 5, follows SQLite's asset-schema.ts: tag and metadata rows keyed with created_at before the asset
+  // id, so a filter's index range is already in the newest-first order of every listing; folder and
+  // content_type ride along in the assets index.
+  `
+  ALTER TABLE asset_tags ADD COLUMN created_at timestamptz;
+  UPDATE asset_tags t SET created_at = a.created_at FROM assets a WHERE a.id = t.asset_id;
+  DELETE FROM asset_tags WHERE created_at IS NULL;
+  ALTER TABLE asset_tags ALTER COLUMN created_at SET NOT NULL;
+  ALTER TABLE asset_tags DROP CONSTRAINT asset_tags_pkey;
+  ALTER TABLE asset_tags ADD PRIMARY KEY (account_id, tag, created_at, asset_id);
+  ALTER TABLE asset_metadata ADD COLUMN created_at timestamptz;
+  UPDATE asset_metadata m SET created_at = a.created_at FROM assets a WHERE a.id = m.asset_id;
+  DELETE FROM asset_metadata WHERE created_at IS NULL;
+  ALTER TABLE asset_metadata ALTER COLUMN created_at SET NOT NULL;
+  ALTER TABLE asset_metadata DROP CONSTRAINT asset_metadata_pkey;
+  ALTER TABLE asset_metadata ADD PRIMARY KEY (account_id, key, value, created_at, asset_id);
+  DROP INDEX assets_account_created;
+  CREATE INDEX assets_account_created ON assets(account_id, created_at, id, folder, content_type);
+  CREATE INDEX assets_account_folder_created ON assets(account_id, folder, created_at, id);
+  `,
 ];
 
 // Any constant works; it only has to be the same in every process migrating this database.
