@@ -4,11 +4,19 @@ import { join } from "node:path";
 import { createFileBlobStore } from "../../src/adapters/files/blob-store.ts";
 import { blobStoreContract } from "./blob-store.contract.ts";
 
-blobStoreContract(
-  "files",
-  async () => {
-    const dir = await mkdtemp(join(tmpdir(), "pictor-blobs-"));
-    return { store: createFileBlobStore(dir), cleanup: () => rm(dir, { recursive: true, force: true }) };
-  }, // readFile of a directory is EISDIR, which the adapter only maps to null for ENOENT.
-  { prefixGetThrows: true },
-);
+// readFile of a directory is EISDIR, which the adapter maps to null only for ENOENT.
+const knownGaps = { prefixGetThrows: true };
+
+for (const synchronousWrites of [false, true]) {
+  blobStoreContract(
+    synchronousWrites ? "files (synchronous writes, as in render worker threads)" : "files",
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), "pictor-blobs-"));
+      return {
+        store: createFileBlobStore(dir, { synchronousWrites }),
+        cleanup: () => rm(dir, { recursive: true, force: true }),
+      };
+    },
+    knownGaps,
+  );
+}
