@@ -80,6 +80,23 @@ const STATIC = { public: true, rateLimit: false } as const;
 const NO_CACHE = "no-cache";
 
 /**
+ * The page holds an API key: scripts only from this server, no inline script, no framing. The
+ * engine needs 'unsafe-eval' (TypeBox compiles the document validators with `new Function`, the
+ * same code the API validates with) and 'wasm-unsafe-eval' (canvaskit). Images may come from
+ * elsewhere (output links on an object store).
+ */
+const EDITOR_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src * data: blob:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/**
  * The browser editor and what it loads: the Vite build at `/`, the engine bundle and canvaskit.wasm
  * under `/editor/engine/`, the shipped font files under `/editor/fonts/` with their manifest. Nothing
  * comes from a CDN.
@@ -93,6 +110,8 @@ export function registerStaticEditor(app: App, files: EditorFiles = editorFiles(
 
   app.get("/", { config: STATIC, schema: hide }, async (_request, reply) => {
     await ensureEditorBuilt(files);
+    reply.header("Content-Security-Policy", EDITOR_CSP);
+    reply.header("X-Frame-Options", "DENY");
     return sendFile(reply, join(files.distDir, "index.html"), NO_CACHE);
   });
 

@@ -86,6 +86,19 @@ describe.skipIf(!haveChromium && !inCI)(
       await page.getByTestId("signup").waitFor();
       await page.screenshot({ path: join(SCREENSHOTS, "sign-in.png") });
 
+      // Everything the page loads comes from this server, under a policy that allows no other script.
+      const index = await fetch(url);
+      expect(index.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(index.headers.get("content-security-policy")).toContain("script-src 'self'");
+      const fonts = (await (await fetch(`${url}/editor/fonts.json`)).json()) as { faces: { url: string }[] };
+      expect(fonts.faces.length).toBeGreaterThan(40);
+      const font = await fetch(new URL(fonts.faces[0]?.url ?? "", url));
+      expect(font.headers.get("content-type")).toBe("font/ttf");
+      const wasm = await fetch(`${url}/editor/engine/canvaskit.wasm`);
+      expect(wasm.headers.get("content-type")).toBe("application/wasm");
+      expect((await fetch(`${url}/assets/..%2F..%2Fpackage.json`)).status).toBe(404);
+      expect((await fetch(`${url}/editor/fonts/..%2F..%2Fpackage.json`)).status).toBe(404);
+
       key = await signUp(page, url, "Editor e2e");
       expect(key).toMatch(/^sk_live_/);
       await page.getByTestId("continue").click();
