@@ -21,6 +21,42 @@ export function postgresMigrationTests(pg: ThrowawayPostgres): void {
       }
     });
 
+    it("upgrades a database holding data: balances and asset index rows are back-filled", async () => {
+      const pool = createPgPool(await pg.newDatabase(), { max: 1 });
+      try {
+        expect(await migrate(pool, 2)).toEqual([1, 2]);
+        await pool.query(
+          "INSERT INTO accounts (id, name, webhook_secret, created_at) VALUES ('acc_old', 'o', 's', now())",
+        );
+        await pool.query(
+          `INSERT INTO ledger (account_id, kind, amount, render_id, note, created_at) VALUES
+         ('acc_old', 'grant', 30, NULL, NULL, now()), ('acc_old', 'charge', -4, 'rnd_old', NULL, now())`,
+        );
+        await pool.query(
+          `INSERT INTO assets (id, account_id, folder, name, content_type, byte_size, blob_key, token, etag, metadata, tags, created_at)
+         VALUES ('ast_old', 'acc_old', '', 'a.png', 'image/png', 1, 'k', 'tok', 'e', '{"shop":"x"}', '["red","big"]',
+                 '2026-01-02T03:04:05.678Z')`,
+        );
+        expect(await migrate(pool)).toEqual(MIGRATIONS.map((_, i) => i + 1).slice(2));
+        const balance = await pool.query("SELECT balance FROM account_balances WHERE account_id = 'acc_old'");
+        expect(Number(balance.rows[0].balance)).toBe(26);
+        const tags = await pool.query(
+          "SELECT tag, created_at FROM asset_tags WHERE asset_id = 'ast_old' ORDER BY tag",
+        );
+        expect(tags.rows.map((r) => [r.tag, r.created_at.toISOString()])).toEqual([
+          ["big", "2026-01-02T03:04:05.678Z"],
+          ["red", "2026-01-02T03:04:05.678Z"],
+        ]);
+        const meta = await pool.query("SELECT key, value FROM asset_metadata WHERE asset_id = 'ast_old'");
+        expect(meta.rows).toEqual([{ key: "shop", value: "x" }]);
+        await expect(pool.query("DELETE FROM ledger WHERE account_id = 'acc_old'")).rejects.toThrow(
+          /append-only/,
+        );
+      } finally {
+        await pool.end();
+      }
+    });
+
     // The PostgreSQL schema mirrors the SQLite one; a SQLite migration without its PostgreSQL twin
     // (or the reverse) fails here instead of in production.
     it("has the same tables and columns as the SQLite schema", async () => {

@@ -256,9 +256,9 @@ const MIGRATION_LOCK = 7_143_711;
 /**
  * Applies the migrations not yet recorded in `pictor_migrations`, in one transaction under an advisory
  * lock: processes starting together wait for the first one, then find nothing left to do.
- * Returns the versions applied by this call.
+ * Returns the versions applied by this call. `upTo` stops early (tests of the upgrade path).
  */
-export async function migrate(pool: pg.Pool): Promise<number[]> {
+export async function migrate(pool: pg.Pool, upTo: number = MIGRATIONS.length): Promise<number[]> {
   return withTransaction(pool, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     await client.query(
@@ -269,7 +269,7 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
     );
     const current = rows[0]?.version ?? 0;
     const applied: number[] = [];
-    for (let version = current + 1; version <= MIGRATIONS.length; version++) {
+    for (let version = current + 1; version <= Math.min(upTo, MIGRATIONS.length); version++) {
       await client.query(MIGRATIONS[version - 1] as string);
       await client.query("INSERT INTO pictor_migrations (version) VALUES ($1)", [version]);
       applied.push(version);
