@@ -406,7 +406,7 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
                 : `Not saved: ${save.error}`}
         </span>
         <button type="button" className="btn primary" data-testid="publish" onClick={() => setTab("publish")}>
-          Publish
+          Publish…
         </button>
         <button type="button" className="btn ghost small" onClick={onSignOut}>
           Sign out
