@@ -101,6 +101,20 @@ describe("uploads", () => {
     expect(badMeta.body.error.errors[0].path).toBe("metadata");
   });
 
+  it("applies the fetched-image limits: 413 over 25 MiB, 422 over 50 megapixels", async () => {
+    const huge = new Uint8Array(25 * 1024 * 1024 + 1);
+    huge.set(await pngBytes(8));
+    const tooBig = await upload(t, key, huge);
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.error.code).toBe("payload_too_large");
+    // 8000 x 7000 of one colour: a small file, but 56 megapixels.
+    const wide = await pngBytes(8000, "#ffffff", 7000);
+    const tooMany = await upload(t, key, wide);
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.error.code).toBe("image_invalid");
+    expect(tooMany.body.error.message).toMatch(/megapixel/);
+  });
+
   it("answers 415 to a JSON body and 400 to a form without a file", async () => {
     const json = await api(t, "POST", "/v1/assets", { key, body: { url: "http://example.com/x.png" } });
     expect(json.status).toBe(415);

@@ -64,6 +64,42 @@ export function planAssetQuery(
   q: AssetQuery,
 ): { text: string; params: SQLInputValue[] } {
   const total = Math.max(1, accountTotal(db, accountId));
+  const candidates = countCandidates(db, accountId, q);
+  const share = (c: Candidate) => Math.min(1, c.n / total);
+  const typeShare = q.contentTypes.length > 0 ? UNCOUNTED_SHARE : 1;
+  const base: Candidate = { kind: "created", n: total, ordered: true };
+  let best = base;
+  let bestCost = Number.POSITIVE_INFINITY;
+  for (const c of [...candidates, base]) {
+    const others = candidates.filter((o) => o !== c).reduce((p, o) => p * share(o), typeShare);
+    const cost = c.ordered ? Math.min(c.n, (q.limit + 1) / Math.max(others, 1e-9)) : c.n * 2;
+    if (cost < bestCost) {
+      best = c;
+      bestCost = cost;
+    }
+  }
+  return statement(accountId, q, best, probesFor(candidates, best));
+}
+
+/** The statement with each possible driver: every one must return the same page (tests check this). */
+export function everyAssetQueryPlan(
+  db: DatabaseSync,
+  accountId: string,
+  q: AssetQuery,
+): { driver: string; text: string; params: SQLInputValue[] }[] {
+  const candidates = countCandidates(db, accountId, q);
+  const base: Candidate = { kind: "created", n: 0, ordered: true };
+  return [...candidates, base].map((c) => ({
+    driver: c.kind,
+    ...statement(accountId, q, c, probesFor(candidates, c)),
+  }));
+}
+
+/** Probes run most selective first, so most rows are rejected by the first one. */
+const probesFor = (candidates: Candidate[], driver: Candidate) =>
+  candidates.filter((c) => c !== driver).sort((x, y) => x.n - y.n);
+
+function countCandidates(db: DatabaseSync, accountId: string, q: AssetQuery): Candidate[] {
   const terms: Term[] = [
     ...q.tagsAll.map((tag): Term => ({ table: "asset_tags", match: "#.tag = ?", params: [tag] })),
     ...Object.entries(q.metadata).map(
@@ -119,22 +155,7 @@ export function planAssetQuery(
     );
     candidates.push({ kind: "any-tags", n, ordered: false });
   }
-  const share = (c: Candidate) => Math.min(1, c.n / total);
-  const typeShare = q.contentTypes.length > 0 ? UNCOUNTED_SHARE : 1;
-  const base: Candidate = { kind: "created", n: total, ordered: true };
-  let best = base;
-  let bestCost = Number.POSITIVE_INFINITY;
-  for (const c of [...candidates, base]) {
-    const others = candidates.filter((o) => o !== c).reduce((p, o) => p * share(o), typeShare);
-    const cost = c.ordered ? Math.min(c.n, (q.limit + 1) / Math.max(others, 1e-9)) : c.n * 2;
-    if (cost < bestCost) {
-      best = c;
-      bestCost = cost;
-    }
-  }
-  // Probes run most selective first, so most rows are rejected by the first one.
-  const probes = candidates.filter((c) => c !== best).sort((x, y) => x.n - y.n);
-  return statement(accountId, q, best, probes);
+  return candidates;
 }
 
 function statement(

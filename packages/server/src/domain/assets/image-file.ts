@@ -3,6 +3,7 @@ import sharp from "sharp";
 
 /** An upload that is not an image the renderer will accept; the message says why. */
 export class ImageFileError extends Error {
+  /** Over the byte limit (413); every other refusal is about the content (422). */
   readonly tooLarge: boolean;
   constructor(message: string, tooLarge = false) {
     super(message);
@@ -62,7 +63,6 @@ export async function inspectImage(
   if (width * height > limits.maxPixels) {
     throw new ImageFileError(
       `${width}x${height} is over the ${limits.maxPixels / 1_000_000}-megapixel limit`,
-      true,
     );
   }
   try {
