@@ -1,0 +1,38 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { createSqliteAssetLibrary } from "../../src/adapters/sqlite/asset-library.ts";
+import { openDatabase } from "../../src/adapters/sqlite/database.ts";
+import { parseAssetQuery } from "../../src/domain/assets/query-request.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "pictor-asset-schema-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it("indexes assets written before the library's tables existed, once, when the database is opened", async () => {
+  const file = join(dir, "old.db");
+  const db = openDatabase(file);
+  db.exec("DROP TABLE asset_tags; DROP TABLE asset_metadata; DROP TABLE asset_files");
+  db.exec(
+    "INSERT INTO accounts (id, name, webhook_secret, created_at) VALUES ('acct_old', 'old', 's', '2026-01-01')",
+  );
+  db.prepare(
+    `INSERT INTO assets (id, account_id, folder, name, content_type, byte_size, width, height, blob_key, token, etag,
+       metadata, tags, render_id, created_at)
+     VALUES ('ast_old', 'acct_old', 'renders/promo/', 'x.png', 'image/png', 1, 1, 1, 'k', 't0', '"e"', ?, ?, 'rnd_old', ?)`,
+  ).run('{"campaign":"spring"}', '["social"]', "2026-01-02T00:00:00.000Z");
+  db.close();
+
+  const reopened = openDatabase(file);
+  const library = createSqliteAssetLibrary(reopened);
+  const query = parseAssetQuery({ tags: ["social"], metadata: { campaign: "spring" } });
+  if (!query.ok) throw new Error(query.message);
+  const page = await library.query("acct_old", query.value);
+  expect(page.assets.map((a) => a.id)).toEqual(["ast_old"]);
+  expect(page.assets[0]?.sha256).toBeNull();
+  reopened.close();
+  // Opening again does not index twice.
+  const third = openDatabase(file);
+  expect(third.prepare("SELECT count(*) AS n FROM asset_tags").get()?.n).toBe(1);
+  third.close();
+});
