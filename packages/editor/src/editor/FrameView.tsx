@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { FrameT, Layer, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
 import type { EditorEngine, FrameRender } from "../engine/load-engine.ts";
-import { toImageData } from "../engine/pixels.ts";
+import { writeImageData } from "../engine/pixels.ts";
 import type { NewLayerKind } from "./doc-ops.ts";
 import {
   type Box,
@@ -63,6 +63,7 @@ export function FrameView(props: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const overlay = useRef<HTMLDivElement>(null);
   const seq = useRef(0);
+  const imageData = useRef<ImageData | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [guides, setGuides] = useState<Guide[]>([]);
   const [drag, setDrag] = useState<Drag | null>(null);
@@ -79,15 +80,29 @@ export function FrameView(props: Props) {
   useEffect(() => {
     const token = ++seq.current;
     engine
-      .render(docRef.current, { frame: frame.name, values, scale: 1 })
+      .render(docRef.current, {
+        frame: frame.name,
+        values,
+        scale: 1,
+        stillWanted: () => token === seq.current,
+        draw(width, height, pixels, opaque) {
+          const c = canvas.current;
+          const ctx = c?.getContext("2d");
+          if (!c || !ctx) return;
+          if (c.width !== width) c.width = width;
+          if (c.height !== height) c.height = height;
+          // One ImageData per canvas size, refilled in place: no 3 MB allocation per edit.
+          let image = imageData.current;
+          if (!image || image.width !== width || image.height !== height) {
+            image = new ImageData(width, height);
+            imageData.current = image;
+          }
+          writeImageData(image, pixels, opaque);
+          ctx.putImageData(image, 0, 0);
+        },
+      })
       .then((out) => {
         if (token !== seq.current) return;
-        const c = canvas.current;
-        const ctx = c?.getContext("2d");
-        if (!c || !ctx) return;
-        if (c.width !== out.width) c.width = out.width;
-        if (c.height !== out.height) c.height = out.height;
-        ctx.putImageData(toImageData(out.width, out.height, out.pixels, out.opaque), 0, 0);
         setError(null);
         propsRef.current.onRendered(frameIndex, frame, out, null);
       })

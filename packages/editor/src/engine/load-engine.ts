@@ -19,7 +19,7 @@ const FONTS_URL = "/editor/fonts.json";
 export interface FrameRender {
   width: number;
   height: number;
-  /** Copy of the engine's premultiplied RGBA. */
+  /** Copy of the engine's premultiplied RGBA (empty when the request drew through `draw`). */
   pixels: Uint8Array;
   opaque: boolean;
   warnings: RenderWarning[];
@@ -33,7 +33,20 @@ export interface RenderRequest {
   frame: string;
   values?: SlotValues;
   scale?: number;
+  /**
+   * Asked once images are ready, just before drawing: a canvas that has already asked for a newer
+   * render (the pointer kept moving) skips drawing this one.
+   */
+  stillWanted?: () => boolean;
+  /**
+   * Called with the engine's own memory right after drawing (valid only during the call). When
+   * given, the result's `pixels` is empty: the caller took what it needed without a copy.
+   */
+  draw?: (width: number, height: number, pixels: Uint8Array, opaque: boolean) => void;
 }
+
+/** A render skipped because a newer one for the same canvas superseded it. */
+export class RenderSuperseded extends Error {}
 
 export interface EditorEngine {
   module: EngineModule;
@@ -168,9 +181,11 @@ async function create(): Promise<EditorEngine> {
           }
         }),
       );
+      if (request.stillWanted && !request.stillWanted()) throw new RenderSuperseded("superseded");
       const started = performance.now();
       const result = engine.render(document, { ...options, images: ready });
-      const pixels = result.pixels.slice();
+      request.draw?.(result.width, result.height, result.pixels, result.opaque);
+      const pixels = request.draw ? new Uint8Array(0) : result.pixels.slice();
       const drawMs = performance.now() - started;
       lastTimings = { validateMs, drawMs };
       return {

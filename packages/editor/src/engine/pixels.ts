@@ -3,7 +3,7 @@
  * in both, so only translucent ones are divided (a frame with a background skips the loop).
  */
 export function toImageData(width: number, height: number, pixels: Uint8Array, opaque: boolean): ImageData {
-  // Opaque frames (any frame with a background) wrap the engine's copy as is: no second 3 MB copy.
+  // Opaque frames (any frame with a background) wrap the engine's copy as is: no second copy.
   if (opaque) {
     return new ImageData(
       new Uint8ClampedArray(pixels.buffer as ArrayBuffer, pixels.byteOffset, pixels.byteLength),
@@ -11,16 +11,9 @@ export function toImageData(width: number, height: number, pixels: Uint8Array, o
       height,
     );
   }
-  const out = new Uint8ClampedArray(pixels.length);
-  out.set(pixels);
-  for (let i = 0; i < out.length; i += 4) {
-    const a = out[i + 3] as number;
-    if (a === 255 || a === 0) continue;
-    out[i] = Math.round(((out[i] as number) * 255) / a);
-    out[i + 1] = Math.round(((out[i + 1] as number) * 255) / a);
-    out[i + 2] = Math.round(((out[i + 2] as number) * 255) / a);
-  }
-  return new ImageData(out, width, height);
+  const image = new ImageData(width, height);
+  writeImageData(image, pixels, opaque);
+  return image;
 }
 
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
@@ -35,4 +28,18 @@ export function toBase64(bytes: Uint8Array): string {
     binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
   }
   return btoa(binary);
+}
+
+/** The conversion into an existing ImageData of the same size (the design canvas reuses one). */
+export function writeImageData(target: ImageData, pixels: Uint8Array, opaque: boolean): void {
+  const out = target.data;
+  out.set(pixels);
+  if (opaque) return;
+  for (let i = 0; i < out.length; i += 4) {
+    const a = out[i + 3] as number;
+    if (a === 255 || a === 0) continue;
+    out[i] = Math.round(((out[i] as number) * 255) / a);
+    out[i + 1] = Math.round(((out[i + 1] as number) * 255) / a);
+    out[i + 2] = Math.round(((out[i + 2] as number) * 255) / a);
+  }
 }
