@@ -11,16 +11,7 @@ export interface BlobStoreFixture {
  * What every BlobStore adapter must do (files, S3). One store per suite; every test writes under its
  * own random prefix so tests never see each other's keys.
  */
-export function blobStoreContract(
-  adapter: string,
-  setup: () => Promise<BlobStoreFixture>,
-  /**
-   * Known deviations, asserted as still failing (it.fails) so a fix flips the test and the flag is
-   * removed. `prefixGetThrows`: get() of a key that only exists as a prefix of other keys throws
-   * (EISDIR) instead of returning null.
-   */
-  knownGaps: { prefixGetThrows?: boolean } = {},
-): void {
+export function blobStoreContract(adapter: string, setup: () => Promise<BlobStoreFixture>): void {
   describe(`BlobStore contract: ${adapter}`, () => {
     let fx: BlobStoreFixture;
     beforeAll(async () => {
@@ -75,15 +66,12 @@ export function blobStoreContract(
       expect(await fx.store.get(`${base}/deeper/rnd_a.png`)).toEqual(Uint8Array.of(3));
     });
 
-    (knownGaps.prefixGetThrows ? it.fails : it)(
-      "returns null for a key that only exists as a prefix of other keys",
-      async () => {
-        const base = unique("prefix");
-        await fx.store.put(`${base}/inner/rnd_a.png`, Uint8Array.of(1));
-        expect(await fx.store.get(`${base}/inner`)).toBeNull();
-        expect(await fx.store.get(base)).toBeNull();
-      },
-    );
+    it("returns null for a key that only exists as a prefix of other keys", async () => {
+      const base = unique("prefix");
+      await fx.store.put(`${base}/inner/rnd_a.png`, Uint8Array.of(1));
+      expect(await fx.store.get(`${base}/inner`)).toBeNull();
+      expect(await fx.store.get(base)).toBeNull();
+    });
 
     it("keeps every one of many concurrent puts, including racing puts of one key", async () => {
       const prefix = unique("concurrent");

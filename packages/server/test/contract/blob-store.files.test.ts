@@ -4,9 +4,6 @@ import { join } from "node:path";
 import { createFileBlobStore } from "../../src/adapters/files/blob-store.ts";
 import { blobStoreContract } from "./blob-store.contract.ts";
 
-// readFile of a directory is EISDIR, which the adapter maps to null only for ENOENT.
-const knownGaps = { prefixGetThrows: true };
-
 for (const synchronousWrites of [false, true]) {
   blobStoreContract(
     synchronousWrites ? "files (synchronous writes, as in render worker threads)" : "files",
@@ -17,6 +14,5 @@ for (const synchronousWrites of [false, true]) {
         cleanup: () => rm(dir, { recursive: true, force: true }),
       };
     },
-    knownGaps,
   );
 }

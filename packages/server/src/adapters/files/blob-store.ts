@@ -40,7 +40,9 @@ export function createFileBlobStore(root: string, options: { synchronousWrites?:
       try {
         return new Uint8Array(await readFile(pathOf(key)));
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+        // A key that is only a prefix of other keys is a directory here; for the store it is absent.
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === "ENOENT" || code === "EISDIR") return null;
         throw e;
       }
     },
