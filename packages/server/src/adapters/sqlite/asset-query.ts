@@ -172,7 +172,7 @@ function statement(
   let createdCol = "a.created_at";
   let idCol = "a.id";
   if (driver.kind === "term" && driver.term) {
-    from = `${driver.term.table} d JOIN assets a ON a.id = d.asset_id`;
+    from = `${driver.term.table} d`;
     where.push(`d.account_id = ? AND ${alias(driver.term.match, "d")}`);
     params.push(accountId, ...driver.term.params);
     createdCol = "d.created_at";
@@ -199,13 +199,14 @@ function statement(
     params.push(q.cursor.createdAt, q.cursor.createdAt, q.cursor.id);
   }
   // A term probe is an inner join on the full key (unique: no duplicate rows), which measured ~2x
-  // faster than the same lookup as a correlated EXISTS (6.7 vs 10 ms for three filters).
+  // faster than the same lookup as a correlated EXISTS (6.7 vs 10 ms for three filters). CROSS JOIN
+  // keeps SQLite from reordering: driver, then probes most selective first, then the asset row.
   const joins: string[] = [];
   const joinParams: SQLInputValue[] = [];
   for (const [i, p] of probes.entries()) {
     if (p.kind === "term" && p.term) {
       joins.push(
-        `JOIN ${p.term.table} p${i} ON p${i}.account_id = ? AND ${alias(p.term.match, `p${i}`)} AND p${i}.created_at = ${createdCol} AND p${i}.asset_id = ${idCol}`,
+        `CROSS JOIN ${p.term.table} p${i} ON p${i}.account_id = ? AND ${alias(p.term.match, `p${i}`)} AND p${i}.created_at = ${createdCol} AND p${i}.asset_id = ${idCol}`,
       );
       joinParams.push(accountId, ...p.term.params);
     } else if (p.kind === "any-tags") {
@@ -236,7 +237,9 @@ function statement(
   }
   params.push(q.limit + 1);
   return {
-    text: `SELECT ${ASSET_COLUMNS} FROM ${from} ${joins.join(" ")} LEFT JOIN asset_files f ON f.asset_id = a.id
+    text: `SELECT ${ASSET_COLUMNS} FROM ${from} ${joins.join(" ")}
+      ${driver.kind === "term" ? "CROSS JOIN assets a ON a.id = d.asset_id" : ""}
+      LEFT JOIN asset_files f ON f.asset_id = a.id
       WHERE ${where.join(" AND ")} ORDER BY ${createdCol} DESC, ${idCol} DESC LIMIT ?`,
     params: [...joinParams, ...params],
   };
