@@ -5,6 +5,7 @@ import { dirname, extname, join, resolve } from "node:path";
 import { FALLBACK_FAMILIES, publicFontFiles } from "@pictor/fonts";
 import { Type as T } from "@sinclair/typebox";
 import type { App } from "./app-types.ts";
+import { ApiError } from "./errors.ts";
 import { notFound } from "./failure.ts";
 
 const require = createRequire(import.meta.url);
@@ -54,8 +55,16 @@ export function ensureEditorBuilt(files: EditorFiles = editorFiles()): Promise<v
   if (existsSync(join(files.distDir, "index.html")) && existsSync(files.engineBundle))
     return Promise.resolve();
   building ??= (async () => {
-    const { buildEditor } = (await import("@pictor/editor")) as { buildEditor: () => Promise<void> };
-    await buildEditor();
+    try {
+      const { buildEditor } = (await import("@pictor/editor")) as { buildEditor: () => Promise<void> };
+      await buildEditor();
+    } catch (error) {
+      // Typically an install without dev dependencies (no Vite): say what to run instead of a 500.
+      throw new ApiError(
+        "unavailable",
+        `The editor is not built and cannot be built here (${error instanceof Error ? error.message.split("\n")[0] : String(error)}). Run \`npm run build\` where dev dependencies are installed.`,
+      );
+    }
   })().finally(() => {
     building = null;
   });

@@ -266,6 +266,7 @@ describe.skipIf(!haveChromium && !inCI)(
         ["main", 1],
         ["square", 1],
         ["square", 2],
+        ["main", 1.5],
       ] as const) {
         const api = await renderThroughApi(url, key, {
           template: doc.key,
