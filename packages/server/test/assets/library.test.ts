@@ -69,6 +69,13 @@ describe("uploads", () => {
     expect(other.body.id).not.toBe(first.body.id);
   });
 
+  it("dedupes two identical uploads sent at the same time: one 201, one 200, one asset", async () => {
+    const png = await pngBytes(34, "#445566");
+    const both = await Promise.all([upload(t, key, png), upload(t, key, png)]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 201]);
+    expect(both[0]?.body.id).toBe(both[1]?.body.id);
+  });
+
   it("defaults images to uploads/ and names them after the client's file", async () => {
     const res = await upload(t, key, await pngBytes(32), {}, "C:\\Users\\me\\photo.png");
     expect(res.body).toMatchObject({ folder: "uploads/", name: "photo.png" });
