@@ -1,9 +1,7 @@
-import { existsSync } from "node:fs";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { haveChromium, launchChromium } from "../../packages/engine/browser/chromium.ts";
 import { type SceneValues, sceneHtml } from "../lib/scene-markup.ts";
 import type { TtfFace } from "./satori-resvg.ts";
-
-export const CHROMIUM = "/usr/bin/chromium";
 
 export interface ChromiumBaseline {
   /** Set the texts (alternating, so every screenshot repaints them) and screenshot the page. */
@@ -19,19 +17,8 @@ export async function startChromiumBaseline(
   faces: TtfFace[],
   initial: SceneValues,
 ): Promise<ChromiumBaseline | null> {
-  if (!existsSync(CHROMIUM)) return null;
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  if (!haveChromium) return null;
+  const browser: Browser = await launchChromium();
   const page: Page = await browser.newPage({ viewport: { width: 1200, height: 630 }, deviceScaleFactor: 1 });
   const fontCss = faces
     .map(

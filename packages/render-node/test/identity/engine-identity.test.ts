@@ -8,10 +8,11 @@ import type { Engine, PreparedImage, TemplateDocumentT } from "@pictor/engine";
 import { createEngine, validateDocument } from "@pictor/engine";
 import { loadFontSet } from "@pictor/fonts";
 import { loadCanvasKit, prepareImage } from "@pictor/render-node";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { buildBrowserBundle } from "../../../engine/browser/build.ts";
+import { CHROMIUM, haveChromium, launchChromium } from "../../../engine/browser/chromium.ts";
 import { StaticServer } from "./static-server.ts";
 
 /**
@@ -25,7 +26,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, "../../../..");
 const templatesDir = join(repoRoot, "examples/templates");
 const outputDir = join(repoRoot, "test-output/identity");
-const CHROMIUM = "/usr/bin/chromium";
 const SCALES = [1, 2] as const;
 
 interface Case {
@@ -52,7 +52,6 @@ const cases: Case[] = templateFiles.flatMap((file) =>
   ),
 );
 
-const haveChromium = existsSync(CHROMIUM);
 const inCI = Boolean(process.env.CI) && !["0", "false"].includes(process.env.CI ?? "");
 if (!haveChromium && !inCI) {
   console.warn(
@@ -155,18 +154,7 @@ async function writePng(file: string, rgba: Uint8Array, width: number, height: n
       "application/json",
     );
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     const pageErrors: string[] = [];
     page.on("pageerror", (err) => pageErrors.push(err.message));
