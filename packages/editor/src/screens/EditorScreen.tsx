@@ -24,6 +24,7 @@ import { PublishPanel } from "../editor/PublishPanel.tsx";
 import { SlotsPanel, stripUndefined } from "../editor/SlotsPanel.tsx";
 import type { Selection } from "../editor/selection.ts";
 import { TryApiPanel } from "../editor/TryApiPanel.tsx";
+import { useShortcuts } from "../editor/use-shortcuts.ts";
 import type { FrameT, Layer, RenderWarning, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
 import { type EditorEngine, type FrameRender, loadEditorEngine } from "../engine/load-engine.ts";
 import { registerEditorBridge } from "../engine/test-hook.ts";
@@ -230,71 +231,50 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
     setSelection({ frame: doc.frames.length, layer: null });
   }
 
-  // Keyboard shortcuts; ignored while typing in a field.
-  useEffect(() => {
-    function onKey(e: KeyboardEvent) {
-      const target = e.target as HTMLElement;
-      if (target.closest("input, textarea, select")) return;
-      const mod = e.ctrlKey || e.metaKey;
-      if (mod && e.key.toLowerCase() === "z") {
-        e.preventDefault();
-        if (e.shiftKey) history.redo();
-        else history.undo();
-        return;
+  const zoomStep = (direction: 1 | -1) =>
+    setZoom((z) =>
+      direction > 0 ? (ZOOMS.find((v) => v > z) ?? z) : (ZOOMS.filter((v) => v < z).at(-1) ?? z),
+    );
+
+  useShortcuts({
+    undo: history.undo,
+    redo: history.redo,
+    save: () => void saveNow(),
+    duplicate() {
+      if (!selection?.layer) return false;
+      const dup = duplicateLayer(doc, frameIndex, selection.layer);
+      if (dup.id) {
+        history.set(dup.doc);
+        setSelection({ frame: frameIndex, layer: dup.id });
       }
-      if (mod && e.key.toLowerCase() === "y") {
-        e.preventDefault();
-        history.redo();
-        return;
-      }
-      if (mod && e.key.toLowerCase() === "s") {
-        e.preventDefault();
-        void saveNow();
-        return;
-      }
-      if (mod && e.key.toLowerCase() === "d" && selection?.layer) {
-        e.preventDefault();
-        const dup = duplicateLayer(doc, frameIndex, selection.layer);
-        if (dup.id) {
-          history.set(dup.doc);
-          setSelection({ frame: frameIndex, layer: dup.id });
-        }
-        return;
-      }
-      if ((e.key === "Delete" || e.key === "Backspace") && selection?.layer) {
-        e.preventDefault();
-        history.set(removeLayer(doc, frameIndex, selection.layer));
-        setSelection({ frame: frameIndex, layer: null });
-        return;
-      }
-      if (e.key.startsWith("Arrow") && selection?.layer) {
-        e.preventDefault();
-        const step = e.shiftKey ? 10 : 1;
-        const dx = e.key === "ArrowLeft" ? -step : e.key === "ArrowRight" ? step : 0;
-        const dy = e.key === "ArrowUp" ? -step : e.key === "ArrowDown" ? step : 0;
-        const id = selection.layer;
-        history.set(
-          updateLayer(doc, frameIndex, id, (l) => ({ ...l, x: l.x + dx, y: l.y + dy })),
-          `${id}:nudge`,
-        );
-        return;
-      }
-      if (e.key === "Escape") {
-        setTool("select");
-        setSelection((s) => (s ? { frame: s.frame, layer: null } : s));
-        return;
-      }
-      if (mod) return;
-      if (e.key === "+" || e.key === "=") setZoom((z) => ZOOMS.find((v) => v > z) ?? z);
-      else if (e.key === "-") setZoom((z) => ZOOMS.filter((v) => v < z).at(-1) ?? z);
-      else {
-        const t = TOOLS.find((x) => x.key.toLowerCase() === e.key.toLowerCase());
-        if (t) setTool(t.tool);
-      }
-    }
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [doc, selection, frameIndex, history, saveNow]);
+      return true;
+    },
+    remove() {
+      if (!selection?.layer) return false;
+      history.set(removeLayer(doc, frameIndex, selection.layer));
+      setSelection({ frame: frameIndex, layer: null });
+      return true;
+    },
+    nudge(dx, dy) {
+      const id = selection?.layer;
+      if (!id) return false;
+      history.set(
+        updateLayer(doc, frameIndex, id, (l) => ({ ...l, x: l.x + dx, y: l.y + dy })),
+        `${id}:nudge`,
+      );
+      return true;
+    },
+    deselect() {
+      setTool("select");
+      setSelection((s) => (s ? { frame: s.frame, layer: null } : s));
+    },
+    zoom: zoomStep,
+    tool(key) {
+      const t = TOOLS.find((x) => x.key.toLowerCase() === key);
+      if (t) setTool(t.tool);
+      return t !== undefined;
+    },
+  });
 
   const frameStatuses = useMemo(
     () =>
@@ -364,23 +344,13 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
           </button>
         </div>
         <div className="bar-group">
-          <button
-            type="button"
-            className="icon-btn"
-            title="Zoom out (-)"
-            onClick={() => setZoom((z) => ZOOMS.filter((v) => v < z).at(-1) ?? z)}
-          >
+          <button type="button" className="icon-btn" title="Zoom out (-)" onClick={() => zoomStep(-1)}>
             −
           </button>
           <span className="zoom" data-testid="zoom">
             {Math.round(zoom * 100)}%
           </span>
-          <button
-            type="button"
-            className="icon-btn"
-            title="Zoom in (+)"
-            onClick={() => setZoom((z) => ZOOMS.find((v) => v > z) ?? z)}
-          >
+          <button type="button" className="icon-btn" title="Zoom in (+)" onClick={() => zoomStep(1)}>
             +
           </button>
           <button

@@ -225,6 +225,21 @@ describe.skipIf(!haveChromium && !inCI)(
       doc = await currentDoc(page);
       expect(layerOf(doc, "square", "shape").rotation ?? 0).toBe(0);
       expect(layerOf(doc, "square", "shape").width).toBe(resized.width);
+      // Keyboard: Shift+Arrow nudges 10, Ctrl+D duplicates (selecting the copy), Delete removes it.
+      await page.keyboard.press("Shift+ArrowRight");
+      doc = await currentDoc(page);
+      expect(layerOf(doc, "square", "shape").x).toBe(150);
+      await page.keyboard.press("Control+d");
+      doc = await currentDoc(page);
+      expect(doc.frames[1]?.layers.map((l) => l.id)).toEqual([rect.id, "shape-1"]);
+      await page.keyboard.press("Delete");
+      await page.keyboard.press("ArrowLeft");
+      doc = await currentDoc(page);
+      expect(doc.frames[1]?.layers.map((l) => l.id)).toEqual([rect.id]);
+      expect(layerOf(doc, "square", "shape").x).toBe(150);
+      await page.keyboard.press("Control+Shift+z");
+      doc = await currentDoc(page);
+      expect(doc.frames[1]?.layers.map((l) => l.id)).toEqual([rect.id]);
 
       // Slots: one of each kind, bound from the properties panel.
       await page.getByTestId("tab-slots").click();
