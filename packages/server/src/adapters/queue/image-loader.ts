@@ -1,4 +1,3 @@
-import { DatabaseSync } from "node:sqlite";
 import { LRUCache } from "lru-cache";
 import type { BlobStore } from "../../ports/blob-store.ts";
 import { OutboundError, type SafeFetch } from "../../ports/safe-fetch.ts";
@@ -16,10 +15,12 @@ const FETCH_TIMEOUT_MS = 10_000;
  * (starter images, uploads, earlier outputs), http(s) through the SSRF-guarded SafeFetch only.
  * Fetched bytes are cached briefly so a burst of renders with the same image fetches it once.
  */
-export function createImageLoader(deps: { databaseFile: string; blobs: BlobStore; safeFetch: SafeFetch }) {
-  const db = new DatabaseSync(deps.databaseFile, { readOnly: true });
-  db.exec("PRAGMA busy_timeout = 10000");
-  const blobKeyOf = db.prepare("SELECT blob_key FROM assets WHERE id = ?");
+export function createImageLoader(deps: {
+  /** The asset's blob key, null when there is no such asset (worker-lookups.ts). */
+  blobKeyOf(assetId: string): Promise<string | null>;
+  blobs: BlobStore;
+  safeFetch: SafeFetch;
+}) {
   const cache = new LRUCache<string, Uint8Array>({
     maxSize: 128 * 1024 * 1024,
     sizeCalculation: (v) => Math.max(1, v.byteLength),
@@ -36,8 +37,8 @@ export function createImageLoader(deps: { databaseFile: string; blobs: BlobStore
 
   async function load(src: string): Promise<Uint8Array> {
     if (src.startsWith("asset://")) {
-      const row = blobKeyOf.get(src.slice("asset://".length));
-      const bytes = row ? await deps.blobs.get(String(row.blob_key)) : null;
+      const blobKey = await deps.blobKeyOf(src.slice("asset://".length));
+      const bytes = blobKey ? await deps.blobs.get(blobKey) : null;
       if (!bytes) throw new ImageLoadError(`Asset ${src.slice(8)} is not available.`);
       return bytes;
     }

@@ -1,5 +1,6 @@
 import type { TemplateDocumentT } from "../../domain/document.ts";
 import type { OutputFormat, RenderWarningView } from "../../ports/render-store.ts";
+import type { S3BlobStoreConfig } from "../s3/blob-store.ts";
 
 /** Main thread -> worker. Ids, the pinned document and the values: never image bytes from the request. */
 export interface RenderTask {
@@ -35,9 +36,15 @@ export type RenderTaskResult =
       message: string;
     };
 
+/**
+ * Where a render thread finds asset rows (image and font lookups) and blobs: the embedded default's
+ * SQLite file and blob directory, or, scaled out, PostgreSQL and S3 (or a shared blob directory).
+ */
 export interface RenderWorkerData {
-  databaseFile: string;
-  blobRoot: string;
+  databaseFile?: string;
+  postgresUrl?: string;
+  blobRoot?: string;
+  s3?: S3BlobStoreConfig;
   outboundAllowlist: string[];
 }
 

@@ -3,25 +3,26 @@ import { createHash } from "node:crypto";
 import { parentPort, workerData } from "node:worker_threads";
 import { createNodeRenderer } from "@pictor/render-node";
 import { createSafeFetch } from "../fetch/safe-fetch.ts";
-import { createFileBlobStore } from "../files/blob-store.ts";
 import { createAccountFontLoader, restoreFamilyNames } from "../sqlite/asset-fonts.ts";
 import { createImageLoader, ImageLoadError } from "./image-loader.ts";
 import type { RenderTask, RenderTaskResult, RenderWorkerData, WorkerMessage } from "./render-messages.ts";
+import { openWorkerBlobs, openWorkerLookups } from "./worker-lookups.ts";
 
 const data = workerData as RenderWorkerData;
 const port = parentPort;
 if (!port) throw new Error("render-worker must run as a worker thread");
 
-const blobs = createFileBlobStore(data.blobRoot, { synchronousWrites: true });
+const blobs = openWorkerBlobs(data, { forOutputs: true });
+const lookups = openWorkerLookups(data);
 const loadImage = createImageLoader({
-  databaseFile: data.databaseFile,
+  blobKeyOf: lookups.blobKeyOf,
   blobs,
   safeFetch: createSafeFetch({ allowlist: data.outboundAllowlist }),
 });
 const renderer = await createNodeRenderer();
 const withAccountFonts = createAccountFontLoader({
-  databaseFile: data.databaseFile,
-  blobs: createFileBlobStore(data.blobRoot),
+  facesOf: lookups.facesOf,
+  blobs: openWorkerBlobs(data, { forOutputs: false }),
   engine: renderer,
 });
 

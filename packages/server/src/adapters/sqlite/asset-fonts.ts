@@ -23,14 +23,12 @@ export interface FontRegistry {
  * families renamed to their engine-wide names, plus the reverse map for warning messages.
  */
 export function createAccountFontLoader(deps: {
-  databaseFile: string;
+  /** The account's uploaded faces of one family, ordered by asset id (sqliteFontFaces, or PostgreSQL). */
+  facesOf(accountId: string, family: string): Promise<AccountFontFace[]>;
   blobs: BlobStore;
   engine: FontRegistry;
 }) {
-  const db = new DatabaseSync(deps.databaseFile, { readOnly: true });
-  db.exec("PRAGMA busy_timeout = 10000");
   const registered = new Set<string>();
-  let facesOf: ReturnType<DatabaseSync["prepare"]> | null = null;
 
   return async function withAccountFonts(
     accountId: string,
@@ -39,18 +37,9 @@ export function createAccountFontLoader(deps: {
     const wanted = [...documentFamilies(document)].filter((f) => !SHIPPED.has(f));
     const familyOf = new Map<string, string>();
     if (wanted.length === 0) return { document, familyOf };
-    // Prepared lazily: a data dir written before the asset library existed has no asset_files yet.
-    facesOf ??= db.prepare(
-      `SELECT f.asset_id, f.font_family, a.blob_key FROM asset_files f JOIN assets a ON a.id = f.asset_id
-       WHERE f.account_id = ? AND f.font_family = ? ORDER BY f.asset_id`,
-    );
     const names = new Map<string, string>();
     for (const family of wanted) {
-      const faces: AccountFontFace[] = facesOf.all(accountId, family).map((r) => ({
-        assetId: String(r.asset_id),
-        family: String(r.font_family),
-        blobKey: String(r.blob_key),
-      }));
+      const faces = await deps.facesOf(accountId, family);
       if (faces.length === 0) continue;
       const name = engineFamilyName(accountId, family, faces);
       if (!registered.has(name)) {
@@ -67,6 +56,32 @@ export function createAccountFontLoader(deps: {
       familyOf.set(name, family);
     }
     return { document: renameFamilies(document, names), familyOf };
+  };
+}
+
+/** A render thread's asset lookups on the embedded default's SQLite file (its own read-only connection). */
+export function sqliteAssetLookups(databaseFile: string) {
+  const db = new DatabaseSync(databaseFile, { readOnly: true });
+  db.exec("PRAGMA busy_timeout = 10000");
+  const blobKeyOf = db.prepare("SELECT blob_key FROM assets WHERE id = ?");
+  // Prepared lazily: a data dir written before the asset library existed has no asset_files yet.
+  let facesOf: ReturnType<DatabaseSync["prepare"]> | null = null;
+  return {
+    blobKeyOf: async (assetId: string): Promise<string | null> => {
+      const row = blobKeyOf.get(assetId);
+      return row ? String(row.blob_key) : null;
+    },
+    facesOf: async (accountId: string, family: string): Promise<AccountFontFace[]> => {
+      facesOf ??= db.prepare(
+        `SELECT f.asset_id, f.font_family, a.blob_key FROM asset_files f JOIN assets a ON a.id = f.asset_id
+         WHERE f.account_id = ? AND f.font_family = ? ORDER BY f.asset_id`,
+      );
+      return facesOf.all(accountId, family).map((r) => ({
+        assetId: String(r.asset_id),
+        family: String(r.font_family),
+        blobKey: String(r.blob_key),
+      }));
+    },
   };
 }
 
