@@ -75,6 +75,10 @@ export function FrameView(props: Props) {
   const propsRef = useRef(props);
   propsRef.current = props;
 
+  // Zoomed in, the engine draws at a higher scale (whole steps, 1 to 4) so text stays sharp; the
+  // canvas is then shown at the zoom by CSS.
+  const renderScale = Math.min(4, Math.max(1, Math.ceil(zoom * window.devicePixelRatio - 0.01)));
+
   // Re-render when this frame, the slots or the preview values change; other frames' edits do not.
   // biome-ignore lint/correctness/useExhaustiveDependencies: doc.slots is the trigger; the document itself is read from docRef
   useEffect(() => {
@@ -83,7 +87,7 @@ export function FrameView(props: Props) {
       .render(docRef.current, {
         frame: frame.name,
         values,
-        scale: 1,
+        scale: renderScale,
         stillWanted: () => token === seq.current,
         draw(width, height, pixels, opaque) {
           const c = canvas.current;
@@ -112,7 +116,7 @@ export function FrameView(props: Props) {
         setError(message);
         propsRef.current.onRendered(frameIndex, frame, null, message);
       });
-  }, [engine, frame, doc.slots, values, frameIndex]);
+  }, [engine, frame, doc.slots, values, frameIndex, renderScale]);
 
   function framePoint(e: React.PointerEvent): { x: number; y: number } {
     const rect = overlay.current?.getBoundingClientRect();
