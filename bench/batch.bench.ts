@@ -7,60 +7,33 @@
  * so "batch renders/s / single renders/s" compares like with like on the same machine state.
  * Same scene as bench:http (bench/reference-scene.json). Writes bench/results/batch.json.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { rmSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
+import { availableParallelism, cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { verifyCallback } from "@pictor/client";
-import type { TemplateDocumentT } from "@pictor/engine";
-import { createAccount } from "../packages/server/src/domain/accounts.ts";
-import { newAssetToken, newId } from "../packages/server/src/domain/ids.ts";
-import { createTemplate } from "../packages/server/src/domain/templates.ts";
-import { openDataDir } from "../packages/server/src/main/data-dir.ts";
+import { seedDataDir, startPictorServe } from "./lib/pictor-serve.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
+import { readReferenceScene } from "./lib/reference-scene.ts";
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
-const BIN = join(benchDir, "../packages/server/bin/pictor.js");
 const ROWS = Number(process.env.BENCH_BATCH_ROWS ?? 1000);
 const NO_CALLBACKS = process.env.BENCH_BATCH_NO_CALLBACKS === "1";
 const SINGLE_DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 
-const document = JSON.parse(
-  await readFile(join(benchDir, "reference-scene.json"), "utf8"),
-) as TemplateDocumentT;
+const document = await readReferenceScene();
 const sample = document.sample ?? {};
 const photo = await makeReferencePhoto();
 
-const dir = mkdtempSync(join(tmpdir(), "pictor-bench-batch-"));
-const data = openDataDir(dir, { examplesDir: join(dir, "none") });
-const { accountId, apiKey } = await createAccount(data, { name: "bench", credits: 10_000_000 });
-const secret = (await data.accounts.webhookSecret(accountId)) as string;
-const assetId = newId("ast");
-await data.blobs.put(`assets/${assetId}`, photo);
-await data.assets.insert({
-  id: assetId,
-  accountId,
-  folder: "bench/",
-  name: "reference-photo.jpg",
-  contentType: "image/jpeg",
-  byteSize: photo.byteLength,
-  width: null,
-  height: null,
-  blobKey: `assets/${assetId}`,
-  token: newAssetToken(),
-  etag: `"${assetId}"`,
-  metadata: {},
-  tags: [],
-  renderId: null,
-  createdAt: new Date().toISOString(),
-});
-const created = await createTemplate(data, accountId, document, { publish: true });
-if (!created.ok) throw new Error(created.message);
-data.close();
+const {
+  dir,
+  apiKey,
+  webhookSecret: secret,
+  assetId,
+} = await seedDataDir("pictor-bench-batch-", document, photo);
 
 const modifications = (i: number) => [
   { name: "headline", text: `${sample.headline ?? ""} #${i}` },
@@ -94,7 +67,7 @@ const receiver = createServer((request, response) => {
 await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
 const receiverPort = (receiver.address() as AddressInfo).port;
 
-const server = await startServer();
+const server = await startPictorServe(dir, { PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${receiverPort}` });
 const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
 
 // Single renders: 8 clients in a loop, wait mode, each render with its own headline like the batch
@@ -165,8 +138,7 @@ const read = await fetch(`${server.url}/v1/batches/${accepted.batch_id}`, { head
 await read.arrayBuffer();
 const batchReadMs = performance.now() - readStart;
 
-server.child.kill("SIGTERM");
-await new Promise((resolve) => server.child.once("exit", resolve));
+await server.stop();
 await new Promise<void>((resolve) => receiver.close(() => resolve()));
 rmSync(dir, { recursive: true, force: true });
 
@@ -232,31 +204,4 @@ async function untilBatchDone(batchId: string): Promise<Map<string, { completedA
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-async function startServer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    [BIN, "serve", "--port", "0", "--data", dir, "--examples", join(dir, "none")],
-    {
-      env: {
-        ...process.env,
-        PICTOR_LOG_LEVEL: "warn",
-        PICTOR_RATE_LIMIT_BURST: "100000000",
-        PICTOR_RATE_LIMIT_PER_SECOND: "1000000",
-        PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${receiverPort}`,
-      },
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  let out = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on("data", (d) => {
-      out += d;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.on("exit", (code) => reject(new Error(`pictor serve exited with ${code}`)));
-  });
-  return { child, url };
 }

@@ -9,7 +9,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { PreparedImage, TemplateDocumentT } from "@pictor/engine";
+import type { PreparedImage } from "@pictor/engine";
 import { createEngine } from "@pictor/engine";
 import { FONT_FACES, fontFilePath, loadFontSet } from "@pictor/fonts";
 import { createNodeRenderer, encodeImage, loadCanvasKit, prepareImage } from "@pictor/render-node";
@@ -18,6 +18,7 @@ import { startChromiumBaseline } from "./baselines/chromium.ts";
 import { satoriResvgRenderer, type TtfFace } from "./baselines/satori-resvg.ts";
 import { type Measurement, measureInterleaved, type RoundOptions } from "./lib/measure.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
+import { readReferenceScene } from "./lib/reference-scene.ts";
 
 type Format = "png" | "jpeg" | "webp";
 const FORMATS: Format[] = ["png", "jpeg", "webp"];
@@ -34,9 +35,7 @@ const PHOTO_SRC = "reference-photo.jpg";
 // Single thread: libvips would otherwise spread one encode over every core and flatter the figures.
 sharp.concurrency(1);
 
-const document = JSON.parse(
-  await readFile(join(benchDir, "reference-scene.json"), "utf8"),
-) as TemplateDocumentT;
+const document = await readReferenceScene();
 const values = document.sample ?? {};
 const photo = await makeReferencePhoto();
 

@@ -8,63 +8,31 @@
  * run, so "wait p50 / engine-only median" is the cost of HTTP, database, queue and storage.
  * Writes bench/results/http.json.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
-import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
+import { rmSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { availableParallelism, cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { TemplateDocumentT } from "@pictor/engine";
 import { createNodeRenderer } from "@pictor/render-node";
 import autocannon from "autocannon";
-import { createAccount } from "../packages/server/src/domain/accounts.ts";
-import { newAssetToken, newId } from "../packages/server/src/domain/ids.ts";
-import { createTemplate } from "../packages/server/src/domain/templates.ts";
-import { openDataDir } from "../packages/server/src/main/data-dir.ts";
 import { engineThroughput } from "./lib/engine-threads.ts";
 import { measure } from "./lib/measure.ts";
+import { seedDataDir, startPictorServe } from "./lib/pictor-serve.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
+import { readReferenceScene } from "./lib/reference-scene.ts";
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 // Figures are only comparable on an otherwise idle machine: record how busy it was.
 const loadAtStart = loadavg()[0] ?? 0;
 if (loadAtStart > 1)
   console.error(`warning: 1-minute load average is ${loadAtStart.toFixed(2)}; figures will be skewed`);
-const BIN = join(benchDir, "../packages/server/bin/pictor.js");
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 
-const document = JSON.parse(
-  await readFile(join(benchDir, "reference-scene.json"), "utf8"),
-) as TemplateDocumentT;
+const document = await readReferenceScene();
 const sample = document.sample ?? {};
 const photo = await makeReferencePhoto();
 
-// State prepared through the same data dir the server uses (as `pictor accounts create` would).
-const dir = mkdtempSync(join(tmpdir(), "pictor-bench-http-"));
-const data = openDataDir(dir, { examplesDir: join(dir, "none") });
-const { accountId, apiKey } = await createAccount(data, { name: "bench", credits: 10_000_000 });
-const assetId = newId("ast");
-await data.blobs.put(`assets/${assetId}`, photo);
-await data.assets.insert({
-  id: assetId,
-  accountId,
-  folder: "bench/",
-  name: "reference-photo.jpg",
-  contentType: "image/jpeg",
-  byteSize: photo.byteLength,
-  width: null,
-  height: null,
-  blobKey: `assets/${assetId}`,
-  token: newAssetToken(),
-  etag: `"${assetId}"`,
-  metadata: {},
-  tags: [],
-  renderId: null,
-  createdAt: new Date().toISOString(),
-});
-const created = await createTemplate(data, accountId, document, { publish: true });
-if (!created.ok) throw new Error(created.message);
-data.close();
+const { dir, apiKey, assetId } = await seedDataDir("pictor-bench-http-", document, photo);
 
 const modifications = [
   { name: "headline", text: sample.headline ?? "" },
@@ -99,7 +67,8 @@ console.error(
   `engine only, threads: 1 -> ${engineThreads1.toFixed(1)}/s, ${cores} -> ${engineThreadsN.toFixed(1)}/s`,
 );
 
-const server = await startServer();
+// The accept run floods the queue on purpose; measure acceptance, not the 503 guard.
+const server = await startPictorServe(dir, { PICTOR_MAX_QUEUED: "10000000" });
 const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
 const renderBody = (wait: boolean) => JSON.stringify({ template: document.key, modifications, wait });
 
@@ -176,9 +145,7 @@ const accepts = await drive("async accept", 8, {
   headers,
   body: renderBody(false),
 });
-// SIGTERM: the server finishes the renders in flight and exits (queued ones stay in the table).
-server.child.kill("SIGTERM");
-await new Promise((resolve) => server.child.once("exit", resolve));
+await server.stop();
 rmSync(dir, { recursive: true, force: true });
 
 const summary = {
@@ -229,31 +196,3 @@ await writeFile(
     2,
   )}\n`,
 );
-
-async function startServer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    [BIN, "serve", "--port", "0", "--data", dir, "--examples", join(dir, "none")],
-    {
-      env: {
-        ...process.env,
-        PICTOR_LOG_LEVEL: "warn",
-        PICTOR_RATE_LIMIT_BURST: "100000000",
-        PICTOR_RATE_LIMIT_PER_SECOND: "1000000",
-        // The accept run floods the queue on purpose; measure acceptance, not the 503 guard.
-        PICTOR_MAX_QUEUED: "10000000",
-      },
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  let out = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on("data", (d) => {
-      out += d;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.on("exit", (code) => reject(new Error(`pictor serve exited with ${code}`)));
-  });
-  return { child, url };
-}

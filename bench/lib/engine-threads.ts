@@ -3,7 +3,6 @@
  * cached): the ceiling the machine allows the API's worker pool. On a shared or busy machine two
  * threads may get far less than two cores; the HTTP scaling figure is read against this one.
  */
-import { readFile } from "node:fs/promises";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 
 export async function engineThroughput(threads: number, seconds: number): Promise<number> {
@@ -27,7 +26,8 @@ export async function engineThroughput(threads: number, seconds: number): Promis
 if (!isMainThread && parentPort) {
   const { createNodeRenderer } = await import("@pictor/render-node");
   const { makeReferencePhoto } = await import("./reference-photo.ts");
-  const document = JSON.parse(await readFile(new URL("../reference-scene.json", import.meta.url), "utf8"));
+  const { readReferenceScene } = await import("./reference-scene.ts");
+  const document = await readReferenceScene();
   const photo = await makeReferencePhoto();
   const renderer = await createNodeRenderer();
   const options = {

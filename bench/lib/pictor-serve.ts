@@ -1,0 +1,105 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { TemplateDocumentT } from "@pictor/engine";
+import { createAccount } from "../../packages/server/src/domain/accounts.ts";
+import { newAssetToken, newId } from "../../packages/server/src/domain/ids.ts";
+import { createTemplate } from "../../packages/server/src/domain/templates.ts";
+import { openDataDir } from "../../packages/server/src/main/data-dir.ts";
+
+const BIN = fileURLToPath(new URL("../../packages/server/bin/pictor.js", import.meta.url));
+
+export interface SeededDataDir {
+  dir: string;
+  accountId: string;
+  apiKey: string;
+  webhookSecret: string;
+  /** The photo stored as the account's asset: a render names it by this id as `image_url`. */
+  assetId: string;
+}
+
+/**
+ * A fresh data dir prepared through the same stores the server uses (as `pictor accounts create`
+ * would): one account with credits no benchmark runs out of, the photo as an asset, the scene
+ * published. Closed again before the server opens it: SQLite allows one writer process.
+ */
+export async function seedDataDir(
+  prefix: string,
+  document: TemplateDocumentT,
+  photo: Uint8Array,
+): Promise<SeededDataDir> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const data = openDataDir(dir, { examplesDir: join(dir, "none") });
+  const { accountId, apiKey } = await createAccount(data, { name: "bench", credits: 10_000_000 });
+  const webhookSecret = (await data.accounts.webhookSecret(accountId)) as string;
+  const assetId = newId("ast");
+  await data.blobs.put(`assets/${assetId}`, photo);
+  await data.assets.insert({
+    id: assetId,
+    accountId,
+    folder: "bench/",
+    name: "reference-photo.jpg",
+    contentType: "image/jpeg",
+    byteSize: photo.byteLength,
+    width: null,
+    height: null,
+    blobKey: `assets/${assetId}`,
+    token: newAssetToken(),
+    etag: `"${assetId}"`,
+    metadata: {},
+    tags: [],
+    renderId: null,
+    createdAt: new Date().toISOString(),
+  });
+  const created = await createTemplate(data, accountId, document, { publish: true });
+  if (!created.ok) throw new Error(created.message);
+  data.close();
+  return { dir, accountId, apiKey, webhookSecret, assetId };
+}
+
+export interface PictorServe {
+  child: ChildProcess;
+  url: string;
+  /** SIGTERM: the server finishes the renders in flight and exits (queued ones stay in the table). */
+  stop(): Promise<void>;
+}
+
+/**
+ * `pictor serve` as a child process on a free loopback port, without the example templates. The
+ * rate limit is lifted: a benchmark measures rendering, not the limiter.
+ */
+export async function startPictorServe(dir: string, env: Record<string, string> = {}): Promise<PictorServe> {
+  const child = spawn(
+    process.execPath,
+    [BIN, "serve", "--port", "0", "--data", dir, "--examples", join(dir, "none")],
+    {
+      env: {
+        ...process.env,
+        PICTOR_LOG_LEVEL: "warn",
+        PICTOR_RATE_LIMIT_BURST: "100000000",
+        PICTOR_RATE_LIMIT_PER_SECOND: "1000000",
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  let out = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (d) => {
+      out += d;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.on("exit", (code) => reject(new Error(`pictor serve exited with ${code}`)));
+  });
+  return {
+    child,
+    url,
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+    },
+  };
+}
