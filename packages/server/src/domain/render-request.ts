@@ -71,6 +71,11 @@ export async function resolveModifications(
         );
       }
     }
+    if (asset && !asset.contentType.startsWith("image/")) {
+      return fail("invalid_request", `Asset '${asset.id}' is a ${asset.contentType} file, not an image.`, {
+        errors: [{ path: `modifications[${i}].image_url`, message: "Not an image asset." }],
+      });
+    }
     if (asset) {
       values[mod.name] = assetRef(asset.id);
     } else if (ASSET_ID.test(value)) {

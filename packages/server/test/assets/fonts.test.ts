@@ -2,7 +2,14 @@ import { readFileSync } from "node:fs";
 import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSfnt, decodeFont, FontFileError } from "../../src/domain/assets/font-file.ts";
-import { api, newAccount, publishTemplate, startTestServer, type TestServer } from "../api/support.ts";
+import {
+  api,
+  newAccount,
+  publishTemplate,
+  startTestServer,
+  type TestServer,
+  testTemplate,
+} from "../api/support.ts";
 import { differingPixels, pixelsBetween } from "./golden.ts";
 import { upload } from "./support.ts";
 
@@ -172,6 +179,17 @@ describe("custom fonts over HTTP", () => {
     expect(res.body.warnings.map((w: { code: string }) => w.code)).toContain("glyph_fallback");
     const fallback = res.body.warnings.find((w: { code: string }) => w.code === "glyph_fallback");
     expect(fallback.message).toContain(`"${FAMILY}"`);
+  });
+
+  it("refuses a font asset in an image slot before any charge", async () => {
+    const font = await upload(t, key, WOFF2);
+    await publishTemplate(t, key, testTemplate("with-photo"));
+    const res = await api(t, "POST", "/v1/renders", {
+      key,
+      body: { template: "with-photo", modifications: [{ name: "photo", image_url: font.body.id }] },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.errors[0].path).toBe("modifications[0].image_url");
   });
 
   it("answers 422 font_invalid for a corrupt font and 400 for a font outside fonts/", async () => {
