@@ -13,7 +13,7 @@ import {
   snapMove,
   snapResize,
 } from "./geometry.ts";
-import { absoluteBox, layerBox, type Selection } from "./selection.ts";
+import { absoluteBox, layerBox, parentRotation, type Selection, toParentAxes } from "./selection.ts";
 
 export type Tool = "select" | NewLayerKind;
 
@@ -200,6 +200,18 @@ export function FrameView(props: Props) {
       const dx = p.x - drag.px;
       const dy = p.y - drag.py;
       if (!drag.moved && Math.hypot(dx, dy) * zoom < 2) return;
+      const isTopLevel = (frame.layers as Layer[]).some((l) => l.id === drag.id);
+      if (!isTopLevel) {
+        // A layer inside a group moves in the group's (possibly rotated) axes, without snapping.
+        const d = toParentAxes(dx, dy, parentRotation(frame, drag.id));
+        setDrag({ ...drag, moved: true });
+        props.onPreviewBox(drag.id, {
+          ...drag.start,
+          x: Math.round(drag.start.x + d.x),
+          y: Math.round(drag.start.y + d.y),
+        });
+        return;
+      }
       const moved: Box = { ...drag.start, x: drag.start.x + dx, y: drag.start.y + dy };
       const others = (frame.layers as Layer[])
         .filter((l) => l.id !== drag.id && l.visible !== false)
@@ -217,7 +229,8 @@ export function FrameView(props: Props) {
       return;
     }
     if (drag.kind === "resize") {
-      const box = resizeBox(drag.start, drag.sx, drag.sy, p.x - drag.px, p.y - drag.py, e.shiftKey);
+      const d = toParentAxes(p.x - drag.px, p.y - drag.py, parentRotation(frame, drag.id));
+      const box = resizeBox(drag.start, drag.sx, drag.sy, d.x, d.y, e.shiftKey);
       const isTopLevel = (frame.layers as Layer[]).some((l) => l.id === drag.id);
       if (e.altKey || e.shiftKey || !isTopLevel) {
         setGuides([]);
@@ -234,7 +247,13 @@ export function FrameView(props: Props) {
     }
     if (drag.kind === "rotate") {
       const abs = absoluteBox(frame, drag.id) ?? drag.start;
-      props.onPreviewBox(drag.id, { ...drag.start, rotation: rotationTo(abs, p.x, p.y, !e.shiftKey) });
+      // rotationTo gives the angle on screen; a nested layer stores it relative to its groups.
+      const onScreen = rotationTo(abs, p.x, p.y, !e.shiftKey);
+      const own = onScreen - parentRotation(frame, drag.id);
+      props.onPreviewBox(drag.id, {
+        ...drag.start,
+        rotation: Math.round((((own + 540) % 360) - 180) * 10) / 10,
+      });
     }
   }
 

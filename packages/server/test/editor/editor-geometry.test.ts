@@ -7,6 +7,7 @@ import {
   snapMove,
   snapResize,
 } from "../../../editor/src/editor/geometry.ts";
+import { absoluteBox, parentRotation, toParentAxes } from "../../../editor/src/editor/selection.ts";
 
 const frame = { width: 1000, height: 500 };
 
@@ -82,5 +83,51 @@ describe("editor geometry", () => {
       width: expect.closeTo(20, 6),
       height: 100,
     });
+  });
+});
+
+describe("nested layers in rotated groups", () => {
+  const frame = {
+    name: "f",
+    width: 400,
+    height: 300,
+    layers: [
+      {
+        id: "g",
+        type: "group" as const,
+        x: 100,
+        y: 100,
+        width: 200,
+        height: 100,
+        rotation: 90,
+        layers: [
+          {
+            id: "dot",
+            type: "shape" as const,
+            shape: "ellipse" as const,
+            x: 0,
+            y: 0,
+            width: 20,
+            height: 20,
+            fill: "#000000",
+          },
+        ],
+      },
+    ],
+  };
+
+  it("places a child's box where the engine draws it: turned with its group about the group's centre", () => {
+    const box = absoluteBox(frame, "dot");
+    expect(box?.x).toBeCloseTo(230, 9);
+    expect(box?.y).toBeCloseTo(50, 9);
+    expect(box?.rotation).toBe(90);
+    expect(parentRotation(frame, "dot")).toBe(90);
+    expect(parentRotation(frame, "g")).toBe(0);
+  });
+
+  it("expresses a drag in the group's axes", () => {
+    const d = toParentAxes(0, 10, 90);
+    expect(d.x).toBeCloseTo(10, 9);
+    expect(d.y).toBeCloseTo(0, 9);
   });
 });
