@@ -4,6 +4,7 @@ import { ASSET_COLUMNS, planAssetQuery } from "./asset-query.ts";
 import { indexAssetTerms, unindexAssetTerms } from "./asset-schema.ts";
 import { insertAsset, toAsset } from "./asset-store.ts";
 import { json, transaction } from "./database.ts";
+import { sql } from "./statements.ts";
 
 type Row = Record<string, unknown>;
 
@@ -25,7 +26,7 @@ const toLibraryAsset = (r: Row): LibraryAsset => ({
 /** The asset library on the embedded default. Tables: `assets` plus those of asset-schema.ts. */
 export function createSqliteAssetLibrary(db: DatabaseSync): AssetLibrary {
   const get = (accountId: string, id: string) => {
-    const r = db.prepare(`${SELECT} WHERE a.id = ? AND a.account_id = ?`).get(id, accountId);
+    const r = sql(db, `${SELECT} WHERE a.id = ? AND a.account_id = ?`).get(id, accountId);
     return r ? toLibraryAsset(r) : null;
   };
 

@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import { sql } from "./statements.ts";
 
 /**
  * Index tables of the asset library (issue 5), created idempotently like the other module-owned
@@ -71,17 +72,19 @@ export function indexAssetTerms(
     metadata: Readonly<Record<string, string>>;
   },
 ): void {
-  const tag = db.prepare(
+  const tag = sql(
+    db,
     "INSERT OR IGNORE INTO asset_tags (account_id, tag, created_at, asset_id) VALUES (?, ?, ?, ?)",
   );
   for (const t of a.tags) tag.run(a.accountId, t, a.createdAt, a.id);
-  const meta = db.prepare(
+  const meta = sql(
+    db,
     "INSERT OR IGNORE INTO asset_metadata (account_id, key, value, created_at, asset_id) VALUES (?, ?, ?, ?, ?)",
   );
   for (const [k, v] of Object.entries(a.metadata)) meta.run(a.accountId, k, v, a.createdAt, a.id);
 }
 
 export function unindexAssetTerms(db: DatabaseSync, assetId: string): void {
-  db.prepare("DELETE FROM asset_tags WHERE asset_id = ?").run(assetId);
-  db.prepare("DELETE FROM asset_metadata WHERE asset_id = ?").run(assetId);
+  sql(db, "DELETE FROM asset_tags WHERE asset_id = ?").run(assetId);
+  sql(db, "DELETE FROM asset_metadata WHERE asset_id = ?").run(assetId);
 }
