@@ -1,7 +1,7 @@
 import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
-import { notFound } from "../failure.ts";
 import { IdParams } from "../schemas.ts";
+import { findRenderOr404 } from "./find-or-404.ts";
 import { DeliveryLogView, deliveryLogView } from "./render-deliveries.ts";
 
 export function registerRenderRedeliver(app: App, deps: AppDeps): void {
@@ -17,8 +17,7 @@ export function registerRenderRedeliver(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const render = await deps.renders.get(request.accountId, request.params.id);
-      if (!render) throw notFound(`render '${request.params.id}'`);
+      const render = await findRenderOr404(deps, request.accountId, request.params.id);
       const restarted = await deps.webhooks.redeliver(render.id, deps.clock.now().getTime());
       if (!restarted) {
         throw new ApiError(

@@ -1,8 +1,8 @@
 import { Type as T } from "@sinclair/typebox";
 import type { DeliveryLog } from "../../ports/webhook-outbox.ts";
 import type { App, AppDeps } from "../app-types.ts";
-import { notFound } from "../failure.ts";
 import { IdParams } from "../schemas.ts";
+import { findRenderOr404 } from "./find-or-404.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -53,8 +53,7 @@ export function registerRenderDeliveries(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const render = await deps.renders.get(request.accountId, request.params.id);
-      if (!render) throw notFound(`render '${request.params.id}'`);
+      const render = await findRenderOr404(deps, request.accountId, request.params.id);
       return deliveryLogView(render.id, render.webhookUrl, await deps.webhooks.listAttempts(render.id));
     },
   );

@@ -1,7 +1,7 @@
 import type { App, AppDeps } from "../app-types.ts";
-import { notFound } from "../failure.ts";
 import { IdParams, TemplateDetail } from "../schemas.ts";
 import { templateDetail } from "../views.ts";
+import { findTemplateOr404 } from "./find-or-404.ts";
 
 export function registerTemplatePublish(app: App, deps: AppDeps): void {
   app.post(
@@ -16,8 +16,7 @@ export function registerTemplatePublish(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const template = await deps.templates.find(request.accountId, request.params.id);
-      if (!template) throw notFound(`template '${request.params.id}'`);
+      const template = await findTemplateOr404(deps, request.accountId, request.params.id);
       await deps.templates.publish(request.accountId, template.id, deps.clock.now().toISOString());
       return templateDetail((await deps.templates.find(request.accountId, template.id)) ?? template);
     },

@@ -1,8 +1,8 @@
 import { Type as T } from "@sinclair/typebox";
 import { slotSchema } from "../../domain/template-document.ts";
 import type { App, AppDeps } from "../app-types.ts";
-import { notFound } from "../failure.ts";
 import { IdParams } from "../schemas.ts";
+import { findTemplateOr404 } from "./find-or-404.ts";
 
 const SlotSchema = T.Object(
   {
@@ -29,8 +29,7 @@ export function registerTemplateSchema(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const template = await deps.templates.find(request.accountId, request.params.id);
-      if (!template) throw notFound(`template '${request.params.id}'`);
+      const template = await findTemplateOr404(deps, request.accountId, request.params.id);
       const version =
         template.publishedVersion === null
           ? null

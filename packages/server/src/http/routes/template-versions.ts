@@ -1,7 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import type { App, AppDeps } from "../app-types.ts";
-import { notFound } from "../failure.ts";
 import { IdParams, listOf } from "../schemas.ts";
+import { findTemplateOr404 } from "./find-or-404.ts";
 
 const Version = T.Object({ version: T.Integer(), published_at: T.String(), document: T.Unknown() });
 
@@ -17,8 +17,7 @@ export function registerTemplateVersions(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const template = await deps.templates.find(request.accountId, request.params.id);
-      if (!template) throw notFound(`template '${request.params.id}'`);
+      const template = await findTemplateOr404(deps, request.accountId, request.params.id);
       const versions = await deps.templates.versions(template.id);
       return {
         data: versions.map((v) => ({
