@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
+import type { Lookup } from "../../src/adapters/fetch/resolve-target.ts";
 import { createAccount } from "../../src/domain/accounts.ts";
 import { newAssetToken, newId } from "../../src/domain/ids.ts";
 import { readServeConfig } from "../../src/main/config.ts";
@@ -70,12 +71,16 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts `pictor serve`'s composition root in-process on 127.0.0.1:0 against a fresh data dir. */
+/**
+ * Starts `pictor serve`'s composition root in-process on 127.0.0.1:0 against a fresh data dir, with the
+ * image origin and any `allowPorts` (loopback) on the outbound allow-list.
+ */
 export async function startTestServer(
-  options: { workers?: number; examples?: boolean } = {},
+  options: { workers?: number; examples?: boolean; allowPorts?: number[]; lookup?: Lookup } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "pictor-api-"));
   const images = await startImageServer();
+  const allow = [images.port, ...(options.allowPorts ?? [])].map((p) => `127.0.0.1:${p}`);
   const config = readServeConfig(
     {
       port: "0",
@@ -84,12 +89,12 @@ export async function startTestServer(
       ...(options.examples ? {} : { examples: join(dir, "no-examples") }),
     },
     {
-      PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${images.port}`,
+      PICTOR_OUTBOUND_ALLOWLIST: allow.join(","),
       PICTOR_LOG_LEVEL: "silent",
       PICTOR_RATE_LIMIT_BURST: "100000",
     },
   );
-  const server = await startServer(config);
+  const server = await startServer(config, options.lookup ? { lookup: options.lookup } : {});
   await server.workersReady();
   const data = openDataDir(dir);
   return {

@@ -1,12 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Lookup } from "../../src/adapters/fetch/resolve-target.ts";
-import { readServeConfig } from "../../src/main/config.ts";
-import { openDataDir } from "../../src/main/data-dir.ts";
-import { startServer } from "../../src/main/serve.ts";
-import { startImageServer, type TestServer } from "../api/support.ts";
+import { startTestServer, type TestServer } from "../api/support.ts";
 import { startReceiver, type TestReceiver } from "../webhooks/support/receiver.ts";
 
 /** A 64×64 template (one text, one colour, one image slot): cheap enough to render a thousand times. */
@@ -70,38 +64,23 @@ export interface CallbackTestServer extends TestServer {
 export async function startCallbackServer(
   options: { receivers?: number; workers?: number; lookup?: Lookup } = {},
 ): Promise<CallbackTestServer> {
-  const dir = mkdtempSync(join(tmpdir(), "pictor-callbacks-"));
-  const images = await startImageServer();
   const secrets: string[] = [];
   const receivers: TestReceiver[] = [];
   for (let i = 0; i < (options.receivers ?? 1); i++) receivers.push(await startReceiver(secrets));
   const deadPort = await closedPort();
-  const allow = [images.port, deadPort, ...receivers.map((r) => r.port)].map((p) => `127.0.0.1:${p}`);
-  const config = readServeConfig(
-    { port: "0", data: dir, workers: String(options.workers ?? 2), examples: join(dir, "no-examples") },
-    {
-      PICTOR_OUTBOUND_ALLOWLIST: allow.join(","),
-      PICTOR_LOG_LEVEL: "silent",
-      PICTOR_RATE_LIMIT_BURST: "100000",
-    },
-  );
-  const server = await startServer(config, options.lookup ? { lookup: options.lookup } : {});
-  await server.workersReady();
-  const data = openDataDir(dir);
+  const t = await startTestServer({
+    workers: options.workers ?? 2,
+    allowPorts: [deadPort, ...receivers.map((r) => r.port)],
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+  });
   return {
-    url: server.url,
-    server,
-    data,
-    images,
+    ...t,
     secrets,
     receivers,
     deadPort,
     async close() {
-      await server.close();
-      data.close();
-      await images.close();
+      await t.close();
       for (const receiver of receivers) await receiver.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
