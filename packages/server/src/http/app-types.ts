@@ -18,6 +18,7 @@ import type { RenderStore } from "../ports/render-store.ts";
 import type { SafeFetch } from "../ports/safe-fetch.ts";
 import type { StarterCatalog } from "../ports/starter-catalog.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
+import type { UploadInspector } from "../ports/upload-inspector.ts";
 import type { WebhookOutbox } from "../ports/webhook-outbox.ts";
 
 declare module "fastify" {
@@ -65,4 +66,9 @@ export interface AppDeps {
   webhookSecrets: WebhookSecretStore;
   /** Batch records: which renders a batch accepted and which rows failed (issue 4). */
   batches: BatchStore;
+  /** Reads uploaded images and fonts before they enter the library (POST /v1/assets, /v1/assets/import). */
+  uploadInspector: UploadInspector;
 }
+
+/** What buildApp is given: the upload inspector defaults to the media one (sharp, wawoff2, CanvasKit). */
+export type AppDepsInput = Omit<AppDeps, "uploadInspector"> & { uploadInspector?: UploadInspector };

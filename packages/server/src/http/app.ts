@@ -1,6 +1,7 @@
 import Fastify, { type FastifyServerOptions } from "fastify";
+import { createMediaUploadInspector } from "../adapters/media/upload-inspector.ts";
 import type { IdempotencyStore } from "../ports/idempotency-store.ts";
-import type { App, AppDeps } from "./app-types.ts";
+import type { App, AppDeps, AppDepsInput } from "./app-types.ts";
 import { createAuthenticator } from "./auth.ts";
 import { errorHandlerPlugin } from "./plugins/errors.ts";
 import { idempotencyPlugin } from "./plugins/idempotency.ts";
@@ -50,7 +51,10 @@ const PUBLIC_PATHS = new Set(["/v1/openapi.json", "/docs"]);
 /** 1 MiB single-request body limit (api-decisions "Limits"). */
 const BODY_LIMIT = 1024 * 1024;
 
-export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<App> {
+export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {}): Promise<App> {
+  // The only inspector there is needs no configuration, so each process's composition root need
+  // not name it; tests may pass their own.
+  const deps: AppDeps = { ...input, uploadInspector: input.uploadInspector ?? createMediaUploadInspector() };
   const app = Fastify({
     ...requestIdServerOptions,
     logger: options.logger ?? false,

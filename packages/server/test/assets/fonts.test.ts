@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSfnt, decodeFont, FontFileError } from "../../src/domain/assets/font-file.ts";
+import { buildSfnt, decodeFont, FontFileError } from "../../src/adapters/media/font-file.ts";
 import {
   api,
   newAccount,

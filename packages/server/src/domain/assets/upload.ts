@@ -2,17 +2,18 @@ import { createHash } from "node:crypto";
 import type { AssetRecord } from "../../ports/asset-store.ts";
 import type { BlobStore } from "../../ports/blob-store.ts";
 import type { Clock } from "../../ports/clock.ts";
+import type { UploadInspector } from "../../ports/upload-inspector.ts";
 import { newAssetToken, newId } from "../ids.ts";
 import type { AssetLibrary, FontFaceInfo, LibraryAsset } from "./asset-library.ts";
 import { normalizeFolder } from "./folders.ts";
-import { checkFontWithEngine } from "./font-check.ts";
-import { decodeFont, FontFileError, sniffFont } from "./font-file.ts";
-import { ImageFileError, inspectImage } from "./image-file.ts";
+import { sniffFont } from "./font-magic.ts";
 
 export interface UploadDeps {
   library: AssetLibrary;
   blobs: BlobStore;
   clock: Clock;
+  /** Decides whether the bytes are an image or font the renderer accepts (sharp, CanvasKit). */
+  inspector: UploadInspector;
 }
 
 export interface UploadInput {
@@ -71,31 +72,27 @@ export async function uploadAsset(deps: UploadDeps, input: UploadInput): Promise
   let width: number | null = null;
   let height: number | null = null;
   let font: FontFaceInfo | null = null;
-  try {
-    if (isFont) {
-      const decoded = await decodeFont(input.bytes);
-      await checkFontWithEngine(decoded.sfnt);
-      stored = decoded.sfnt;
-      contentType = decoded.contentType;
-      font = { family: decoded.family, weight: decoded.weight, style: decoded.style };
-    } else {
-      const image = await inspectImage(input.bytes);
-      stored = input.bytes;
-      ({ contentType, width, height } = image);
+  if (isFont) {
+    const inspected = await deps.inspector.inspectFont(input.bytes);
+    if (!inspected.ok) {
+      const message = `Bad font file: ${inspected.refusal.reason}.`;
+      return { ok: false, code: "font_invalid", message, path: "file" };
     }
-  } catch (error) {
-    if (error instanceof FontFileError) {
-      return { ok: false, code: "font_invalid", message: `Bad font file: ${error.message}.`, path: "file" };
-    }
-    if (error instanceof ImageFileError) {
+    stored = inspected.file.sfnt;
+    contentType = inspected.file.contentType;
+    font = inspected.file.info;
+  } else {
+    const inspected = await deps.inspector.inspectImage(input.bytes);
+    if (!inspected.ok) {
       return {
         ok: false,
-        code: error.tooLarge ? "payload_too_large" : "image_invalid",
-        message: `Not an accepted image: ${error.message}.`,
+        code: inspected.refusal.tooLarge ? "payload_too_large" : "image_invalid",
+        message: `Not an accepted image: ${inspected.refusal.reason}.`,
         path: "file",
       };
     }
-    throw error;
+    stored = input.bytes;
+    ({ contentType, width, height } = inspected.file);
   }
 
   const sha256 = createHash("sha256").update(stored).digest("hex");

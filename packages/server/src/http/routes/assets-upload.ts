@@ -1,7 +1,12 @@
 import multipart from "@fastify/multipart";
 import { Type as T } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { type UploadInput, type UploadOutcome, uploadAsset } from "../../domain/assets/upload.ts";
+import {
+  type UploadDeps,
+  type UploadInput,
+  type UploadOutcome,
+  uploadAsset,
+} from "../../domain/assets/upload.ts";
 import { OutboundError } from "../../ports/safe-fetch.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
@@ -166,7 +171,12 @@ export function registerAssetsUpload(app: App, deps: AppDeps): void {
   });
 }
 
-const uploadDeps = (deps: AppDeps) => ({ library: deps.assetLibrary, blobs: deps.blobs, clock: deps.clock });
+const uploadDeps = (deps: AppDeps): UploadDeps => ({
+  library: deps.assetLibrary,
+  blobs: deps.blobs,
+  clock: deps.clock,
+  inspector: deps.uploadInspector,
+});
 
 function safeUrlPath(url: string): string | undefined {
   try {

@@ -1,5 +1,6 @@
 import { DEFAULT_IMAGE_LIMITS, type ImageLimits, sniffImage } from "@pictor/render-node";
 import sharp from "sharp";
+import type { InspectedImage } from "../../ports/upload-inspector.ts";
 
 /** An upload that is not an image the renderer will accept; the message says why. */
 export class ImageFileError extends Error {
@@ -9,12 +10,6 @@ export class ImageFileError extends Error {
     super(message);
     this.tooLarge = tooLarge;
   }
-}
-
-export interface InspectedImage {
-  contentType: "image/png" | "image/jpeg" | "image/webp" | "image/gif";
-  width: number;
-  height: number;
 }
 
 /**

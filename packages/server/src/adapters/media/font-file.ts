@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { inflateSync } from "node:zlib";
-import type { FontFaceInfo } from "./asset-library.ts";
+import type { FontFaceInfo } from "../../domain/assets/asset-library.ts";
+import { type FontContainer, sniffFont } from "../../domain/assets/font-magic.ts";
 
 // wawoff2 is CommonJS without types: Google's woff2 decoder compiled to wasm.
 const decompressWoff2 = createRequire(import.meta.url)("wawoff2/decompress.js") as (
@@ -9,8 +10,6 @@ const decompressWoff2 = createRequire(import.meta.url)("wawoff2/decompress.js") 
 
 /** A font upload that cannot be used; the message says what is wrong with the file. */
 export class FontFileError extends Error {}
-
-export type FontContainer = "ttf" | "otf" | "woff" | "woff2";
 
 /** An uploaded font as stored: plain sfnt bytes, which both CanvasKit and browsers load. */
 export interface DecodedFont extends FontFaceInfo {
@@ -24,18 +23,6 @@ export interface DecodedFont extends FontFaceInfo {
 export const MAX_FONT_BYTES = 30 * 1024 * 1024;
 
 const tag = (bytes: Uint8Array, at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
-
-/** Recognises a font container from its magic bytes; null when the bytes are not a font. */
-export function sniffFont(bytes: Uint8Array): FontContainer | "collection" | null {
-  if (bytes.length < 4) return null;
-  const magic = tag(bytes, 0);
-  if (magic === "\0\x01\0\0" || magic === "true") return "ttf";
-  if (magic === "OTTO") return "otf";
-  if (magic === "wOFF") return "woff";
-  if (magic === "wOF2") return "woff2";
-  if (magic === "ttcf") return "collection";
-  return null;
-}
 
 /**
  * Turns TTF/OTF/WOFF/WOFF2 bytes into a checked sfnt and reads the face it holds. WOFF and WOFF2
