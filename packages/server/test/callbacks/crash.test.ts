@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createAccount } from "../../src/domain/accounts.ts";
 import { openDataDir } from "../../src/main/data-dir.ts";
 import { api, publishTemplate } from "../api/support.ts";
+import { exited, killStillRunning, spawnServe } from "../cli/serve-process.ts";
 import {
   answer,
   type ReceiverBehaviour,
@@ -20,7 +21,6 @@ import { tinyTemplate } from "./support.ts";
 // (An attempt in flight at the kill keeps its 60 s lease before it is claimed again; that case is
 // covered at deliverer level with a short lease in test/webhooks/crash-redelivery.test.ts.)
 
-const BIN = new URL("../../bin/pictor.js", import.meta.url).pathname;
 const ROWS = 20;
 
 let dir: string;
@@ -34,39 +34,23 @@ beforeAll(async () => {
   receiver = await startReceiver(secrets, (request, response) => respond(request, response));
 });
 afterAll(async () => {
-  for (const child of children)
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  killStillRunning(children);
   await receiver.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function serve(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--data", dir, "--workers", "1"], {
-    env: {
+const serve = () =>
+  spawnServe(
+    dir,
+    {
       ...process.env,
       PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${receiver.port}`,
       PICTOR_LOG_LEVEL: "warn",
       PICTOR_RATE_LIMIT_BURST: "100000",
       PICTOR_EXAMPLES_DIR: join(dir, "no-examples"),
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let out = "";
-  let err = "";
-  child.stderr?.on("data", (d) => {
-    err += d;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on("data", (d) => {
-      out += d;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-  });
-  return { child, url };
-}
+    children,
+  );
 
 /** Reads the outbox from a second connection, as the CLI would while the server runs. */
 function outboxState(): { attempted: number; leased: number; delivered: number } {
@@ -121,7 +105,7 @@ it("SIGKILL with every callback pending after a failed attempt: all delivered af
     return s.attempted === ROWS && s.leased === 0;
   }, "every first attempt recorded");
   first.child.kill("SIGKILL");
-  await new Promise((r) => first.child.once("exit", r));
+  await exited(first.child);
   const beforeRestart = receiver.received.length;
   expect(beforeRestart).toBeGreaterThanOrEqual(ROWS);
 
@@ -129,7 +113,7 @@ it("SIGKILL with every callback pending after a failed attempt: all delivered af
   const second = await serve();
   await until(() => outboxState().delivered === ROWS, "every callback delivered after restart");
   second.child.kill("SIGTERM");
-  await new Promise((r) => second.child.once("exit", r));
+  await exited(second.child);
 
   const byRender = new Map<string, { body: string; signature: string }[]>();
   for (const callback of receiver.received) {

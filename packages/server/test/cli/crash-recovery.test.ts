@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,8 +6,8 @@ import { DatabaseSync } from "node:sqlite";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { api, type ImageServer, startImageServer, testTemplate, untilFinished } from "../api/support.ts";
+import { exited, killStillRunning, PICTOR_BIN, spawnServe } from "./serve-process.ts";
 
-const BIN = new URL("../../bin/pictor.js", import.meta.url).pathname;
 const run = promisify(execFile);
 
 let dir: string;
@@ -19,8 +19,7 @@ beforeAll(async () => {
   images = await startImageServer();
 });
 afterAll(async () => {
-  for (const child of children)
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  killStillRunning(children);
   await images.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -33,43 +32,10 @@ const env = () => ({
   PICTOR_RATE_LIMIT_BURST: "100000",
 });
 
-/** `pictor serve` as a child process on a free port; resolves with its URL and everything it printed. */
-async function serve(): Promise<{
-  child: ChildProcess;
-  url: string;
-  stdout: () => string;
-  logs: () => string;
-}> {
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--data", dir, "--workers", "1"], {
-    env: env(),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let out = "";
-  let err = "";
-  child.stderr?.on("data", (d) => {
-    err += d;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on("data", (d) => {
-      out += d;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-  });
-  return { child, url, stdout: () => out, logs: () => err };
-}
+const serve = () => spawnServe(dir, env(), children);
 
 const pictor = async (...args: string[]) =>
-  (await run(process.execPath, [BIN, ...args, "--data", dir], { env: env() })).stdout;
-
-const exited = (child: ChildProcess) =>
-  new Promise<{ code: number | null; signal: string | null }>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null)
-      resolve({ code: child.exitCode, signal: child.signalCode });
-    else child.on("exit", (code, signal) => resolve({ code, signal }));
-  });
+  (await run(process.execPath, [PICTOR_BIN, ...args, "--data", dir], { env: env() })).stdout;
 
 it("SIGKILL with renders in flight: after restart every render completes or fails with one refund; SIGTERM drains", async () => {
   const first = await serve();
@@ -138,7 +104,7 @@ it("SIGKILL with renders in flight: after restart every render completes or fail
   db.close();
 
   // Structured logs of all three runs: requests were logged, keys and secrets never.
-  const logs = first.logs() + second.logs() + third.logs();
+  const logs = first.stderr() + second.stderr() + third.stderr();
   expect(logs).toContain('"incoming request"');
   expect(logs).not.toMatch(/sk_live_|whsec_/);
 });

@@ -1,0 +1,62 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const PICTOR_BIN = fileURLToPath(new URL("../../bin/pictor.js", import.meta.url));
+
+export interface ServeProcess {
+  child: ChildProcess;
+  url: string;
+  /** Everything printed so far: the first run prints the generated API key here. */
+  stdout(): string;
+  /** The structured logs so far. */
+  stderr(): string;
+}
+
+/**
+ * `pictor serve --workers 1` as a child process on a free loopback port; resolves with its URL once it
+ * says it is listening. The child goes into `running` before anything can fail, so the test's
+ * afterAll can SIGKILL whatever a failed test left behind (`killStillRunning`).
+ */
+export async function spawnServe(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  running: ChildProcess[],
+): Promise<ServeProcess> {
+  const child = spawn(
+    process.execPath,
+    [PICTOR_BIN, "serve", "--port", "0", "--data", dir, "--workers", "1"],
+    {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  running.push(child);
+  let out = "";
+  let err = "";
+  child.stderr?.on("data", (d) => {
+    err += d;
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (d) => {
+      out += d;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+  return { child, url, stdout: () => out, stderr: () => err };
+}
+
+/** How the child ended; resolves at once if it already has. */
+export function exited(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null)
+      resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.on("exit", (code, signal) => resolve({ code, signal }));
+  });
+}
+
+export function killStillRunning(children: ChildProcess[]): void {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+}
