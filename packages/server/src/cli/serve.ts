@@ -6,11 +6,17 @@ import { UsageError } from "./usage-error.ts";
 export function registerServeCommand(program: Command): void {
   program
     .command("serve")
-    .description("Run the HTTP API on the embedded default (SQLite, files, in-process render workers)")
+    .description(
+      "Run Pictor: the HTTP API and render workers on the embedded default (SQLite, files), or, with DATABASE_URL, one role of a scaled-out deployment (PostgreSQL, pg-boss, S3)",
+    )
+    .option(
+      "--role <role>",
+      "api (HTTP, enqueues), worker (renders, callbacks) or all (PICTOR_ROLE; default all)",
+    )
     .option("--port <n>", "port to listen on (PICTOR_PORT; default 8080, 0 = any free port)")
     .option("--host <addr>", "address to bind (PICTOR_HOST; default 127.0.0.1)")
     .option("--data <dir>", "data directory (PICTOR_DATA_DIR; default ./data)")
-    .option("--workers <n>", "render worker threads (PICTOR_WORKERS; default one per core)")
+    .option("--workers <n>", "render threads of this process (PICTOR_WORKERS; default one per core)")
     .option("--public-url <url>", "base URL used in links (PICTOR_PUBLIC_URL)")
     .option("--examples <dir>", "starter templates for new accounts (default examples/templates)")
     .action(async (flags) => {
@@ -23,7 +29,9 @@ export function registerServeCommand(program: Command): void {
       }
       const server = await startServer(config);
       // The key goes to stdout once, as plain text for a person; logs (JSON, stderr) never carry it.
-      let banner = `Pictor API listening on ${server.url}\n`;
+      let banner = server.url
+        ? `Pictor API listening on ${server.url}${config.role === "all" ? "" : ` (role ${config.role})`}\n`
+        : `Pictor render worker started (${config.workers} render threads)\n`;
       if (server.firstStart) {
         banner +=
           `Trial account ${server.firstStart.accountId} created with 30 credits and the starter templates.\n` +

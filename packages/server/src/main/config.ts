@@ -1,9 +1,12 @@
 import { availableParallelism } from "node:os";
 import { type Static, Type as T } from "@sinclair/typebox";
 import { Value, ValuePointer } from "@sinclair/typebox/value";
+import type { S3BlobStoreConfig } from "../adapters/s3/blob-store.ts";
+import { S3ConfigError, s3ConfigFromEnv } from "../adapters/s3/config.ts";
 
-/** Everything `pictor serve` can be told, from flags first, then environment. Parsed once; fails fast. */
-export const ServeConfig = T.Object({
+/** The scalar settings of `pictor serve`, from flags first, then environment. */
+export const ServeSettings = T.Object({
+  role: T.Union([T.Literal("api"), T.Literal("worker"), T.Literal("all")]),
   port: T.Integer({ minimum: 0, maximum: 65535 }),
   host: T.String({ minLength: 1 }),
   dataDir: T.String({ minLength: 1 }),
@@ -16,8 +19,31 @@ export const ServeConfig = T.Object({
   openSignup: T.Boolean(),
   maxQueued: T.Integer({ minimum: 1 }),
   examplesDir: T.Optional(T.String({ minLength: 1 })),
+  /** Connections each process's state pool may open (plus pg-boss's and one LISTEN connection). */
+  databasePoolMax: T.Integer({ minimum: 1, maximum: 200 }),
+  /** How often pg-boss looks for expired jobs (a worker killed mid-render): the redelivery delay floor. */
+  queueSuperviseSeconds: T.Integer({ minimum: 1, maximum: 3600 }),
 });
-export type ServeConfig = Static<typeof ServeConfig>;
+export type ServeSettings = Static<typeof ServeSettings>;
+export type Role = ServeSettings["role"];
+
+/**
+ * Where state and blobs live. The embedded default is one process (SQLite, files, in-process queue);
+ * PostgreSQL carries state, ledger and the pg-boss queue for any number of API and worker processes,
+ * with blobs on S3 or on a directory every process shares.
+ */
+export type Backend =
+  | { state: "sqlite" }
+  | {
+      state: "postgres";
+      databaseUrl: string;
+      blobs: { kind: "s3"; s3: S3BlobStoreConfig } | { kind: "files" };
+      /** Link-signing key shared by every process; null: the data dir's key file (shared dir). */
+      signingSecret: Uint8Array | null;
+    };
+
+/** Everything `pictor serve` can be told. Parsed once; fails fast, naming every problem at once. */
+export type ServeConfig = ServeSettings & { backend: Backend };
 
 export interface ServeFlags {
   port?: string;
@@ -26,6 +52,7 @@ export interface ServeFlags {
   workers?: string;
   publicUrl?: string;
   examples?: string;
+  role?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -38,6 +65,7 @@ const num = (v: string | undefined) => (v === undefined || v.trim() === "" ? und
 
 export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
   const raw = {
+    role: flags.role ?? env.PICTOR_ROLE ?? "all",
     port: num(flags.port ?? env.PICTOR_PORT ?? env.PORT) ?? 8080,
     host: flags.host ?? env.PICTOR_HOST ?? "127.0.0.1",
     dataDir: dataDirFrom(flags.data, env),
@@ -53,18 +81,105 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     openSignup: (env.PICTOR_OPEN_SIGNUP ?? "true") !== "false",
     maxQueued: num(env.PICTOR_MAX_QUEUED) ?? 10_000,
     examplesDir: flags.examples ?? env.PICTOR_EXAMPLES_DIR,
+    databasePoolMax: num(env.PICTOR_DB_POOL_MAX) ?? 10,
+    queueSuperviseSeconds: num(env.PICTOR_QUEUE_SUPERVISE_SECONDS) ?? 10,
   };
   if (raw.publicUrl === undefined) delete raw.publicUrl;
   if (raw.examplesDir === undefined) delete raw.examplesDir;
-  const errors = [...Value.Errors(ServeConfig, raw)];
-  if (errors.length > 0) {
-    const lines = errors.map(
-      (e) =>
-        `  ${e.path.slice(1) || "config"}: ${e.message} (got ${JSON.stringify(ValuePointer.Get(raw, e.path))})`,
-    );
-    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  const lines = [...Value.Errors(ServeSettings, raw)].map(
+    (e) =>
+      `${e.path.slice(1) || "config"}: ${e.message} (got ${JSON.stringify(ValuePointer.Get(raw, e.path))})`,
+  );
+  const backend = readBackend(
+    raw as ServeSettings,
+    { dataDirGiven: (flags.data ?? env.PICTOR_DATA_DIR) !== undefined },
+    env,
+    lines,
+  );
+  if (lines.length > 0 || backend === null) {
+    throw new ConfigError(`Invalid configuration:\n${lines.map((l) => `  ${l}`).join("\n")}`);
   }
-  return raw as ServeConfig;
+  return { ...(raw as ServeSettings), backend };
+}
+
+const S3_VARS = ["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PREFIX"];
+
+/** Chooses the backend from DATABASE_URL and S3_*; every problem is appended to `problems`. */
+function readBackend(
+  settings: Pick<ServeSettings, "role" | "publicUrl">,
+  given: { dataDirGiven: boolean },
+  env: Env,
+  problems: string[],
+): Backend | null {
+  let s3: S3BlobStoreConfig | null = null;
+  try {
+    s3 = s3ConfigFromEnv(env);
+  } catch (error) {
+    if (!(error instanceof S3ConfigError)) throw error;
+    problems.push(
+      ...error.message
+        .split("\n")
+        .slice(1)
+        .map((l) => l.trim()),
+    );
+  }
+  if (!env.S3_BUCKET?.trim()) {
+    const stray = S3_VARS.filter((name) => env[name]?.trim());
+    if (stray.length > 0)
+      problems.push(`S3_BUCKET is required when ${stray.join(", ")} ${stray.length > 1 ? "are" : "is"} set`);
+  }
+  const databaseUrl = env.DATABASE_URL?.trim();
+  if (!databaseUrl) {
+    if (settings.role !== "all") {
+      problems.push(
+        `--role ${settings.role} needs DATABASE_URL (PostgreSQL): without it Pictor runs the embedded default, API and render workers in one process (--role all)`,
+      );
+    }
+    if (env.S3_BUCKET?.trim()) {
+      problems.push(
+        "S3_BUCKET needs DATABASE_URL: the embedded default keeps state and blobs in the data directory",
+      );
+    }
+    return { state: "sqlite" };
+  }
+  let url: URL | null = null;
+  try {
+    url = new URL(databaseUrl);
+  } catch {}
+  if (!url || (url.protocol !== "postgres:" && url.protocol !== "postgresql:")) {
+    problems.push("DATABASE_URL must be a postgres:// or postgresql:// URL");
+  }
+  const hasS3 = env.S3_BUCKET?.trim() !== undefined && env.S3_BUCKET.trim() !== "";
+  if (!hasS3 && settings.role !== "all" && !given.dataDirGiven) {
+    problems.push(
+      `--role ${settings.role} with DATABASE_URL needs somewhere every process reads and writes blobs: S3_BUCKET (with S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_ENDPOINT for non-AWS stores), or a data directory shared by all processes (--data or PICTOR_DATA_DIR)`,
+    );
+  }
+  if (settings.role === "worker" && settings.publicUrl === undefined) {
+    problems.push(
+      "--role worker needs PICTOR_PUBLIC_URL (or --public-url): completion callbacks carry absolute links to the API",
+    );
+  }
+  let signingSecret: Uint8Array | null = null;
+  const secret = env.PICTOR_SIGNING_SECRET?.trim();
+  if (secret) {
+    if (/^[0-9a-fA-F]{64,}$/.test(secret) && secret.length % 2 === 0) {
+      signingSecret = new Uint8Array(Buffer.from(secret, "hex"));
+    } else {
+      problems.push("PICTOR_SIGNING_SECRET must be at least 32 bytes as hex (e.g. `openssl rand -hex 32`)");
+    }
+  } else if (hasS3) {
+    problems.push(
+      "PICTOR_SIGNING_SECRET is required with S3_BUCKET: every API and worker process must sign output links with the same key (`openssl rand -hex 32`)",
+    );
+  }
+  if (problems.length > 0) return null;
+  return {
+    state: "postgres",
+    databaseUrl: databaseUrl,
+    blobs: s3 ? { kind: "s3", s3 } : { kind: "files" },
+    signingSecret,
+  };
 }
 
 export class ConfigError extends Error {}

@@ -57,7 +57,7 @@ export function openDataDir(dataDir: string, options: { examplesDir?: string } =
 export type DataDir = ReturnType<typeof openDataDir>;
 
 /** 32 random bytes created on first use; mode 0600 since whoever holds it can mint output links. */
-function signingSecret(file: string): Uint8Array {
+export function signingSecret(file: string): Uint8Array {
   try {
     return new Uint8Array(readFileSync(file));
   } catch (e) {

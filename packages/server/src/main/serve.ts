@@ -1,146 +1,29 @@
 import type { Lookup } from "../adapters/fetch/resolve-target.ts";
-import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
-import { createLocalRenderQueue } from "../adapters/queue/local-render-queue.ts";
-import { createWorkerPool } from "../adapters/queue/worker-pool.ts";
-import { createSqliteWebhookSecretStore } from "../adapters/sqlite/account-store.ts";
-import { createSqliteBatchStore } from "../adapters/sqlite/batch-store.ts";
-import { createSqliteWebhookOutbox } from "../adapters/sqlite/webhook-outbox.ts";
-import { createAccount } from "../domain/accounts.ts";
-import { buildApp } from "../http/app.ts";
-import { assetLinksAt } from "../http/views.ts";
-import { createWebhookDeliverer } from "../jobs/deliver-webhooks.ts";
-import { runRenderJob } from "../jobs/render-job.ts";
 import type { ServeConfig } from "./config.ts";
-import { openDataDir } from "./data-dir.ts";
+import { startEmbeddedServer } from "./embedded.ts";
+import type { RunningServer } from "./running-server.ts";
+import { startScaledServer } from "./scaled.ts";
 
-export interface RunningServer {
-  url: string;
-  /** Set only on the very first start of a data dir: the trial account's key (shown once). */
-  firstStart: { accountId: string; apiKey: string } | null;
-  /** Stop accepting, let in-flight renders finish, close everything. */
-  close(): Promise<void>;
-  /** Resolves once every render worker has loaded its engine. */
-  workersReady(): Promise<void>;
-}
+export type { RunningServer } from "./running-server.ts";
 
-/** Composition root of the API process on the embedded default (SQLite, files, in-process queue). */
+/**
+ * The composition root of `pictor serve`: the one place that turns configuration into adapters.
+ * Every backend is a case here; adding one without wiring it fails the typecheck.
+ */
 export async function startServer(
   config: ServeConfig,
   /** Tests only: DNS answers for the API process's outbound guard (webhook checks and deliveries). */
   testHooks: { lookup?: Lookup } = {},
 ): Promise<RunningServer> {
-  const data = openDataDir(config.dataDir, config.examplesDir ? { examplesDir: config.examplesDir } : {});
-  const safeFetch = createSafeFetch({
-    allowlist: config.outboundAllowlist,
-    ...(testHooks.lookup ? { lookup: testHooks.lookup } : {}),
-  });
-  const pool = createWorkerPool(config.workers, {
-    databaseFile: data.paths.database,
-    blobRoot: data.paths.blobs,
-    outboundAllowlist: config.outboundAllowlist,
-  });
-  const webhooks = createSqliteWebhookOutbox(data.db);
-  // Callback bodies carry absolute links; the base is known once the server listens (renders are
-  // only accepted, or recovered, after that).
-  let linkBase = config.publicUrl?.replace(/\/+$/, "") ?? "";
-  const queue = createLocalRenderQueue({
-    renders: data.renders,
-    concurrency: config.workers,
-    maxQueued: config.maxQueued,
-    run: (id) =>
-      runRenderJob(
-        {
-          renders: data.renders,
-          clock: data.clock,
-          runTask: pool.run,
-          assetLinks: (asset) =>
-            assetLinksAt(linkBase, data.signingSecret, asset, data.clock.now().getTime()),
-        },
-        id,
-      ),
-  });
-
-  let firstStart: RunningServer["firstStart"] = null;
-  const isEmpty = data.db.prepare("SELECT COUNT(*) AS n FROM accounts").get()?.n === 0;
-  if (isEmpty) firstStart = await createAccount(data, { name: "trial" });
-
-  const app = await buildApp(
-    {
-      ...data,
-      queue,
-      safeFetch,
-      webhooks,
-      webhookSecrets: createSqliteWebhookSecretStore(data.db),
-      batches: createSqliteBatchStore(data.db),
-      ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
-      openSignup: config.openSignup,
-    },
-    {
-      logger: {
-        level: config.logLevel,
-        // Standard output is for the one-time banner (URL, first key); logs go to standard error.
-        stream: process.stderr,
-        // Keys never reach the logs, whatever a future serializer decides to include.
-        redact: {
-          paths: ["req.headers.authorization", "headers.authorization", "*.api_key", "*.secret"],
-          censor: "[redacted]",
-        },
-      },
-      idempotencyStore: data.idempotency,
-      rateLimit: { burst: config.rateLimitBurst, refillPerSecond: config.rateLimitPerSecond },
-    },
-  );
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : config.port;
-  const host = config.host.includes(":")
-    ? `[${config.host}]`
-    : config.host === "0.0.0.0"
-      ? "127.0.0.1"
-      : config.host;
-
-  linkBase ||= `http://${host}:${port}`;
-
-  // Every attempt goes through the same SafeFetch as image fetches (allow-list from config); events
-  // are signed with the account's current secret just before their first attempt.
-  const deliverer = createWebhookDeliverer({
-    outbox: webhooks,
-    safeFetch,
-    getSigningSecret: async (accountId) => {
-      const secret = await data.accounts.webhookSecret(accountId);
-      if (secret === null) throw new Error(`account ${accountId} has no webhook secret`);
-      return secret;
-    },
-    clock: data.clock,
-    random: Math.random,
-    // A completed render's callback leaves within about this long when the outbox was idle.
-    pollIntervalMs: 200,
-    onError: (error) => app.log.error({ err: error }, "webhook delivery fault"),
-  });
-  // Events left pending or in flight by a previous process are due again (leases expire): resumed here.
-  deliverer.start();
-
-  // Renders accepted before a crash or restart: the renders table is the queue.
-  const recovered = await queue.recover();
-  if (recovered > 0) app.log.info({ recovered }, "re-enqueued renders accepted before the last stop");
-
-  let closing: Promise<void> | null = null;
-  return {
-    url: config.publicUrl ?? `http://${host}:${port}`,
-    firstStart,
-    workersReady: () => pool.ready(),
-    close() {
-      closing ??= (async () => {
-        // Stop taking requests and dispatching queued renders; finish the renders in flight (their
-        // waiters get their answer), then release the workers and the database.
-        await Promise.all([app.close(), queue.drain()]);
-        // After the drain: callbacks of the renders that just finished are in the outbox; the
-        // deliverer finishes the attempts in flight and leaves the rest for the next start.
-        await deliverer.stop();
-        await pool.close();
-        data.close();
-      })();
-      return closing;
-    },
-  };
+  const backend = config.backend;
+  switch (backend.state) {
+    case "sqlite":
+      return startEmbeddedServer(config, testHooks);
+    case "postgres":
+      return startScaledServer(config, backend, testHooks);
+    default: {
+      const unknown: never = backend;
+      throw new Error(`unknown backend ${JSON.stringify(unknown)}`);
+    }
+  }
 }

@@ -1,0 +1,62 @@
+import { mkdirSync } from "node:fs";
+import type { PgBoss } from "pg-boss";
+import { createFileBlobStore } from "../adapters/files/blob-store.ts";
+import { createDirectoryStarterCatalog } from "../adapters/files/starter-catalog.ts";
+import { openPostgresState } from "../adapters/postgres/state.ts";
+import { S3BlobStore } from "../adapters/s3/blob-store.ts";
+import type { BlobStore } from "../ports/blob-store.ts";
+import { systemClock } from "../ports/clock.ts";
+import type { Backend, ServeConfig } from "./config.ts";
+import { DEFAULT_EXAMPLES_DIR, dataPaths, signingSecret } from "./data-dir.ts";
+
+export type PostgresBackend = Extract<Backend, { state: "postgres" }>;
+
+/**
+ * The scaled-out counterpart of openDataDir: every state port on PostgreSQL, blobs on S3 or a shared
+ * directory, the shared link-signing key. With `boss`, accepted renders are enqueued on pg-boss in the
+ * acceptance transaction.
+ */
+export async function openScaledState(
+  config: Pick<ServeConfig, "dataDir" | "examplesDir" | "databasePoolMax" | "role">,
+  backend: PostgresBackend,
+  options: { boss?: PgBoss } = {},
+) {
+  const state = await openPostgresState(backend.databaseUrl, {
+    max: config.databasePoolMax,
+    applicationName: `pictor-${config.role}`,
+    ...(options.boss ? { boss: options.boss } : {}),
+  });
+  let blobs: BlobStore;
+  let closeBlobs = () => {};
+  const blobsKind = backend.blobs;
+  switch (blobsKind.kind) {
+    case "s3": {
+      const s3 = new S3BlobStore(blobsKind.s3);
+      blobs = s3;
+      closeBlobs = () => s3.destroy();
+      break;
+    }
+    case "files":
+      mkdirSync(dataPaths(config.dataDir).blobs, { recursive: true });
+      blobs = createFileBlobStore(dataPaths(config.dataDir).blobs);
+      break;
+    default: {
+      const unknown: never = blobsKind;
+      throw new Error(`unknown blob store ${JSON.stringify(unknown)}`);
+    }
+  }
+  return {
+    ...state,
+    webhooks: state.outbox,
+    blobs,
+    starters: createDirectoryStarterCatalog(config.examplesDir ?? DEFAULT_EXAMPLES_DIR),
+    clock: systemClock,
+    signingSecret: backend.signingSecret ?? signingSecret(dataPaths(config.dataDir).secret),
+    async close() {
+      closeBlobs();
+      await state.close();
+    },
+  };
+}
+
+export type ScaledState = Awaited<ReturnType<typeof openScaledState>>;

@@ -1,0 +1,161 @@
+import { PgBoss } from "pg-boss";
+import type { Lookup } from "../adapters/fetch/resolve-target.ts";
+import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
+import { createRenderQueue } from "../adapters/postgres/render-jobs.ts";
+import { createPgRenderQueue, startPgRenderWorkers } from "../adapters/postgres/render-queue.ts";
+import { createWorkerPool, type WorkerPool } from "../adapters/queue/worker-pool.ts";
+import { createAccount } from "../domain/accounts.ts";
+import { buildApp } from "../http/app.ts";
+import type { App } from "../http/app-types.ts";
+import { assetLinksAt } from "../http/views.ts";
+import { createWebhookDeliverer } from "../jobs/deliver-webhooks.ts";
+import { runRenderJob } from "../jobs/render-job.ts";
+import type { ServeConfig } from "./config.ts";
+import { dataPaths } from "./data-dir.ts";
+import { listen, logOptions, type RunningServer } from "./running-server.ts";
+import { openScaledState, type PostgresBackend, type ScaledState } from "./scaled-state.ts";
+
+// Any constant both sides agree on; pg advisory locks are per database.
+const FIRST_START_LOCK = 7_140_001;
+
+/**
+ * One process of a scaled-out deployment: `api` serves HTTP and enqueues renders (in the acceptance
+ * transaction), `worker` renders jobs from pg-boss and delivers callbacks, `all` does both. Every
+ * process is stateless; PostgreSQL and the blob store hold everything.
+ */
+export async function startScaledServer(
+  config: ServeConfig,
+  backend: PostgresBackend,
+  testHooks: { lookup?: Lookup } = {},
+): Promise<RunningServer> {
+  const servesApi = config.role !== "worker";
+  const renders = config.role !== "api";
+  const boss = new PgBoss({
+    connectionString: backend.databaseUrl,
+    max: 3,
+    application_name: `pictor-${config.role}-queue`,
+    // Supervision expires the jobs of a worker killed mid-render, so they are retried elsewhere; every
+    // process may supervise (pg-boss elects one per pass). Cron schedules are not used.
+    superviseIntervalSeconds: config.queueSuperviseSeconds,
+    monitorIntervalSeconds: config.queueSuperviseSeconds,
+    schedule: false,
+  });
+  boss.on("error", (error) =>
+    process.stderr.write(`${JSON.stringify({ level: "error", msg: "pg-boss", err: String(error) })}\n`),
+  );
+  await boss.start();
+  await createRenderQueue(boss);
+  const state = await openScaledState(config, backend, { boss });
+  const safeFetch = createSafeFetch({
+    allowlist: config.outboundAllowlist,
+    ...(testHooks.lookup ? { lookup: testHooks.lookup } : {}),
+  });
+  // Callback bodies carry absolute links: the configured public URL (required for a worker), else
+  // this process's own address once it listens (`all`).
+  let linkBase = config.publicUrl?.replace(/\/+$/, "") ?? "";
+
+  let app: App | null = null;
+  let queue: Awaited<ReturnType<typeof createPgRenderQueue>> | null = null;
+  let firstStart: RunningServer["firstStart"] = null;
+  let url = "";
+  if (servesApi) {
+    queue = await createPgRenderQueue({ url: backend.databaseUrl, renders: state.renders });
+    firstStart = await trialAccountOnFirstStart(state);
+    app = await buildApp(
+      {
+        ...state,
+        queue,
+        safeFetch,
+        ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+        openSignup: config.openSignup,
+      },
+      {
+        logger: logOptions(config),
+        idempotencyStore: state.idempotency,
+        rateLimit: { burst: config.rateLimitBurst, refillPerSecond: config.rateLimitPerSecond },
+      },
+    );
+    const listening = await listen(app, config);
+    url = config.publicUrl ?? listening;
+    linkBase ||= listening;
+  }
+
+  let pool: WorkerPool | null = null;
+  let stopRendering: (() => Promise<void>) | null = null;
+  let deliverer: ReturnType<typeof createWebhookDeliverer> | null = null;
+  if (renders) {
+    const blobs = backend.blobs;
+    pool = createWorkerPool(config.workers, {
+      postgresUrl: backend.databaseUrl,
+      ...(blobs.kind === "s3" ? { s3: blobs.s3 } : { blobRoot: dataPaths(config.dataDir).blobs }),
+      outboundAllowlist: config.outboundAllowlist,
+    });
+    const runTask = pool.run;
+    stopRendering = await startPgRenderWorkers(boss, {
+      concurrency: config.workers,
+      run: (id) =>
+        runRenderJob(
+          {
+            renders: state.renders,
+            clock: state.clock,
+            runTask,
+            assetLinks: (asset) =>
+              assetLinksAt(linkBase, state.signingSecret, asset, state.clock.now().getTime()),
+          },
+          id,
+        ),
+    });
+    deliverer = createWebhookDeliverer({
+      outbox: state.outbox,
+      safeFetch,
+      getSigningSecret: async (accountId) => {
+        const secret = await state.accounts.webhookSecret(accountId);
+        if (secret === null) throw new Error(`account ${accountId} has no webhook secret`);
+        return secret;
+      },
+      clock: state.clock,
+      random: Math.random,
+      pollIntervalMs: 200,
+      onError: (error) =>
+        process.stderr.write(
+          `${JSON.stringify({ level: "error", msg: "webhook delivery fault", err: String(error) })}\n`,
+        ),
+    });
+    // Events a killed process left in flight are due again once their lease expires: resumed here.
+    deliverer.start();
+  }
+
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    firstStart,
+    workersReady: () => pool?.ready() ?? Promise.resolve(),
+    close() {
+      closing ??= (async () => {
+        // Stop taking requests and jobs; renders in flight finish (their waiters get an answer
+        // through NOTIFY), then callbacks in flight, then the connections.
+        await Promise.all([app?.close(), stopRendering?.()]);
+        await deliverer?.stop();
+        await pool?.close();
+        await queue?.close();
+        await boss.stop({ graceful: false, close: true });
+        await state.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The trial account of the embedded default, created once even when several API processes start together. */
+async function trialAccountOnFirstStart(state: ScaledState): Promise<RunningServer["firstStart"]> {
+  const client = await state.pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [FIRST_START_LOCK]);
+    const { rows } = await client.query("SELECT EXISTS (SELECT 1 FROM accounts) AS any");
+    if (rows[0]?.any) return null;
+    return await createAccount(state, { name: "trial" });
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [FIRST_START_LOCK]).catch(() => {});
+    client.release();
+  }
+}
