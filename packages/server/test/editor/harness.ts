@@ -1,32 +1,21 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildEditor } from "@pictor/editor";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
+import { CHROMIUM, haveChromium, launchChromium } from "../../../engine/browser/chromium.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, "../../../..");
 const BIN = join(repoRoot, "packages/server/bin/pictor.js");
 export const SCREENSHOTS = join(repoRoot, "docs/screenshots");
 
-export const CHROMIUM = "/usr/bin/chromium";
-export const haveChromium = existsSync(CHROMIUM);
+export { CHROMIUM, haveChromium };
 /** Under CI a missing Chromium fails the run; elsewhere the browser tests are skipped with a notice. */
 export const inCI = Boolean(process.env.CI) && !["0", "false"].includes(process.env.CI ?? "");
-
-/** Debian's chromium, headless, with nothing phoning home. */
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 export interface EditorHarness {
   url: string;
@@ -68,7 +57,7 @@ export async function startEditorHarness(): Promise<EditorHarness> {
   await buildEditor();
   const dir = mkdtempSync(join(tmpdir(), "pictor-editor-"));
   const { child, url } = await startServe(dir);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
