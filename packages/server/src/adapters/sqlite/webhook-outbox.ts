@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type {
   ClaimedDelivery,
   DeliveryAttemptInput,
@@ -98,18 +98,20 @@ const INSERT_EVENT = `
  * render and stores its callback in one commit). Returns whether a row was added.
  */
 export function insertWebhookEvent(db: DatabaseSync, event: OutboxEventInput): boolean {
-  const result = db
-    .prepare(INSERT_EVENT)
-    .run(
-      event.event_id,
-      event.account_id,
-      event.render_id,
-      event.url,
-      event.body,
-      event.signature ?? null,
-      event.created_at,
-      event.created_at,
-    );
+  return runInsertEvent(db.prepare(INSERT_EVENT), event);
+}
+
+function runInsertEvent(insert: StatementSync, event: OutboxEventInput): boolean {
+  const result = insert.run(
+    event.event_id,
+    event.account_id,
+    event.render_id,
+    event.url,
+    event.body,
+    event.signature ?? null,
+    event.created_at,
+    event.created_at,
+  );
   return Number(result.changes) === 1;
 }
 
@@ -149,17 +151,7 @@ export function createSqliteWebhookOutbox(db: DatabaseSync): WebhookOutbox {
 
   return {
     async enqueue(event: OutboxEventInput) {
-      const result = insertEvent.run(
-        event.event_id,
-        event.account_id,
-        event.render_id,
-        event.url,
-        event.body,
-        event.signature ?? null,
-        event.created_at,
-        event.created_at,
-      );
-      return { enqueued: Number(result.changes) === 1 };
+      return { enqueued: runInsertEvent(insertEvent, event) };
     },
 
     async claimDue(now: number, limit: number, leaseMs: number) {
