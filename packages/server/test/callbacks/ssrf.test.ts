@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ResolvedAddress } from "../../src/adapters/fetch/resolve-target.ts";
 import { api, balanceOf, newAccount, publishTemplate } from "../api/support.ts";
+import { v4, v6 } from "../fetch/loopback-servers.ts";
 import { type CallbackTestServer, startCallbackServer, tinyTemplate } from "./support.ts";
 
 // reliability-matrix "Outbound URLs", for webhook_url: refused at request time (single render and
 // batch row, nothing charged), and at delivery time when the name's DNS answer changes.
-
-const v4 = (address: string): ResolvedAddress => ({ address, family: 4 });
-const v6 = (address: string): ResolvedAddress => ({ address, family: 6 });
 
 /** Names a test controls; `rebind.test` answers the receiver's loopback once, then a private address. */
 const dnsTable: Record<string, ResolvedAddress[]> = {
