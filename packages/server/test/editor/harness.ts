@@ -11,7 +11,13 @@ import { CHROMIUM, haveChromium, launchChromium } from "../../../engine/browser/
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, "../../../..");
 const BIN = join(repoRoot, "packages/server/bin/pictor.js");
-export const SCREENSHOTS = join(repoRoot, "docs/screenshots");
+/**
+ * Screenshots go to test-output/ on every run; only `npm run screenshots:update` refreshes the copies
+ * the README embeds, so a test run never leaves the work tree modified.
+ */
+export const SCREENSHOTS = process.env.PICTOR_UPDATE_SCREENSHOTS
+  ? join(repoRoot, "docs/screenshots")
+  : join(repoRoot, "test-output/screenshots");
 
 export { CHROMIUM, haveChromium };
 /** Under CI a missing Chromium fails the run; elsewhere the browser tests are skipped with a notice. */
