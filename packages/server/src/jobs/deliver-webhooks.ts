@@ -61,7 +61,7 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     random,
     timeoutMs = 15_000,
     maxResponseBytes = 64 * 1024,
-    leaseMs = Math.max(60_000, (options.timeoutMs ?? 15_000) * 4),
+    leaseMs = Math.max(60_000, timeoutMs * 4),
     batchSize = 16,
     pollIntervalMs = 1_000,
     // Errors here are database faults (the attempt itself never throws); the default keeps them
