@@ -35,8 +35,8 @@ export interface WorkerPool {
 
 /**
  * Render worker threads, one task per worker at a time. Rendering (layout, raster, encode) is CPU
- * bound, so it never runs on the HTTP event loop. A worker that dies fails only its current task and
- * is replaced.
+ * bound, so it never runs on the HTTP event loop. A worker that dies is replaced; its current task is
+ * retried on the replacement (see MAX_DEATHS_PER_TASK) and no other task is affected.
  */
 export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPool {
   const slots: Slot[] = [];
