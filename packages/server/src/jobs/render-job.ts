@@ -63,7 +63,7 @@ export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promi
     height: result.height,
     blobKey,
     token: newAssetToken(),
-    etag: result.etag,
+    etag: `"${result.sha256.slice(0, 32)}"`,
     metadata: render.metadata,
     tags: render.tags,
     renderId: render.id,
@@ -73,6 +73,7 @@ export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promi
     at,
     warnings: result.warnings,
     asset,
+    sha256: result.sha256,
     ...(render.webhookUrl && deps.assetLinks
       ? { callback: completionCallback(render, render.webhookUrl, asset, result.warnings, deps.assetLinks) }
       : {}),

@@ -64,11 +64,19 @@ export interface RenderStore {
   /**
    * Completes the render and records its output asset together, and its completion callback in the
    * webhook outbox when given (same transaction: a completed render with a webhook_url always has
-   * its event, a failed one never). No-op if already finished.
+   * its event, a failed one never). No-op if already finished. `sha256` (lowercase hex, of the output
+   * bytes) is recorded with the asset as for uploads, but does not dedupe: identical renders are
+   * separate assets.
    */
   complete(
     id: string,
-    result: { asset: AssetRecord; warnings: RenderWarningView[]; at: string; callback?: OutboxEventInput },
+    result: {
+      asset: AssetRecord;
+      sha256: string;
+      warnings: RenderWarningView[];
+      at: string;
+      callback?: OutboxEventInput;
+    },
   ): Promise<void>;
   /** Fails the render and refunds its charge exactly once. No-op if already finished. */
   failAndRefund(id: string, error: { code: string; message: string }, at: string): Promise<void>;

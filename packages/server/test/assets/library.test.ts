@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   api,
@@ -287,5 +288,20 @@ describe("render outputs", () => {
       body: { metadata: { campaign: "spring" } },
     });
     expect(otherAccount.body.data).toEqual([]);
+  });
+
+  it("record the sha256 of the bytes served at their asset_url; identical renders are separate assets", async () => {
+    await publishTemplate(t, key, testTemplate("hashed"));
+    const body = { template: "hashed", modifications: [{ name: "title", text: "Hash me" }], wait: true };
+    const first = await api(t, "POST", "/v1/renders", { key, body });
+    const second = await api(t, "POST", "/v1/renders", { key, body });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const served = new Uint8Array(await (await fetch(first.body.asset_url)).arrayBuffer());
+    const sha256 = createHash("sha256").update(served).digest("hex");
+    const asset = await api(t, "GET", `/v1/assets/${first.body.asset_id}`, { key });
+    expect(asset.body).toMatchObject({ sha256, render_id: first.body.id, bytes: served.byteLength });
+    const twin = await api(t, "GET", `/v1/assets/${second.body.asset_id}`, { key });
+    expect(twin.body.id).not.toBe(asset.body.id);
+    expect(twin.body.sha256).toBe(sha256);
   });
 });

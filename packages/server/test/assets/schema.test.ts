@@ -36,3 +36,32 @@ it("indexes assets written before the library's tables existed, once, when the d
   expect(third.prepare("SELECT count(*) AS n FROM asset_tags").get()?.n).toBe(1);
   third.close();
 });
+
+it("upgrades an asset_files table from before render outputs were hashed: uploads still dedupe, outputs may repeat", () => {
+  const file = join(dir, "before-output-hashes.db");
+  const db = openDatabase(file);
+  db.exec(`
+    DROP TABLE asset_files;
+    CREATE TABLE asset_files (asset_id TEXT PRIMARY KEY, account_id TEXT NOT NULL, sha256 TEXT NOT NULL,
+      font_family TEXT, font_weight INTEGER, font_style TEXT);
+    CREATE UNIQUE INDEX asset_files_sha ON asset_files(account_id, sha256);
+    INSERT INTO asset_files (asset_id, account_id, sha256) VALUES ('ast_up', 'acct_a', 'aa');
+  `);
+  db.close();
+
+  const reopened = openDatabase(file);
+  const insert = (id: string, renderOutput: 0 | 1) =>
+    reopened
+      .prepare(
+        "INSERT INTO asset_files (asset_id, account_id, sha256, render_output) VALUES (?, 'acct_a', 'aa', ?)",
+      )
+      .run(id, renderOutput);
+  expect(reopened.prepare("SELECT render_output FROM asset_files WHERE asset_id = 'ast_up'").get()).toEqual({
+    render_output: 0,
+  });
+  expect(() => insert("ast_up2", 0)).toThrow(/UNIQUE/);
+  insert("ast_out1", 1);
+  insert("ast_out2", 1);
+  reopened.close();
+  openDatabase(file).close(); // a second open finds nothing left to change
+});

@@ -14,6 +14,8 @@ import {
 } from "./state-fixture.ts";
 
 const id = uid;
+/** Any 64-hex value: the stores record the hash they are given. */
+const OUTPUT_SHA = "5e".repeat(32);
 
 function makeRender(accountId: string, templateId: string, over: Partial<RenderRecord> = {}): RenderRecord {
   return {
@@ -196,7 +198,12 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
         expect(Object.keys(job?.document as object)).toEqual(Object.keys(DOCUMENT));
         // A redelivered job may claim a render still marked rendering (its worker died).
         expect((await fx.other.renders.claim(render.id))?.render.status).toBe("rendering");
-        await fx.renders.complete(render.id, { asset: makeAsset(render), warnings: [], at: T1 });
+        await fx.renders.complete(render.id, {
+          asset: makeAsset(render),
+          sha256: OUTPUT_SHA,
+          warnings: [],
+          at: T1,
+        });
         expect(await fx.renders.claim(render.id)).toBeNull();
         expect(await fx.renders.claim("rnd_missing")).toBeNull();
       });
@@ -208,8 +215,13 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
         await fx.renders.claim(render.id);
         const asset = makeAsset(render);
         const warnings = [{ code: "text_truncated", slot: "title", message: "Shrunk to fit" }];
-        await fx.renders.complete(render.id, { asset, warnings, at: T1 });
-        await fx.other.renders.complete(render.id, { asset: makeAsset(render), warnings: [], at: T0 });
+        await fx.renders.complete(render.id, { asset, sha256: OUTPUT_SHA, warnings, at: T1 });
+        await fx.other.renders.complete(render.id, {
+          asset: makeAsset(render),
+          sha256: OUTPUT_SHA,
+          warnings: [],
+          at: T0,
+        });
         expect(await fx.renders.get(accountId, render.id)).toEqual({
           ...render,
           status: "completed",
@@ -217,9 +229,21 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
           warnings,
           completedAt: T1,
         });
+        // Outputs record their hash like uploads, and identical outputs do not collide as uploads would.
+        expect((await fx.library.get(accountId, asset.id))?.sha256).toBe(OUTPUT_SHA);
         await fx.renders.failAndRefund(render.id, { code: "late", message: "too late" }, T1);
         expect((await fx.renders.get(accountId, render.id))?.status).toBe("completed");
         expect(await fx.ledger.balance(accountId)).toBe(8);
+        const twin = makeRender(accountId, templateId);
+        await fx.renders.accept(twin);
+        await fx.renders.complete(twin.id, {
+          asset: makeAsset(twin),
+          sha256: OUTPUT_SHA,
+          warnings: [],
+          at: T1,
+        });
+        expect((await fx.renders.get(accountId, twin.id))?.status).toBe("completed");
+        expect(await fx.library.findBySha256(accountId, OUTPUT_SHA)).toBeNull();
       });
 
       it("stores the completion callback in the outbox with the completion, never for a failure", async () => {
@@ -236,8 +260,15 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
           created_at: Date.parse(T1),
         });
         const event = callback(done);
-        await fx.renders.complete(done.id, { asset: makeAsset(done), warnings: [], at: T1, callback: event });
+        await fx.renders.complete(done.id, {
+          asset: makeAsset(done),
+          sha256: OUTPUT_SHA,
+          warnings: [],
+          at: T1,
+          callback: event,
+        });
         await fx.other.renders.complete(done.id, {
+          sha256: OUTPUT_SHA,
           asset: makeAsset(done),
           warnings: [],
           at: T1,
@@ -279,7 +310,12 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
           ["charge", -3],
           ["refund", 3],
         ]);
-        await fx.renders.complete(render.id, { asset: makeAsset(render), warnings: [], at: T1 });
+        await fx.renders.complete(render.id, {
+          asset: makeAsset(render),
+          sha256: OUTPUT_SHA,
+          warnings: [],
+          at: T1,
+        });
         expect((await fx.renders.get(accountId, render.id))?.status).toBe("failed");
       });
 

@@ -121,7 +121,12 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
         );
         const r = render();
         await api.renders.accept(r);
-        await worker.renders.complete(r.id, { asset: asset(r), warnings: [], at: T1 });
+        await worker.renders.complete(r.id, {
+          asset: asset(r),
+          sha256: "0".repeat(64),
+          warnings: [],
+          at: T1,
+        });
         expect(await next).toBe(r.id);
       } finally {
         await listener.end();
@@ -136,7 +141,12 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
           const job = await worker.renders.claim(renderId);
           if (!job) return;
           ran.push(renderId);
-          await worker.renders.complete(renderId, { asset: asset(job.render), warnings: [], at: T1 });
+          await worker.renders.complete(renderId, {
+            asset: asset(job.render),
+            sha256: "0".repeat(64),
+            warnings: [],
+            at: T1,
+          });
         },
       });
       const renders = [render(), render(), render()];

@@ -69,7 +69,7 @@ export function createPgAssetLibrary(pool: pg.Pool): AssetLibrary {
 
     async findBySha256(accountId, sha256) {
       const { rows } = await pool.query(
-        `${SELECT} WHERE f.account_id = $1 AND f.sha256 = $2 AND a.render_id IS NULL LIMIT 1`,
+        `${SELECT} WHERE f.account_id = $1 AND f.sha256 = $2 AND NOT f.render_output AND a.render_id IS NULL LIMIT 1`,
         [accountId, sha256],
       );
       return rows[0] ? toLibraryAsset(rows[0]) : null;

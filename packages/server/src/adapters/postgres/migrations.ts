@@ -248,6 +248,13 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX assets_account_created ON assets(account_id, created_at, id, folder, content_type);
   CREATE INDEX assets_account_folder_created ON assets(account_id, folder, created_at, id);
   `,
+  // 6, follows SQLite's asset-schema.ts: render outputs record their hash too, but only uploads dedupe
+  // by it (two renders of the same values are two assets with identical bytes).
+  `
+  ALTER TABLE asset_files ADD COLUMN render_output boolean NOT NULL DEFAULT false;
+  DROP INDEX asset_files_sha;
+  CREATE UNIQUE INDEX asset_files_upload_sha ON asset_files(account_id, sha256) WHERE NOT render_output;
+  `,
 ];
 
 // Any constant works; it only has to be the same in every process migrating this database.

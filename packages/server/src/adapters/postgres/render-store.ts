@@ -128,10 +128,14 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
         return { render: toRender(rows[0] as Row), document: v.rows[0].document };
       });
     },
-    async complete(id, { asset, warnings, at, callback }) {
+    async complete(id, { asset, sha256, warnings, at, callback }) {
       await withTransaction(pool, async (client) => {
         if (!(await lockPending(client, id))) return;
         await insertAsset(client, asset);
+        await client.query(
+          "INSERT INTO asset_files (asset_id, account_id, sha256, render_output) VALUES ($1, $2, $3, true)",
+          [asset.id, asset.accountId, sha256],
+        );
         await client.query(
           "UPDATE renders SET status = 'completed', asset_id = $1, warnings = $2, completed_at = $3 WHERE id = $4",
           [asset.id, json(warnings), at, id],

@@ -22,8 +22,8 @@ export type RenderTaskResult =
       taskId: number;
       ok: true;
       byteSize: number;
-      /** Quoted strong ETag derived from the bytes. */
-      etag: string;
+      /** Lowercase hex SHA-256 of the output bytes (the asset records it; its ETag derives from it). */
+      sha256: string;
       contentType: string;
       width: number;
       height: number;

@@ -54,7 +54,9 @@ export function createSqliteAssetLibrary(db: DatabaseSync): AssetLibrary {
 
     async findBySha256(accountId, sha256) {
       const r = db
-        .prepare(`${SELECT} WHERE f.account_id = ? AND f.sha256 = ? AND a.render_id IS NULL LIMIT 1`)
+        .prepare(
+          `${SELECT} WHERE f.account_id = ? AND f.sha256 = ? AND f.render_output = 0 AND a.render_id IS NULL LIMIT 1`,
+        )
         .get(accountId, sha256);
       return r ? toLibraryAsset(r) : null;
     },

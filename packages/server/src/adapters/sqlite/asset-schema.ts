@@ -34,21 +34,34 @@ export function migrateAssetLibrary(db: DatabaseSync): void {
       PRIMARY KEY (account_id, key, value, created_at, asset_id)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS asset_metadata_asset ON asset_metadata(asset_id);
-    -- Facts about uploaded bytes: the hash that dedupes them and, for fonts, the face they hold.
+    -- Facts about stored bytes: their hash and, for fonts, the face they hold. The hash dedupes
+    -- uploads only: two renders of the same values make identical bytes and are two assets.
     CREATE TABLE IF NOT EXISTS asset_files (
       asset_id TEXT PRIMARY KEY,
       account_id TEXT NOT NULL,
       sha256 TEXT NOT NULL,
       font_family TEXT,
       font_weight INTEGER,
-      font_style TEXT
+      font_style TEXT,
+      render_output INTEGER NOT NULL DEFAULT 0
     );
-    CREATE UNIQUE INDEX IF NOT EXISTS asset_files_sha ON asset_files(account_id, sha256);
     CREATE INDEX IF NOT EXISTS asset_files_font ON asset_files(account_id, font_family)
       WHERE font_family IS NOT NULL;
     -- folder and content_type ride along so a newest-first scan filters on the index alone.
     CREATE INDEX IF NOT EXISTS assets_account_created ON assets(account_id, created_at, id, folder, content_type);
     CREATE INDEX IF NOT EXISTS assets_account_folder_created ON assets(account_id, folder, created_at, id);
+  `);
+  const hasRenderOutput = db
+    .prepare("SELECT 1 FROM pragma_table_info('asset_files') WHERE name = 'render_output'")
+    .get();
+  if (!hasRenderOutput) {
+    // Databases from before render outputs recorded their hash: every row there is an upload.
+    db.exec("ALTER TABLE asset_files ADD COLUMN render_output INTEGER NOT NULL DEFAULT 0");
+  }
+  db.exec(`
+    DROP INDEX IF EXISTS asset_files_sha;
+    CREATE UNIQUE INDEX IF NOT EXISTS asset_files_upload_sha ON asset_files(account_id, sha256)
+      WHERE render_output = 0;
   `);
   if (!existed) {
     // Assets written before these tables existed (render outputs, starter images) become findable.

@@ -103,11 +103,15 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
         return { render: { ...toRender(r), status: "rendering" as const }, document: parse(v.document) };
       });
     },
-    async complete(id, { asset, warnings, at, callback }) {
+    async complete(id, { asset, sha256, warnings, at, callback }) {
       transaction(db, () => {
         const r = byId.get(id);
         if (!r || (r.status !== "queued" && r.status !== "rendering")) return;
         insertAsset(db, asset);
+        sql(
+          db,
+          "INSERT INTO asset_files (asset_id, account_id, sha256, render_output) VALUES (?, ?, ?, 1)",
+        ).run(asset.id, asset.accountId, sha256);
         sql(
           db,
           "UPDATE renders SET status = 'completed', asset_id = ?, warnings = ?, completed_at = ? WHERE id = ?",

@@ -49,7 +49,7 @@ export interface AssetPatch {
   metadata?: Record<string, string>;
 }
 
-/** An asset record with its file facts (null for render outputs and assets from before the library). */
+/** An asset record with its file facts (null for starter images and assets from before hashes were recorded). */
 export interface LibraryAsset extends AssetRecord {
   sha256: string | null;
   font: FontFaceInfo | null;

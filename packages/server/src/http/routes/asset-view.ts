@@ -20,7 +20,10 @@ export const Asset = T.Object(
     width: T.Union([T.Integer(), T.Null()]),
     height: T.Union([T.Integer(), T.Null()]),
     bytes: T.Integer(),
-    sha256: T.Union([T.String(), T.Null()], { description: "Of the stored bytes; null for render outputs" }),
+    sha256: T.Union([T.String(), T.Null()], {
+      description:
+        "Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed",
+    }),
     tags: T.Array(T.String()),
     metadata: T.Record(T.String(), T.String()),
     font: T.Union([T.Object({ family: T.String(), weight: T.Integer(), style: T.String() }), T.Null()]),
