@@ -1,4 +1,4 @@
-import { request as httpRequest } from "node:http";
+import { type ClientRequest, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonDepthExceeds } from "../../src/http/plugins/json-body.ts";
 import { json, startApp, type TestApp } from "./app.ts";
@@ -16,6 +16,25 @@ afterAll(() => t.close());
 
 const post = (path: string, body: BodyInit, contentType = "application/json") =>
   fetch(`${t.url}${path}`, { method: "POST", headers: { "content-type": contentType }, body });
+
+/** POST /v1/echo through node:http, for what fetch will not send: no Content-Type, or a length never sent. */
+function rawPost(
+  headers: Record<string, string>,
+  send: (req: ClientRequest) => void,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${t.url}/v1/echo`, { method: "POST", headers });
+    req.on("response", (res) => {
+      let text = "";
+      res.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on("error", reject);
+    send(req);
+  });
+}
 
 async function expectError(response: Response, status: number, code: string) {
   expect(response.status).toBe(status);
@@ -46,18 +65,7 @@ describe("JSON body hardening", () => {
   });
 
   it("answers a body without Content-Type with 415", async () => {
-    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(`${t.url}/v1/echo`, { method: "POST", headers: { "content-length": "7" } });
-      req.on("response", (res) => {
-        let text = "";
-        res.on("data", (chunk: Buffer) => {
-          text += chunk.toString();
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
-      req.on("error", reject);
-      req.end('{"a":1}');
-    });
+    const { status, body } = await rawPost({ "content-length": "7" }, (req) => req.end('{"a":1}'));
     expect(status).toBe(415);
     expect(JSON.parse(body).error.code).toBe("unsupported_media_type");
   });
@@ -103,21 +111,10 @@ describe("JSON body hardening", () => {
 
   it("refuses an oversized declared Content-Length before the body is sent", async () => {
     // Announce 50 MiB but send nothing: the answer must come without the server waiting for it.
-    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(`${t.url}/v1/echo`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "content-length": String(50 * 1024 * 1024) },
-      });
-      req.on("response", (res) => {
-        let text = "";
-        res.on("data", (chunk: Buffer) => {
-          text += chunk.toString();
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
-      req.on("error", reject);
-      req.flushHeaders();
-    });
+    const { status, body } = await rawPost(
+      { "content-type": "application/json", "content-length": String(50 * 1024 * 1024) },
+      (req) => req.flushHeaders(),
+    );
     expect(status).toBe(413);
     expect(JSON.parse(body).error.code).toBe("payload_too_large");
   });
