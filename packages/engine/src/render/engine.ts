@@ -70,7 +70,8 @@ export function createEngine({ canvasKit, fonts }: EngineSetup): Engine {
       const backgroundColor = parseHexColor(background.value, background.path);
       const width = toDevice(frame.width, scale);
       const height = toDevice(frame.height, scale);
-      const canvas = surface.acquire(width, height).getCanvas();
+      const target = surface.acquire(width, height);
+      const canvas = target.getCanvas();
       canvas.clear(backgroundColor);
       const saved = canvas.save();
       canvas.scale(scale, scale);
@@ -90,7 +91,7 @@ export function createEngine({ canvasKit, fonts }: EngineSetup): Engine {
       } finally {
         canvas.restoreToCount(saved);
       }
-      surface.acquire(width, height).flush();
+      target.flush();
       const pixels = surface.pixels();
       // Source-over drawing never lowers alpha, so an opaque background means an opaque image.
       const opaque = backgroundColor[3] === 1 || isOpaque(pixels);
