@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 export type IdPrefix = "tpl" | "rnd" | "ast" | "acct" | "key" | "bat";
 
@@ -22,10 +22,6 @@ export function newWebhookSecret(): string {
 
 export function sha256(value: string | Uint8Array): Uint8Array {
   return new Uint8Array(createHash("sha256").update(value).digest());
-}
-
-export function sameHash(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** What a key list shows: enough to tell keys apart, far too little to use. */

@@ -55,10 +55,6 @@ export const STATUS_BY_CODE: Record<ApiErrorCode, number> = {
 
 export const API_ERROR_CODES = Object.keys(STATUS_BY_CODE) as ApiErrorCode[];
 
-export function isApiErrorCode(value: unknown): value is ApiErrorCode {
-  return typeof value === "string" && Object.hasOwn(STATUS_BY_CODE, value);
-}
-
 /** One entry of the `errors` detail of a validation failure; `path` like `modifications[2].color`. */
 export interface FieldError {
   path: string;
@@ -86,10 +82,6 @@ export class ApiError extends Error {
     this.details = details ?? {};
     this.headers = headers ?? {};
   }
-}
-
-export function isApiError(value: unknown): value is ApiError {
-  return value instanceof ApiError;
 }
 
 /** The body shape every error response has. `details` keys never override the three fixed fields. */
