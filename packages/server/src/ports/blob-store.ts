@@ -3,4 +3,6 @@ export interface BlobStore {
   put(key: string, bytes: Uint8Array): Promise<void>;
   /** null when absent. */
   get(key: string): Promise<Uint8Array | null>;
+  /** Removes the bytes under `key`; an absent key is no error, so a retried delete succeeds. */
+  delete(key: string): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newAssetToken, newId } from "../../src/domain/ids.ts";
 import {
   api,
   newAccount,
@@ -222,6 +223,27 @@ describe("patch, delete, isolation", () => {
     expect(again.status).toBe(201);
   });
 
+  it("DELETE removes the bytes from the blob store once no other record names them", async () => {
+    const { accountId, key: own } = await newAccount(t);
+    const png = await pngBytes(43);
+    const up = await upload(t, own, png);
+    const record = await t.data.assets.get(accountId, up.body.id);
+    if (!record) throw new Error("uploaded asset has no record");
+    expect(await t.data.blobs.get(record.blobKey)).toEqual(png);
+    // A second record naming the same key (as shared bytes would) keeps the bytes alive.
+    const twin = { ...record, id: newId("ast"), token: newAssetToken() };
+    await t.data.assets.insert(twin);
+    expect((await api(t, "DELETE", `/v1/assets/${up.body.id}`, { key: own })).status).toBe(204);
+    expect(await t.data.blobs.get(record.blobKey)).toEqual(png);
+    expect((await api(t, "DELETE", `/v1/assets/${twin.id}`, { key: own })).status).toBe(204);
+    expect(await t.data.blobs.get(record.blobKey)).toBeNull();
+    expect((await fetch(up.body.asset_url)).status).toBe(404);
+    // The same bytes uploaded again are stored again.
+    const again = await upload(t, own, png);
+    expect(again.status).toBe(201);
+    expect(new Uint8Array(await (await fetch(again.body.asset_url)).arrayBuffer())).toEqual(png);
+  });
+
   it("another account's asset is 404 for GET, PATCH and DELETE, and absent from its queries", async () => {
     const up = await upload(t, key, await pngBytes(42), { tags: "private" });
     for (const [method, body] of [
@@ -303,5 +325,22 @@ describe("render outputs", () => {
     const twin = await api(t, "GET", `/v1/assets/${second.body.asset_id}`, { key });
     expect(twin.body.id).not.toBe(asset.body.id);
     expect(twin.body.sha256).toBe(sha256);
+  });
+
+  it("deleted, leave the blob store; the render keeps its record", async () => {
+    const { accountId, key: own } = await newAccount(t);
+    await publishTemplate(t, own, testTemplate("short-lived"));
+    const body = { template: "short-lived", modifications: [], wait: true };
+    const render = await api(t, "POST", "/v1/renders", { key: own, body });
+    const record = await t.data.assets.get(accountId, render.body.asset_id);
+    if (!record) throw new Error("render output has no asset record");
+    expect(await t.data.blobs.get(record.blobKey)).not.toBeNull();
+    expect((await api(t, "DELETE", `/v1/assets/${render.body.asset_id}`, { key: own })).status).toBe(204);
+    expect(await t.data.blobs.get(record.blobKey)).toBeNull();
+    expect((await fetch(render.body.asset_url)).status).toBe(404);
+    expect((await api(t, "GET", `/v1/renders/${render.body.id}`, { key: own })).body).toMatchObject({
+      status: "completed",
+      asset_id: null,
+    });
   });
 });

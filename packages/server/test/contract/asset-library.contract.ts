@@ -137,6 +137,21 @@ export function assetLibraryContract(adapter: string, setup: StateFactory): void
       expect(await fx.library.delete(accountId, a.id)).toBeNull();
     });
 
+    it("says whether any record of any account still names a blob key", async () => {
+      const [mine, theirs] = [await newAccount(fx, 0), await newAccount(fx, 0)];
+      const shared = `uploads/${uid("shared")}.png`;
+      const a = record(mine, { blobKey: shared });
+      const b = record(theirs, { blobKey: shared });
+      await fx.library.insert(a, { sha256: sha(), font: null });
+      await fx.library.insert(b, { sha256: sha(), font: null });
+      expect(await fx.library.isBlobReferenced(shared)).toBe(true);
+      await fx.library.delete(mine, a.id);
+      expect(await fx.other.library.isBlobReferenced(shared)).toBe(true);
+      await fx.library.delete(theirs, b.id);
+      expect(await fx.library.isBlobReferenced(shared)).toBe(false);
+      expect(await fx.library.isBlobReferenced(`uploads/${uid("never")}.png`)).toBe(false);
+    });
+
     it("lists the account's fonts newest first", async () => {
       const accountId = await newAccount(fx, 0);
       const face = (family: string) => ({ family, weight: 400, style: "normal" as const });

@@ -73,6 +73,22 @@ export function blobStoreContract(adapter: string, setup: () => Promise<BlobStor
       expect(await fx.store.get(base)).toBeNull();
     });
 
+    it("deletes a key, leaving its neighbours; deleting an absent key or a bare prefix is no error", async () => {
+      const base = unique("deleted");
+      await fx.store.put(`${base}/a.png`, Uint8Array.of(1));
+      await fx.store.put(`${base}/b.png`, Uint8Array.of(2));
+      await fx.store.put(`${base}/inner/c.png`, Uint8Array.of(3));
+      await fx.store.delete(`${base}/a.png`);
+      expect(await fx.store.get(`${base}/a.png`)).toBeNull();
+      expect(await fx.store.get(`${base}/b.png`)).toEqual(Uint8Array.of(2));
+      await fx.store.delete(`${base}/a.png`);
+      await fx.store.delete(`${base}/inner`);
+      expect(await fx.store.get(`${base}/inner/c.png`)).toEqual(Uint8Array.of(3));
+      // A key deleted and put again holds the new bytes.
+      await fx.store.put(`${base}/a.png`, Uint8Array.of(4));
+      expect(await fx.store.get(`${base}/a.png`)).toEqual(Uint8Array.of(4));
+    });
+
     it("keeps every one of many concurrent puts, including racing puts of one key", async () => {
       const prefix = unique("concurrent");
       const distinct = Array.from({ length: 16 }, (_, i) => ({

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import type { BlobStore } from "../../ports/blob-store.ts";
 
@@ -43,6 +43,17 @@ export function createFileBlobStore(root: string, options: { synchronousWrites?:
         // A key that is only a prefix of other keys is a directory here; for the store it is absent.
         const code = (e as NodeJS.ErrnoException).code;
         if (code === "ENOENT" || code === "EISDIR") return null;
+        throw e;
+      }
+    },
+    async delete(key) {
+      try {
+        await unlink(pathOf(key));
+      } catch (e) {
+        // Absent already, or only a prefix of other keys (a directory here): nothing to remove. Emptied
+        // directories stay; they cost an inode each and a later put may reuse them.
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === "ENOENT" || code === "EISDIR") return;
         throw e;
       }
     },

@@ -109,6 +109,11 @@ export function createPgAssetLibrary(pool: pg.Pool): AssetLibrary {
       });
     },
 
+    async isBlobReferenced(blobKey) {
+      const { rowCount } = await pool.query("SELECT 1 FROM assets WHERE blob_key = $1 LIMIT 1", [blobKey]);
+      return (rowCount ?? 0) > 0;
+    },
+
     async query(accountId, query) {
       const { text, params } = buildQuery(accountId, query);
       const { rows } = await pool.query(text, params);

@@ -255,6 +255,10 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX asset_files_sha;
   CREATE UNIQUE INDEX asset_files_upload_sha ON asset_files(account_id, sha256) WHERE NOT render_output;
   `,
+  // 7, follows SQLite's asset-schema.ts: deleting an asset asks whether any other record still names its blob.
+  `
+  CREATE INDEX assets_blob_key ON assets(blob_key);
+  `,
 ];
 
 // Any constant works; it only has to be the same in every process migrating this database.

@@ -1,4 +1,10 @@
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { BlobStore } from "../../ports/blob-store.ts";
 
@@ -78,6 +84,11 @@ export class S3BlobStore implements BlobStore {
       if (e instanceof NoSuchKey || (e as { name?: string }).name === "NoSuchKey") return null;
       throw e;
     }
+  }
+
+  /** S3 answers 204 for an absent key too, so a retried delete succeeds. */
+  async delete(key: string): Promise<void> {
+    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#key(key) }));
   }
 
   /**

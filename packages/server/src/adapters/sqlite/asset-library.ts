@@ -98,6 +98,10 @@ export function createSqliteAssetLibrary(db: DatabaseSync): AssetLibrary {
       });
     },
 
+    async isBlobReferenced(blobKey) {
+      return sql(db, "SELECT 1 FROM assets WHERE blob_key = ? LIMIT 1").get(blobKey) !== undefined;
+    },
+
     async query(accountId, query) {
       const { text, params } = planAssetQuery(db, accountId, query);
       const rows = db.prepare(text).all(...params);

@@ -50,6 +50,8 @@ export function migrateAssetLibrary(db: DatabaseSync): void {
     -- folder and content_type ride along so a newest-first scan filters on the index alone.
     CREATE INDEX IF NOT EXISTS assets_account_created ON assets(account_id, created_at, id, folder, content_type);
     CREATE INDEX IF NOT EXISTS assets_account_folder_created ON assets(account_id, folder, created_at, id);
+    -- Deleting an asset asks whether any other record still names its blob.
+    CREATE INDEX IF NOT EXISTS assets_blob_key ON assets(blob_key);
   `);
   const hasRenderOutput = db
     .prepare("SELECT 1 FROM pragma_table_info('asset_files') WHERE name = 'render_output'")

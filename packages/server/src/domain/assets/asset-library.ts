@@ -73,6 +73,8 @@ export interface AssetLibrary {
   update(accountId: string, id: string, patch: AssetPatch): Promise<LibraryAsset | null>;
   /** Removes the record and its index rows; returns what was removed. */
   delete(accountId: string, id: string): Promise<LibraryAsset | null>;
+  /** Whether any asset record, of any account and of any kind (upload, render output, starter), names the blob. */
+  isBlobReferenced(blobKey: string): Promise<boolean>;
   query(accountId: string, query: AssetQuery): Promise<AssetPage>;
   /** Font assets of the account, newest first. */
   fonts(accountId: string): Promise<(LibraryAsset & { font: FontFaceInfo })[]>;

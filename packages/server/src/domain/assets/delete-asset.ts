@@ -1,0 +1,25 @@
+import type { BlobStore } from "../../ports/blob-store.ts";
+import type { AssetLibrary, LibraryAsset } from "./asset-library.ts";
+
+export interface DeleteAssetDeps {
+  library: AssetLibrary;
+  blobs: BlobStore;
+}
+
+/**
+ * Removes the asset, then its bytes once no asset record names them any more. Today every record
+ * has a key of its own (uploads dedupe to one record per account and bytes; outputs and starter
+ * images are keyed by id), but the key is checked rather than assumed, so a record that ever shares
+ * bytes keeps them. The record goes first: a crash in between leaves unreferenced bytes, never a
+ * record without its file.
+ */
+export async function deleteAsset(
+  deps: DeleteAssetDeps,
+  accountId: string,
+  id: string,
+): Promise<LibraryAsset | null> {
+  const removed = await deps.library.delete(accountId, id);
+  if (!removed) return null;
+  if (!(await deps.library.isBlobReferenced(removed.blobKey))) await deps.blobs.delete(removed.blobKey);
+  return removed;
+}
