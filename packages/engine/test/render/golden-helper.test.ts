@@ -1,41 +1,17 @@
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { documentOf, shapeLayer } from "../support/documents.ts";
+import { rectanglesDocument } from "../support/documents.ts";
 import { testEngine } from "../support/engine.ts";
-import { compareGolden, unpremultiply } from "../support/golden.ts";
+import { compareGolden, goldenOutputDir, unpremultiply, updatingGoldens } from "../support/golden.ts";
 
-const updating = process.env.PICTOR_UPDATE_GOLDENS === "1";
-const outDir = join(
-  dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "..",
-  "..",
-  "test-output",
-  "engine",
-  "layer-shape",
-);
+const outDir = goldenOutputDir("layer-shape");
 
 describe("golden comparison", () => {
   // Comparing a deliberately altered render would overwrite the golden in update mode.
-  it.skipIf(updating)("counts a single changed pixel and writes actual and diff images", async () => {
+  it.skipIf(updatingGoldens)("counts a single changed pixel and writes actual and diff images", async () => {
     const engine = await testEngine();
-    const document = documentOf([
-      shapeLayer({ id: "square", x: 20, y: 40, width: 100, height: 100 }),
-      shapeLayer({ id: "round", x: 140, y: 40, width: 100, height: 100, fill: "#457B9D", corner_radius: 24 }),
-      shapeLayer({
-        id: "mixed",
-        x: 260,
-        y: 40,
-        width: 120,
-        height: 100,
-        fill: "#2A9D8F",
-        corner_radius: [0, 40, 10, 60],
-      }),
-    ]);
-    const result = engine.render(document, {});
+    const result = engine.render(rectanglesDocument(), {});
     expect((await compareGolden(result, "layer-shape", "rectangles")).differing).toBe(0);
     const altered = { ...result, pixels: Uint8Array.from(result.pixels) };
     altered.pixels[4 * 1000] = (altered.pixels[4 * 1000] ?? 0) ^ 1;

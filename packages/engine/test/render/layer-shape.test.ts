@@ -1,36 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { documentOf, shapeLayer } from "../support/documents.ts";
+import { documentOf, rectanglesDocument, shapeLayer } from "../support/documents.ts";
 import { expectGolden } from "../support/render.ts";
 
 const FEATURE = "layer-shape";
 
 describe("shape layers", () => {
   it("draws rectangles with one corner radius, four corner radii, and none", async () => {
-    const result = await expectGolden(
-      FEATURE,
-      "rectangles",
-      documentOf([
-        shapeLayer({ id: "square", x: 20, y: 40, width: 100, height: 100 }),
-        shapeLayer({
-          id: "round",
-          x: 140,
-          y: 40,
-          width: 100,
-          height: 100,
-          fill: "#457B9D",
-          corner_radius: 24,
-        }),
-        shapeLayer({
-          id: "mixed",
-          x: 260,
-          y: 40,
-          width: 120,
-          height: 100,
-          fill: "#2A9D8F",
-          corner_radius: [0, 40, 10, 60],
-        }),
-      ]),
-    );
+    const result = await expectGolden(FEATURE, "rectangles", rectanglesDocument());
     expect(result.warnings).toEqual([]);
     expect(result.opaque).toBe(true);
   });

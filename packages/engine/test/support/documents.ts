@@ -82,3 +82,23 @@ export function documentOf(layers: Layer[], options: DocumentOptions = {}): Temp
     frames: options.frames ?? [frame],
   };
 }
+
+/**
+ * Golden `layer-shape/rectangles`: no radius, one radius, four radii. The golden-helper test checks
+ * the comparison itself against the same golden, so both must draw exactly this.
+ */
+export function rectanglesDocument(): TemplateDocumentT {
+  return documentOf([
+    shapeLayer({ id: "square", x: 20, y: 40, width: 100, height: 100 }),
+    shapeLayer({ id: "round", x: 140, y: 40, width: 100, height: 100, fill: "#457B9D", corner_radius: 24 }),
+    shapeLayer({
+      id: "mixed",
+      x: 260,
+      y: 40,
+      width: 120,
+      height: 100,
+      fill: "#2A9D8F",
+      corner_radius: [0, 40, 10, 60],
+    }),
+  ]);
+}

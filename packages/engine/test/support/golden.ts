@@ -8,7 +8,13 @@ import sharp, { type Sharp } from "sharp";
 const engineRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const goldenRoot = join(engineRoot, "test", "goldens");
 const outputRoot = join(engineRoot, "..", "..", "test-output", "engine");
-const updating = process.env.PICTOR_UPDATE_GOLDENS === "1";
+/** `npm run golden:update`: compareGolden (re)writes goldens instead of comparing. */
+export const updatingGoldens = process.env.PICTOR_UPDATE_GOLDENS === "1";
+
+/** Where a mismatch of `goldens/<feature>/…` leaves its actual and diff images. */
+export function goldenOutputDir(feature: string): string {
+  return join(outputRoot, feature);
+}
 
 /**
  * Straight RGBA from the engine's premultiplied pixels. PNG stores straight alpha; the conversion is
@@ -49,8 +55,9 @@ export async function compareGolden(
   const { width, height } = result;
   const actual = unpremultiply(result.pixels);
   const file = join(goldenRoot, feature, `${name}.png`);
-  if (updating || !existsSync(file)) {
-    if (!updating) return { differing: -1, message: `missing golden ${file}; run npm run golden:update` };
+  if (updatingGoldens || !existsSync(file)) {
+    if (!updatingGoldens)
+      return { differing: -1, message: `missing golden ${file}; run npm run golden:update` };
     await mkdir(dirname(file), { recursive: true });
     await png(actual, width, height).toFile(file);
     return { differing: 0, message: `wrote ${file}` };
@@ -80,7 +87,7 @@ export async function compareGolden(
     }
   }
   if (differing === 0) return { differing, message: "identical" };
-  const outDir = join(outputRoot, feature);
+  const outDir = goldenOutputDir(feature);
   await mkdir(outDir, { recursive: true });
   await png(actual, width, height).toFile(join(outDir, `${name}.actual.png`));
   await png(diff, width, height).toFile(join(outDir, `${name}.diff.png`));
