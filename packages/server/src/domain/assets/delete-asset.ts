@@ -7,11 +7,11 @@ export interface DeleteAssetDeps {
 }
 
 /**
- * Removes the asset, then its bytes once no asset record names them any more. Today every record
- * has a key of its own (uploads dedupe to one record per account and bytes; outputs and starter
- * images are keyed by id), but the key is checked rather than assumed, so a record that ever shares
- * bytes keeps them. The record goes first: a crash in between leaves unreferenced bytes, never a
- * record without its file.
+ * Removes the asset, then its bytes once no asset record names them any more. New records each
+ * have a key of their own (uploads, outputs and starter images are keyed by asset id), but uploads
+ * stored before that were keyed by hash, and the key is checked rather than assumed, so a record that
+ * shares bytes keeps them. The record goes first: a crash in between leaves unreferenced bytes,
+ * never a record without its file.
  */
 export async function deleteAsset(
   deps: DeleteAssetDeps,

@@ -100,10 +100,13 @@ export async function uploadAsset(deps: UploadDeps, input: UploadInput): Promise
   if (existing) return { ok: true, asset: existing, created: false };
 
   const ext = EXT[contentType];
-  const blobKey = `uploads/${input.accountId}/${sha256}.${ext}`;
+  const id = newId("ast");
+  // Keyed by the record, not by the hash: bytes deleted with their last record and uploaded again at
+  // the same moment land under a new key, so the delete can never remove the new upload's file.
+  const blobKey = `uploads/${input.accountId}/${id}.${ext}`;
   await deps.blobs.put(blobKey, stored);
   const asset: AssetRecord = {
-    id: newId("ast"),
+    id,
     accountId: input.accountId,
     folder,
     name: fileName(input.filename, font ? `${font.family}.${ext}` : `${sha256.slice(0, 12)}.${ext}`),
@@ -123,6 +126,9 @@ export async function uploadAsset(deps: UploadDeps, input: UploadInput): Promise
     await deps.library.insert(asset, { sha256, font });
     return { ok: true, asset: { ...asset, sha256, font }, created: true };
   } catch (error) {
+    // No record names the key just written. Failing to remove it only leaves unreferenced bytes, which
+    // must not turn a successful dedupe below into an error.
+    await deps.blobs.delete(blobKey).catch(() => undefined);
     // The same bytes uploaded twice at once: the unique (account, sha256) index lets one win.
     const winner = await deps.library.findBySha256(input.accountId, sha256);
     if (winner) return { ok: true, asset: winner, created: false };
