@@ -16,7 +16,12 @@ import { createNodeRenderer, encodeImage, loadCanvasKit, prepareImage } from "@p
 import sharp from "sharp";
 import { startChromiumBaseline } from "./baselines/chromium.ts";
 import { satoriResvgRenderer, type TtfFace } from "./baselines/satori-resvg.ts";
-import { type Measurement, measureInterleaved, type RoundOptions } from "./lib/measure.ts";
+import {
+  loadAverageAtStart,
+  type Measurement,
+  measureInterleaved,
+  type RoundOptions,
+} from "./lib/measure.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
 import { readReferenceScene } from "./lib/reference-scene.ts";
 
@@ -50,13 +55,7 @@ const loadImage = async (src: string): Promise<Uint8Array> => {
 // The photo stands for an uploaded asset: immutable, so the host's prepared-image cache serves it.
 const sourceIdentity = (src: string) => src;
 
-// Medians are only comparable on an otherwise idle machine: record how busy it was.
-const loadAtStart = loadavg()[0] ?? 0;
-if (loadAtStart > 1) {
-  console.error(
-    `warning: 1-minute load average is ${loadAtStart.toFixed(2)}; other work will skew these figures`,
-  );
-}
+const loadAtStart = loadAverageAtStart();
 
 /** The scene's fonts as TTF bytes, for the baselines (the same files the engine uses). */
 async function interFaces(): Promise<TtfFace[]> {

@@ -16,16 +16,13 @@ import { fileURLToPath } from "node:url";
 import { createNodeRenderer } from "@pictor/render-node";
 import autocannon from "autocannon";
 import { engineThroughput } from "./lib/engine-threads.ts";
-import { measure } from "./lib/measure.ts";
+import { loadAverageAtStart, measure } from "./lib/measure.ts";
 import { seedDataDir, startPictorServe } from "./lib/pictor-serve.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
 import { readReferenceScene } from "./lib/reference-scene.ts";
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
-// Figures are only comparable on an otherwise idle machine: record how busy it was.
-const loadAtStart = loadavg()[0] ?? 0;
-if (loadAtStart > 1)
-  console.error(`warning: 1-minute load average is ${loadAtStart.toFixed(2)}; figures will be skewed`);
+const loadAtStart = loadAverageAtStart();
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 
 const document = await readReferenceScene();

@@ -1,3 +1,4 @@
+import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 
 export interface Measurement {
@@ -83,4 +84,16 @@ export async function measure(
     targetMs,
   });
   return m as Measurement;
+}
+
+/**
+ * The 1-minute load average before measuring, warned about above 1: figures are only comparable on
+ * an otherwise idle machine, so each result file records how busy it was.
+ */
+export function loadAverageAtStart(): number {
+  const load = loadavg()[0] ?? 0;
+  if (load > 1) {
+    console.error(`warning: 1-minute load average is ${load.toFixed(2)}; other work will skew these figures`);
+  }
+  return load;
 }
