@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 
 // One project per package so `vitest run --project engine` runs a package alone. Tests that start
@@ -12,6 +13,37 @@ const project = (name: string, extra: Record<string, unknown> = {}) => ({
   },
 });
 
+// The API suite again, unchanged, on PostgreSQL + S3 (one throwaway cluster and one Swift per run, see
+// packages/server/test/api-pg/). Tests that read SQLite internals stay on the embedded project only:
+// assets/query.test.ts (the SQLite query planner) and callbacks/{crash,stores}.test.ts (open the data dir).
+const API_SUITE = [
+  "api/*.test.ts",
+  "batch/*.test.ts",
+  "callbacks/callbacks.test.ts",
+  "callbacks/ssrf.test.ts",
+  "assets/library.test.ts",
+  "assets/folder-slots.test.ts",
+  "assets/fonts.test.ts",
+].map((p) => `packages/server/test/${p}`);
+const pgS3Installed =
+  existsSync("/usr/lib/postgresql") && existsSync("/usr/lib/python3/dist-packages/swift/common/middleware/s3api");
+const serverPg = {
+  test: {
+    name: "server-pg",
+    include: API_SUITE,
+    env: { PICTOR_TEST_BACKEND: "postgres-s3" },
+    globalSetup: ["packages/server/test/api-pg/global-setup.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+};
+// Under CI a missing service is a broken setup: the project runs and its global setup fails.
+if (!pgS3Installed && process.env.CI !== "true") {
+  console.warn(
+    "[skipped] server-pg (the API suite on PostgreSQL + S3: test/api, test/batch, test/callbacks, test/assets): PostgreSQL or OpenStack Swift (python3-swift) not installed; run scripts/ci-services.sh to enable it",
+  );
+}
+
 export default defineConfig({
   test: {
     projects: [
@@ -20,6 +52,7 @@ export default defineConfig({
       project("render-node"),
       project("server"),
       project("client"),
+      ...(pgS3Installed || process.env.CI === "true" ? [serverPg] : []),
     ],
   },
 });

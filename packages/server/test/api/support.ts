@@ -7,9 +7,9 @@ import sharp from "sharp";
 import type { Lookup } from "../../src/adapters/fetch/resolve-target.ts";
 import { createAccount } from "../../src/domain/accounts.ts";
 import { newAssetToken, newId } from "../../src/domain/ids.ts";
-import { readServeConfig } from "../../src/main/config.ts";
-import { type DataDir, openDataDir } from "../../src/main/data-dir.ts";
-import { type RunningServer, startServer } from "../../src/main/serve.ts";
+import type { DataDir } from "../../src/main/data-dir.ts";
+import type { RunningServer } from "../../src/main/serve.ts";
+import { startBackendServer } from "../api-pg/backend.ts";
 
 /** A small, fast template with one slot of each kind and a folder-bound image slot. */
 export function testTemplate(key = "test-card", extraSlots: unknown[] = []) {
@@ -81,22 +81,22 @@ export async function startTestServer(
   const dir = mkdtempSync(join(tmpdir(), "pictor-api-"));
   const images = await startImageServer();
   const allow = [images.port, ...(options.allowPorts ?? [])].map((p) => `127.0.0.1:${p}`);
-  const config = readServeConfig(
-    {
+  // The embedded default, or PostgreSQL + S3 under PICTOR_TEST_BACKEND=postgres-s3 (api-pg/backend.ts).
+  const { server, data, closeData } = await startBackendServer({
+    flags: {
       port: "0",
       data: dir,
       workers: String(options.workers ?? 1),
       ...(options.examples ? {} : { examples: join(dir, "no-examples") }),
     },
-    {
+    env: {
       PICTOR_OUTBOUND_ALLOWLIST: allow.join(","),
       PICTOR_LOG_LEVEL: "silent",
       PICTOR_RATE_LIMIT_BURST: "100000",
     },
-  );
-  const server = await startServer(config, options.lookup ? { lookup: options.lookup } : {});
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+  });
   await server.workersReady();
-  const data = openDataDir(dir);
   return {
     url: server.url,
     server,
@@ -104,7 +104,7 @@ export async function startTestServer(
     images,
     async close() {
       await server.close();
-      data.close();
+      await closeData();
       await images.close();
       rmSync(dir, { recursive: true, force: true });
     },
