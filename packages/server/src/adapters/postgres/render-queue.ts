@@ -85,22 +85,58 @@ export async function createPgRenderQueue(options: {
   };
 }
 
+// An idle render slot asks for a job this often. A slot that just finished one asks again at once:
+// pg-boss's own work() loop waits its polling interval after every job, which capped each render
+// thread at two renders a second (a 1,000-row batch took four minutes on two threads).
+const IDLE_POLL_MS = 500;
+
 /**
- * The worker side: takes render jobs from pg-boss and runs each to its end state with `run` (the
- * shared runRenderJob). A throw leaves the job to pg-boss's retry with backoff; a process killed
- * mid-render has its job expire and redelivered (render-jobs.ts), and runRenderJob is idempotent.
- * Returns a stop function that lets jobs in flight finish.
+ * The worker side: `concurrency` slots each take one render job from pg-boss at a time and run it to
+ * its end state with `run` (the shared runRenderJob), then complete it. A throw fails the job into
+ * pg-boss's retry with backoff; a process killed mid-render has its job expire and redelivered
+ * (render-jobs.ts), and runRenderJob is idempotent. Returns a stop function that lets jobs in flight
+ * finish.
  */
 export async function startPgRenderWorkers(
   boss: PgBoss,
   options: { concurrency: number; run(renderId: string): Promise<void> },
 ): Promise<() => Promise<void>> {
-  await boss.work<RenderJobData>(
-    RENDER_QUEUE,
-    { batchSize: 1, localConcurrency: options.concurrency, pollingIntervalSeconds: 0.5 },
-    async ([job]) => {
-      if (job) await options.run(job.data.renderId);
-    },
-  );
-  return () => boss.offWork(RENDER_QUEUE, { wait: true });
+  let stopping = false;
+  const sleepers = new Set<() => void>();
+  const idle = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, IDLE_POLL_MS);
+      sleepers.add(done);
+    });
+  const slot = async () => {
+    while (!stopping) {
+      let job: { id: string; data: RenderJobData } | undefined;
+      try {
+        [job] = await boss.fetch<RenderJobData>(RENDER_QUEUE, { batchSize: 1 });
+      } catch {
+        // Database unreachable for a moment: the next poll tries again.
+      }
+      if (!job) {
+        await idle();
+        continue;
+      }
+      try {
+        await options.run(job.data.renderId);
+        await boss.complete(RENDER_QUEUE, job.id);
+      } catch (error) {
+        await boss.fail(RENDER_QUEUE, job.id, { message: String(error) }).catch(() => {});
+      }
+    }
+  };
+  const slots = Array.from({ length: options.concurrency }, slot);
+  return async () => {
+    stopping = true;
+    for (const wake of sleepers) wake();
+    await Promise.all(slots);
+  };
 }
