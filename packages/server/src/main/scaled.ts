@@ -91,6 +91,8 @@ export async function startScaledServer(
       outboundAllowlist: config.outboundAllowlist,
     });
     const runTask = pool.run;
+    // A job taken before the engines load would sit out part of its expiry in this process's queue.
+    await pool.ready();
     stopRendering = await startPgRenderWorkers(boss, {
       concurrency: config.workers,
       run: (id) =>
