@@ -41,7 +41,7 @@ export interface BatchStore {
 export interface AcceptBatchDeps extends AcceptRenderDeps {
   batches: BatchStore;
   /** Called as soon as a row's render is charged and stored, so workers start before the batch ends. */
-  enqueue(renderId: string): void;
+  enqueue(renderId: string, accountId: string): void;
 }
 
 /**
@@ -70,7 +70,7 @@ export async function acceptBatch(
     };
     const accepted = await acceptRender(rowDeps, accountId, request);
     if (accepted.ok) {
-      deps.enqueue(accepted.value.id);
+      deps.enqueue(accepted.value.id, accepted.value.accountId);
       outcomes.push({ index, render: accepted.value });
     } else {
       outcomes.push({ index, error: accepted });

@@ -5,7 +5,7 @@ export interface RenderQueue {
    * Called after `RenderStore.accept` committed; the row is already durable. `accountId` lets a
    * queue share workers fairly between accounts.
    */
-  enqueue(renderId: string, accountId?: string): void;
+  enqueue(renderId: string, accountId: string): void;
   /** True while the queue takes no more work: new renders get 503 `unavailable` before any charge. */
   isFull?(): boolean;
   /**

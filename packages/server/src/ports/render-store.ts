@@ -57,8 +57,8 @@ export interface RenderStore {
    */
   accept(render: RenderRecord): Promise<AcceptOutcome>;
   get(accountId: string, id: string): Promise<RenderRecord | null>;
-  /** `queued` and `rendering` renders in acceptance order (restart recovery). */
-  pending(): Promise<string[]>;
+  /** `queued` and `rendering` renders in acceptance order (restart recovery), with their accounts so the queue keeps its per-account fairness. */
+  pending(): Promise<{ id: string; accountId: string }[]>;
   /** Marks the render `rendering` and returns its job; null if it is no longer pending. */
   claim(id: string): Promise<RenderJob | null>;
   /**

@@ -76,7 +76,14 @@ export interface TestServer {
  * image origin and any `allowPorts` (loopback) on the outbound allow-list.
  */
 export async function startTestServer(
-  options: { workers?: number; examples?: boolean; allowPorts?: number[]; lookup?: Lookup } = {},
+  options: {
+    workers?: number;
+    examples?: boolean;
+    allowPorts?: number[];
+    lookup?: Lookup;
+    /** Extra settings, as `pictor serve` would read them from the environment. */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "pictor-api-"));
   const images = await startImageServer();
@@ -93,6 +100,7 @@ export async function startTestServer(
       PICTOR_OUTBOUND_ALLOWLIST: allow.join(","),
       PICTOR_LOG_LEVEL: "silent",
       PICTOR_RATE_LIMIT_BURST: "100000",
+      ...options.env,
     },
     ...(options.lookup ? { lookup: options.lookup } : {}),
   });

@@ -148,7 +148,7 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
         const render = makeRender(accountId, templateId, { creditsCharged: 2 });
         expect(await fx.renders.accept(render)).toEqual({ accepted: false, balance: 1 });
         expect(await fx.renders.get(accountId, render.id)).toBeNull();
-        expect(await fx.renders.pending()).not.toContain(render.id);
+        expect((await fx.renders.pending()).map((p) => p.id)).not.toContain(render.id);
         expect(await fx.ledger.entries(accountId, { limit: 10, after: null })).toHaveLength(1);
       });
 
@@ -184,7 +184,9 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
         for (const r of [a, b, c]) await fx.renders.accept(r);
         await fx.renders.claim(b.id);
         await fx.renders.failAndRefund(c.id, { code: "render_failed", message: "boom" }, T1);
-        const mine = (await fx.renders.pending()).filter((p) => [a.id, b.id, c.id].includes(p));
+        const mine = (await fx.renders.pending())
+          .map((p) => p.id)
+          .filter((p) => [a.id, b.id, c.id].includes(p));
         expect(mine).toEqual([a.id, b.id]);
       });
 

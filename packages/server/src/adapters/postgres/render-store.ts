@@ -110,9 +110,9 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
     },
     async pending() {
       const { rows } = await pool.query(
-        "SELECT id FROM renders WHERE status IN ('queued', 'rendering') ORDER BY seq",
+        "SELECT id, account_id FROM renders WHERE status IN ('queued', 'rendering') ORDER BY seq",
       );
-      return rows.map((r) => String(r.id));
+      return rows.map((r) => ({ id: String(r.id), accountId: String(r.account_id) }));
     },
     claim(id) {
       return withTransaction(pool, async (client) => {

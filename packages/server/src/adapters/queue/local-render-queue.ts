@@ -65,7 +65,7 @@ export function createLocalRenderQueue(options: {
   };
 
   return {
-    enqueue(renderId, accountId = "") {
+    enqueue(renderId, accountId) {
       if (known.has(renderId)) return;
       known.add(renderId);
       const ids = pendingByAccount.get(accountId);
@@ -78,9 +78,9 @@ export function createLocalRenderQueue(options: {
       return draining || pendingCount >= maxQueued;
     },
     async recover() {
-      const ids = await options.renders.pending();
-      for (const id of ids) this.enqueue(id);
-      return ids.length;
+      const pending = await options.renders.pending();
+      for (const render of pending) this.enqueue(render.id, render.accountId);
+      return pending.length;
     },
     async waitFor(accountId, renderId, timeoutMs): Promise<RenderRecord | null> {
       const isDone = (r: RenderRecord | null) =>

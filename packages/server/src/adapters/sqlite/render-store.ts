@@ -86,9 +86,12 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
       return r && r.account_id === accountId ? toRender(r) : null;
     },
     async pending() {
-      return sql(db, "SELECT id FROM renders WHERE status IN ('queued', 'rendering') ORDER BY seq")
+      return sql(
+        db,
+        "SELECT id, account_id FROM renders WHERE status IN ('queued', 'rendering') ORDER BY seq",
+      )
         .all()
-        .map((r) => String(r.id));
+        .map((r) => ({ id: String(r.id), accountId: String(r.account_id) }));
     },
     async claim(id) {
       return transaction(db, () => {

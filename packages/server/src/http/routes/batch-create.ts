@@ -3,6 +3,7 @@ import { acceptBatch, errorBody, MAX_BATCH_ROWS } from "../../domain/batches.ts"
 import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
 import { BATCH_BODY_LIMIT } from "../plugins/server-options.ts";
+import { refuseWhenQueueFull } from "../queue-guard.ts";
 import { jobView } from "../views.ts";
 import { checkBatchRow } from "./batch-row-shape.ts";
 import { RenderRequestBody } from "./render-create.ts";
@@ -54,11 +55,12 @@ export function registerBatchCreate(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const body = request.body;
+      refuseWhenQueueFull(deps.queue);
       const { batch, outcomes } = await acceptBatch(
         {
           ...deps,
           checkUrl: (url) => deps.safeFetch.check(url),
-          enqueue: (id) => deps.queue.enqueue(id),
+          enqueue: (id, accountId) => deps.queue.enqueue(id, accountId),
         },
         request.accountId,
         {

@@ -3,6 +3,7 @@ import { acceptRender } from "../../domain/renders.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
 import { toApiError } from "../failure.ts";
+import { refuseWhenQueueFull } from "../queue-guard.ts";
 import { Job } from "../schemas.ts";
 import { jobView } from "../views.ts";
 
@@ -62,14 +63,7 @@ export function registerRenderCreate(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const body = request.body;
-      if (deps.queue.isFull?.()) {
-        throw new ApiError(
-          "unavailable",
-          "Too many renders are waiting; retry shortly.",
-          {},
-          { "Retry-After": "5" },
-        );
-      }
+      refuseWhenQueueFull(deps.queue);
       const accepted = await acceptRender(
         { ...deps, checkUrl: (url) => deps.safeFetch.check(url) },
         request.accountId,
