@@ -1,0 +1,110 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { ConfigError, readServeConfig } from "../../src/main/config.ts";
+
+const PICTOR_BIN = fileURLToPath(new URL("../../bin/pictor.js", import.meta.url));
+const S3 = {
+  S3_BUCKET: "pictor-prod",
+  S3_REGION: "eu-central-1",
+  S3_ACCESS_KEY_ID: "AKIAEXAMPLE",
+  S3_SECRET_ACCESS_KEY: "secret",
+};
+const SECRET = { PICTOR_SIGNING_SECRET: "ab".repeat(32) };
+const DB = { DATABASE_URL: "postgres://pictor@db.internal:5432/pictor" };
+
+const problems = (flags: Record<string, string>, env: Record<string, string>) => {
+  try {
+    readServeConfig(flags, env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  return "";
+};
+
+describe("pictor serve configuration: one backend, every problem named at once", () => {
+  it("is the embedded default without DATABASE_URL, role all", () => {
+    const config = readServeConfig({}, {});
+    expect(config.role).toBe("all");
+    expect(config.backend).toEqual({ state: "sqlite" });
+  });
+
+  it("is PostgreSQL + S3 with both configured, for every role", () => {
+    for (const role of ["api", "worker", "all"]) {
+      const config = readServeConfig(
+        { role, publicUrl: "https://img.example.com" },
+        { ...DB, ...S3, ...SECRET },
+      );
+      expect(config.role).toBe(role);
+      expect(config.backend).toMatchObject({
+        state: "postgres",
+        databaseUrl: DB.DATABASE_URL,
+        blobs: { kind: "s3", s3: { bucket: "pictor-prod", region: "eu-central-1" } },
+      });
+    }
+  });
+
+  it("is PostgreSQL + a shared data dir when one is given instead of S3", () => {
+    const config = readServeConfig(
+      { role: "worker", data: "/srv/pictor", publicUrl: "https://x.example" },
+      DB,
+    );
+    expect(config.backend).toMatchObject({
+      state: "postgres",
+      blobs: { kind: "files" },
+      signingSecret: null,
+    });
+  });
+
+  it("refuses api/worker without DATABASE_URL, and S3 without PostgreSQL", () => {
+    expect(problems({ role: "worker" }, {})).toMatch(/--role worker needs DATABASE_URL/);
+    expect(problems({ role: "api" }, {})).toMatch(/--role api needs DATABASE_URL/);
+    expect(problems({}, { ...S3, ...SECRET })).toMatch(/S3_BUCKET needs DATABASE_URL/);
+    expect(problems({ role: "manager" }, {})).toMatch(/role:/);
+  });
+
+  it("refuses a worker with DATABASE_URL but neither S3 nor a shared data dir, naming both ways out", () => {
+    const message = problems({ role: "worker", publicUrl: "https://x.example" }, DB);
+    expect(message).toMatch(
+      /--role worker with DATABASE_URL needs somewhere every process reads and writes blobs/,
+    );
+    expect(message).toMatch(/S3_BUCKET/);
+    expect(message).toMatch(/PICTOR_DATA_DIR/);
+  });
+
+  it("lists every problem in one error: S3 settings, the signing key, the worker's public URL, the URL", () => {
+    const message = problems(
+      { role: "worker" },
+      { DATABASE_URL: "mysql://nope", S3_BUCKET: "Bad_Bucket", S3_ENDPOINT: "ftp://x", S3_PREFIX: "/p" },
+    );
+    for (const expected of [
+      /S3_REGION is required/,
+      /S3_ACCESS_KEY_ID is required/,
+      /S3_SECRET_ACCESS_KEY is required/,
+      /S3_BUCKET must be 3-63 lowercase/,
+      /S3_ENDPOINT must be an http\(s\) URL/,
+      /S3_PREFIX must not start with '\/'/,
+      /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/,
+      /--role worker needs PICTOR_PUBLIC_URL/,
+      /PICTOR_SIGNING_SECRET is required with S3_BUCKET/,
+    ])
+      expect(message).toMatch(expected);
+  });
+
+  it("refuses S3 settings without a bucket, and a short signing secret", () => {
+    expect(problems({}, { ...DB, S3_ENDPOINT: "http://127.0.0.1:9000" })).toMatch(
+      /S3_BUCKET is required when S3_ENDPOINT is set/,
+    );
+    expect(problems({}, { ...DB, PICTOR_SIGNING_SECRET: "abcd" })).toMatch(/at least 32 bytes as hex/);
+  });
+
+  it("the binary exits 2 with the message, before opening anything", () => {
+    const run = spawnSync(process.execPath, [PICTOR_BIN, "serve", "--role", "worker"], {
+      env: { PATH: process.env.PATH },
+      encoding: "utf8",
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/--role worker needs DATABASE_URL/);
+  });
+});
