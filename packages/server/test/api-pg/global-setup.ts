@@ -14,7 +14,9 @@ declare module "vitest" {
  * server takes its own database and its own key prefix in the bucket. vitest.config.ts only adds this
  * project when the binaries exist (or under CI=true, where their absence fails here).
  */
-export default async function setup(project: TestProject) {
+let stopServices: (() => Promise<void>) | null = null;
+
+export async function setup(project: TestProject) {
   const cluster = await startPostgres("server-pg (API suite on PostgreSQL + S3)");
   const s3 = await startS3("server-pg (API suite on PostgreSQL + S3)");
   if (!cluster || !s3) {
@@ -32,7 +34,11 @@ export default async function setup(project: TestProject) {
       secretAccessKey: s3.secretAccessKey,
     },
   });
-  return async () => {
+  stopServices = async () => {
     await Promise.all([cluster.stop(), s3.stop()]);
   };
+}
+
+export async function teardown() {
+  await stopServices?.();
 }
