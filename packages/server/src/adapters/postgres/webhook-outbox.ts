@@ -132,16 +132,24 @@ export function createPgWebhookOutbox(pool: pg.Pool): WebhookOutbox {
     },
 
     async listAttempts(renderId): Promise<DeliveryLog | null> {
-      const events = await pool.query(
-        "SELECT event_id, render_id, url, state, created_at, next_attempt_at FROM webhook_events WHERE render_id = $1",
-        [renderId],
-      );
-      const event = events.rows[0];
-      if (!event) return null;
-      const attempts = await pool.query(
-        "SELECT attempt, at, status_code, error, duration_ms FROM webhook_attempts WHERE event_id = $1 ORDER BY attempt",
-        [event.event_id],
-      );
+      // One snapshot for both reads: under READ COMMITTED an attempt recorded between them showed up
+      // with the event's previous next_attempt_at (a retry scheduled before the attempt it follows).
+      const read = await withTransaction(pool, async (client) => {
+        await client.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY");
+        const events = await client.query(
+          "SELECT event_id, render_id, url, state, created_at, next_attempt_at FROM webhook_events WHERE render_id = $1",
+          [renderId],
+        );
+        const event = events.rows[0];
+        if (!event) return null;
+        const attempts = await client.query(
+          "SELECT attempt, at, status_code, error, duration_ms FROM webhook_attempts WHERE event_id = $1 ORDER BY attempt",
+          [event.event_id],
+        );
+        return { event, attempts };
+      });
+      if (!read) return null;
+      const { event, attempts } = read;
       return {
         event_id: String(event.event_id),
         render_id: String(event.render_id),
