@@ -34,9 +34,6 @@ const serverPg = {
     include: API_SUITE,
     env: { PICTOR_TEST_BACKEND: "postgres-s3" },
     globalSetup: ["packages/server/test/api-pg/global-setup.ts"],
-    // Writes 'x' into a timestamp column to reach the unique index: only SQLite's loose typing lets it
-    // that far. Refund-once on PostgreSQL is covered by contract/ledger-renders.contract.ts (two processes racing).
-    testNamePattern: /^(?!.*a second refund of the same render is refused by the database)/,
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -300,10 +300,10 @@ describe("failed renders are refunded exactly once", () => {
     expect(() =>
       t.data.db
         .prepare(
-          "INSERT INTO ledger (account_id, kind, amount, render_id, created_at) VALUES (?, 'refund', 1, ?, 'x')",
+          "INSERT INTO ledger (account_id, kind, amount, render_id, created_at) VALUES (?, 'refund', 1, ?, ?)",
         )
-        .run(accountId, id),
-    ).toThrow(/UNIQUE/);
+        .run(accountId, id, new Date().toISOString()),
+    ).toThrow(/unique/i);
     const refunds = t.data.db
       .prepare("SELECT COUNT(*) AS n FROM ledger WHERE render_id = ? AND kind = 'refund'")
       .get(id);
