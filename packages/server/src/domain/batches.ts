@@ -22,20 +22,56 @@ export interface BatchRowRecord {
   error: { code: string; message: string; [detail: string]: unknown } | null;
 }
 
-export interface BatchRecord {
+/**
+ * `accepting` from the moment the record is written (before the first row) until the last row is
+ * recorded; `accepted` after. A batch whose accepting process died stays `accepting` for ever: read
+ * it through `batchState`, which reports it as `interrupted` once it is old enough.
+ */
+export type StoredBatchState = "accepting" | "accepted";
+export type BatchState = StoredBatchState | "interrupted";
+
+export interface BatchHeader {
   id: string;
   accountId: string;
   webhookUrl: string | null;
   metadata: Record<string, string>;
   createdAt: string;
+  /** Rows submitted; the rows recorded fall short of it only while accepting or when interrupted. */
+  rowCount: number;
+}
+
+export interface BatchRecord extends BatchHeader {
+  state: StoredBatchState;
+  /** The rows recorded so far, by index. */
   rows: BatchRowRecord[];
 }
 
-/** Where batches are kept; the renders themselves live in the RenderStore. */
+/**
+ * Where batches are kept; the renders themselves live in the RenderStore. Written as the batch is
+ * accepted, so that a crash mid-accept leaves every charged render reachable from its batch.
+ */
 export interface BatchStore {
-  insert(batch: BatchRecord): Promise<void>;
+  /** Writes the batch as `accepting`, with no rows, before the first row is charged. */
+  begin(batch: BatchHeader): Promise<void>;
+  /** Records one row's outcome; called right after that row is decided (charged or refused). */
+  recordRow(batchId: string, row: BatchRowRecord): Promise<void>;
+  /** Marks the batch `accepted`: every row is recorded. */
+  finish(batchId: string): Promise<void>;
   /** Within the account only (another account's batch is not found). */
   get(accountId: string, id: string): Promise<BatchRecord | null>;
+}
+
+/**
+ * Accepting 1,000 rows takes well under a second (about 0.3 s measured); a batch still `accepting`
+ * this long after it was created has lost its process (crash, kill, restart) and will not move again.
+ */
+export const INTERRUPTED_AFTER_MS = 5 * 60_000;
+
+export function batchState(batch: Pick<BatchRecord, "state" | "createdAt">, now: Date): BatchState {
+  if (batch.state === "accepting" && now.getTime() - Date.parse(batch.createdAt) >= INTERRUPTED_AFTER_MS) {
+    return "interrupted";
+  }
+  return batch.state;
 }
 
 export interface AcceptBatchDeps extends AcceptRenderDeps {
@@ -49,6 +85,11 @@ export interface AcceptBatchDeps extends AcceptRenderDeps {
  * so each row is validated and charged on its own: a failing row (validation, webhook URL, credits)
  * is not charged and the next row proceeds. The row's `webhook_url` wins over the batch's; the
  * batch's `metadata` is the default of every row's (row keys win).
+ *
+ * Crash safety: the batch is written before the first row and each row's outcome right after its
+ * charge commits, so a process killed mid-accept leaves at most the row being decided unrecorded
+ * (the window between its charge's commit and the next statement), and GET /v1/batches/:id lists
+ * every other charged render.
  */
 export async function acceptBatch(
   deps: AcceptBatchDeps,
@@ -56,40 +97,46 @@ export async function acceptBatch(
   batch: BatchRequest,
 ): Promise<{ batch: BatchRecord; outcomes: BatchRowOutcome[] }> {
   const rowDeps = { ...deps, ...memoizedLookups(deps) };
-  const outcomes: BatchRowOutcome[] = [];
-  for (const [index, row] of batch.renders.entries()) {
-    if ("ok" in row) {
-      outcomes.push({ index, error: row });
-      continue;
-    }
-    const webhookUrl = row.webhook_url ?? batch.webhook_url;
-    const request: RenderRequest = {
-      ...row,
-      ...(webhookUrl !== undefined ? { webhook_url: webhookUrl } : {}),
-      ...(batch.metadata ? { metadata: { ...batch.metadata, ...row.metadata } } : {}),
-    };
-    const accepted = await acceptRender(rowDeps, accountId, request);
-    if (accepted.ok) {
-      deps.enqueue(accepted.value.id, accepted.value.accountId);
-      outcomes.push({ index, render: accepted.value });
-    } else {
-      outcomes.push({ index, error: accepted });
-    }
-  }
-  const record: BatchRecord = {
+  const header: BatchHeader = {
     id: newId("bat"),
     accountId,
     webhookUrl: batch.webhook_url ?? null,
     metadata: batch.metadata ?? {},
     createdAt: deps.clock.now().toISOString(),
-    rows: outcomes.map((o) =>
-      "render" in o
-        ? { index: o.index, renderId: o.render.id, error: null }
-        : { index: o.index, renderId: null, error: errorBody(o.error) },
-    ),
+    rowCount: batch.renders.length,
   };
-  await deps.batches.insert(record);
-  return { batch: record, outcomes };
+  await deps.batches.begin(header);
+  const outcomes: BatchRowOutcome[] = [];
+  const rows: BatchRowRecord[] = [];
+  for (const [index, row] of batch.renders.entries()) {
+    let outcome: BatchRowOutcome;
+    if ("ok" in row) {
+      outcome = { index, error: row };
+    } else {
+      const webhookUrl = row.webhook_url ?? batch.webhook_url;
+      const request: RenderRequest = {
+        ...row,
+        ...(webhookUrl !== undefined ? { webhook_url: webhookUrl } : {}),
+        ...(batch.metadata ? { metadata: { ...batch.metadata, ...row.metadata } } : {}),
+      };
+      const accepted = await acceptRender(rowDeps, accountId, request);
+      outcome = accepted.ok ? { index, render: accepted.value } : { index, error: accepted };
+    }
+    const record = rowRecord(outcome);
+    // Recorded before the render is handed to the workers: a charged row is in its batch first.
+    await deps.batches.recordRow(header.id, record);
+    if ("render" in outcome) deps.enqueue(outcome.render.id, outcome.render.accountId);
+    outcomes.push(outcome);
+    rows.push(record);
+  }
+  await deps.batches.finish(header.id);
+  return { batch: { ...header, state: "accepted", rows }, outcomes };
+}
+
+function rowRecord(outcome: BatchRowOutcome): BatchRowRecord {
+  return "render" in outcome
+    ? { index: outcome.index, renderId: outcome.render.id, error: null }
+    : { index: outcome.index, renderId: null, error: errorBody(outcome.error) };
 }
 
 export function errorBody(failure: Failure): { code: string; message: string; [detail: string]: unknown } {

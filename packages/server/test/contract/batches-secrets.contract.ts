@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BatchRecord } from "../../src/domain/batches.ts";
+import { type BatchRecord, batchState, INTERRUPTED_AFTER_MS } from "../../src/domain/batches.ts";
 import { newAccount, type StateFactory, type StateFixture, T0, T1, T2, uid } from "./state-fixture.ts";
 
 /** What every BatchStore and WebhookSecretStore adapter must do (SQLite, PostgreSQL). */
@@ -11,6 +11,14 @@ export function batchesAndSecretsContract(adapter: string, setup: StateFactory):
     });
     afterAll(() => fx?.cleanup());
 
+    /** Writes a batch the way acceptBatch does: header, each row, then finished (unless `finish` is false). */
+    async function write(batch: BatchRecord, finish = true): Promise<void> {
+      const { rows: _rows, state: _state, ...header } = batch;
+      await fx.batches.begin(header);
+      for (const row of batch.rows) await fx.batches.recordRow(batch.id, row);
+      if (finish) await fx.batches.finish(batch.id);
+    }
+
     it("stores a batch with its rows in order, within its account only", async () => {
       const accountId = await newAccount(fx, 0);
       const batch: BatchRecord = {
@@ -19,6 +27,8 @@ export function batchesAndSecretsContract(adapter: string, setup: StateFactory):
         webhookUrl: "https://example.com/batch",
         metadata: { z: "1", a: "2" },
         createdAt: T0,
+        rowCount: 1000,
+        state: "accepted",
         rows: Array.from({ length: 1000 }, (_, index) =>
           index % 7 === 3
             ? {
@@ -29,7 +39,7 @@ export function batchesAndSecretsContract(adapter: string, setup: StateFactory):
             : { index, renderId: uid("rnd"), error: null },
         ),
       };
-      await fx.batches.insert(batch);
+      await write(batch);
       const got = await fx.other.batches.get(accountId, batch.id);
       expect(got).toEqual(batch);
       expect(Object.keys(got?.metadata ?? {})).toEqual(["z", "a"]);
@@ -45,10 +55,79 @@ export function batchesAndSecretsContract(adapter: string, setup: StateFactory):
         webhookUrl: null,
         metadata: {},
         createdAt: T0,
+        rowCount: 0,
+        state: "accepted",
         rows: [],
       };
-      await fx.batches.insert(batch);
+      await write(batch);
       expect(await fx.batches.get(accountId, batch.id)).toEqual(batch);
+    });
+
+    it("makes rows readable while the batch is still accepting, from another connection", async () => {
+      const accountId = await newAccount(fx, 0);
+      const header = {
+        id: uid("bat"),
+        accountId,
+        webhookUrl: null,
+        metadata: { run: "1" },
+        createdAt: T0,
+        rowCount: 3,
+      };
+      await fx.batches.begin(header);
+      expect(await fx.other.batches.get(accountId, header.id)).toEqual({
+        ...header,
+        state: "accepting",
+        rows: [],
+      });
+      const first = { index: 0, renderId: uid("rnd"), error: null };
+      await fx.batches.recordRow(header.id, first);
+      expect(await fx.other.batches.get(accountId, header.id)).toEqual({
+        ...header,
+        state: "accepting",
+        rows: [first],
+      });
+      const second = { index: 1, renderId: null, error: { code: "invalid_scale", message: "bad" } };
+      const third = { index: 2, renderId: uid("rnd"), error: null };
+      await fx.batches.recordRow(header.id, second);
+      await fx.batches.recordRow(header.id, third);
+      await fx.batches.finish(header.id);
+      expect(await fx.other.batches.get(accountId, header.id)).toEqual({
+        ...header,
+        state: "accepted",
+        rows: [first, second, third],
+      });
+    });
+
+    it("keeps an interrupted batch's recorded rows: never finished, it stays accepting with what it has", async () => {
+      const accountId = await newAccount(fx, 0);
+      const batch: BatchRecord = {
+        id: uid("bat"),
+        accountId,
+        webhookUrl: "https://example.com/b",
+        metadata: {},
+        createdAt: T0,
+        rowCount: 10,
+        state: "accepting",
+        rows: [0, 1, 2, 3].map((index) => ({ index, renderId: uid("rnd"), error: null })),
+      };
+      await write(batch, false);
+      const got = await fx.other.batches.get(accountId, batch.id);
+      expect(got).toEqual(batch);
+      expect(batchState(got as BatchRecord, new Date(T0))).toBe("accepting");
+      expect(batchState(got as BatchRecord, new Date(Date.parse(T0) + INTERRUPTED_AFTER_MS))).toBe(
+        "interrupted",
+      );
+    });
+
+    it("records a row once: a second outcome for the same index is refused", async () => {
+      const accountId = await newAccount(fx, 0);
+      const id = uid("bat");
+      await fx.batches.begin({ id, accountId, webhookUrl: null, metadata: {}, createdAt: T0, rowCount: 1 });
+      await fx.batches.recordRow(id, { index: 0, renderId: uid("rnd"), error: null });
+      await expect(
+        fx.batches.recordRow(id, { index: 0, renderId: uid("rnd"), error: null }),
+      ).rejects.toThrow();
+      expect((await fx.batches.get(accountId, id))?.rows).toHaveLength(1);
     });
 
     it("rotates webhook secrets: the previous one stays valid until its expiry, an older one is dropped", async () => {

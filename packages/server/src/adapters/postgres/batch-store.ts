@@ -1,37 +1,37 @@
 import type pg from "pg";
-import type { BatchRecord, BatchRowRecord, BatchStore } from "../../domain/batches.ts";
-import { iso, withTransaction } from "./pool.ts";
+import type { BatchRecord, BatchRowRecord, BatchStore, StoredBatchState } from "../../domain/batches.ts";
+import { iso } from "./pool.ts";
 
 export function createPgBatchStore(pool: pg.Pool): BatchStore {
   return {
-    async insert(batch) {
-      await withTransaction(pool, async (client) => {
-        await client.query(
-          "INSERT INTO batches (id, account_id, webhook_url, metadata, row_count, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-          [
-            batch.id,
-            batch.accountId,
-            batch.webhookUrl,
-            JSON.stringify(batch.metadata),
-            batch.rows.length,
-            batch.createdAt,
-          ],
-        );
-        if (batch.rows.length === 0) return;
-        // One multi-row insert via arrays: 1,000 rows in one round trip instead of 1,000.
-        await client.query(
-          `INSERT INTO batch_rows (batch_id, idx, render_id, error)
-           SELECT $1, idx, render_id, error::json FROM unnest($2::int[], $3::text[], $4::text[]) AS r(idx, render_id, error)`,
-          [
-            batch.id,
-            batch.rows.map((r) => r.index),
-            batch.rows.map((r) => r.renderId),
-            batch.rows.map((r) => (r.error === null ? null : JSON.stringify(r.error))),
-          ],
-        );
-      });
+    async begin(batch) {
+      await pool.query(
+        "INSERT INTO batches (id, account_id, webhook_url, metadata, row_count, created_at, state) VALUES ($1, $2, $3, $4, $5, $6, 'accepting')",
+        [
+          batch.id,
+          batch.accountId,
+          batch.webhookUrl,
+          JSON.stringify(batch.metadata),
+          batch.rowCount,
+          batch.createdAt,
+        ],
+      );
+    },
+    async recordRow(batchId, row) {
+      // One round trip per row, committed on its own right after the row's charge.
+      await pool.query("INSERT INTO batch_rows (batch_id, idx, render_id, error) VALUES ($1, $2, $3, $4)", [
+        batchId,
+        row.index,
+        row.renderId,
+        row.error === null ? null : JSON.stringify(row.error),
+      ]);
+    },
+    async finish(batchId) {
+      await pool.query("UPDATE batches SET state = 'accepted' WHERE id = $1", [batchId]);
     },
     async get(accountId, id) {
+      // The state is read before the rows and rows are only ever added, so an 'accepted' batch is
+      // read with all its rows and an 'accepting' one with those recorded so far: no snapshot needed.
       const b = (await pool.query("SELECT * FROM batches WHERE id = $1 AND account_id = $2", [id, accountId]))
         .rows[0];
       if (!b) return null;
@@ -45,6 +45,8 @@ export function createPgBatchStore(pool: pg.Pool): BatchStore {
         webhookUrl: (b.webhook_url as string | null) ?? null,
         metadata: b.metadata as Record<string, string>,
         createdAt: iso(b.created_at),
+        rowCount: Number(b.row_count),
+        state: String(b.state) as StoredBatchState,
         rows: rows.rows.map(
           (r): BatchRowRecord => ({
             index: Number(r.idx),

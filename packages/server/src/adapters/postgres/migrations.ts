@@ -259,6 +259,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX assets_blob_key ON assets(blob_key);
   `,
+  // 8, mirrors SQLite migration 3: batches are written as they are accepted ('accepting', then each
+  // row as it is decided, then 'accepted'); batches stored before were written whole.
+  `
+  ALTER TABLE batches ADD COLUMN state text NOT NULL DEFAULT 'accepted' CHECK (state IN ('accepting', 'accepted'));
+  `,
 ];
 
 // Any constant works; it only has to be the same in every process migrating this database.

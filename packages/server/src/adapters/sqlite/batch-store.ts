@@ -1,50 +1,59 @@
 import type { DatabaseSync } from "node:sqlite";
-import type { BatchRecord, BatchStore } from "../../domain/batches.ts";
-import { json, parse, transaction } from "./database.ts";
+import type { BatchRecord, BatchStore, StoredBatchState } from "../../domain/batches.ts";
+import { json, parse } from "./database.ts";
 
 type Row = Record<string, unknown>;
 
 export function createSqliteBatchStore(db: DatabaseSync): BatchStore {
   const insertBatch = db.prepare(
-    "INSERT INTO batches (id, account_id, webhook_url, metadata, row_count, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    "INSERT INTO batches (id, account_id, webhook_url, metadata, row_count, created_at, state) VALUES (?, ?, ?, ?, ?, ?, 'accepting')",
   );
   const insertRow = db.prepare(
     "INSERT INTO batch_rows (batch_id, idx, render_id, error) VALUES (?, ?, ?, ?)",
   );
+  const markAccepted = db.prepare("UPDATE batches SET state = 'accepted' WHERE id = ?");
   const byId = db.prepare("SELECT * FROM batches WHERE id = ? AND account_id = ?");
   const rowsOf = db.prepare("SELECT idx, render_id, error FROM batch_rows WHERE batch_id = ? ORDER BY idx");
   return {
-    async insert(batch) {
-      // One commit for the whole record (1,000 rows: a few ms); the renders were committed row by row.
-      transaction(db, () => {
-        insertBatch.run(
-          batch.id,
-          batch.accountId,
-          batch.webhookUrl,
-          json(batch.metadata),
-          batch.rows.length,
-          batch.createdAt,
-        );
-        for (const row of batch.rows) {
-          insertRow.run(batch.id, row.index, row.renderId, row.error === null ? null : json(row.error));
-        }
-      });
+    async begin(batch) {
+      insertBatch.run(
+        batch.id,
+        batch.accountId,
+        batch.webhookUrl,
+        json(batch.metadata),
+        batch.rowCount,
+        batch.createdAt,
+      );
+    },
+    async recordRow(batchId, row) {
+      // One autocommit insert per row (WAL, synchronous=NORMAL: tens of microseconds), durable as
+      // soon as the row's charge is.
+      insertRow.run(batchId, row.index, row.renderId, row.error === null ? null : json(row.error));
+    },
+    async finish(batchId) {
+      markAccepted.run(batchId);
     },
     async get(accountId, id) {
-      const b = byId.get(id, accountId) as Row | undefined;
-      if (!b) return null;
-      return {
-        id: String(b.id),
-        accountId: String(b.account_id),
-        webhookUrl: (b.webhook_url as string | null) ?? null,
-        metadata: parse(b.metadata),
-        createdAt: String(b.created_at),
-        rows: (rowsOf.all(id) as Row[]).map((r) => ({
-          index: Number(r.idx),
-          renderId: (r.render_id as string | null) ?? null,
-          error: r.error === null ? null : parse(r.error),
-        })),
-      } satisfies BatchRecord;
+      // No snapshot needed: the state is read before the rows and rows only ever get added, so an
+      // 'accepted' batch is read with all its rows and an 'accepting' one with those recorded so far.
+      {
+        const b = byId.get(id, accountId) as Row | undefined;
+        if (!b) return null;
+        return {
+          id: String(b.id),
+          accountId: String(b.account_id),
+          webhookUrl: (b.webhook_url as string | null) ?? null,
+          metadata: parse(b.metadata),
+          createdAt: String(b.created_at),
+          rowCount: Number(b.row_count),
+          state: String(b.state) as StoredBatchState,
+          rows: (rowsOf.all(id) as Row[]).map((r) => ({
+            index: Number(r.idx),
+            renderId: (r.render_id as string | null) ?? null,
+            error: r.error === null ? null : parse(r.error),
+          })),
+        } satisfies BatchRecord;
+      }
     },
   };
 }

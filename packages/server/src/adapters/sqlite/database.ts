@@ -128,6 +128,11 @@ const MIGRATIONS: string[] = [
   ALTER TABLE accounts ADD COLUMN previous_webhook_secret TEXT;
   ALTER TABLE accounts ADD COLUMN previous_webhook_secret_expires_at TEXT;
   `,
+  // Batches are written as they are accepted (crash safety): the record first, as 'accepting', each
+  // row as it is decided, then 'accepted'. Batches stored before this were written whole: accepted.
+  `
+  ALTER TABLE batches ADD COLUMN state TEXT NOT NULL DEFAULT 'accepted' CHECK (state IN ('accepting', 'accepted'));
+  `,
 ];
 
 export function openDatabase(file: string): DatabaseSync {

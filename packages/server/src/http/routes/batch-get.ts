@@ -1,4 +1,5 @@
 import { Type as T } from "@sinclair/typebox";
+import { batchState } from "../../domain/batches.ts";
 import type { RenderStatus } from "../../ports/render-store.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { notFound } from "../failure.ts";
@@ -29,6 +30,14 @@ export function registerBatchGet(app: App, deps: AppDeps): void {
             webhook_url: T.Union([T.String(), T.Null()]),
             metadata: T.Record(T.String(), T.String()),
             created_at: T.String({ format: "date-time" }),
+            state: T.Union([T.Literal("accepting"), T.Literal("accepted"), T.Literal("interrupted")], {
+              description:
+                "accepting while rows are being taken; interrupted when accepting stopped (the process died): `renders` then holds the rows recorded before it stopped",
+            }),
+            rows_submitted: T.Integer({
+              description:
+                "Rows in the request; counts.rows is lower only while accepting or when interrupted",
+            }),
             counts: Counts,
             renders: T.Array(BatchRowResult),
           }),
@@ -62,6 +71,8 @@ export function registerBatchGet(app: App, deps: AppDeps): void {
         webhook_url: batch.webhookUrl,
         metadata: batch.metadata,
         created_at: batch.createdAt,
+        state: batchState(batch, deps.clock.now()),
+        rows_submitted: batch.rowCount,
         counts,
         renders,
       };
