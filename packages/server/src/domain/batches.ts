@@ -1,4 +1,4 @@
-import type { RenderRecord } from "../ports/render-store.ts";
+import type { RenderRecord, RenderStore } from "../ports/render-store.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
 import type { Failure } from "./failure.ts";
 import { newId } from "./ids.ts";
@@ -42,7 +42,10 @@ export interface BatchHeader {
 
 export interface BatchRecord extends BatchHeader {
   state: StoredBatchState;
-  /** The rows recorded so far, by index. */
+  /**
+   * The rows recorded so far, by index. A row with a render id whose render does not exist was cut
+   * off between its reservation and its charge: not charged.
+   */
   rows: BatchRowRecord[];
 }
 
@@ -53,7 +56,10 @@ export interface BatchRecord extends BatchHeader {
 export interface BatchStore {
   /** Writes the batch as `accepting`, with no rows, before the first row is charged. */
   begin(batch: BatchHeader): Promise<void>;
-  /** Records one row's outcome; called right after that row is decided (charged or refused). */
+  /**
+   * Records one row: its render id just before the charge, or its error once refused. A second call
+   * for the same index replaces the first (a reservation whose charge was refused becomes its error).
+   */
   recordRow(batchId: string, row: BatchRowRecord): Promise<void>;
   /** Marks the batch `accepted`: every row is recorded. */
   finish(batchId: string): Promise<void>;
@@ -86,10 +92,11 @@ export interface AcceptBatchDeps extends AcceptRenderDeps {
  * is not charged and the next row proceeds. The row's `webhook_url` wins over the batch's; the
  * batch's `metadata` is the default of every row's (row keys win).
  *
- * Crash safety: the batch is written before the first row and each row's outcome right after its
- * charge commits, so a process killed mid-accept leaves at most the row being decided unrecorded
- * (the window between its charge's commit and the next statement), and GET /v1/batches/:id lists
- * every other charged render.
+ * Crash safety: the batch is written (`accepting`) before the first row; a row that reaches its
+ * charge is recorded under its render id just BEFORE the charge commits (so a charged render always
+ * has its row, whenever the process dies), and a refused row is recorded as its error as soon as it
+ * is refused. A row recorded with a render id that never got stored was cut off mid-charge: it was
+ * not charged (GET /v1/batches/:id says so).
  */
 export async function acceptBatch(
   deps: AcceptBatchDeps,
@@ -119,18 +126,35 @@ export async function acceptBatch(
         ...(webhookUrl !== undefined ? { webhook_url: webhookUrl } : {}),
         ...(batch.metadata ? { metadata: { ...batch.metadata, ...row.metadata } } : {}),
       };
-      const accepted = await acceptRender(rowDeps, accountId, request);
+      const renders = reservingBeforeCharge(deps.renders, deps.batches, header.id, index);
+      const accepted = await acceptRender({ ...rowDeps, renders }, accountId, request);
       outcome = accepted.ok ? { index, render: accepted.value } : { index, error: accepted };
     }
     const record = rowRecord(outcome);
-    // Recorded before the render is handed to the workers: a charged row is in its batch first.
-    await deps.batches.recordRow(header.id, record);
-    if ("render" in outcome) deps.enqueue(outcome.render.id, outcome.render.accountId);
+    // An accepted row is already recorded (its reservation names the render); anything else, including
+    // a reservation whose charge was refused, is recorded as its error now.
+    if ("error" in outcome) await deps.batches.recordRow(header.id, record);
+    else deps.enqueue(outcome.render.id, outcome.render.accountId);
     outcomes.push(outcome);
     rows.push(record);
   }
   await deps.batches.finish(header.id);
   return { batch: { ...header, state: "accepted", rows }, outcomes };
+}
+
+/** The RenderStore as `acceptRender` sees it for one row: the row is recorded before the charge. */
+function reservingBeforeCharge(
+  renders: RenderStore,
+  batches: BatchStore,
+  batchId: string,
+  index: number,
+): RenderStore {
+  const wrapped: RenderStore = Object.create(renders);
+  wrapped.accept = async (render) => {
+    await batches.recordRow(batchId, { index, renderId: render.id, error: null });
+    return renders.accept(render);
+  };
+  return wrapped;
 }
 
 function rowRecord(outcome: BatchRowOutcome): BatchRowRecord {

@@ -119,15 +119,14 @@ export function batchesAndSecretsContract(adapter: string, setup: StateFactory):
       );
     });
 
-    it("records a row once: a second outcome for the same index is refused", async () => {
+    it("replaces a row's reservation by its outcome: a row is recorded once per index", async () => {
       const accountId = await newAccount(fx, 0);
       const id = uid("bat");
       await fx.batches.begin({ id, accountId, webhookUrl: null, metadata: {}, createdAt: T0, rowCount: 1 });
       await fx.batches.recordRow(id, { index: 0, renderId: uid("rnd"), error: null });
-      await expect(
-        fx.batches.recordRow(id, { index: 0, renderId: uid("rnd"), error: null }),
-      ).rejects.toThrow();
-      expect((await fx.batches.get(accountId, id))?.rows).toHaveLength(1);
+      const refused = { index: 0, renderId: null, error: { code: "insufficient_credits", message: "no" } };
+      await fx.batches.recordRow(id, refused);
+      expect((await fx.other.batches.get(accountId, id))?.rows).toEqual([refused]);
     });
 
     it("rotates webhook secrets: the previous one stays valid until its expiry, an older one is dropped", async () => {

@@ -18,13 +18,12 @@ export function createPgBatchStore(pool: pg.Pool): BatchStore {
       );
     },
     async recordRow(batchId, row) {
-      // One round trip per row, committed on its own right after the row's charge.
-      await pool.query("INSERT INTO batch_rows (batch_id, idx, render_id, error) VALUES ($1, $2, $3, $4)", [
-        batchId,
-        row.index,
-        row.renderId,
-        row.error === null ? null : JSON.stringify(row.error),
-      ]);
+      // One round trip per row, committed on its own before the row's charge starts.
+      await pool.query(
+        `INSERT INTO batch_rows (batch_id, idx, render_id, error) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (batch_id, idx) DO UPDATE SET render_id = excluded.render_id, error = excluded.error`,
+        [batchId, row.index, row.renderId, row.error === null ? null : JSON.stringify(row.error)],
+      );
     },
     async finish(batchId) {
       await pool.query("UPDATE batches SET state = 'accepted' WHERE id = $1", [batchId]);

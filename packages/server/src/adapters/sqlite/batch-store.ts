@@ -9,7 +9,8 @@ export function createSqliteBatchStore(db: DatabaseSync): BatchStore {
     "INSERT INTO batches (id, account_id, webhook_url, metadata, row_count, created_at, state) VALUES (?, ?, ?, ?, ?, ?, 'accepting')",
   );
   const insertRow = db.prepare(
-    "INSERT INTO batch_rows (batch_id, idx, render_id, error) VALUES (?, ?, ?, ?)",
+    `INSERT INTO batch_rows (batch_id, idx, render_id, error) VALUES (?, ?, ?, ?)
+     ON CONFLICT (batch_id, idx) DO UPDATE SET render_id = excluded.render_id, error = excluded.error`,
   );
   const markAccepted = db.prepare("UPDATE batches SET state = 'accepted' WHERE id = ?");
   const byId = db.prepare("SELECT * FROM batches WHERE id = ? AND account_id = ?");
@@ -26,8 +27,8 @@ export function createSqliteBatchStore(db: DatabaseSync): BatchStore {
       );
     },
     async recordRow(batchId, row) {
-      // One autocommit insert per row (WAL, synchronous=NORMAL: tens of microseconds), durable as
-      // soon as the row's charge is.
+      // One autocommit statement per row (WAL, synchronous=NORMAL: tens of microseconds), committed
+      // before the row's charge starts.
       insertRow.run(batchId, row.index, row.renderId, row.error === null ? null : json(row.error));
     },
     async finish(batchId) {

@@ -16,6 +16,11 @@ const Counts = T.Object({
   failed: T.Integer({ description: "Accepted, then failed while rendering (refunded)" }),
 });
 
+const notAccepted = {
+  code: "not_accepted",
+  message: "The batch was interrupted while this row was being charged; it was not charged.",
+};
+
 export function registerBatchGet(app: App, deps: AppDeps): void {
   app.get(
     "/v1/batches/:id",
@@ -55,23 +60,28 @@ export function registerBatchGet(app: App, deps: AppDeps): void {
         completed: 0,
         failed: 0,
       };
+      const state = batchState(batch, deps.clock.now());
       const renders = [];
       for (const row of batch.rows) {
         const render = row.renderId ? await deps.renders.get(request.accountId, row.renderId) : null;
         if (render) {
           counts[render.status] += 1;
           renders.push({ index: row.index, ...(await jobView(deps, request, render)) });
-        } else {
-          counts.refused += 1;
-          renders.push({ index: row.index, error: row.error });
+          continue;
         }
+        // Reserved under a render id that was never stored: the row being charged right now, or,
+        // once the batch stopped, one cut off before its charge committed (so not charged).
+        if (row.error === null && state === "accepting") continue;
+        counts.refused += 1;
+        renders.push({ index: row.index, error: row.error ?? notAccepted });
       }
+      counts.rows = renders.length;
       return {
         id: batch.id,
         webhook_url: batch.webhookUrl,
         metadata: batch.metadata,
         created_at: batch.createdAt,
-        state: batchState(batch, deps.clock.now()),
+        state,
         rows_submitted: batch.rowCount,
         counts,
         renders,

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createSqliteBatchStore } from "../../src/adapters/sqlite/batch-store.ts";
+import { type AcceptBatchDeps, acceptBatch, type BatchStore } from "../../src/domain/batches.ts";
+import { checkBatchRow } from "../../src/http/routes/batch-row-shape.ts";
+import type { RenderStore } from "../../src/ports/render-store.ts";
+import { api, newAccount, publishTemplate } from "../api/support.ts";
+import { testBackend } from "../api-pg/backend.ts";
+import { type CallbackTestServer, startCallbackServer, tinyTemplate } from "../callbacks/support.ts";
+
+// A process killed mid-accept (issue 4 follow-up): the batch is accepted through the real stores of
+// a second connection (as another process would), with a fault injected at the RenderStore port that
+// stops the acceptance dead at one row, exactly where a SIGKILL would: nothing after it runs. The
+// running server then answers GET /v1/batches/:id from what was committed.
+
+let t: CallbackTestServer;
+beforeAll(async () => {
+  t = await startCallbackServer({ receivers: 0, workers: 1 });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+class Killed extends Error {}
+
+/** Where the process dies on row `at`: just after its charge commits, or while it is being charged. */
+type KillPoint = { at: number; when: "after-charge" | "before-charge" };
+
+/** Starts a batch of `rows` rows (row 2 is refused: bad scale) that dies at `kill`; returns its id. */
+async function acceptUntilKilled(
+  accountId: string,
+  rows: number,
+  kill: KillPoint,
+  createdAt: Date,
+): Promise<string> {
+  let row = -1;
+  const renders: RenderStore = Object.create(t.data.renders);
+  renders.accept = async (render) => {
+    row += 1;
+    // Row 2 is refused before its charge, so charges after it belong to the row one further on.
+    const index = row >= 2 ? row + 1 : row;
+    if (index === kill.at && kill.when === "before-charge") throw new Killed();
+    const outcome = await t.data.renders.accept(render);
+    if (index === kill.at) throw new Killed();
+    return outcome;
+  };
+  let batchId = "";
+  const store = batchStore();
+  const batches: BatchStore = Object.create(store);
+  batches.begin = async (header) => {
+    batchId = header.id;
+    return store.begin(header);
+  };
+  const deps: AcceptBatchDeps = {
+    templates: t.data.templates,
+    assets: t.data.assets,
+    renders,
+    batches,
+    clock: { now: () => createdAt },
+    checkUrl: async () => ({ ok: true }),
+    enqueue: () => {},
+  };
+  const body = Array.from({ length: rows }, (_, i) => ({
+    template: "tiny",
+    modifications: [],
+    ...(i === 2 ? { scale: 9 } : {}),
+  }));
+  await expect(acceptBatch(deps, accountId, { renders: body.map(checkBatchRow) })).rejects.toBeInstanceOf(
+    Killed,
+  );
+  return batchId;
+}
+
+/** The data dir holds no BatchStore on the embedded default (the server builds its own on data.db). */
+const batchStore = (): BatchStore =>
+  testBackend() === "sqlite"
+    ? createSqliteBatchStore(t.data.db)
+    : (t.data as unknown as { batches: BatchStore }).batches;
+
+async function setup(credits: number) {
+  const { accountId, key } = await newAccount(t, credits);
+  await publishTemplate(t, key, tinyTemplate());
+  return { accountId, key };
+}
+
+const chargedRenders = (accountId: string): string[] =>
+  (
+    t.data.db.prepare("SELECT id FROM renders WHERE account_id = ? ORDER BY id").all(accountId) as {
+      id: string;
+    }[]
+  )
+    .map((r) => String(r.id))
+    .sort();
+
+const sixMinutesAgo = () => new Date(Date.now() - 6 * 60_000);
+
+it("killed right after a row's charge commits: every charged render, that row's included, is listed by its batch", async () => {
+  const { accountId, key } = await setup(100);
+  const batchId = await acceptUntilKilled(accountId, 10, { at: 6, when: "after-charge" }, sixMinutesAgo());
+
+  const charged = chargedRenders(accountId);
+  expect(charged).toHaveLength(6); // rows 0, 1, 3, 4, 5, 6
+  const res = await api(t, "GET", `/v1/batches/${batchId}`, { key });
+  expect(res.status).toBe(200);
+  expect(res.body.state).toBe("interrupted");
+  expect(res.body.rows_submitted).toBe(10);
+  const listed = res.body.renders as { index: number; id?: string; error?: { code: string } }[];
+  expect(listed.map((r) => r.index)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  expect(listed.flatMap((r) => (r.id ? [r.id] : [])).sort()).toEqual(charged);
+  expect(listed[2]?.error?.code).toBe("invalid_scale");
+  expect(res.body.counts).toMatchObject({ rows: 7, refused: 1 });
+});
+
+it("killed while a row is being charged: that row is reported not charged, every earlier charge is listed", async () => {
+  const { accountId, key } = await setup(100);
+  const batchId = await acceptUntilKilled(accountId, 10, { at: 4, when: "before-charge" }, sixMinutesAgo());
+
+  const charged = chargedRenders(accountId);
+  expect(charged).toHaveLength(3); // rows 0, 1, 3
+  expect((await api(t, "GET", "/v1/account", { key })).body.credits_balance).toBe(97);
+  const res = await api(t, "GET", `/v1/batches/${batchId}`, { key });
+  expect(res.body.state).toBe("interrupted");
+  const listed = res.body.renders as { index: number; id?: string; error?: { code: string } }[];
+  expect(listed.map((r) => r.index)).toEqual([0, 1, 2, 3, 4]);
+  expect(listed.flatMap((r) => (r.id ? [r.id] : [])).sort()).toEqual(charged);
+  expect(listed[4]?.error?.code).toBe("not_accepted");
+  expect(res.body.counts).toMatchObject({ rows: 5, refused: 2 });
+});
+
+it("a batch whose process just died reads as accepting, with the rows recorded so far", async () => {
+  const { accountId, key } = await setup(100);
+  const batchId = await acceptUntilKilled(accountId, 10, { at: 3, when: "before-charge" }, new Date());
+
+  const res = await api(t, "GET", `/v1/batches/${batchId}`, { key });
+  expect(res.body.state).toBe("accepting");
+  // Row 3's reservation has no render yet: while accepting it is the row in flight, not listed.
+  expect((res.body.renders as { index: number }[]).map((r) => r.index)).toEqual([0, 1, 2]);
+  expect(res.body.counts.rows).toBe(3);
+});
+
+it("a batch accepted whole reads as accepted, every row listed", async () => {
+  const { key } = await setup(10);
+  const res = await api(t, "POST", "/v1/renders/batch", {
+    key,
+    body: { renders: [{ template: "tiny" }, { template: "tiny", scale: 9 }] },
+  });
+  expect(res.status).toBe(202);
+  const got = await api(t, "GET", `/v1/batches/${res.body.batch_id}`, { key });
+  expect(got.body.state).toBe("accepted");
+  expect(got.body.rows_submitted).toBe(2);
+  expect(got.body.counts.rows).toBe(2);
+});
