@@ -40,8 +40,11 @@ export interface BatchHeader {
   rowCount: number;
 }
 
-export interface BatchRecord extends BatchHeader {
+export interface BatchSummary extends BatchHeader {
   state: StoredBatchState;
+}
+
+export interface BatchRecord extends BatchSummary {
   /**
    * The rows recorded so far, by index. A row with a render id whose render does not exist was cut
    * off between its reservation and its charge: not charged.
@@ -65,6 +68,11 @@ export interface BatchStore {
   finish(batchId: string): Promise<void>;
   /** Within the account only (another account's batch is not found). */
   get(accountId: string, id: string): Promise<BatchRecord | null>;
+  /**
+   * The account's batches, newest first (created_at, then id, descending), after the batch `after`
+   * in that order: how a caller whose POST got no answer finds the batch the crash left behind.
+   */
+  list(accountId: string, page: { limit: number; after: string | null }): Promise<BatchSummary[]>;
 }
 
 /**

@@ -17,6 +17,7 @@ import { registerAssetFile } from "./routes/asset-file.ts";
 import { registerAssetRoutes } from "./routes/assets-routes.ts";
 import { registerBatchCreate } from "./routes/batch-create.ts";
 import { registerBatchGet } from "./routes/batch-get.ts";
+import { registerBatchList } from "./routes/batch-list.ts";
 import { registerEditorPrepareImage } from "./routes/editor-prepare-image.ts";
 import { registerKeysCreate } from "./routes/keys-create.ts";
 import { registerKeysList } from "./routes/keys-list.ts";
@@ -95,6 +96,7 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
     registerRenderGet,
     registerBatchCreate,
     registerBatchGet,
+    registerBatchList,
     registerRenderDeliveries,
     registerRenderRedeliver,
     registerAccountGet,

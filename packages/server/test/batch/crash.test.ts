@@ -99,6 +99,9 @@ it("killed right after a row's charge commits: every charged render, that row's 
 
   const charged = chargedRenders(accountId);
   expect(charged).toHaveLength(6); // rows 0, 1, 3, 4, 5, 6
+  // The caller never got the batch id; the listing finds it.
+  const list = await api(t, "GET", "/v1/batches", { key });
+  expect(list.body.data).toMatchObject([{ id: batchId, state: "interrupted", rows_submitted: 10 }]);
   const res = await api(t, "GET", `/v1/batches/${batchId}`, { key });
   expect(res.status).toBe(200);
   expect(res.body.state).toBe("interrupted");

@@ -129,6 +129,51 @@ export function batchesAndSecretsContract(adapter: string, setup: StateFactory):
       expect((await fx.other.batches.get(accountId, id))?.rows).toEqual([refused]);
     });
 
+    it("lists an account's batches newest first, page by page, with their state", async () => {
+      const accountId = await newAccount(fx, 0);
+      const ids = [uid("bat"), uid("bat"), uid("bat")];
+      const times = [T0, T1, T1];
+      for (const [i, id] of ids.entries()) {
+        await fx.batches.begin({
+          id,
+          accountId,
+          webhookUrl: null,
+          metadata: {},
+          createdAt: times[i] as string,
+          rowCount: 2,
+        });
+      }
+      await fx.batches.finish(ids[0] as string);
+      await fx.batches.begin({
+        id: uid("bat"),
+        accountId: await newAccount(fx, 0),
+        webhookUrl: null,
+        metadata: {},
+        createdAt: T2,
+        rowCount: 1,
+      });
+      // Same created_at: the larger id first.
+      const newestFirst = [...ids.slice(1).sort().reverse(), ids[0]];
+      const all = await fx.other.batches.list(accountId, { limit: 10, after: null });
+      expect(all.map((b) => b.id)).toEqual(newestFirst);
+      expect(all.map((b) => b.state)).toEqual(["accepting", "accepting", "accepted"]);
+      expect(all[2]).toEqual({
+        id: ids[0],
+        accountId,
+        webhookUrl: null,
+        metadata: {},
+        createdAt: T0,
+        rowCount: 2,
+        state: "accepted",
+      });
+      const first = await fx.batches.list(accountId, { limit: 2, after: null });
+      expect(first.map((b) => b.id)).toEqual(newestFirst.slice(0, 2));
+      expect(
+        (await fx.batches.list(accountId, { limit: 2, after: first[1]?.id ?? "" })).map((b) => b.id),
+      ).toEqual([ids[0]]);
+      expect(await fx.batches.list(accountId, { limit: 2, after: ids[0] as string })).toEqual([]);
+    });
+
     it("rotates webhook secrets: the previous one stays valid until its expiry, an older one is dropped", async () => {
       const accountId = await newAccount(fx, 0);
       const initial = await fx.accounts.webhookSecret(accountId);

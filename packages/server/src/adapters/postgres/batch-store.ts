@@ -1,5 +1,11 @@
 import type pg from "pg";
-import type { BatchRecord, BatchRowRecord, BatchStore, StoredBatchState } from "../../domain/batches.ts";
+import type {
+  BatchRecord,
+  BatchRowRecord,
+  BatchStore,
+  BatchSummary,
+  StoredBatchState,
+} from "../../domain/batches.ts";
 import { iso } from "./pool.ts";
 
 export function createPgBatchStore(pool: pg.Pool): BatchStore {
@@ -28,6 +34,20 @@ export function createPgBatchStore(pool: pg.Pool): BatchStore {
     async finish(batchId) {
       await pool.query("UPDATE batches SET state = 'accepted' WHERE id = $1", [batchId]);
     },
+    async list(accountId, page) {
+      const { rows } =
+        page.after === null
+          ? await pool.query(
+              "SELECT * FROM batches WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
+              [accountId, page.limit],
+            )
+          : await pool.query(
+              `SELECT b.* FROM batches b, batches c WHERE c.id = $1 AND c.account_id = b.account_id AND b.account_id = $2
+               AND (b.created_at, b.id) < (c.created_at, c.id) ORDER BY b.created_at DESC, b.id DESC LIMIT $3`,
+              [page.after, accountId, page.limit],
+            );
+      return rows.map(summary);
+    },
     async get(accountId, id) {
       // The state is read before the rows and rows are only ever added, so an 'accepted' batch is
       // read with all its rows and an 'accepting' one with those recorded so far: no snapshot needed.
@@ -39,13 +59,7 @@ export function createPgBatchStore(pool: pg.Pool): BatchStore {
         [id],
       );
       return {
-        id: String(b.id),
-        accountId: String(b.account_id),
-        webhookUrl: (b.webhook_url as string | null) ?? null,
-        metadata: b.metadata as Record<string, string>,
-        createdAt: iso(b.created_at),
-        rowCount: Number(b.row_count),
-        state: String(b.state) as StoredBatchState,
+        ...summary(b),
         rows: rows.rows.map(
           (r): BatchRowRecord => ({
             index: Number(r.idx),
@@ -55,5 +69,17 @@ export function createPgBatchStore(pool: pg.Pool): BatchStore {
         ),
       } satisfies BatchRecord;
     },
+  };
+}
+
+function summary(b: Record<string, unknown>): BatchSummary {
+  return {
+    id: String(b.id),
+    accountId: String(b.account_id),
+    webhookUrl: (b.webhook_url as string | null) ?? null,
+    metadata: b.metadata as Record<string, string>,
+    createdAt: iso(b.created_at as Date),
+    rowCount: Number(b.row_count),
+    state: String(b.state) as StoredBatchState,
   };
 }

@@ -263,6 +263,7 @@ export const MIGRATIONS: readonly string[] = [
   // row as it is decided, then 'accepted'); batches stored before were written whole.
   `
   ALTER TABLE batches ADD COLUMN state text NOT NULL DEFAULT 'accepted' CHECK (state IN ('accepting', 'accepted'));
+  CREATE INDEX batches_account_created ON batches(account_id, created_at, id);
   `,
 ];
 

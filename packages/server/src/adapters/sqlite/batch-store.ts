@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import type { BatchRecord, BatchStore, StoredBatchState } from "../../domain/batches.ts";
+import type { BatchRecord, BatchStore, BatchSummary, StoredBatchState } from "../../domain/batches.ts";
 import { json, parse } from "./database.ts";
 
 type Row = Record<string, unknown>;
@@ -14,6 +14,13 @@ export function createSqliteBatchStore(db: DatabaseSync): BatchStore {
   );
   const markAccepted = db.prepare("UPDATE batches SET state = 'accepted' WHERE id = ?");
   const byId = db.prepare("SELECT * FROM batches WHERE id = ? AND account_id = ?");
+  const newest = db.prepare(
+    "SELECT * FROM batches WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
+  );
+  const newestAfter = db.prepare(
+    `SELECT b.* FROM batches b, batches c WHERE c.id = ? AND c.account_id = b.account_id AND b.account_id = ?
+     AND (b.created_at, b.id) < (c.created_at, c.id) ORDER BY b.created_at DESC, b.id DESC LIMIT ?`,
+  );
   const rowsOf = db.prepare("SELECT idx, render_id, error FROM batch_rows WHERE batch_id = ? ORDER BY idx");
   return {
     async begin(batch) {
@@ -34,6 +41,13 @@ export function createSqliteBatchStore(db: DatabaseSync): BatchStore {
     async finish(batchId) {
       markAccepted.run(batchId);
     },
+    async list(accountId, page) {
+      const rows =
+        page.after === null
+          ? newest.all(accountId, page.limit)
+          : newestAfter.all(page.after, accountId, page.limit);
+      return (rows as Row[]).map(summary);
+    },
     async get(accountId, id) {
       // No snapshot needed: the state is read before the rows and rows only ever get added, so an
       // 'accepted' batch is read with all its rows and an 'accepting' one with those recorded so far.
@@ -41,13 +55,7 @@ export function createSqliteBatchStore(db: DatabaseSync): BatchStore {
         const b = byId.get(id, accountId) as Row | undefined;
         if (!b) return null;
         return {
-          id: String(b.id),
-          accountId: String(b.account_id),
-          webhookUrl: (b.webhook_url as string | null) ?? null,
-          metadata: parse(b.metadata),
-          createdAt: String(b.created_at),
-          rowCount: Number(b.row_count),
-          state: String(b.state) as StoredBatchState,
+          ...summary(b),
           rows: (rowsOf.all(id) as Row[]).map((r) => ({
             index: Number(r.idx),
             renderId: (r.render_id as string | null) ?? null,
@@ -56,5 +64,17 @@ export function createSqliteBatchStore(db: DatabaseSync): BatchStore {
         } satisfies BatchRecord;
       }
     },
+  };
+}
+
+function summary(b: Row): BatchSummary {
+  return {
+    id: String(b.id),
+    accountId: String(b.account_id),
+    webhookUrl: (b.webhook_url as string | null) ?? null,
+    metadata: parse(b.metadata),
+    createdAt: String(b.created_at),
+    rowCount: Number(b.row_count),
+    state: String(b.state) as StoredBatchState,
   };
 }

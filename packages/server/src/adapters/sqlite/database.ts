@@ -132,6 +132,7 @@ const MIGRATIONS: string[] = [
   // row as it is decided, then 'accepted'. Batches stored before this were written whole: accepted.
   `
   ALTER TABLE batches ADD COLUMN state TEXT NOT NULL DEFAULT 'accepted' CHECK (state IN ('accepting', 'accepted'));
+  CREATE INDEX batches_account_created ON batches(account_id, created_at, id);
   `,
 ];
 

@@ -16,6 +16,14 @@ const Counts = T.Object({
   failed: T.Integer({ description: "Accepted, then failed while rendering (refunded)" }),
 });
 
+export const BatchStateSchema = T.Union(
+  [T.Literal("accepting"), T.Literal("accepted"), T.Literal("interrupted")],
+  {
+    description:
+      "accepting while rows are being taken; interrupted when accepting stopped (the process died): `renders` then holds the rows recorded before it stopped",
+  },
+);
+
 const notAccepted = {
   code: "not_accepted",
   message: "The batch was interrupted while this row was being charged; it was not charged.",
@@ -35,10 +43,7 @@ export function registerBatchGet(app: App, deps: AppDeps): void {
             webhook_url: T.Union([T.String(), T.Null()]),
             metadata: T.Record(T.String(), T.String()),
             created_at: T.String({ format: "date-time" }),
-            state: T.Union([T.Literal("accepting"), T.Literal("accepted"), T.Literal("interrupted")], {
-              description:
-                "accepting while rows are being taken; interrupted when accepting stopped (the process died): `renders` then holds the rows recorded before it stopped",
-            }),
+            state: BatchStateSchema,
             rows_submitted: T.Integer({
               description:
                 "Rows in the request; counts.rows is lower only while accepting or when interrupted",
