@@ -13,6 +13,7 @@ import type { AssetStore } from "../ports/asset-store.ts";
 import type { BlobStore } from "../ports/blob-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { Ledger } from "../ports/ledger.ts";
+import type { OutputLinks } from "../ports/output-links.ts";
 import type { RenderQueue } from "../ports/render-queue.ts";
 import type { RenderStore } from "../ports/render-store.ts";
 import type { SafeFetch } from "../ports/safe-fetch.ts";
@@ -54,8 +55,10 @@ export interface AppDeps {
   safeFetch: Pick<SafeFetch, "check"> & Partial<Pick<SafeFetch, "fetch">>;
   /** Search, dedupe, patch and delete over the asset records (issue 5). */
   assetLibrary: AssetLibrary;
-  /** HMAC key for signed output links (kept in the data dir). */
+  /** HMAC key for the API's own signed output links (kept in the data dir). */
   signingSecret: Uint8Array;
+  /** Makes `output_url`: the API's HMAC link, or an object store's presigned URL. */
+  outputLinks: OutputLinks;
   /** Absolute base URL for links; default: derived from the request's Host. */
   publicUrl?: string;
   /** Open sign-up at POST /v1/accounts (default true). */

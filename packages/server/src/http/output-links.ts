@@ -1,7 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-
-/** Spec section 8: output_url lives about one hour. */
-export const OUTPUT_URL_TTL_S = 3600;
+import { OUTPUT_URL_TTL_S, type OutputLinks } from "../ports/output-links.ts";
+import { EXT_BY_TYPE } from "./views.ts";
 
 function signature(secret: Uint8Array, assetId: string, expires: number): string {
   return createHmac("sha256", secret).update(`${assetId}.${expires}`).digest("hex");
@@ -23,4 +22,14 @@ export function verifyOutputSignature(
   const expected = Buffer.from(signature(secret, assetId, Number(expires)), "hex");
   const given = Buffer.from(sig, "hex");
   return timingSafeEqual(expected, given) && Number(expires) * 1000 > nowMs;
+}
+
+/** The API serves the bytes itself at `/o/<asset>.<ext>` (routes/output-file.ts) after checking the HMAC. */
+export function hmacOutputLinks(secret: Uint8Array): OutputLinks {
+  return {
+    async outputUrl(asset, base, now) {
+      const ext = EXT_BY_TYPE[asset.contentType] ?? "bin";
+      return `${base}${signOutputPath(secret, asset.id, ext, now.getTime())}`;
+    },
+  };
 }

@@ -4,7 +4,6 @@ import type { RenderRecord } from "../ports/render-store.ts";
 import type { TemplateRecord } from "../ports/template-store.ts";
 import type { AppDeps } from "./app-types.ts";
 import { baseUrl } from "./base-url.ts";
-import { signOutputPath } from "./output-links.ts";
 
 export const EXT_BY_TYPE: Record<string, string> = {
   "image/png": "png",
@@ -16,28 +15,29 @@ export const EXT_BY_TYPE: Record<string, string> = {
   "image/svg+xml": "svg",
 };
 
-export function assetLinks(deps: AppDeps, request: FastifyRequest, asset: AssetRecord) {
-  return assetLinksAt(
-    baseUrl(request, deps.publicUrl),
-    deps.signingSecret,
-    asset,
-    deps.clock.now().getTime(),
-  );
+/** The permanent link of an asset (api-decisions.md "Outputs and assets"): served by the API or a CDN. */
+export function assetUrl(base: string, asset: AssetRecord): string {
+  return `${base}/a/${asset.token}.${EXT_BY_TYPE[asset.contentType] ?? "bin"}`;
 }
 
-/** The same links without a request (completion callbacks are built in the render job). */
-export function assetLinksAt(base: string, signingSecret: Uint8Array, asset: AssetRecord, nowMs: number) {
-  const ext = EXT_BY_TYPE[asset.contentType] ?? "bin";
+/** Both links of an output asset, as the job object and the completion callback carry them. */
+export async function assetLinksAt(
+  deps: Pick<AppDeps, "outputLinks" | "clock">,
+  base: string,
+  asset: AssetRecord,
+): Promise<{ asset_url: string; output_url: string }> {
   return {
-    asset_url: `${base}/a/${asset.token}.${ext}`,
-    output_url: `${base}${signOutputPath(signingSecret, asset.id, ext, nowMs)}`,
+    asset_url: assetUrl(base, asset),
+    output_url: await deps.outputLinks.outputUrl(asset, base, deps.clock.now()),
   };
 }
 
 /** The job object of api-decisions.md "Job object", field for field. */
 export async function jobView(deps: AppDeps, request: FastifyRequest, r: RenderRecord) {
   const asset = r.assetId ? await deps.assets.get(r.accountId, r.assetId) : null;
-  const links = asset ? assetLinks(deps, request, asset) : { output_url: null, asset_url: null };
+  const links = asset
+    ? await assetLinksAt(deps, baseUrl(request, deps.publicUrl), asset)
+    : { output_url: null, asset_url: null };
   return {
     id: r.id,
     status: r.status,

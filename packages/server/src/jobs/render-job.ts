@@ -13,7 +13,7 @@ export interface RenderJobDeps {
   clock: Clock;
   runTask(task: Omit<RenderTask, "taskId">): Promise<RenderTaskResult>;
   /** Absolute links of an output asset, for the completion callback body (needs the public base URL). */
-  assetLinks?(asset: AssetRecord): { asset_url: string; output_url: string };
+  assetLinks?(asset: AssetRecord): Promise<{ asset_url: string; output_url: string }>;
 }
 
 /**
@@ -75,21 +75,29 @@ export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promi
     asset,
     sha256: result.sha256,
     ...(render.webhookUrl && deps.assetLinks
-      ? { callback: completionCallback(render, render.webhookUrl, asset, result.warnings, deps.assetLinks) }
+      ? {
+          callback: await completionCallback(
+            render,
+            render.webhookUrl,
+            asset,
+            result.warnings,
+            deps.assetLinks,
+          ),
+        }
       : {}),
   });
 }
 
 /** The callback's bytes are fixed here, once, and stored with the completion (docs/webhooks.md). */
-function completionCallback(
+async function completionCallback(
   render: RenderRecord,
   url: string,
   asset: AssetRecord,
   warnings: readonly unknown[],
   links: NonNullable<RenderJobDeps["assetLinks"]>,
-): OutboxEventInput {
+): Promise<OutboxEventInput> {
   const completedAt = Date.parse(asset.createdAt);
-  const { output_url, asset_url } = links(asset);
+  const { output_url, asset_url } = await links(asset);
   const event = buildCallbackEvent({
     id: render.id,
     template: render.templateKey,

@@ -7,6 +7,7 @@ import { createSqliteBatchStore } from "../adapters/sqlite/batch-store.ts";
 import { createSqliteWebhookOutbox } from "../adapters/sqlite/webhook-outbox.ts";
 import { createAccount } from "../domain/accounts.ts";
 import { buildApp } from "../http/app.ts";
+import { hmacOutputLinks } from "../http/output-links.ts";
 import { assetLinksAt } from "../http/views.ts";
 import { createWebhookDeliverer } from "../jobs/deliver-webhooks.ts";
 import { runRenderJob } from "../jobs/render-job.ts";
@@ -21,6 +22,8 @@ export async function startEmbeddedServer(
   testHooks: { lookup?: Lookup } = {},
 ): Promise<RunningServer> {
   const data = openDataDir(config.dataDir, config.examplesDir ? { examplesDir: config.examplesDir } : {});
+  // Blobs are local files: the API serves output links itself.
+  const outputLinks = hmacOutputLinks(data.signingSecret);
   const safeFetch = createSafeFetch({
     allowlist: config.outboundAllowlist,
     ...(testHooks.lookup ? { lookup: testHooks.lookup } : {}),
@@ -44,8 +47,7 @@ export async function startEmbeddedServer(
           renders: data.renders,
           clock: data.clock,
           runTask: pool.run,
-          assetLinks: (asset) =>
-            assetLinksAt(linkBase, data.signingSecret, asset, data.clock.now().getTime()),
+          assetLinks: (asset) => assetLinksAt({ outputLinks, clock: data.clock }, linkBase, asset),
         },
         id,
       ),
@@ -58,6 +60,7 @@ export async function startEmbeddedServer(
   const app = await buildApp(
     {
       ...data,
+      outputLinks,
       queue,
       safeFetch,
       webhooks,

@@ -4,8 +4,11 @@ import { createFileBlobStore } from "../adapters/files/blob-store.ts";
 import { createDirectoryStarterCatalog } from "../adapters/files/starter-catalog.ts";
 import { openPostgresState } from "../adapters/postgres/state.ts";
 import { S3BlobStore } from "../adapters/s3/blob-store.ts";
+import { presignedOutputLinks } from "../adapters/s3/presigned-output-links.ts";
+import { hmacOutputLinks } from "../http/output-links.ts";
 import type { BlobStore } from "../ports/blob-store.ts";
 import { systemClock } from "../ports/clock.ts";
+import type { OutputLinks } from "../ports/output-links.ts";
 import type { Backend, ServeConfig } from "./config.ts";
 import { DEFAULT_EXAMPLES_DIR, dataPaths, signingSecret } from "./data-dir.ts";
 
@@ -26,19 +29,24 @@ export async function openScaledState(
     applicationName: `pictor-${config.role}`,
     ...(options.boss ? { boss: options.boss } : {}),
   });
+  const secret = backend.signingSecret ?? signingSecret(dataPaths(config.dataDir).secret);
   let blobs: BlobStore;
+  let outputLinks: OutputLinks;
   let closeBlobs = () => {};
   const blobsKind = backend.blobs;
   switch (blobsKind.kind) {
     case "s3": {
       const s3 = new S3BlobStore(blobsKind.s3);
       blobs = s3;
+      // The object store serves output links (presigned); the API never proxies render outputs.
+      outputLinks = presignedOutputLinks(s3);
       closeBlobs = () => s3.destroy();
       break;
     }
     case "files":
       mkdirSync(dataPaths(config.dataDir).blobs, { recursive: true });
       blobs = createFileBlobStore(dataPaths(config.dataDir).blobs);
+      outputLinks = hmacOutputLinks(secret);
       break;
     default: {
       const unknown: never = blobsKind;
@@ -51,7 +59,8 @@ export async function openScaledState(
     blobs,
     starters: createDirectoryStarterCatalog(config.examplesDir ?? DEFAULT_EXAMPLES_DIR),
     clock: systemClock,
-    signingSecret: backend.signingSecret ?? signingSecret(dataPaths(config.dataDir).secret),
+    signingSecret: secret,
+    outputLinks,
     async close() {
       closeBlobs();
       await state.close();

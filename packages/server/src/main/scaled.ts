@@ -101,8 +101,7 @@ export async function startScaledServer(
             renders: state.renders,
             clock: state.clock,
             runTask,
-            assetLinks: (asset) =>
-              assetLinksAt(linkBase, state.signingSecret, asset, state.clock.now().getTime()),
+            assetLinks: (asset) => assetLinksAt(state, linkBase, asset),
           },
           id,
         ),

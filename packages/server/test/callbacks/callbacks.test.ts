@@ -56,7 +56,13 @@ it("a completed render's callback arrives signed; the delivery log shows it; red
     credits_charged: 1,
     metadata: { warnings: job.warnings },
   });
-  expect(body.url).toMatch(/\/o\/ast_/);
+  // The callback's url is the same kind of link as the job's output_url (signed at another time).
+  const link = new URL(body.url);
+  const output = new URL(job.output_url);
+  expect(link.origin + link.pathname).toBe(output.origin + output.pathname);
+  const image = await fetch(link);
+  expect(image.status).toBe(200);
+  expect(image.headers.get("content-type")).toBe("image/png");
   expect(first.headers["x-service-event-id"]).toBe(body.event_id);
   expect(Number(first.headers["x-service-timestamp"])).toBeGreaterThan(1_700_000_000);
 

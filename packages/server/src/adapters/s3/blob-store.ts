@@ -95,9 +95,21 @@ export class S3BlobStore implements BlobStore {
    * A URL anyone can GET for `expiresInSeconds` (SigV4 query signature; S3 caps it at 7 days). The
    * store checks the signature and the expiry itself, so the API never proxies render outputs.
    * `signedAt` (default now) lets a caller with an injected clock sign at its own time.
+   * `responseContentType` is signed into the URL (`response-content-type`) and overrides the stored
+   * type, for keys whose extension does not tell it.
    */
-  presignGet(key: string, expiresInSeconds: number, signedAt?: Date): Promise<string> {
-    return getSignedUrl(this.#client, new GetObjectCommand({ Bucket: this.#bucket, Key: this.#key(key) }), {
+  presignGet(
+    key: string,
+    expiresInSeconds: number,
+    signedAt?: Date,
+    responseContentType?: string,
+  ): Promise<string> {
+    const command = new GetObjectCommand({
+      Bucket: this.#bucket,
+      Key: this.#key(key),
+      ...(responseContentType ? { ResponseContentType: responseContentType } : {}),
+    });
+    return getSignedUrl(this.#client, command, {
       expiresIn: expiresInSeconds,
       ...(signedAt ? { signingDate: signedAt } : {}),
     });

@@ -2,8 +2,9 @@ import { Type as T } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import type { LibraryAsset } from "../../domain/assets/asset-library.ts";
 import type { AppDeps } from "../app-types.ts";
+import { baseUrl } from "../base-url.ts";
 import { ApiError, type FieldError } from "../errors.ts";
-import { assetLinks } from "../views.ts";
+import { assetUrl } from "../views.ts";
 
 /** Limits shared with render requests' `tags` and `metadata` (render-create.ts). */
 export const Tags = T.Array(T.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 });
@@ -48,7 +49,7 @@ export function assetView(deps: AppDeps, request: FastifyRequest, a: LibraryAsse
     metadata: a.metadata,
     font: a.font,
     render_id: a.renderId,
-    asset_url: assetLinks(deps, request, a).asset_url,
+    asset_url: assetUrl(baseUrl(request, deps.publicUrl), a),
     created_at: a.createdAt,
   };
 }
