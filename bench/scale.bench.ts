@@ -14,15 +14,12 @@ import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TemplateDocumentT } from "@pictor/engine";
-import { createAccount } from "../packages/server/src/domain/accounts.ts";
-import { newAssetToken, newId } from "../packages/server/src/domain/ids.ts";
-import { createTemplate } from "../packages/server/src/domain/templates.ts";
 import { readServeConfig } from "../packages/server/src/main/config.ts";
 import { openScaledState } from "../packages/server/src/main/scaled-state.ts";
 import { freePort } from "../packages/server/test/scale/processes.ts";
 import { startPostgres } from "../packages/server/test/support/postgres.ts";
 import { startS3 } from "../packages/server/test/support/s3.ts";
-import { seedDataDir, startPictorServe } from "./lib/pictor-serve.ts";
+import { seedBenchAccount, seedDataDir, startPictorServe } from "./lib/pictor-serve.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
 import { readReferenceScene } from "./lib/reference-scene.ts";
 
@@ -205,28 +202,7 @@ async function seedScaled(env: NodeJS.ProcessEnv, dir: string, doc: TemplateDocu
   if (config.backend.state !== "postgres") throw new Error("expected PostgreSQL");
   const state = await openScaledState(config, config.backend);
   try {
-    const { accountId, apiKey } = await createAccount(state, { name: "bench", credits: 10_000_000 });
-    const assetId = newId("ast");
-    await state.blobs.put(`assets/${assetId}`, bytes);
-    await state.assets.insert({
-      id: assetId,
-      accountId,
-      folder: "bench/",
-      name: "reference-photo.jpg",
-      contentType: "image/jpeg",
-      byteSize: bytes.byteLength,
-      width: null,
-      height: null,
-      blobKey: `assets/${assetId}`,
-      token: newAssetToken(),
-      etag: `"${assetId}"`,
-      metadata: {},
-      tags: [],
-      renderId: null,
-      createdAt: new Date().toISOString(),
-    });
-    const created = await createTemplate(state, accountId, doc, { publish: true });
-    if (!created.ok) throw new Error(created.message);
+    const { apiKey, assetId } = await seedBenchAccount(state, doc, bytes);
     return { apiKey, assetId };
   } finally {
     await state.close();

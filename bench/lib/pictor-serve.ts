@@ -8,6 +8,8 @@ import { createAccount } from "../../packages/server/src/domain/accounts.ts";
 import { newAssetToken, newId } from "../../packages/server/src/domain/ids.ts";
 import { createTemplate } from "../../packages/server/src/domain/templates.ts";
 import { openDataDir } from "../../packages/server/src/main/data-dir.ts";
+import type { AssetStore } from "../../packages/server/src/ports/asset-store.ts";
+import type { BlobStore } from "../../packages/server/src/ports/blob-store.ts";
 
 const BIN = fileURLToPath(new URL("../../packages/server/bin/pictor.js", import.meta.url));
 
@@ -32,11 +34,28 @@ export async function seedDataDir(
 ): Promise<SeededDataDir> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const data = openDataDir(dir, { examplesDir: join(dir, "none") });
-  const { accountId, apiKey } = await createAccount(data, { name: "bench", credits: 10_000_000 });
+  const { accountId, apiKey, assetId } = await seedBenchAccount(data, document, photo);
   const webhookSecret = (await data.accounts.webhookSecret(accountId)) as string;
+  data.close();
+  return { dir, accountId, apiKey, webhookSecret, assetId };
+}
+
+type BenchStores = Parameters<typeof createAccount>[0] &
+  Parameters<typeof createTemplate>[0] & { blobs: BlobStore; assets: AssetStore };
+
+/**
+ * Through the same stores the server uses (embedded data dir or PostgreSQL + S3): one account with
+ * credits no benchmark runs out of, the photo as its asset, the scene published.
+ */
+export async function seedBenchAccount(
+  stores: BenchStores,
+  document: TemplateDocumentT,
+  photo: Uint8Array,
+): Promise<{ accountId: string; apiKey: string; assetId: string }> {
+  const { accountId, apiKey } = await createAccount(stores, { name: "bench", credits: 10_000_000 });
   const assetId = newId("ast");
-  await data.blobs.put(`assets/${assetId}`, photo);
-  await data.assets.insert({
+  await stores.blobs.put(`assets/${assetId}`, photo);
+  await stores.assets.insert({
     id: assetId,
     accountId,
     folder: "bench/",
@@ -53,10 +72,9 @@ export async function seedDataDir(
     renderId: null,
     createdAt: new Date().toISOString(),
   });
-  const created = await createTemplate(data, accountId, document, { publish: true });
+  const created = await createTemplate(stores, accountId, document, { publish: true });
   if (!created.ok) throw new Error(created.message);
-  data.close();
-  return { dir, accountId, apiKey, webhookSecret, assetId };
+  return { accountId, apiKey, assetId };
 }
 
 export interface PictorServe {
