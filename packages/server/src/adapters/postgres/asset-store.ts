@@ -1,48 +1,20 @@
 import type pg from "pg";
 import type { AssetRecord, AssetStore } from "../../ports/asset-store.ts";
-import { iso, type PgExecutor } from "./pool.ts";
+import {
+  ASSET_INSERT_COLUMNS,
+  assetFromRow,
+  assetInsertValues,
+  placeholders,
+  type Row,
+} from "../sql-rows.ts";
+import { type PgExecutor, postgresColumns } from "./pool.ts";
 
-type Row = Record<string, unknown>;
-
-export const toAsset = (r: Row): AssetRecord => ({
-  id: String(r.id),
-  accountId: String(r.account_id),
-  folder: String(r.folder),
-  name: String(r.name),
-  contentType: String(r.content_type),
-  byteSize: Number(r.byte_size),
-  width: r.width === null ? null : Number(r.width),
-  height: r.height === null ? null : Number(r.height),
-  blobKey: String(r.blob_key),
-  token: String(r.token),
-  etag: String(r.etag),
-  metadata: r.metadata as Record<string, string>,
-  tags: r.tags as string[],
-  renderId: (r.render_id as string | null) ?? null,
-  createdAt: iso(r.created_at),
-});
+export const toAsset = (r: Row): AssetRecord => assetFromRow(r, postgresColumns);
 
 export async function insertAsset(db: PgExecutor, a: AssetRecord): Promise<void> {
   await db.query(
-    `INSERT INTO assets (id, account_id, folder, name, content_type, byte_size, width, height, blob_key, token, etag,
-       metadata, tags, render_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-    [
-      a.id,
-      a.accountId,
-      a.folder,
-      a.name,
-      a.contentType,
-      a.byteSize,
-      a.width,
-      a.height,
-      a.blobKey,
-      a.token,
-      a.etag,
-      JSON.stringify(a.metadata),
-      JSON.stringify(a.tags),
-      a.renderId,
-      a.createdAt,
-    ],
+    `INSERT INTO assets (${ASSET_INSERT_COLUMNS}) VALUES (${placeholders(15, "$")})`,
+    assetInsertValues(a),
   );
   await indexAssetTerms(db, a);
 }

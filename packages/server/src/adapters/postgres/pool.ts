@@ -1,4 +1,5 @@
 import pg from "pg";
+import type { ColumnDecoding } from "../sql-rows.ts";
 
 /** What a query needs: a pool, or the client of an open transaction (so helpers compose inside one). */
 export type PgExecutor = Pick<pg.Pool | pg.PoolClient, "query">;
@@ -49,3 +50,10 @@ export async function withTransaction<T>(
 export const iso = (value: unknown): string => (value instanceof Date ? value.toISOString() : String(value));
 export const isoOrNull = (value: unknown): string | null =>
   value === null || value === undefined ? null : iso(value);
+
+/** PostgreSQL hands jsonb back parsed and timestamptz as `Date`. */
+export const postgresColumns: ColumnDecoding = {
+  json: <T>(value: unknown) => value as T,
+  time: iso,
+  timeOrNull: isoOrNull,
+};

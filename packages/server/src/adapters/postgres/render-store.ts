@@ -1,41 +1,19 @@
 import type pg from "pg";
-import type { OutputFormat, RenderRecord, RenderStatus, RenderStore } from "../../ports/render-store.ts";
+import type { RenderRecord, RenderStore } from "../../ports/render-store.ts";
+import {
+  placeholders,
+  RENDER_INSERT_COLUMNS,
+  RENDER_SELECT,
+  type Row,
+  renderFromRow,
+  renderInsertValues,
+} from "../sql-rows.ts";
 import { insertAsset } from "./asset-store.ts";
 import { balanceOf } from "./ledger.ts";
-import { iso, isoOrNull, type PgExecutor, withTransaction } from "./pool.ts";
+import { type PgExecutor, postgresColumns, withTransaction } from "./pool.ts";
 import { insertWebhookEvent } from "./webhook-outbox.ts";
 
-type Row = Record<string, unknown>;
-
-const toRender = (r: Row): RenderRecord => ({
-  id: String(r.id),
-  accountId: String(r.account_id),
-  templateId: String(r.template_id),
-  templateKey: String(r.template_key),
-  templateVersion: Number(r.template_version),
-  frame: String(r.frame),
-  scale: Number(r.scale),
-  format: r.format as OutputFormat,
-  quality: r.quality === null ? null : Number(r.quality),
-  width: Number(r.width),
-  height: Number(r.height),
-  values: r.slot_values as Record<string, string>,
-  metadata: r.metadata as Record<string, string>,
-  tags: r.tags as string[],
-  webhookUrl: (r.webhook_url as string | null) ?? null,
-  status: r.status as RenderStatus,
-  creditsCharged: Number(r.credits_charged),
-  creditsRefunded: Number(r.refunded ?? 0),
-  error: r.error_code ? { code: String(r.error_code), message: String(r.error_message) } : null,
-  warnings: r.warnings as RenderRecord["warnings"],
-  assetId: (r.asset_id as string | null) ?? null,
-  createdAt: iso(r.created_at),
-  completedAt: isoOrNull(r.completed_at),
-});
-
-const SELECT = `SELECT renders.*,
-  (SELECT amount FROM ledger WHERE ledger.render_id = renders.id AND kind = 'refund') AS refunded
-  FROM renders`;
+const toRender = (r: Row): RenderRecord => renderFromRow(r, postgresColumns);
 
 const json = (value: unknown) => JSON.stringify(value);
 
@@ -77,35 +55,18 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
           [r.accountId, -r.creditsCharged, r.id, r.createdAt],
         );
         await client.query(
-          `INSERT INTO renders (id, account_id, template_id, template_key, template_version, frame, scale, format,
-             quality, width, height, slot_values, metadata, tags, webhook_url, status, credits_charged, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'queued', $16, $17)`,
-          [
-            r.id,
-            r.accountId,
-            r.templateId,
-            r.templateKey,
-            r.templateVersion,
-            r.frame,
-            r.scale,
-            r.format,
-            r.quality,
-            r.width,
-            r.height,
-            json(r.values),
-            json(r.metadata),
-            json(r.tags),
-            r.webhookUrl,
-            r.creditsCharged,
-            r.createdAt,
-          ],
+          `INSERT INTO renders (${RENDER_INSERT_COLUMNS}) VALUES (${placeholders(18, "$")})`,
+          renderInsertValues(r),
         );
         await options.enqueueInTransaction?.(client, { ...r, status: "queued" });
         return { accepted: true as const };
       });
     },
     async get(accountId, id) {
-      const { rows } = await pool.query(`${SELECT} WHERE id = $1 AND account_id = $2`, [id, accountId]);
+      const { rows } = await pool.query(`${RENDER_SELECT} WHERE id = $1 AND account_id = $2`, [
+        id,
+        accountId,
+      ]);
       return rows[0] ? toRender(rows[0]) : null;
     },
     async pending() {
@@ -124,7 +85,7 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
           [r.template_id, r.template_version],
         );
         if (!v.rows[0]) throw new Error(`render ${id} pins a missing template version`);
-        const { rows } = await client.query(`${SELECT} WHERE id = $1`, [id]);
+        const { rows } = await client.query(`${RENDER_SELECT} WHERE id = $1`, [id]);
         return { render: toRender(rows[0] as Row), document: v.rows[0].document };
       });
     },

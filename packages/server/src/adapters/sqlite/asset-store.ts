@@ -1,50 +1,21 @@
-import type { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { AssetRecord, AssetStore } from "../../ports/asset-store.ts";
+import {
+  ASSET_INSERT_COLUMNS,
+  assetFromRow,
+  assetInsertValues,
+  placeholders,
+  type Row,
+} from "../sql-rows.ts";
 import { indexAssetTerms } from "./asset-schema.ts";
-import { json, parse } from "./database.ts";
+import { sqliteColumns } from "./database.ts";
 import { sql } from "./statements.ts";
 
-type Row = Record<string, unknown>;
-
-export const toAsset = (r: Row): AssetRecord => ({
-  id: String(r.id),
-  accountId: String(r.account_id),
-  folder: String(r.folder),
-  name: String(r.name),
-  contentType: String(r.content_type),
-  byteSize: Number(r.byte_size),
-  width: r.width === null ? null : Number(r.width),
-  height: r.height === null ? null : Number(r.height),
-  blobKey: String(r.blob_key),
-  token: String(r.token),
-  etag: String(r.etag),
-  metadata: parse(r.metadata),
-  tags: parse(r.tags),
-  renderId: (r.render_id as string | null) ?? null,
-  createdAt: String(r.created_at),
-});
+export const toAsset = (r: Row): AssetRecord => assetFromRow(r, sqliteColumns);
 
 export function insertAsset(db: DatabaseSync, a: AssetRecord): void {
-  sql(
-    db,
-    `INSERT INTO assets (id, account_id, folder, name, content_type, byte_size, width, height, blob_key, token, etag,
-       metadata, tags, render_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    a.id,
-    a.accountId,
-    a.folder,
-    a.name,
-    a.contentType,
-    a.byteSize,
-    a.width,
-    a.height,
-    a.blobKey,
-    a.token,
-    a.etag,
-    json(a.metadata),
-    json(a.tags),
-    a.renderId,
-    a.createdAt,
+  sql(db, `INSERT INTO assets (${ASSET_INSERT_COLUMNS}) VALUES (${placeholders(15, "?")})`).run(
+    ...(assetInsertValues(a) as SQLInputValue[]),
   );
   indexAssetTerms(db, a);
 }

@@ -1,4 +1,5 @@
 import { DatabaseSync } from "node:sqlite";
+import type { ColumnDecoding } from "../sql-rows.ts";
 import { migrateAssetLibrary } from "./asset-schema.ts";
 import { migrateBalances } from "./balances.ts";
 import { migrateIdempotency } from "./idempotency-store.ts";
@@ -183,3 +184,10 @@ export function transaction<T>(db: DatabaseSync, fn: () => T): T {
 
 export const json = (value: unknown) => JSON.stringify(value);
 export const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
+
+/** SQLite hands JSON back as the text we stored and timestamps as the ISO strings we stored. */
+export const sqliteColumns: ColumnDecoding = {
+  json: parse,
+  time: (value) => String(value),
+  timeOrNull: (value) => (value as string | null) ?? null,
+};

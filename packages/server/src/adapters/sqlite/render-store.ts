@@ -1,55 +1,29 @@
-import type { DatabaseSync } from "node:sqlite";
-import type { OutputFormat, RenderRecord, RenderStatus, RenderStore } from "../../ports/render-store.ts";
+import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import type { RenderRecord, RenderStore } from "../../ports/render-store.ts";
+import {
+  placeholders,
+  RENDER_INSERT_COLUMNS,
+  RENDER_SELECT,
+  type Row,
+  renderFromRow,
+  renderInsertValues,
+} from "../sql-rows.ts";
 import { insertAsset } from "./asset-store.ts";
 import { balanceOf } from "./balances.ts";
-import { json, parse, transaction } from "./database.ts";
+import { json, parse, sqliteColumns, transaction } from "./database.ts";
 import { sql } from "./statements.ts";
 import { insertWebhookEvent } from "./webhook-outbox.ts";
 
-type Row = Record<string, unknown>;
-
-const toRender = (r: Row): RenderRecord => ({
-  id: String(r.id),
-  accountId: String(r.account_id),
-  templateId: String(r.template_id),
-  templateKey: String(r.template_key),
-  templateVersion: Number(r.template_version),
-  frame: String(r.frame),
-  scale: Number(r.scale),
-  format: r.format as OutputFormat,
-  quality: r.quality === null ? null : Number(r.quality),
-  width: Number(r.width),
-  height: Number(r.height),
-  values: parse(r.slot_values),
-  metadata: parse(r.metadata),
-  tags: parse(r.tags),
-  webhookUrl: (r.webhook_url as string | null) ?? null,
-  status: r.status as RenderStatus,
-  creditsCharged: Number(r.credits_charged),
-  creditsRefunded: Number(r.refunded ?? 0),
-  error: r.error_code ? { code: String(r.error_code), message: String(r.error_message) } : null,
-  warnings: parse(r.warnings),
-  assetId: (r.asset_id as string | null) ?? null,
-  createdAt: String(r.created_at),
-  completedAt: (r.completed_at as string | null) ?? null,
-});
-
-const SELECT = `SELECT renders.*,
-  (SELECT amount FROM ledger WHERE ledger.render_id = renders.id AND kind = 'refund') AS refunded
-  FROM renders`;
+const toRender = (r: Row): RenderRecord => renderFromRow(r, sqliteColumns);
 
 export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
-  const insert = sql(
-    db,
-    `INSERT INTO renders (id, account_id, template_id, template_key, template_version, frame, scale, format, quality,
-       width, height, slot_values, metadata, tags, webhook_url, status, credits_charged, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?)`,
-  );
+  const insert = sql(db, `INSERT INTO renders (${RENDER_INSERT_COLUMNS}) VALUES (${placeholders(18, "?")})`);
+
   const charge = sql(
     db,
     "INSERT INTO ledger (account_id, kind, amount, render_id, note, created_at) VALUES (?, 'charge', ?, ?, NULL, ?)",
   );
-  const byId = sql(db, `${SELECT} WHERE id = ?`);
+  const byId = sql(db, `${RENDER_SELECT} WHERE id = ?`);
 
   return {
     async accept(r) {
@@ -59,25 +33,7 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
         const balance = balanceOf(db, r.accountId);
         if (balance < r.creditsCharged) return { accepted: false as const, balance };
         charge.run(r.accountId, -r.creditsCharged, r.id, r.createdAt);
-        insert.run(
-          r.id,
-          r.accountId,
-          r.templateId,
-          r.templateKey,
-          r.templateVersion,
-          r.frame,
-          r.scale,
-          r.format,
-          r.quality,
-          r.width,
-          r.height,
-          json(r.values),
-          json(r.metadata),
-          json(r.tags),
-          r.webhookUrl,
-          r.creditsCharged,
-          r.createdAt,
-        );
+        insert.run(...(renderInsertValues(r) as SQLInputValue[]));
         return { accepted: true as const };
       });
     },

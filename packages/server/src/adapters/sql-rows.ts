@@ -1,0 +1,113 @@
+import type { AssetRecord } from "../ports/asset-store.ts";
+import type { OutputFormat, RenderRecord, RenderStatus } from "../ports/render-store.ts";
+
+/**
+ * Row <-> record mapping shared by the SQLite and PostgreSQL adapters. The two schemas have the same
+ * columns; they differ only in how a column comes back: SQLite returns JSON as text and timestamps as
+ * the ISO strings we stored, PostgreSQL returns parsed jsonb and `Date`s. That difference is the
+ * `ColumnDecoding` each adapter passes in.
+ */
+export type Row = Record<string, unknown>;
+
+export interface ColumnDecoding {
+  json<T>(value: unknown): T;
+  time(value: unknown): string;
+  timeOrNull(value: unknown): string | null;
+}
+
+export const renderFromRow = (r: Row, d: ColumnDecoding): RenderRecord => ({
+  id: String(r.id),
+  accountId: String(r.account_id),
+  templateId: String(r.template_id),
+  templateKey: String(r.template_key),
+  templateVersion: Number(r.template_version),
+  frame: String(r.frame),
+  scale: Number(r.scale),
+  format: r.format as OutputFormat,
+  quality: r.quality === null ? null : Number(r.quality),
+  width: Number(r.width),
+  height: Number(r.height),
+  values: d.json(r.slot_values),
+  metadata: d.json(r.metadata),
+  tags: d.json(r.tags),
+  webhookUrl: (r.webhook_url as string | null) ?? null,
+  status: r.status as RenderStatus,
+  creditsCharged: Number(r.credits_charged),
+  creditsRefunded: Number(r.refunded ?? 0),
+  error: r.error_code ? { code: String(r.error_code), message: String(r.error_message) } : null,
+  warnings: d.json(r.warnings),
+  assetId: (r.asset_id as string | null) ?? null,
+  createdAt: d.time(r.created_at),
+  completedAt: d.timeOrNull(r.completed_at),
+});
+
+/** Renders with their refund (at most one per render: a ledger uniqueness rule). */
+export const RENDER_SELECT = `SELECT renders.*,
+  (SELECT amount FROM ledger WHERE ledger.render_id = renders.id AND kind = 'refund') AS refunded
+  FROM renders`;
+
+/** A newly accepted render: columns and values in the same order. */
+export const RENDER_INSERT_COLUMNS = `id, account_id, template_id, template_key, template_version, frame, scale,
+  format, quality, width, height, slot_values, metadata, tags, webhook_url, status, credits_charged, created_at`;
+export const renderInsertValues = (r: RenderRecord): unknown[] => [
+  r.id,
+  r.accountId,
+  r.templateId,
+  r.templateKey,
+  r.templateVersion,
+  r.frame,
+  r.scale,
+  r.format,
+  r.quality,
+  r.width,
+  r.height,
+  JSON.stringify(r.values),
+  JSON.stringify(r.metadata),
+  JSON.stringify(r.tags),
+  r.webhookUrl,
+  "queued",
+  r.creditsCharged,
+  r.createdAt,
+];
+
+export const assetFromRow = (r: Row, d: ColumnDecoding): AssetRecord => ({
+  id: String(r.id),
+  accountId: String(r.account_id),
+  folder: String(r.folder),
+  name: String(r.name),
+  contentType: String(r.content_type),
+  byteSize: Number(r.byte_size),
+  width: r.width === null ? null : Number(r.width),
+  height: r.height === null ? null : Number(r.height),
+  blobKey: String(r.blob_key),
+  token: String(r.token),
+  etag: String(r.etag),
+  metadata: d.json(r.metadata),
+  tags: d.json(r.tags),
+  renderId: (r.render_id as string | null) ?? null,
+  createdAt: d.time(r.created_at),
+});
+
+export const ASSET_INSERT_COLUMNS = `id, account_id, folder, name, content_type, byte_size, width, height, blob_key,
+  token, etag, metadata, tags, render_id, created_at`;
+export const assetInsertValues = (a: AssetRecord): unknown[] => [
+  a.id,
+  a.accountId,
+  a.folder,
+  a.name,
+  a.contentType,
+  a.byteSize,
+  a.width,
+  a.height,
+  a.blobKey,
+  a.token,
+  a.etag,
+  JSON.stringify(a.metadata),
+  JSON.stringify(a.tags),
+  a.renderId,
+  a.createdAt,
+];
+
+/** `?, ?, …` (SQLite) or `$1, $2, …` (PostgreSQL) for `count` values. */
+export const placeholders = (count: number, style: "?" | "$"): string =>
+  Array.from({ length: count }, (_, i) => (style === "?" ? "?" : `$${i + 1}`)).join(", ");
