@@ -27,6 +27,13 @@ declare module "autocannon" {
       timeouts: number;
     }
   }
-  function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
+  /** A running load: awaitable for its result, and an emitter of one event per response. */
+  interface Run extends PromiseLike<autocannon.Result> {
+    on(
+      event: "response",
+      listener: (client: unknown, statusCode: number, resBytes: number, responseTimeMs: number) => void,
+    ): this;
+  }
+  function autocannon(options: autocannon.Options): Run;
   export = autocannon;
 }

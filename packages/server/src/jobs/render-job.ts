@@ -32,6 +32,7 @@ export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promi
   try {
     result = await deps.runTask({
       accountId: render.accountId,
+      documentKey: `${render.templateId}@${render.templateVersion}`,
       document,
       frame: render.frame,
       values: render.values,

@@ -27,7 +27,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const task = (outputKey: string) => ({
+const task = (outputKey: string, documentKey = "tpl_pool@1") => ({
+  documentKey,
   document: testTemplate() as never,
   frame: "main",
   values: { title: "pool" },
@@ -50,4 +51,14 @@ it("a task whose worker crashes is run again on the replacement and completes on
   const result = await running;
   expect(result.ok).toBe(true);
   expect(await blobs.get("renders/two.png")).not.toBeNull();
+});
+
+it("a worker renders a document it holds, and still after the pool made it forget the others", async () => {
+  // More versions than a worker holds: the pool sends forgetDocuments and the documents again.
+  for (let v = 1; v <= 70; v++) {
+    const result = await pool.run(task(`renders/v${v}.png`, `tpl_many@${v}`));
+    expect(result.ok).toBe(true);
+  }
+  const again = await pool.run(task("renders/again.png", "tpl_many@1"));
+  expect(again).toMatchObject({ ok: true, width: 200, height: 100 });
 });

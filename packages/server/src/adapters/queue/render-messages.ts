@@ -7,7 +7,15 @@ export interface RenderTask {
   taskId: number;
   /** Whose uploaded fonts the document's family names resolve to; without it, shipped fonts only. */
   accountId?: string;
-  document: TemplateDocumentT;
+  /**
+   * The pinned template version, e.g. `tpl_…@3`. Published versions never change, so a worker keeps
+   * the documents it was sent under this key and the pool sends each one to a worker only once.
+   */
+  documentKey: string;
+  /** Absent when this worker already holds `documentKey` (see worker-pool.ts). */
+  document?: TemplateDocumentT;
+  /** The worker drops the documents it holds before this task (the pool's bound was reached). */
+  forgetDocuments?: true;
   frame: string;
   values: Record<string, string>;
   scale: number;

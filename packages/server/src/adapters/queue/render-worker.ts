@@ -26,7 +26,13 @@ const withAccountFonts = createAccountFontLoader({
   engine: renderer,
 });
 
+// Documents by version key, as the pool sent them (worker-pool.ts decides what is held). The same
+// object each time also lets the renderer skip validating it again.
+const documents = new Map<string, NonNullable<RenderTask["document"]>>();
+
 port.on("message", async (task: RenderTask) => {
+  if (task.forgetDocuments) documents.clear();
+  if (task.document) documents.set(task.documentKey, task.document);
   const result = await run(task);
   const message: WorkerMessage = { type: "result", result };
   port.postMessage(message);
@@ -35,10 +41,12 @@ port.postMessage({ type: "ready" } satisfies WorkerMessage);
 
 async function run(task: RenderTask): Promise<RenderTaskResult> {
   try {
+    const pinned = documents.get(task.documentKey);
+    if (!pinned) throw new Error(`render worker was not sent document ${task.documentKey}`);
     const { document, familyOf } =
       task.accountId === undefined
-        ? { document: task.document, familyOf: new Map<string, string>() }
-        : await withAccountFonts(task.accountId, task.document);
+        ? { document: pinned, familyOf: new Map<string, string>() }
+        : await withAccountFonts(task.accountId, pinned);
     const out = await renderer.render(document, {
       frame: task.frame,
       values: task.values,
