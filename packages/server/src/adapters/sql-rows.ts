@@ -46,9 +46,18 @@ export const RENDER_SELECT = `SELECT renders.*,
   (SELECT amount FROM ledger WHERE ledger.render_id = renders.id AND kind = 'refund') AS refunded
   FROM renders`;
 
+/** The lookup behind `RenderStore.findByIdempotencyKey`, with the placeholders of each dialect. */
+export const renderByIdempotencyKey = (p: [string, string, string]) =>
+  `${RENDER_SELECT} WHERE account_id = ${p[0]} AND idempotency_key = ${p[1]} AND created_at >= ${p[2]}
+   ORDER BY created_at DESC LIMIT 1`;
+
 /** A newly accepted render: columns and values in the same order. */
 export const RENDER_INSERT_COLUMNS = `id, account_id, template_id, template_key, template_version, frame, scale,
-  format, quality, width, height, slot_values, metadata, tags, webhook_url, status, credits_charged, created_at`;
+  format, quality, width, height, slot_values, metadata, tags, webhook_url, status, credits_charged, created_at,
+  idempotency_key`;
+/** `INSERT INTO renders …` with the placeholders of each dialect. */
+export const renderInsert = (style: "?" | "$"): string =>
+  `INSERT INTO renders (${RENDER_INSERT_COLUMNS}) VALUES (${placeholders(RENDER_INSERT_COLUMNS.split(",").length, style)})`;
 export const renderInsertValues = (r: RenderRecord): unknown[] => [
   r.id,
   r.accountId,
@@ -68,6 +77,7 @@ export const renderInsertValues = (r: RenderRecord): unknown[] => [
   "queued",
   r.creditsCharged,
   r.createdAt,
+  r.idempotencyKey ?? null,
 ];
 
 export const assetFromRow = (r: Row, d: ColumnDecoding): AssetRecord => ({

@@ -37,6 +37,7 @@ export async function acceptRender(
   deps: AcceptRenderDeps,
   accountId: string,
   req: RenderRequest,
+  options: { idempotencyKey?: string } = {},
 ): Promise<Result<RenderRecord>> {
   const scale = req.scale === undefined ? 1 : req.scale;
   if (!isValidScale(scale)) return fail("invalid_scale", "scale must be a number from 1 to 4 inclusive.");
@@ -93,6 +94,7 @@ export async function acceptRender(
     metadata: req.metadata ?? {},
     tags: req.tags ?? [],
     webhookUrl: req.webhook_url ?? null,
+    idempotencyKey: options.idempotencyKey ?? null,
     status: "queued",
     creditsCharged: creditCost(scale),
     creditsRefunded: 0,

@@ -79,7 +79,13 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
     await authenticate(request);
   });
   if (options.rateLimit !== false) await app.register(rateLimitPlugin, options.rateLimit ?? {});
-  if (options.idempotencyStore) await app.register(idempotencyPlugin, { store: options.idempotencyStore });
+  if (options.idempotencyStore) {
+    // The app's clock, so a claim's time and the time of the render it creates compare (resume).
+    await app.register(idempotencyPlugin, {
+      store: options.idempotencyStore,
+      now: () => deps.clock.now().getTime(),
+    });
+  }
   await app.register(openApiPlugin, {});
 
   for (const register of [

@@ -16,8 +16,12 @@ export interface StoredResponse {
 }
 
 export type IdempotencyBegin =
-  /** The caller owns the key now: run the request, then `complete` or `release`. */
-  | { kind: "started" }
+  /**
+   * The caller owns the key now: run the request, then `complete` or `release`. `resumeSince` is set
+   * when the key was taken over from the same request whose process died before answering
+   * (epoch ms of that request's claim): what it created since then may already exist.
+   */
+  | { kind: "started"; resumeSince?: number }
   /** A request with this key and the same fingerprint is still running. */
   | { kind: "in_progress" }
   /** The key was used with a different request (fingerprint). */

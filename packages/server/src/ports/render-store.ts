@@ -28,6 +28,11 @@ export interface RenderRecord {
   metadata: Record<string, string>;
   tags: string[];
   webhookUrl: string | null;
+  /**
+   * The Idempotency-Key of the request that created it (stored, not read back). Lets a retry whose
+   * first attempt died after acceptance find this render (`findByIdempotencyKey`).
+   */
+  idempotencyKey?: string | null;
   status: RenderStatus;
   creditsCharged: number;
   creditsRefunded: number;
@@ -57,6 +62,12 @@ export interface RenderStore {
    */
   accept(render: RenderRecord): Promise<AcceptOutcome>;
   get(accountId: string, id: string): Promise<RenderRecord | null>;
+  /** The newest of the account's renders accepted under `idempotencyKey` at or after `since` (ISO). */
+  findByIdempotencyKey(
+    accountId: string,
+    idempotencyKey: string,
+    since: string,
+  ): Promise<RenderRecord | null>;
   /** `queued` and `rendering` renders in acceptance order (restart recovery), with their accounts so the queue keeps its per-account fairness. */
   pending(): Promise<{ id: string; accountId: string }[]>;
   /** Marks the render `rendering` and returns its job; null if it is no longer pending. */

@@ -74,7 +74,15 @@ export function idempotencyContract(adapter: string, setup: StateFactory): void 
         fx.other.idempotency.begin(s, "fp", later, LIMITS),
       ]);
       expect(takers.map((t) => t.kind).sort()).toEqual(["in_progress", "started"]);
+      // The taker learns since when the dead request may have created things (its claim's time).
+      expect(takers.find((t) => t.kind === "started")).toEqual({ kind: "started", resumeSince: NOW });
       expect(await fx.idempotency.begin(s, "different", later, LIMITS)).toEqual({ kind: "mismatch" });
+      // The taker dies too: the next retry resumes from the first claim's time, not the taker's.
+      const again = later + LIMITS.lockTimeoutMs;
+      expect(await fx.other.idempotency.begin(s, "fp", again, LIMITS)).toEqual({
+        kind: "started",
+        resumeSince: NOW,
+      });
     });
 
     it("treats an entry older than the TTL as absent, whatever its fingerprint", async () => {

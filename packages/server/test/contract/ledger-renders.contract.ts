@@ -165,6 +165,21 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
         expect(await fx.ledger.balance(accountId)).toBe(0);
       });
 
+      it("finds a render by the Idempotency-Key it was accepted under: its account's, newest, not before `since`", async () => {
+        const { accountId, templateId } = await funded(10);
+        const stranger = await funded(10);
+        const older = makeRender(accountId, templateId, { idempotencyKey: "k-1", createdAt: T0 });
+        const newer = makeRender(accountId, templateId, { idempotencyKey: "k-1", createdAt: T1 });
+        const theirs = makeRender(stranger.accountId, templateId, { idempotencyKey: "k-1", createdAt: T1 });
+        for (const r of [older, newer, theirs])
+          expect(await fx.renders.accept(r)).toEqual({ accepted: true });
+        expect((await fx.other.renders.findByIdempotencyKey(accountId, "k-1", T0))?.id).toBe(newer.id);
+        expect((await fx.renders.findByIdempotencyKey(stranger.accountId, "k-1", T0))?.id).toBe(theirs.id);
+        const afterBoth = new Date(Date.parse(T1) + 1).toISOString();
+        expect(await fx.renders.findByIdempotencyKey(accountId, "k-1", afterBoth)).toBeNull();
+        expect(await fx.renders.findByIdempotencyKey(accountId, "k-2", T0)).toBeNull();
+      });
+
       it("shows a render to its own account only", async () => {
         const { accountId, templateId } = await funded(5);
         const stranger = await funded(0);

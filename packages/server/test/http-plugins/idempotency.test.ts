@@ -56,7 +56,10 @@ describe("SqliteIdempotencyStore", () => {
   it("lets a retry take over a claim whose process died", async () => {
     await store.begin(scope, "f", 0, limits);
     expect(await store.begin(scope, "f", limits.lockTimeoutMs - 1, limits)).toEqual({ kind: "in_progress" });
-    expect(await store.begin(scope, "f", limits.lockTimeoutMs, limits)).toEqual({ kind: "started" });
+    expect(await store.begin(scope, "f", limits.lockTimeoutMs, limits)).toEqual({
+      kind: "started",
+      resumeSince: 0,
+    });
   });
 
   it("releases a claim so the retry runs again", async () => {

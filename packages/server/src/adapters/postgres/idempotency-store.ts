@@ -5,6 +5,7 @@ import type {
   IdempotencyStore,
   StoredResponse,
 } from "../../ports/idempotency-store.ts";
+import { decideExistingKey } from "../idempotency-rules.ts";
 
 // Expired rows are deleted on the way (at most this often per process) rather than by a timer, as in
 // the SQLite store: no background work, and the table holds little more than a TTL of keys.
@@ -53,21 +54,26 @@ export function createPgIdempotencyStore(pool: pg.Pool): IdempotencyStore {
       }
       const createdAt = Number(row.created_at);
       const lockedAt = Number(row.locked_at);
-      const expired = createdAt <= now - limits.ttlMs;
-      const staleClaim =
-        row.state === "started" && row.fingerprint === fingerprint && lockedAt <= now - limits.lockTimeoutMs;
-      if (expired || staleClaim) {
+      const decision = decideExistingKey(
+        { fingerprint: row.fingerprint, state: row.state, createdAt, lockedAt },
+        fingerprint,
+        now,
+        limits,
+      );
+      if (decision.action === "take_over") {
         // Compare-and-set on the row we looked at, so two takers cannot both win.
         const taken = await pool.query(
           `UPDATE idempotency_keys
-           SET fingerprint = $1, state = 'started', created_at = $2, locked_at = $2, status = NULL, headers = NULL, body = NULL
-           WHERE account_id = $3 AND key = $4 AND locked_at = $5 AND created_at = $6`,
-          [fingerprint, now, scope.accountId, scope.key, lockedAt, createdAt],
+           SET fingerprint = $1, state = 'started', created_at = $2, locked_at = $3, status = NULL, headers = NULL, body = NULL
+           WHERE account_id = $4 AND key = $5 AND locked_at = $6 AND created_at = $7`,
+          [fingerprint, decision.createdAt, now, scope.accountId, scope.key, lockedAt, createdAt],
         );
-        return taken.rowCount === 1 ? { kind: "started" } : { kind: "in_progress" };
+        if (taken.rowCount !== 1) return { kind: "in_progress" };
+        return decision.resumeSince === undefined
+          ? { kind: "started" }
+          : { kind: "started", resumeSince: decision.resumeSince };
       }
-      if (row.fingerprint !== fingerprint) return { kind: "mismatch" };
-      if (row.state !== "completed") return { kind: "in_progress" };
+      if (decision.action !== "replay") return { kind: decision.action };
       return {
         kind: "completed",
         response: {

@@ -265,6 +265,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE batches ADD COLUMN state text NOT NULL DEFAULT 'accepted' CHECK (state IN ('accepting', 'accepted'));
   CREATE INDEX batches_account_created ON batches(account_id, created_at, id);
   `,
+  // 9, mirrors SQLite migration 4: a render remembers the Idempotency-Key it was accepted under.
+  `
+  ALTER TABLE renders ADD COLUMN idempotency_key text;
+  CREATE INDEX renders_idempotency_key ON renders(account_id, idempotency_key, created_at) WHERE idempotency_key IS NOT NULL;
+  `,
 ];
 
 // Any constant works; it only has to be the same in every process migrating this database.

@@ -1,11 +1,11 @@
 import type pg from "pg";
 import type { RenderRecord, RenderStore } from "../../ports/render-store.ts";
 import {
-  placeholders,
-  RENDER_INSERT_COLUMNS,
   RENDER_SELECT,
   type Row,
+  renderByIdempotencyKey,
   renderFromRow,
+  renderInsert,
   renderInsertValues,
 } from "../sql-rows.ts";
 import { insertAsset } from "./asset-store.ts";
@@ -54,10 +54,7 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
           "INSERT INTO ledger (account_id, kind, amount, render_id, note, created_at) VALUES ($1, 'charge', $2, $3, NULL, $4)",
           [r.accountId, -r.creditsCharged, r.id, r.createdAt],
         );
-        await client.query(
-          `INSERT INTO renders (${RENDER_INSERT_COLUMNS}) VALUES (${placeholders(18, "$")})`,
-          renderInsertValues(r),
-        );
+        await client.query(renderInsert("$"), renderInsertValues(r));
         await options.enqueueInTransaction?.(client, { ...r, status: "queued" });
         return { accepted: true as const };
       });
@@ -66,6 +63,14 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
       const { rows } = await pool.query(`${RENDER_SELECT} WHERE id = $1 AND account_id = $2`, [
         id,
         accountId,
+      ]);
+      return rows[0] ? toRender(rows[0]) : null;
+    },
+    async findByIdempotencyKey(accountId, idempotencyKey, since) {
+      const { rows } = await pool.query(renderByIdempotencyKey(["$1", "$2", "$3"]), [
+        accountId,
+        idempotencyKey,
+        since,
       ]);
       return rows[0] ? toRender(rows[0]) : null;
     },

@@ -135,6 +135,12 @@ const MIGRATIONS: string[] = [
   ALTER TABLE batches ADD COLUMN state TEXT NOT NULL DEFAULT 'accepted' CHECK (state IN ('accepting', 'accepted'));
   CREATE INDEX batches_account_created ON batches(account_id, created_at, id);
   `,
+  // A render remembers the Idempotency-Key it was accepted under, so a retry that takes over the key
+  // of a request whose process died answers with that render instead of charging a second one.
+  `
+  ALTER TABLE renders ADD COLUMN idempotency_key TEXT;
+  CREATE INDEX renders_idempotency_key ON renders(account_id, idempotency_key, created_at) WHERE idempotency_key IS NOT NULL;
+  `,
 ];
 
 export function openDatabase(file: string): DatabaseSync {

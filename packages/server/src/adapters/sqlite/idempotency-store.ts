@@ -5,6 +5,7 @@ import type {
   IdempotencyStore,
   StoredResponse,
 } from "../../ports/idempotency-store.ts";
+import { decideExistingKey } from "../idempotency-rules.ts";
 
 /** Creates the table. Idempotent; the server's migration runner calls it. */
 export function migrateIdempotency(db: DatabaseSync): void {
@@ -97,25 +98,28 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
       const retried = this.#claim.run(scope.accountId, scope.key, fingerprint, now, now);
       return Number(retried.changes) === 1 ? { kind: "started" } : { kind: "in_progress" };
     }
-    const expired = row.created_at <= now - limits.ttlMs;
-    const staleClaim =
-      row.state === "started" &&
-      row.fingerprint === fingerprint &&
-      row.locked_at <= now - limits.lockTimeoutMs;
-    if (expired || staleClaim) {
+    const decision = decideExistingKey(
+      { fingerprint: row.fingerprint, state: row.state, createdAt: row.created_at, lockedAt: row.locked_at },
+      fingerprint,
+      now,
+      limits,
+    );
+    if (decision.action === "take_over") {
       const taken = this.#takeOver.run(
         fingerprint,
-        now,
+        decision.createdAt,
         now,
         scope.accountId,
         scope.key,
         row.locked_at,
         row.created_at,
       );
-      return Number(taken.changes) === 1 ? { kind: "started" } : { kind: "in_progress" };
+      if (Number(taken.changes) !== 1) return { kind: "in_progress" };
+      return decision.resumeSince === undefined
+        ? { kind: "started" }
+        : { kind: "started", resumeSince: decision.resumeSince };
     }
-    if (row.fingerprint !== fingerprint) return { kind: "mismatch" };
-    if (row.state !== "completed") return { kind: "in_progress" };
+    if (decision.action !== "replay") return { kind: decision.action };
     return {
       kind: "completed",
       response: {

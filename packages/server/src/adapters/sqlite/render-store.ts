@@ -1,11 +1,11 @@
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { RenderRecord, RenderStore } from "../../ports/render-store.ts";
 import {
-  placeholders,
-  RENDER_INSERT_COLUMNS,
   RENDER_SELECT,
   type Row,
+  renderByIdempotencyKey,
   renderFromRow,
+  renderInsert,
   renderInsertValues,
 } from "../sql-rows.ts";
 import { insertAsset } from "./asset-store.ts";
@@ -17,7 +17,7 @@ import { insertWebhookEvent } from "./webhook-outbox.ts";
 const toRender = (r: Row): RenderRecord => renderFromRow(r, sqliteColumns);
 
 export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
-  const insert = sql(db, `INSERT INTO renders (${RENDER_INSERT_COLUMNS}) VALUES (${placeholders(18, "?")})`);
+  const insert = sql(db, renderInsert("?"));
 
   const charge = sql(
     db,
@@ -40,6 +40,10 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
     async get(accountId, id) {
       const r = byId.get(id);
       return r && r.account_id === accountId ? toRender(r) : null;
+    },
+    async findByIdempotencyKey(accountId, idempotencyKey, since) {
+      const r = sql(db, renderByIdempotencyKey(["?", "?", "?"])).get(accountId, idempotencyKey, since);
+      return r ? toRender(r) : null;
     },
     async pending() {
       return sql(

@@ -9,6 +9,14 @@ declare module "fastify" {
     /** Honour the `Idempotency-Key` header on this route (POST /v1/renders, /v1/batches). */
     idempotent?: boolean;
   }
+  interface FastifyRequest {
+    /**
+     * Set when this request took over its Idempotency-Key from the same request whose process died
+     * before answering: the handler should look for what that one created (at or after `since`, epoch
+     * ms) before creating anything.
+     */
+    idempotencyResume: { key: string; since: number } | null;
+  }
 }
 
 export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
@@ -81,6 +89,7 @@ export const idempotencyPlugin = globalPlugin<IdempotencyOptions>(
     const accountIdOf = options.accountIdOf ?? defaultAccountIdOf;
     const now = options.now ?? Date.now;
     const claims = new WeakMap<FastifyRequest, Claim>();
+    app.decorateRequest("idempotencyResume", null);
 
     app.addHook("preHandler", async (request, reply) => {
       if (request.routeOptions.config.idempotent !== true) return;
@@ -105,6 +114,9 @@ export const idempotencyPlugin = globalPlugin<IdempotencyOptions>(
       switch (state.kind) {
         case "started":
           claims.set(request, { scope, fingerprint, settled: false });
+          if (state.resumeSince !== undefined) {
+            request.idempotencyResume = { key: header, since: state.resumeSince };
+          }
           return;
         case "in_progress":
           throw new ApiError(

@@ -1,8 +1,11 @@
-import { Type as T } from "@sinclair/typebox";
+import { type Static, Type as T } from "@sinclair/typebox";
+import type { FastifyRequest } from "fastify";
 import { acceptRender } from "../../domain/renders.ts";
+import type { RenderRecord } from "../../ports/render-store.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
 import { toApiError } from "../failure.ts";
+import { IDEMPOTENCY_KEY_HEADER } from "../plugins/idempotency.ts";
 import { refuseWhenQueueFull } from "../queue-guard.ts";
 import { Job } from "../schemas.ts";
 import { jobView } from "../views.ts";
@@ -48,6 +51,32 @@ function waitSeconds(bodyWait: boolean | number | undefined, prefer: string | un
   return match?.[1] ? Math.min(Number(match[1]), MAX_WAIT_S) : 0;
 }
 
+/**
+ * The render this request's first attempt accepted before its process died (it took over the
+ * Idempotency-Key of that attempt): answering with it charges nothing twice. Null otherwise, also
+ * when the first attempt died before accepting anything.
+ */
+async function resumedRender(deps: AppDeps, request: FastifyRequest): Promise<RenderRecord | null> {
+  const resume = request.idempotencyResume;
+  if (!resume) return null;
+  const since = new Date(resume.since).toISOString();
+  return deps.renders.findByIdempotencyKey(request.accountId, resume.key, since);
+}
+
+async function accept(deps: AppDeps, request: FastifyRequest, body: Static<typeof RenderRequestBody>) {
+  refuseWhenQueueFull(deps.queue);
+  const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+  const accepted = await acceptRender(
+    { ...deps, checkUrl: (url) => deps.safeFetch.check(url) },
+    request.accountId,
+    body,
+    typeof key === "string" ? { idempotencyKey: key } : {},
+  );
+  if (!accepted.ok) throw toApiError(accepted);
+  deps.queue.enqueue(accepted.value.id, accepted.value.accountId);
+  return accepted.value;
+}
+
 export function registerRenderCreate(app: App, deps: AppDeps): void {
   app.post(
     "/v1/renders",
@@ -63,15 +92,7 @@ export function registerRenderCreate(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const body = request.body;
-      refuseWhenQueueFull(deps.queue);
-      const accepted = await acceptRender(
-        { ...deps, checkUrl: (url) => deps.safeFetch.check(url) },
-        request.accountId,
-        body,
-      );
-      if (!accepted.ok) throw toApiError(accepted);
-      const render = accepted.value;
-      deps.queue.enqueue(render.id, render.accountId);
+      const render = (await resumedRender(deps, request)) ?? (await accept(deps, request, body));
       reply.header("Location", `/v1/renders/${render.id}`);
 
       const wait = waitSeconds(body.wait, request.headers.prefer);
