@@ -17,7 +17,13 @@ import { fileURLToPath } from "node:url";
 import { createNodeRenderer } from "@pictor/render-node";
 import autocannon from "autocannon";
 import { engineThroughput } from "./lib/engine-threads.ts";
-import { loadAverageAtStart, type Measurement, measure, measureInterleaved } from "./lib/measure.ts";
+import {
+  loadAverageAtStart,
+  type Measurement,
+  measure,
+  measureInterleaved,
+  percentile,
+} from "./lib/measure.ts";
 import { seedDataDir, startPictorServe } from "./lib/pictor-serve.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
 import { readReferenceScene } from "./lib/reference-scene.ts";
@@ -76,12 +82,6 @@ interface Row {
   errors: number;
 }
 const rows: Row[] = [];
-
-function percentile(sorted: readonly number[], p: number): number {
-  return (
-    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN
-  );
-}
 
 async function drive(name: string, connections: number, opts: autocannon.Options): Promise<Row> {
   const run = autocannon({ connections, duration: DURATION_S, ...opts });

@@ -23,7 +23,7 @@ export interface RoundOptions {
   targetMs?: number;
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: readonly number[], p: number): number {
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[index] ?? Number.NaN;
 }

@@ -46,10 +46,12 @@ export const RENDER_SELECT = `SELECT renders.*,
   (SELECT amount FROM ledger WHERE ledger.render_id = renders.id AND kind = 'refund') AS refunded
   FROM renders`;
 
-/** The lookup behind `RenderStore.findByIdempotencyKey`, with the placeholders of each dialect. */
-export const renderByIdempotencyKey = (p: [string, string, string]) =>
-  `${RENDER_SELECT} WHERE account_id = ${p[0]} AND idempotency_key = ${p[1]} AND created_at >= ${p[2]}
+/** The lookup behind `RenderStore.findByIdempotencyKey` (account, key, since), in each dialect. */
+export const renderByIdempotencyKey = (style: "?" | "$"): string => {
+  const [account, key, since] = placeholders(3, style).split(", ");
+  return `${RENDER_SELECT} WHERE account_id = ${account} AND idempotency_key = ${key} AND created_at >= ${since}
    ORDER BY created_at DESC LIMIT 1`;
+};
 
 /** A newly accepted render: columns and values in the same order. */
 export const RENDER_INSERT_COLUMNS = `id, account_id, template_id, template_key, template_version, frame, scale,

@@ -68,10 +68,7 @@ export function createPgIdempotencyStore(pool: pg.Pool): IdempotencyStore {
            WHERE account_id = $4 AND key = $5 AND locked_at = $6 AND created_at = $7`,
           [fingerprint, decision.createdAt, now, scope.accountId, scope.key, lockedAt, createdAt],
         );
-        if (taken.rowCount !== 1) return { kind: "in_progress" };
-        return decision.resumeSince === undefined
-          ? { kind: "started" }
-          : { kind: "started", resumeSince: decision.resumeSince };
+        return taken.rowCount === 1 ? decision.started : { kind: "in_progress" };
       }
       if (decision.action !== "replay") return { kind: decision.action };
       return {

@@ -67,11 +67,7 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
       return rows[0] ? toRender(rows[0]) : null;
     },
     async findByIdempotencyKey(accountId, idempotencyKey, since) {
-      const { rows } = await pool.query(renderByIdempotencyKey(["$1", "$2", "$3"]), [
-        accountId,
-        idempotencyKey,
-        since,
-      ]);
+      const { rows } = await pool.query(renderByIdempotencyKey("$"), [accountId, idempotencyKey, since]);
       return rows[0] ? toRender(rows[0]) : null;
     },
     async pending() {

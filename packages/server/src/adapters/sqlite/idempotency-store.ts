@@ -114,10 +114,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
         row.locked_at,
         row.created_at,
       );
-      if (Number(taken.changes) !== 1) return { kind: "in_progress" };
-      return decision.resumeSince === undefined
-        ? { kind: "started" }
-        : { kind: "started", resumeSince: decision.resumeSince };
+      return Number(taken.changes) === 1 ? decision.started : { kind: "in_progress" };
     }
     if (decision.action !== "replay") return { kind: decision.action };
     return {

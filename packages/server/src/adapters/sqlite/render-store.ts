@@ -42,7 +42,7 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
       return r && r.account_id === accountId ? toRender(r) : null;
     },
     async findByIdempotencyKey(accountId, idempotencyKey, since) {
-      const r = sql(db, renderByIdempotencyKey(["?", "?", "?"])).get(accountId, idempotencyKey, since);
+      const r = sql(db, renderByIdempotencyKey("?")).get(accountId, idempotencyKey, since);
       return r ? toRender(r) : null;
     },
     async pending() {
