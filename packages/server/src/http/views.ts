@@ -32,9 +32,22 @@ export async function assetLinksAt(
   };
 }
 
-/** The job object of api-decisions.md "Job object", field for field. */
-export async function jobView(deps: AppDeps, request: FastifyRequest, r: RenderRecord) {
-  const asset = r.assetId ? await deps.assets.get(r.accountId, r.assetId) : null;
+/**
+ * The job object of api-decisions.md "Job object", field for field. `outputAsset`: the render's output
+ * asset when the caller has it at hand (undefined: read it).
+ */
+export async function jobView(
+  deps: AppDeps,
+  request: FastifyRequest,
+  r: RenderRecord,
+  outputAsset?: AssetRecord | null,
+) {
+  const asset =
+    outputAsset !== undefined
+      ? outputAsset
+      : r.assetId
+        ? await deps.assets.get(r.accountId, r.assetId)
+        : null;
   const links = asset
     ? await assetLinksAt(deps, baseUrl(request, deps.publicUrl), asset)
     : { output_url: null, asset_url: null };

@@ -3,6 +3,7 @@ import { newAssetToken, newId } from "../domain/ids.ts";
 import { buildCallbackEvent } from "../domain/webhooks/index.ts";
 import type { AssetRecord } from "../ports/asset-store.ts";
 import type { Clock } from "../ports/clock.ts";
+import type { FinishedRender } from "../ports/render-queue.ts";
 import type { RenderRecord, RenderStore } from "../ports/render-store.ts";
 import type { OutboxEventInput } from "../ports/webhook-outbox.ts";
 
@@ -21,10 +22,12 @@ export interface RenderJobDeps {
  * (a restart re-runs `rendering` rows): the blob key derives from the render id, so a re-run
  * overwrites the same key, and complete/failAndRefund are no-ops on a finished render. The worker
  * writes the output blob before answering, so a completed row always has its file.
+ * Resolves with the render as this run left it (for wait-mode requests: no need to read it back), or
+ * null when there was nothing to do or another run finished it first.
  */
-export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promise<void> {
+export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promise<FinishedRender | null> {
   const job = await deps.renders.claim(renderId);
-  if (!job) return;
+  if (!job) return null;
   const { render, document } = job;
   const ext = EXT[render.format];
   const blobKey = `renders/${render.id}.${ext}`;
@@ -49,8 +52,10 @@ export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promi
   }
   const at = deps.clock.now().toISOString();
   if (!result.ok) {
-    await deps.renders.failAndRefund(renderId, { code: result.code, message: result.message }, at);
-    return;
+    const error = { code: result.code, message: result.message };
+    if (!(await deps.renders.failAndRefund(renderId, error, at))) return null;
+    const failed = { ...render, status: "failed" as const, error, completedAt: at };
+    return { render: { ...failed, creditsRefunded: render.creditsCharged }, asset: null };
   }
   const assetId = newId("ast");
   const asset: AssetRecord = {
@@ -70,7 +75,7 @@ export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promi
     renderId: render.id,
     createdAt: at,
   };
-  await deps.renders.complete(renderId, {
+  const completed = await deps.renders.complete(renderId, {
     at,
     warnings: result.warnings,
     asset,
@@ -87,6 +92,11 @@ export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promi
         }
       : {}),
   });
+  if (!completed) return null;
+  return {
+    render: { ...render, status: "completed", assetId, warnings: result.warnings, completedAt: at },
+    asset,
+  };
 }
 
 /** The callback's bytes are fixed here, once, and stored with the completion (docs/webhooks.md). */

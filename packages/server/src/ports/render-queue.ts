@@ -1,4 +1,12 @@
+import type { AssetRecord } from "./asset-store.ts";
 import type { RenderRecord } from "./render-store.ts";
+
+/** A render that reached `completed` or `failed`, with its output asset when the queue has it at hand. */
+export interface FinishedRender {
+  render: RenderRecord;
+  /** Undefined: not at hand (read it by `render.assetId`); null: the render has no output. */
+  asset?: AssetRecord | null;
+}
 
 export interface RenderQueue {
   /**
@@ -11,5 +19,5 @@ export interface RenderQueue {
   /**
    * Resolves with the finished render, or null when it is still running at the deadline.
    */
-  waitFor(accountId: string, renderId: string, timeoutMs: number): Promise<RenderRecord | null>;
+  waitFor(accountId: string, renderId: string, timeoutMs: number): Promise<FinishedRender | null>;
 }

@@ -77,7 +77,7 @@ export interface RenderStore {
    * webhook outbox when given (same transaction: a completed render with a webhook_url always has
    * its event, a failed one never). No-op if already finished. `sha256` (lowercase hex, of the output
    * bytes) is recorded with the asset as for uploads, but does not dedupe: identical renders are
-   * separate assets.
+   * separate assets. True when this call completed it, false when it had already finished.
    */
   complete(
     id: string,
@@ -88,7 +88,10 @@ export interface RenderStore {
       at: string;
       callback?: OutboxEventInput;
     },
-  ): Promise<void>;
-  /** Fails the render and refunds its charge exactly once. No-op if already finished. */
-  failAndRefund(id: string, error: { code: string; message: string }, at: string): Promise<void>;
+  ): Promise<boolean>;
+  /**
+   * Fails the render and refunds its charge exactly once. No-op if already finished. True when this
+   * call failed it, false when it had already finished.
+   */
+  failAndRefund(id: string, error: { code: string; message: string }, at: string): Promise<boolean>;
 }

@@ -69,6 +69,24 @@ describe("POST /v1/renders: happy paths", () => {
     expect([meta.width, meta.height]).toEqual([400, 200]);
   });
 
+  it("answers a wait with the job exactly as GET /v1/renders/:id then reads it back", async () => {
+    // The waiter is answered from the worker's outcome, not from the database: the two must agree.
+    const res = await render({
+      wait: true,
+      metadata: { campaign: "spring" },
+      tags: ["a", "b"],
+      modifications: [{ name: "title", text: "Same" }],
+    });
+    expect(res.status).toBe(200);
+    const read = await api(t, "GET", `/v1/renders/${res.body.id}`, { key });
+    // output_url is signed anew per answer (its expiry moves with the clock); the rest is identical.
+    const { output_url: waitedUrl, ...waited } = res.body;
+    const { output_url: readUrl, ...stored } = read.body;
+    expect(stored).toEqual(waited);
+    expect(typeof waitedUrl).toBe("string");
+    expect(typeof readUrl).toBe("string");
+  });
+
   it("waits with Prefer: wait=N", async () => {
     const res = await render({}, { prefer: "wait=30" });
     expect(res.status).toBe(200);

@@ -103,7 +103,7 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       const failed = render();
       await api.renders.accept(failed);
       await worker.renders.failAndRefund(failed.id, { code: "render_failed", message: "x" }, T1);
-      expect((await queue.waitFor(accountId, failed.id, 60_000))?.status).toBe("failed");
+      expect((await queue.waitFor(accountId, failed.id, 60_000))?.render.status).toBe("failed");
 
       const stuck = render();
       await api.renders.accept(stuck);
@@ -155,7 +155,7 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
         return queue.waitFor(accountId, r.id, 30_000);
       });
       const results = await Promise.all(waits);
-      expect(results.map((r) => r?.status)).toEqual(["completed", "completed", "completed"]);
+      expect(results.map((r) => r?.render.status)).toEqual(["completed", "completed", "completed"]);
       expect(ran.sort()).toEqual(renders.map((r) => r.id).sort());
       // Another account cannot wait on (or learn about) this render.
       expect(await queue.waitFor(await newAccount(api, 0), renders[0]?.id as string, 50)).toBeNull();

@@ -1,23 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { createLocalRenderQueue } from "../../src/adapters/queue/local-render-queue.ts";
-import type { RenderStore } from "../../src/ports/render-store.ts";
+import type { FinishedRender } from "../../src/ports/render-queue.ts";
+import type { RenderRecord, RenderStore } from "../../src/ports/render-store.ts";
 
-/** The queue only needs `pending` and `get` from the store; `run` is where the order is observed. */
+/**
+ * The queue only needs `pending` and `get` from the store (which knows no render here); `run` is
+ * where the order is observed.
+ */
 function harness(options: { concurrency: number; maxQueued?: number }) {
   const started: string[] = [];
-  const finish = new Map<string, () => void>();
+  const finish = new Map<string, (ended: FinishedRender | null) => void>();
   const store = { pending: async () => [], get: async () => null } as unknown as RenderStore;
   const queue = createLocalRenderQueue({
     renders: store,
     ...options,
     run: (id) =>
-      new Promise<void>((resolve) => {
+      new Promise<FinishedRender | null>((resolve) => {
         started.push(id);
         finish.set(id, resolve);
       }),
   });
-  const complete = async (id: string) => {
-    finish.get(id)?.();
+  const complete = async (id: string, ended: FinishedRender | null = null) => {
+    finish.get(id)?.(ended);
     await new Promise((r) => setImmediate(r));
   };
   return { queue, started, complete };
@@ -55,5 +59,17 @@ describe("local render queue", () => {
     expect(queue.isFull?.()).toBe(true);
     await complete("r2");
     await drained;
+  });
+
+  it("answers a waiter with the outcome of the run, for the render's own account only", async () => {
+    const { queue, complete } = harness({ concurrency: 1 });
+    queue.enqueue("r1", "acct_a");
+    const own = queue.waitFor("acct_a", "r1", 10_000);
+    const other = queue.waitFor("acct_b", "r1", 10_000);
+    const render = { id: "r1", accountId: "acct_a", status: "completed" } as RenderRecord;
+    await complete("r1", { render, asset: null });
+    // The store knows no render: the own account's answer can only come from the run's outcome.
+    expect(await own).toEqual({ render, asset: null });
+    expect(await other).toBeNull();
   });
 });

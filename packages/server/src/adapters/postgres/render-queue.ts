@@ -62,7 +62,7 @@ export async function createPgRenderQueue(options: {
         events.once(renderId, wake);
         try {
           const render = await options.renders.get(accountId, renderId);
-          if (finished(render)) return render;
+          if (render && finished(render)) return { render };
           const remaining = deadline - Date.now();
           if (remaining <= 0) return null;
           let timer: NodeJS.Timeout | undefined;
@@ -99,7 +99,7 @@ const IDLE_POLL_MS = 500;
  */
 export async function startPgRenderWorkers(
   boss: PgBoss,
-  options: { concurrency: number; run(renderId: string): Promise<void> },
+  options: { concurrency: number; run(renderId: string): Promise<unknown> },
 ): Promise<() => Promise<void>> {
   let stopping = false;
   const sleepers = new Set<() => void>();

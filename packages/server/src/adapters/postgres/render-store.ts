@@ -90,9 +90,9 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
         return { render: toRender(rows[0] as Row), document: v.rows[0].document };
       });
     },
-    async complete(id, { asset, sha256, warnings, at, callback }) {
-      await withTransaction(pool, async (client) => {
-        if (!(await lockPending(client, id))) return;
+    complete(id, { asset, sha256, warnings, at, callback }) {
+      return withTransaction(pool, async (client) => {
+        if (!(await lockPending(client, id))) return false;
         await insertAsset(client, asset);
         await client.query(
           "INSERT INTO asset_files (asset_id, account_id, sha256, render_output) VALUES ($1, $2, $3, true)",
@@ -105,12 +105,13 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
         // Same commit: a completed render with a webhook_url always has its event, a failed one never.
         if (callback) await insertWebhookEvent(client, callback);
         await notifyFinished(client, id);
+        return true;
       });
     },
-    async failAndRefund(id, error, at) {
-      await withTransaction(pool, async (client) => {
+    failAndRefund(id, error, at) {
+      return withTransaction(pool, async (client) => {
         const r = await lockPending(client, id);
-        if (!r) return;
+        if (!r) return false;
         await client.query(
           "UPDATE renders SET status = 'failed', error_code = $1, error_message = $2, completed_at = $3 WHERE id = $4",
           [error.code, error.message, at, id],
@@ -122,6 +123,7 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
           [r.account_id, r.credits_charged, id, error.code, at],
         );
         await notifyFinished(client, id);
+        return true;
       });
     },
   };

@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { RenderQueue } from "../../ports/render-queue.ts";
+import type { FinishedRender, RenderQueue } from "../../ports/render-queue.ts";
 import type { RenderRecord, RenderStore } from "../../ports/render-store.ts";
 
 const DRAINED = Symbol("drained");
@@ -21,7 +21,8 @@ export function createLocalRenderQueue(options: {
   concurrency: number;
   /** Queued renders (not yet dispatched) above which new work is refused; default 10,000. */
   maxQueued?: number;
-  run(renderId: string): Promise<void>;
+  /** Runs one render to its end; resolves with how it ended when it ended it (waiters get that as is). */
+  run(renderId: string): Promise<FinishedRender | null>;
 }): LocalRenderQueue {
   // One FIFO per account, served round-robin: an account that queues thousands of renders delays
   // its own, not everyone's (reliability matrix "one account floods").
@@ -43,11 +44,12 @@ export function createLocalRenderQueue(options: {
           console.error(
             JSON.stringify({ level: "error", msg: "render job failed", render_id: id, err: String(error) }),
           );
+          return null;
         })
-        .finally(() => {
+        .then((ended) => {
           inFlight.delete(id);
           known.delete(id);
-          finished.emit(id);
+          finished.emit(id, ended);
           pump();
         });
       inFlight.set(id, done);
@@ -82,31 +84,37 @@ export function createLocalRenderQueue(options: {
       for (const render of pending) this.enqueue(render.id, render.accountId);
       return pending.length;
     },
-    async waitFor(accountId, renderId, timeoutMs): Promise<RenderRecord | null> {
-      const isDone = (r: RenderRecord | null) =>
+    async waitFor(accountId, renderId, timeoutMs): Promise<FinishedRender | null> {
+      const isDone = (r: RenderRecord | null): r is RenderRecord =>
         r !== null && (r.status === "completed" || r.status === "failed");
       // Listen before looking, so a render finishing in between cannot be missed.
       let stop = () => {};
-      const woken = new Promise<void>((resolve) => {
+      const woken = new Promise<FinishedRender | null>((resolve) => {
         const timer = setTimeout(done, Math.max(0, timeoutMs));
-        function done() {
+        function done(ended?: FinishedRender | null) {
           clearTimeout(timer);
           finished.off(renderId, done);
           finished.off(DRAINED, done);
-          resolve();
+          resolve(ended ?? null);
         }
         finished.on(renderId, done);
         finished.once(DRAINED, done);
         stop = done;
       });
-      const now = await options.renders.get(accountId, renderId);
-      if (isDone(now) || timeoutMs <= 0) {
-        stop();
-        return isDone(now) ? now : null;
+      // A render this queue holds has not finished: no need to look (the common case, right after
+      // acceptance). One it does not hold may have finished before, or in another process.
+      if (!known.has(renderId) || timeoutMs <= 0) {
+        const now = await options.renders.get(accountId, renderId);
+        if (isDone(now) || timeoutMs <= 0) {
+          stop();
+          return isDone(now) ? { render: now } : null;
+        }
       }
-      await woken;
+      const ended = await woken;
+      // Only the renders of this account are answered from the job's own outcome.
+      if (ended && ended.render.accountId === accountId) return ended;
       const after = await options.renders.get(accountId, renderId);
-      return isDone(after) ? after : null;
+      return isDone(after) ? { render: after } : null;
     },
     async drain() {
       draining = true;

@@ -10,8 +10,9 @@ import {
 } from "../sql-rows.ts";
 import { insertAsset } from "./asset-store.ts";
 import { balanceOf } from "./balances.ts";
-import { json, parse, sqliteColumns, transaction } from "./database.ts";
+import { json, sqliteColumns, transaction } from "./database.ts";
 import { sql } from "./statements.ts";
+import { readTemplateVersion } from "./template-store.ts";
 import { insertWebhookEvent } from "./webhook-outbox.ts";
 
 const toRender = (r: Row): RenderRecord => renderFromRow(r, sqliteColumns);
@@ -24,6 +25,10 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
     "INSERT INTO ledger (account_id, kind, amount, render_id, note, created_at) VALUES (?, 'charge', ?, ?, NULL, ?)",
   );
   const byId = sql(db, `${RENDER_SELECT} WHERE id = ?`);
+  const claimPending = sql(
+    db,
+    "UPDATE renders SET status = 'rendering' WHERE id = ? AND status IN ('queued', 'rendering') RETURNING *",
+  );
 
   return {
     async accept(r) {
@@ -54,22 +59,17 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
         .map((r) => ({ id: String(r.id), accountId: String(r.account_id) }));
     },
     async claim(id) {
-      return transaction(db, () => {
-        const r = byId.get(id);
-        if (!r || (r.status !== "queued" && r.status !== "rendering")) return null;
-        sql(db, "UPDATE renders SET status = 'rendering' WHERE id = ?").run(id);
-        const v = sql(db, "SELECT document FROM template_versions WHERE template_id = ? AND version = ?").get(
-          r.template_id as string,
-          r.template_version as number,
-        );
-        if (!v) throw new Error(`render ${id} pins a missing template version`);
-        return { render: { ...toRender(r), status: "rendering" as const }, document: parse(v.document) };
-      });
+      // One statement, so no explicit transaction: a pending render has no refund to read yet.
+      const r = claimPending.get(id);
+      if (!r) return null;
+      const v = readTemplateVersion(db, r.template_id as string, r.template_version as number);
+      if (!v) throw new Error(`render ${id} pins a missing template version`);
+      return { render: toRender(r), document: v.document };
     },
     async complete(id, { asset, sha256, warnings, at, callback }) {
-      transaction(db, () => {
+      return transaction(db, () => {
         const r = byId.get(id);
-        if (!r || (r.status !== "queued" && r.status !== "rendering")) return;
+        if (!r || (r.status !== "queued" && r.status !== "rendering")) return false;
         insertAsset(db, asset);
         sql(
           db,
@@ -80,12 +80,13 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
           "UPDATE renders SET status = 'completed', asset_id = ?, warnings = ?, completed_at = ? WHERE id = ?",
         ).run(asset.id, json(warnings), at, id);
         if (callback) insertWebhookEvent(db, callback);
+        return true;
       });
     },
     async failAndRefund(id, error, at) {
-      transaction(db, () => {
+      return transaction(db, () => {
         const r = byId.get(id);
-        if (!r || (r.status !== "queued" && r.status !== "rendering")) return;
+        if (!r || (r.status !== "queued" && r.status !== "rendering")) return false;
         sql(
           db,
           "UPDATE renders SET status = 'failed', error_code = ?, error_message = ?, completed_at = ? WHERE id = ?",
@@ -96,6 +97,7 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
           `INSERT INTO ledger (account_id, kind, amount, render_id, note, created_at)
            VALUES (?, 'refund', ?, ?, ?, ?) ON CONFLICT (render_id, kind) DO NOTHING`,
         ).run(r.account_id as string, r.credits_charged as number, id, error.code, at);
+        return true;
       });
     },
   };

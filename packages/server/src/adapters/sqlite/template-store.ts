@@ -5,17 +5,25 @@ import { sql } from "./statements.ts";
 
 type Row = Record<string, unknown>;
 
-const toTemplate = (r: Row): TemplateRecord => ({
-  id: String(r.id),
-  accountId: String(r.account_id),
-  key: String(r.key),
-  name: String(r.name),
-  draft: parse(r.draft),
-  publishedVersion: r.published_version === null ? null : Number(r.published_version),
-  archivedAt: (r.archived_at as string | null) ?? null,
-  createdAt: String(r.created_at),
-  updatedAt: String(r.updated_at),
-});
+const toTemplate = (r: Row): TemplateRecord => {
+  // Parsed on first use: accepting a render reads the template row for its published version and
+  // never looks at the draft, which is as large as the whole document.
+  let draft: TemplateRecord["draft"] | undefined;
+  return {
+    id: String(r.id),
+    accountId: String(r.account_id),
+    key: String(r.key),
+    name: String(r.name),
+    get draft() {
+      draft ??= parse<TemplateRecord["draft"]>(r.draft);
+      return draft;
+    },
+    publishedVersion: r.published_version === null ? null : Number(r.published_version),
+    archivedAt: (r.archived_at as string | null) ?? null,
+    createdAt: String(r.created_at),
+    updatedAt: String(r.updated_at),
+  };
+};
 
 const toVersion = (r: Row): TemplateVersion => ({
   templateId: String(r.template_id),
@@ -23,6 +31,40 @@ const toVersion = (r: Row): TemplateVersion => ({
   document: parse(r.document),
   publishedAt: String(r.published_at),
 });
+
+/** Published versions read so far, per connection: a version never changes once published. */
+const versionCache = new WeakMap<DatabaseSync, Map<string, TemplateVersion>>();
+/** Enough for every template a busy instance renders; past it the cache starts afresh. */
+const MAX_CACHED_VERSIONS = 256;
+
+/**
+ * One published version, parsed once. Every render reads its version twice (acceptance, then the
+ * worker's claim), and parsing the document each time was the largest JSON cost of a render request.
+ * Callers share the returned object and must not change it.
+ */
+export function readTemplateVersion(
+  db: DatabaseSync,
+  templateId: string,
+  version: number,
+): TemplateVersion | null {
+  let cache = versionCache.get(db);
+  if (!cache) {
+    cache = new Map();
+    versionCache.set(db, cache);
+  }
+  const key = `${templateId}@${version}`;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const r = sql(db, "SELECT * FROM template_versions WHERE template_id = ? AND version = ?").get(
+    templateId,
+    version,
+  );
+  if (!r) return null;
+  if (cache.size >= MAX_CACHED_VERSIONS) cache.clear();
+  const read = toVersion(r);
+  cache.set(key, read);
+  return read;
+}
 
 const isUniqueViolation = (e: unknown) => e instanceof Error && /UNIQUE constraint failed/.test(e.message);
 
@@ -99,11 +141,7 @@ export function createSqliteTemplateStore(db: DatabaseSync): TemplateStore {
       });
     },
     async version(templateId, version) {
-      const r = sql(db, "SELECT * FROM template_versions WHERE template_id = ? AND version = ?").get(
-        templateId,
-        version,
-      );
-      return r ? toVersion(r) : null;
+      return readTemplateVersion(db, templateId, version);
     },
     async versions(templateId) {
       return sql(db, "SELECT * FROM template_versions WHERE template_id = ? ORDER BY version")

@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
 import type { CompletionCallback } from "@pictor/client";
+import { newId } from "../ids.ts";
 
 /** What a completed render must provide for its callback (spec section 2, completion callback body). */
 export interface CompletedRenderForCallback {
@@ -24,7 +24,7 @@ export interface CallbackEvent {
 
 /** `evt_` + 128 random bits. */
 export function newEventId(): string {
-  return `evt_${randomBytes(16).toString("base64url").replace(/[-_]/g, "x")}`;
+  return newId("evt");
 }
 
 function requireInteger(name: string, value: number): number {

@@ -103,15 +103,16 @@ export function registerRenderCreate(app: App, deps: AppDeps): void {
         const current = await deps.renders.get(request.accountId, render.id);
         return reply.code(202).send(await jobView(deps, request, current ?? render));
       }
-      if (finished.status === "failed") {
-        const code = finished.error?.code;
+      const ended = finished.render;
+      if (ended.status === "failed") {
+        const code = ended.error?.code;
         const apiCode = code === "image_fetch_failed" || code === "image_invalid" ? code : "internal_error";
-        throw new ApiError(apiCode, finished.error?.message ?? "The render failed.", {
-          render_id: finished.id,
-          credits_refunded: finished.creditsRefunded,
+        throw new ApiError(apiCode, ended.error?.message ?? "The render failed.", {
+          render_id: ended.id,
+          credits_refunded: ended.creditsRefunded,
         });
       }
-      return reply.code(200).send(await jobView(deps, request, finished));
+      return reply.code(200).send(await jobView(deps, request, ended, finished.asset));
     },
   );
 }
