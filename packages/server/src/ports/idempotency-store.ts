@@ -47,6 +47,12 @@ export interface IdempotencyStore {
     response: StoredResponse,
     now: number,
   ): Promise<void>;
-  /** Gives up a claimed key (the request failed in a way worth retrying) so a retry runs again. */
+  /** Gives up a claimed key (the request failed before it created anything) so a retry runs again. */
   release(scope: IdempotencyScope, fingerprint: string): Promise<void>;
+  /**
+   * The request failed after it created something (a charged render) and could not answer: the key
+   * stays with this request, and the next `begin` with it takes over at once with `resumeSince`, as
+   * after a crash, instead of waiting out the lock. Another body under the key is still a mismatch.
+   */
+  suspend(scope: IdempotencyScope, fingerprint: string): Promise<void>;
 }

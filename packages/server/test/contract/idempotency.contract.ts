@@ -62,6 +62,19 @@ export function idempotencyContract(adapter: string, setup: StateFactory): void 
       expect(await fx.idempotency.begin(s, "fp", NOW + 1, LIMITS)).toEqual({ kind: "started" });
     });
 
+    it("suspends a claim: the same request resumes at once (from its first claim), another body is a mismatch", async () => {
+      const s = scope();
+      await fx.idempotency.begin(s, "fp", NOW, LIMITS);
+      await fx.idempotency.suspend(s, "fp");
+      expect(await fx.other.idempotency.begin(s, "different", NOW + 1, LIMITS)).toEqual({ kind: "mismatch" });
+      expect(await fx.other.idempotency.begin(s, "fp", NOW + 2, LIMITS)).toEqual({
+        kind: "started",
+        resumeSince: NOW,
+      });
+      // Taken over, the key is locked again for the resuming request.
+      expect(await fx.idempotency.begin(s, "fp", NOW + 3, LIMITS)).toEqual({ kind: "in_progress" });
+    });
+
     it("lets the same request take over a claim whose process died, once", async () => {
       const s = scope();
       await fx.idempotency.begin(s, "fp", NOW, LIMITS);

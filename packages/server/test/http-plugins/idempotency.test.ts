@@ -74,6 +74,7 @@ describe("Idempotency-Key over HTTP", () => {
   let runs = 0;
   let gate: (() => void) | undefined;
   let failNext = false;
+  let lastResume: unknown = null;
   beforeAll(async () => {
     t = await startApp((app) => {
       app.post("/v1/renders", { config: { idempotent: true } }, async (request, reply) => {
@@ -84,6 +85,8 @@ describe("Idempotency-Key over HTTP", () => {
             })
           : undefined;
         await waitFor;
+        lastResume = request.idempotencyResume;
+        if ((request.body as { created?: boolean }).created) request.idempotencyCreated = true;
         if (failNext) {
           failNext = false;
           throw new Error("worker crashed");
@@ -184,7 +187,20 @@ describe("Idempotency-Key over HTTP", () => {
     expect((await send("crash-1", { template: "promo" })).status).toBe(500);
     const retry = await send("crash-1", { template: "promo" });
     expect(retry.status).toBe(202);
+    expect(lastResume).toBeNull();
     expect(runs).toBe(3);
+  });
+
+  it("keeps the key after a 5xx that follows a creation: the retry resumes at once; another body is refused", async () => {
+    failNext = true;
+    expect((await send("made-1", { created: true })).status).toBe(500);
+    // Not 409 for five minutes, and not a fresh run that would create (and charge) again: a resume.
+    const retry = await send("made-1", { created: true });
+    expect(retry.status).toBe(202);
+    expect(lastResume).toEqual({ key: "made-1", since: expect.any(Number) });
+    expect((await send("made-1", { created: true })).headers.get("idempotent-replayed")).toBe("true");
+    expect((await send("made-1", { created: false })).status).toBe(422);
+    expect(runs).toBe(2);
   });
 
   it("ignores the header on routes not marked idempotent, and runs every request without one", async () => {

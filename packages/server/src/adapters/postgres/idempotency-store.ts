@@ -100,5 +100,12 @@ export function createPgIdempotencyStore(pool: pg.Pool): IdempotencyStore {
         [scope.accountId, scope.key, fingerprint],
       );
     },
+    async suspend(scope, fingerprint) {
+      // A lock time of 0 is long expired: the next begin of the same request takes over and resumes.
+      await pool.query(
+        "UPDATE idempotency_keys SET locked_at = 0 WHERE account_id = $1 AND key = $2 AND fingerprint = $3 AND state = 'started'",
+        [scope.accountId, scope.key, fingerprint],
+      );
+    },
   };
 }

@@ -47,6 +47,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   readonly #takeOver: StatementSync;
   readonly #complete: StatementSync;
   readonly #release: StatementSync;
+  readonly #suspend: StatementSync;
   readonly #purge: StatementSync;
   #lastPurge = 0;
 
@@ -75,6 +76,11 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     );
     this.#release = db.prepare(
       `DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND fingerprint = ? AND state = 'started'`,
+    );
+    // A lock time of 0 is long expired: the next begin of the same request takes over and resumes.
+    this.#suspend = db.prepare(
+      `UPDATE idempotency_keys SET locked_at = 0
+       WHERE account_id = ? AND key = ? AND fingerprint = ? AND state = 'started'`,
     );
     this.#purge = db.prepare(`DELETE FROM idempotency_keys WHERE created_at < ?`);
   }
@@ -145,6 +151,10 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
 
   async release(scope: IdempotencyScope, fingerprint: string): Promise<void> {
     this.#release.run(scope.accountId, scope.key, fingerprint);
+  }
+
+  async suspend(scope: IdempotencyScope, fingerprint: string): Promise<void> {
+    this.#suspend.run(scope.accountId, scope.key, fingerprint);
   }
 
   /** For tests and operators: how many keys are stored. */

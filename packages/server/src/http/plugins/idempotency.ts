@@ -16,6 +16,12 @@ declare module "fastify" {
      * ms) before creating anything.
      */
     idempotencyResume: { key: string; since: number } | null;
+    /**
+     * Set by a handler once it has created something (a charged render): from then on a failure
+     * (5xx) keeps the key with this request for a retry to resume from, instead of freeing it for a
+     * retry that would create and charge again.
+     */
+    idempotencyCreated: boolean;
   }
 }
 
@@ -90,6 +96,7 @@ export const idempotencyPlugin = globalPlugin<IdempotencyOptions>(
     const now = options.now ?? Date.now;
     const claims = new WeakMap<FastifyRequest, Claim>();
     app.decorateRequest("idempotencyResume", null);
+    app.decorateRequest("idempotencyCreated", false);
 
     app.addHook("preHandler", async (request, reply) => {
       if (request.routeOptions.config.idempotent !== true) return;
@@ -145,7 +152,8 @@ export const idempotencyPlugin = globalPlugin<IdempotencyOptions>(
       claim.settled = true;
       const storable = typeof payload === "string" || payload instanceof Uint8Array;
       if (reply.statusCode >= 500 || !storable) {
-        await store.release(claim.scope, claim.fingerprint);
+        if (request.idempotencyCreated) await store.suspend(claim.scope, claim.fingerprint);
+        else await store.release(claim.scope, claim.fingerprint);
         return payload;
       }
       const response: StoredResponse = {

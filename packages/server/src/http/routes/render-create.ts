@@ -93,6 +93,7 @@ export function registerRenderCreate(app: App, deps: AppDeps): void {
     async (request, reply) => {
       const body = request.body;
       const render = (await resumedRender(deps, request)) ?? (await accept(deps, request, body));
+      request.idempotencyCreated = true;
       reply.header("Location", `/v1/renders/${render.id}`);
 
       const wait = waitSeconds(body.wait, request.headers.prefer);
