@@ -42,6 +42,8 @@ import { registerStaticEditor } from "./static-editor.ts";
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions["logger"];
+  /** Faults meaning a backing store is briefly unreachable (503 instead of 500); see ErrorHandlerOptions. */
+  isUnavailable?: (error: unknown) => boolean;
   idempotencyStore?: IdempotencyStore;
   rateLimit?: RateLimitOptions | false;
 }
@@ -66,7 +68,10 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
 
   app.decorateRequest("accountId", "");
   await app.register(requestIdPlugin);
-  await app.register(errorHandlerPlugin);
+  await app.register(
+    errorHandlerPlugin,
+    options.isUnavailable ? { isUnavailable: options.isUnavailable } : {},
+  );
   await app.register(jsonBodyPlugin);
 
   // Auth is the first check (api-decisions: auth → body → …): it runs on onRequest, before the

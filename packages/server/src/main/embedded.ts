@@ -4,6 +4,7 @@ import { createLocalRenderQueue } from "../adapters/queue/local-render-queue.ts"
 import { createWorkerPool } from "../adapters/queue/worker-pool.ts";
 import { createSqliteWebhookSecretStore } from "../adapters/sqlite/account-store.ts";
 import { createSqliteBatchStore } from "../adapters/sqlite/batch-store.ts";
+import { isSqliteBusy } from "../adapters/sqlite/faults.ts";
 import { createSqliteWebhookOutbox } from "../adapters/sqlite/webhook-outbox.ts";
 import { createAccount } from "../domain/accounts.ts";
 import { buildApp } from "../http/app.ts";
@@ -71,6 +72,7 @@ export async function startEmbeddedServer(
     },
     {
       logger: logOptions(config),
+      isUnavailable: isSqliteBusy,
       idempotencyStore: data.idempotency,
       rateLimit: { burst: config.rateLimitBurst, refillPerSecond: config.rateLimitPerSecond },
     },

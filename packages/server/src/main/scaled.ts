@@ -1,9 +1,11 @@
 import { PgBoss } from "pg-boss";
 import type { Lookup } from "../adapters/fetch/resolve-target.ts";
 import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
+import { isPostgresUnavailable } from "../adapters/postgres/faults.ts";
 import { createRenderQueue } from "../adapters/postgres/render-jobs.ts";
 import { createPgRenderQueue, startPgRenderWorkers } from "../adapters/postgres/render-queue.ts";
 import { createWorkerPool, type WorkerPool } from "../adapters/queue/worker-pool.ts";
+import { isS3Unavailable } from "../adapters/s3/faults.ts";
 import { createAccount } from "../domain/accounts.ts";
 import { buildApp } from "../http/app.ts";
 import type { App } from "../http/app-types.ts";
@@ -71,6 +73,7 @@ export async function startScaledServer(
       },
       {
         logger: logOptions(config),
+        isUnavailable: (error) => isPostgresUnavailable(error) || isS3Unavailable(error),
         idempotencyStore: state.idempotency,
         rateLimit: { burst: config.rateLimitBurst, refillPerSecond: config.rateLimitPerSecond },
       },

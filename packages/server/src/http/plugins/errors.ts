@@ -120,8 +120,33 @@ export function sendError(
  * for everything: ApiError, validation failures, body parser failures, unknown routes, and faults
  * (500, logged with the request id; the body never carries the fault's message or stack).
  */
-export const errorHandlerPlugin = globalPlugin("pictor-errors", async (app) => {
+/** How long a client should wait before retrying work refused while a backing store was unreachable. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
+const storeUnavailable: ResolvedError = {
+  code: "unavailable",
+  status: 503,
+  message:
+    "A backing store is briefly unavailable. Retry in a few seconds; a retry with the same Idempotency-Key never charges twice.",
+  details: {},
+  headers: { "retry-after": String(UNAVAILABLE_RETRY_AFTER_S) },
+};
+
+export interface ErrorHandlerOptions {
+  /**
+   * Recognises a fault meaning a backing store (database, object store) cannot be reached right
+   * now: answered 503 `unavailable` with Retry-After instead of 500. From the process's composition
+   * root, which knows its adapters (adapters/{sqlite,postgres,s3}/faults.ts).
+   */
+  isUnavailable?: (error: unknown) => boolean;
+}
+
+export const errorHandlerPlugin = globalPlugin<ErrorHandlerOptions>("pictor-errors", async (app, options) => {
   app.setErrorHandler((error, request, reply) => {
+    if (!(error instanceof ApiError) && options.isUnavailable?.(error)) {
+      request.log.warn({ err: error }, "backing store unavailable");
+      return sendError(request, reply, storeUnavailable);
+    }
     const resolved = resolveError(error, request);
     if (resolved.status >= 500) {
       request.log.error({ err: error }, "request failed");

@@ -1,0 +1,168 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { PgBoss } from "pg-boss";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RENDER_QUEUE } from "../../src/adapters/postgres/render-jobs.ts";
+import { readServeConfig } from "../../src/main/config.ts";
+import type { RunningServer } from "../../src/main/running-server.ts";
+import { startServer } from "../../src/main/serve.ts";
+import { api, untilFinished } from "../api/support.ts";
+import { tinyTemplate } from "../callbacks/support.ts";
+import { startPostgres } from "../support/postgres.ts";
+import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
+
+// Reliability matrix, "database or object store briefly unavailable": 503 for new work, nothing
+// half-written; queued work resumes. PostgreSQL stays up; a proxy between it and the server cuts the
+// connections, as a network partition or a database restart would.
+const SUITE = "scale/store-outage (PostgreSQL)";
+const cluster = await startPostgres(SUITE);
+
+describe.skipIf(!cluster)("PostgreSQL briefly unreachable", () => {
+  const dir = mkdtempSync(join(tmpdir(), "pictor-outage-"));
+  let proxy: TcpProxy;
+  let server: RunningServer;
+  let db: pg.Client;
+  let apiKey: string;
+  let accountId: string;
+  let images: Awaited<ReturnType<typeof startHeldImage>>;
+  const t = () => ({ url: server.url });
+
+  beforeAll(async () => {
+    if (!cluster) return;
+    const databaseUrl = await cluster.newDatabase();
+    const port = Number(new URL(databaseUrl).port);
+    proxy = await startTcpProxy(port);
+    images = await startHeldImage();
+    const config = readServeConfig(
+      { port: "0", data: dir, workers: "1", examples: join(dir, "none") },
+      {
+        DATABASE_URL: databaseUrl.replace(`:${port}/`, `:${proxy.port}/`),
+        PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${images.port}`,
+        PICTOR_LOG_LEVEL: "silent",
+        PICTOR_QUEUE_SUPERVISE_SECONDS: "1",
+      },
+    );
+    server = await startServer(config);
+    await server.workersReady();
+    if (!server.firstStart) throw new Error("expected the first start's trial account");
+    ({ apiKey, accountId } = server.firstStart);
+    db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    // A job whose worker lost the database mid-render is retried after its expiry: seconds here.
+    const boss = new PgBoss({ connectionString: databaseUrl, max: 1, supervise: false, schedule: false });
+    boss.on("error", () => {});
+    await boss.start();
+    await boss.updateQueue(RENDER_QUEUE, { expireInSeconds: 3 });
+    await boss.stop({ graceful: false });
+    const published = await api(t(), "POST", "/v1/templates", {
+      key: apiKey,
+      body: { document: tinyTemplate(), publish: true },
+    });
+    expect(published.status).toBe(201);
+  });
+  afterAll(async () => {
+    images?.release();
+    proxy?.restore();
+    await server?.close();
+    await db?.end();
+    await proxy?.close();
+    await images?.close();
+    await cluster?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const ledger = async () =>
+    (
+      await db.query("SELECT kind, count(*)::int AS n FROM ledger WHERE account_id = $1 GROUP BY kind", [
+        accountId,
+      ])
+    ).rows.reduce((all, r) => ({ ...all, [r.kind]: r.n }), {} as Record<string, number>);
+
+  it("answers 503 unavailable with Retry-After while it is gone, charges nothing, and resumes queued work", async () => {
+    // Queued work: accepted and charged, its worker held on the image when the database goes away.
+    const held = await api(t(), "POST", "/v1/renders", {
+      key: apiKey,
+      body: { template: "tiny", modifications: [{ name: "photo", image_url: images.url }] },
+    });
+    expect(held.status).toBe(202);
+    await images.requested;
+    expect(await ledger()).toEqual({ grant: 1, charge: 1 });
+
+    proxy.cut();
+    const refused = await api(t(), "POST", "/v1/renders", {
+      key: apiKey,
+      body: { template: "tiny", modifications: [], wait: 5 },
+      headers: { "idempotency-key": "during-outage" },
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe("unavailable");
+    expect(refused.headers.get("retry-after")).toBe("5");
+    const account = await api(t(), "GET", "/v1/account", { key: apiKey });
+    expect(account.status).toBe(503);
+    // The held render finishes drawing while the database is away: its output is stored, and its
+    // completion (the next connection after that) is refused.
+    images.release();
+    const output = join(dir, "blobs", "renders", `${held.body.id}.png`);
+    while (!existsSync(output)) await new Promise((resolve) => setImmediate(resolve));
+    await proxy.nextRefusal();
+    const [row] = (await db.query("SELECT status FROM renders WHERE id = $1", [held.body.id])).rows;
+    expect(row?.status).toBe("rendering");
+
+    proxy.restore();
+    expect(await ledger()).toEqual({ grant: 1, charge: 1 });
+    const retried = await api(t(), "POST", "/v1/renders", {
+      key: apiKey,
+      body: { template: "tiny", modifications: [], wait: 30 },
+      headers: { "idempotency-key": "during-outage" },
+    });
+    expect(retried.status).toBe(200);
+    expect(retried.body.status).toBe("completed");
+    // The render queued before the outage completes (its job retried), charged once, never refunded.
+    const finished = await api(t(), "POST", "/v1/renders", {
+      key: apiKey,
+      body: { template: "tiny", modifications: [], wait: 1 },
+    });
+    expect(finished.status).toBe(200);
+    expect((await untilFinished(t(), apiKey, held.body.id)).status).toBe("completed");
+    expect(await ledger()).toEqual({ grant: 1, charge: 3 });
+    const balance = await api(t(), "GET", "/v1/account", { key: apiKey });
+    expect(balance.body.credits_balance).toBe(27);
+  });
+});
+
+/** An image origin that holds its first request until `release`: a render waits on it mid-flight. */
+async function startHeldImage() {
+  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#3a6" } })
+    .png()
+    .toBuffer();
+  const held: ServerResponse[] = [];
+  let open = false;
+  let requested: () => void = () => {};
+  const firstRequest = new Promise<void>((resolve) => {
+    requested = resolve;
+  });
+  const send = (res: ServerResponse) =>
+    res.writeHead(200, { "content-type": "image/png", "content-length": png.length }).end(png);
+  const server = createServer((_req, res) => {
+    requested();
+    if (open) send(res);
+    else held.push(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}/photo.png`,
+    requested: firstRequest,
+    release() {
+      open = true;
+      for (const res of held.splice(0)) send(res);
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
