@@ -38,6 +38,11 @@ export interface BatchHeader {
   createdAt: string;
   /** Rows submitted; the rows recorded fall short of it only while accepting or when interrupted. */
   rowCount: number;
+  /**
+   * The Idempotency-Key of the request that began it (stored, not read back). Lets a retry whose
+   * first attempt died mid-batch find and complete it (`findByIdempotencyKey`).
+   */
+  idempotencyKey?: string | null;
 }
 
 export interface BatchSummary extends BatchHeader {
@@ -66,6 +71,8 @@ export interface BatchStore {
   recordRow(batchId: string, row: BatchRowRecord): Promise<void>;
   /** Marks the batch `accepted`: every row is recorded. */
   finish(batchId: string): Promise<void>;
+  /** The newest of the account's batches begun under `idempotencyKey` at or after `since` (ISO). */
+  findByIdempotencyKey(accountId: string, idempotencyKey: string, since: string): Promise<BatchRecord | null>;
   /** Within the account only (another account's batch is not found). */
   get(accountId: string, id: string): Promise<BatchRecord | null>;
   /**
@@ -105,25 +112,50 @@ export interface AcceptBatchDeps extends AcceptRenderDeps {
  * has its row, whenever the process dies), and a refused row is recorded as its error as soon as it
  * is refused. A row recorded with a render id that never got stored was cut off mid-charge: it was
  * not charged (GET /v1/batches/:id says so).
+ *
+ * `resume`: the batch the same request began before its process died (found by its Idempotency-Key).
+ * It is completed instead of a new one begun: a row it charged keeps its render, a row it refused
+ * keeps its error, and the rest (rows never reached, and a row cut off mid-charge, which was not
+ * charged) are accepted now. Nothing is charged twice.
  */
 export async function acceptBatch(
   deps: AcceptBatchDeps,
   accountId: string,
   batch: BatchRequest,
+  options: { idempotencyKey?: string; resume?: BatchRecord } = {},
 ): Promise<{ batch: BatchRecord; outcomes: BatchRowOutcome[] }> {
   const rowDeps = { ...deps, ...memoizedLookups(deps) };
-  const header: BatchHeader = {
-    id: newId("bat"),
-    accountId,
-    webhookUrl: batch.webhook_url ?? null,
-    metadata: batch.metadata ?? {},
-    createdAt: deps.clock.now().toISOString(),
-    rowCount: batch.renders.length,
-  };
-  await deps.batches.begin(header);
+  const { resume } = options;
+  const header: BatchHeader = resume
+    ? {
+        id: resume.id,
+        accountId: resume.accountId,
+        webhookUrl: resume.webhookUrl,
+        metadata: resume.metadata,
+        createdAt: resume.createdAt,
+        rowCount: resume.rowCount,
+      }
+    : {
+        id: newId("bat"),
+        accountId,
+        webhookUrl: batch.webhook_url ?? null,
+        metadata: batch.metadata ?? {},
+        createdAt: deps.clock.now().toISOString(),
+        rowCount: batch.renders.length,
+        idempotencyKey: options.idempotencyKey ?? null,
+      };
+  if (!resume) await deps.batches.begin(header);
+  const decidedBefore = new Map((resume?.rows ?? []).map((r) => [r.index, r]));
   const outcomes: BatchRowOutcome[] = [];
   const rows: BatchRowRecord[] = [];
   for (const [index, row] of batch.renders.entries()) {
+    const earlier = decidedBefore.get(index);
+    const kept = earlier ? await keptOutcome(deps.renders, accountId, earlier) : null;
+    if (kept && earlier) {
+      outcomes.push(kept);
+      rows.push(earlier);
+      continue;
+    }
     let outcome: BatchRowOutcome;
     if ("ok" in row) {
       outcome = { index, error: row };
@@ -148,6 +180,23 @@ export async function acceptBatch(
   }
   await deps.batches.finish(header.id);
   return { batch: { ...header, state: "accepted", rows }, outcomes };
+}
+
+/**
+ * A row the interrupted attempt decided: its render (charged) or its refusal. Null for a reservation
+ * whose render was never stored (cut off mid-charge, not charged): it is decided again.
+ */
+async function keptOutcome(
+  renders: RenderStore,
+  accountId: string,
+  row: BatchRowRecord,
+): Promise<BatchRowOutcome | null> {
+  if (row.error) {
+    const { code, message, ...details } = row.error;
+    return { index: row.index, error: { ok: false, code: code as Failure["code"], message, details } };
+  }
+  const render = row.renderId ? await renders.get(accountId, row.renderId) : null;
+  return render ? { index: row.index, render } : null;
 }
 
 /** The RenderStore as `acceptRender` sees it for one row: the row is recorded before the charge. */

@@ -1,6 +1,8 @@
+import type { FastifyRequest } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createSqliteBatchStore } from "../../src/adapters/sqlite/batch-store.ts";
 import { type AcceptBatchDeps, acceptBatch, type BatchStore } from "../../src/domain/batches.ts";
+import { requestFingerprint } from "../../src/http/plugins/idempotency.ts";
 import { checkBatchRow } from "../../src/http/routes/batch-row-shape.ts";
 import type { RenderStore } from "../../src/ports/render-store.ts";
 import { api, newAccount, publishTemplate } from "../api/support.ts";
@@ -31,6 +33,7 @@ async function acceptUntilKilled(
   rows: number,
   kill: KillPoint,
   createdAt: Date,
+  idempotencyKey?: string,
 ): Promise<string> {
   let row = -1;
   const renders: RenderStore = Object.create(t.data.renders);
@@ -59,16 +62,24 @@ async function acceptUntilKilled(
     checkUrl: async () => ({ ok: true }),
     enqueue: () => {},
   };
-  const body = Array.from({ length: rows }, (_, i) => ({
+  await expect(
+    acceptBatch(
+      deps,
+      accountId,
+      { renders: batchRows(rows).map(checkBatchRow) },
+      idempotencyKey ? { idempotencyKey } : {},
+    ),
+  ).rejects.toBeInstanceOf(Killed);
+  return batchId;
+}
+
+/** The rows of every batch here: row 2 is refused (bad scale), the others are charged 1 credit. */
+const batchRows = (rows: number) =>
+  Array.from({ length: rows }, (_, i) => ({
     template: "tiny",
     modifications: [],
     ...(i === 2 ? { scale: 9 } : {}),
   }));
-  await expect(acceptBatch(deps, accountId, { renders: body.map(checkBatchRow) })).rejects.toBeInstanceOf(
-    Killed,
-  );
-  return batchId;
-}
 
 /** The data dir holds no BatchStore on the embedded default (the server builds its own on data.db). */
 const batchStore = (): BatchStore =>
@@ -151,4 +162,67 @@ it("a batch accepted whole reads as accepted, every row listed", async () => {
   expect(got.body.state).toBe("accepted");
   expect(got.body.rows_submitted).toBe(2);
   expect(got.body.counts.rows).toBe(2);
+});
+
+it("a retry with the Idempotency-Key of a batch killed mid-accept completes that batch, charging no row twice", async () => {
+  const { accountId, key } = await setup(100);
+  const idempotencyKey = `batch-${accountId}`;
+  const createdAt = sixMinutesAgo();
+  // Killed while charging row 6: rows 0, 1, 3, 4, 5 charged, row 2 refused, row 6 reserved (not
+  // charged), rows 7 to 9 never reached.
+  const batchId = await acceptUntilKilled(
+    accountId,
+    10,
+    { at: 6, when: "before-charge" },
+    createdAt,
+    idempotencyKey,
+  );
+  const chargedBefore = chargedRenders(accountId);
+  expect(chargedBefore).toHaveLength(5);
+  // What the killed request left of its key: claimed when the batch began, never answered, its
+  // lock long expired.
+  const body = { renders: batchRows(10) };
+  const fingerprint = requestFingerprint({
+    method: "POST",
+    url: "/v1/renders/batch",
+    routeOptions: { url: "/v1/renders/batch" },
+    body,
+  } as unknown as FastifyRequest);
+  const claimedAt = createdAt.getTime() - 1000;
+  await t.data.idempotency.begin({ accountId, key: idempotencyKey }, fingerprint, claimedAt, {
+    ttlMs: 24 * 3600_000,
+    lockTimeoutMs: 5 * 60_000,
+  });
+
+  const retry = await api(t, "POST", "/v1/renders/batch", {
+    key,
+    body,
+    headers: { "idempotency-key": idempotencyKey },
+  });
+  expect(retry.status).toBe(202);
+  expect(retry.body.batch_id).toBe(batchId);
+  const rows = retry.body.renders as { index: number; id?: string; error?: { code: string } }[];
+  expect(rows.map((r) => r.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  expect(rows[2]?.error?.code).toBe("invalid_scale");
+  const charged = chargedRenders(accountId);
+  expect(charged).toHaveLength(9);
+  // The renders charged before the crash are the same rows' renders now: not charged again.
+  expect(rows.flatMap((r) => (r.id ? [r.id] : [])).sort()).toEqual(charged);
+  expect(chargedBefore.every((id) => charged.includes(id))).toBe(true);
+  expect((await api(t, "GET", "/v1/account", { key })).body.credits_balance).toBe(91);
+  const stored = await api(t, "GET", `/v1/batches/${batchId}`, { key });
+  expect(stored.body).toMatchObject({
+    state: "accepted",
+    rows_submitted: 10,
+    counts: { rows: 10, refused: 1 },
+  });
+  // The answer is stored under the key now: one more retry is a replay.
+  const replay = await api(t, "POST", "/v1/renders/batch", {
+    key,
+    body,
+    headers: { "idempotency-key": idempotencyKey },
+  });
+  expect(replay.headers.get("idempotent-replayed")).toBe("true");
+  expect(replay.body.batch_id).toBe(batchId);
+  expect(chargedRenders(accountId)).toHaveLength(9);
 });

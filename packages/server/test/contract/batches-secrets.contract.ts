@@ -119,6 +119,39 @@ export function batchesAndSecretsContract(adapter: string, setup: StateFactory):
       );
     });
 
+    it("finds the newest batch begun under an Idempotency-Key since a time, within its account only", async () => {
+      const accountId = await newAccount(fx, 0);
+      const header = (id: string, createdAt: string, idempotencyKey: string | null) => ({
+        id,
+        accountId,
+        webhookUrl: null,
+        metadata: {},
+        createdAt,
+        rowCount: 2,
+        idempotencyKey,
+      });
+      const [older, newer, unkeyed] = [uid("bat"), uid("bat"), uid("bat")];
+      await fx.batches.begin(header(older as string, T0, "order-7"));
+      await fx.batches.begin(header(newer as string, T1, "order-7"));
+      await fx.batches.begin(header(unkeyed as string, T2, null));
+      const row = { index: 0, renderId: uid("rnd"), error: null };
+      await fx.batches.recordRow(newer as string, row);
+      const found = await fx.other.batches.findByIdempotencyKey(accountId, "order-7", T0);
+      expect(found).toEqual({
+        id: newer,
+        accountId,
+        webhookUrl: null,
+        metadata: {},
+        createdAt: T1,
+        rowCount: 2,
+        state: "accepting",
+        rows: [row],
+      });
+      expect(await fx.batches.findByIdempotencyKey(accountId, "order-7", T2)).toBeNull();
+      expect(await fx.batches.findByIdempotencyKey(accountId, "order-8", T0)).toBeNull();
+      expect(await fx.batches.findByIdempotencyKey(await newAccount(fx, 0), "order-7", T0)).toBeNull();
+    });
+
     it("replaces a row's reservation by its outcome: a row is recorded once per index", async () => {
       const accountId = await newAccount(fx, 0);
       const id = uid("bat");

@@ -14,7 +14,7 @@ export function postgresMigrationTests(pg: ThrowawayPostgres): void {
       const pools = [0, 1, 2].map(() => createPgPool(url, { max: 1 }));
       try {
         const applied = await Promise.all(pools.map((p) => migrate(p)));
-        expect(applied.flat().sort()).toEqual(MIGRATIONS.map((_, i) => i + 1));
+        expect(applied.flat().sort((a, b) => a - b)).toEqual(MIGRATIONS.map((_, i) => i + 1));
         expect(await migrate(pools[0] as (typeof pools)[0])).toEqual([]);
       } finally {
         await Promise.all(pools.map((p) => p.end()));

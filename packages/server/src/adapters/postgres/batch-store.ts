@@ -9,10 +9,10 @@ import type {
 import { iso } from "./pool.ts";
 
 export function createPgBatchStore(pool: pg.Pool): BatchStore {
-  return {
+  const store: BatchStore = {
     async begin(batch) {
       await pool.query(
-        "INSERT INTO batches (id, account_id, webhook_url, metadata, row_count, created_at, state) VALUES ($1, $2, $3, $4, $5, $6, 'accepting')",
+        "INSERT INTO batches (id, account_id, webhook_url, metadata, row_count, created_at, state, idempotency_key) VALUES ($1, $2, $3, $4, $5, $6, 'accepting', $7)",
         [
           batch.id,
           batch.accountId,
@@ -20,6 +20,7 @@ export function createPgBatchStore(pool: pg.Pool): BatchStore {
           JSON.stringify(batch.metadata),
           batch.rowCount,
           batch.createdAt,
+          batch.idempotencyKey ?? null,
         ],
       );
     },
@@ -69,7 +70,16 @@ export function createPgBatchStore(pool: pg.Pool): BatchStore {
         ),
       } satisfies BatchRecord;
     },
+    async findByIdempotencyKey(accountId, idempotencyKey, since) {
+      const { rows } = await pool.query(
+        `SELECT id FROM batches WHERE account_id = $1 AND idempotency_key = $2 AND created_at >= $3
+         ORDER BY created_at DESC LIMIT 1`,
+        [accountId, idempotencyKey, since],
+      );
+      return rows[0] ? store.get(accountId, String(rows[0].id)) : null;
+    },
   };
+  return store;
 }
 
 function summary(b: Record<string, unknown>): BatchSummary {

@@ -270,6 +270,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE renders ADD COLUMN idempotency_key text;
   CREATE INDEX renders_idempotency_key ON renders(account_id, idempotency_key, created_at) WHERE idempotency_key IS NOT NULL;
   `,
+  // 10, mirrors SQLite migration 5: a batch remembers the Idempotency-Key it was begun under.
+  `
+  ALTER TABLE batches ADD COLUMN idempotency_key text;
+  CREATE INDEX batches_idempotency_key ON batches(account_id, idempotency_key, created_at) WHERE idempotency_key IS NOT NULL;
+  `,
 ];
 
 // Any constant works; it only has to be the same in every process migrating this database.

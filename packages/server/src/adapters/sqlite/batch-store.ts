@@ -6,7 +6,7 @@ type Row = Record<string, unknown>;
 
 export function createSqliteBatchStore(db: DatabaseSync): BatchStore {
   const insertBatch = db.prepare(
-    "INSERT INTO batches (id, account_id, webhook_url, metadata, row_count, created_at, state) VALUES (?, ?, ?, ?, ?, ?, 'accepting')",
+    "INSERT INTO batches (id, account_id, webhook_url, metadata, row_count, created_at, state, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, 'accepting', ?)",
   );
   const insertRow = db.prepare(
     `INSERT INTO batch_rows (batch_id, idx, render_id, error) VALUES (?, ?, ?, ?)
@@ -22,7 +22,11 @@ export function createSqliteBatchStore(db: DatabaseSync): BatchStore {
      AND (b.created_at, b.id) < (c.created_at, c.id) ORDER BY b.created_at DESC, b.id DESC LIMIT ?`,
   );
   const rowsOf = db.prepare("SELECT idx, render_id, error FROM batch_rows WHERE batch_id = ? ORDER BY idx");
-  return {
+  const byIdempotencyKey = db.prepare(
+    `SELECT id FROM batches WHERE account_id = ? AND idempotency_key = ? AND created_at >= ?
+     ORDER BY created_at DESC LIMIT 1`,
+  );
+  const store: BatchStore = {
     async begin(batch) {
       insertBatch.run(
         batch.id,
@@ -31,6 +35,7 @@ export function createSqliteBatchStore(db: DatabaseSync): BatchStore {
         json(batch.metadata),
         batch.rowCount,
         batch.createdAt,
+        batch.idempotencyKey ?? null,
       );
     },
     async recordRow(batchId, row) {
@@ -51,20 +56,23 @@ export function createSqliteBatchStore(db: DatabaseSync): BatchStore {
     async get(accountId, id) {
       // No snapshot needed: the state is read before the rows and rows only ever get added, so an
       // 'accepted' batch is read with all its rows and an 'accepting' one with those recorded so far.
-      {
-        const b = byId.get(id, accountId) as Row | undefined;
-        if (!b) return null;
-        return {
-          ...summary(b),
-          rows: (rowsOf.all(id) as Row[]).map((r) => ({
-            index: Number(r.idx),
-            renderId: (r.render_id as string | null) ?? null,
-            error: r.error === null ? null : parse(r.error),
-          })),
-        } satisfies BatchRecord;
-      }
+      const b = byId.get(id, accountId) as Row | undefined;
+      if (!b) return null;
+      return {
+        ...summary(b),
+        rows: (rowsOf.all(id) as Row[]).map((r) => ({
+          index: Number(r.idx),
+          renderId: (r.render_id as string | null) ?? null,
+          error: r.error === null ? null : parse(r.error),
+        })),
+      } satisfies BatchRecord;
+    },
+    async findByIdempotencyKey(accountId, idempotencyKey, since) {
+      const found = byIdempotencyKey.get(accountId, idempotencyKey, since) as Row | undefined;
+      return found ? store.get(accountId, String(found.id)) : null;
     },
   };
+  return store;
 }
 
 function summary(b: Row): BatchSummary {

@@ -141,6 +141,12 @@ const MIGRATIONS: string[] = [
   ALTER TABLE renders ADD COLUMN idempotency_key TEXT;
   CREATE INDEX renders_idempotency_key ON renders(account_id, idempotency_key, created_at) WHERE idempotency_key IS NOT NULL;
   `,
+  // A batch remembers the Idempotency-Key it was begun under, so a retry that takes over the key of a
+  // request that died mid-batch completes that batch instead of charging every row again.
+  `
+  ALTER TABLE batches ADD COLUMN idempotency_key TEXT;
+  CREATE INDEX batches_idempotency_key ON batches(account_id, idempotency_key, created_at) WHERE idempotency_key IS NOT NULL;
+  `,
 ];
 
 export function openDatabase(file: string): DatabaseSync {

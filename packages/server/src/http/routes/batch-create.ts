@@ -2,6 +2,7 @@ import { Type as T } from "@sinclair/typebox";
 import { acceptBatch, errorBody, MAX_BATCH_ROWS } from "../../domain/batches.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
+import { IDEMPOTENCY_KEY_HEADER } from "../plugins/idempotency.ts";
 import { BATCH_BODY_LIMIT } from "../plugins/server-options.ts";
 import { refuseWhenQueueFull } from "../queue-guard.ts";
 import { jobView } from "../views.ts";
@@ -56,6 +57,18 @@ export function registerBatchCreate(app: App, deps: AppDeps): void {
     async (request, reply) => {
       const body = request.body;
       refuseWhenQueueFull(deps.queue);
+      const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+      // The batch this request's first attempt began before its process died (it took over that
+      // attempt's Idempotency-Key): completed, not begun again, so no row is charged twice.
+      const resume = request.idempotencyResume
+        ? await deps.batches.findByIdempotencyKey(
+            request.accountId,
+            request.idempotencyResume.key,
+            new Date(request.idempotencyResume.since).toISOString(),
+          )
+        : null;
+      // From here a failure may leave charged rows behind: a retry must complete this batch.
+      request.idempotencyCreated = true;
       const { batch, outcomes } = await acceptBatch(
         {
           ...deps,
@@ -67,6 +80,10 @@ export function registerBatchCreate(app: App, deps: AppDeps): void {
           ...(body.webhook_url !== undefined ? { webhook_url: body.webhook_url } : {}),
           ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
           renders: body.renders.map(checkBatchRow),
+        },
+        {
+          ...(typeof key === "string" ? { idempotencyKey: key } : {}),
+          ...(resume ? { resume } : {}),
         },
       );
       const renders = [];

@@ -92,8 +92,10 @@ export function registerRenderCreate(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const body = request.body;
-      const render = (await resumedRender(deps, request)) ?? (await accept(deps, request, body));
+      // From here a failure may leave a charged render behind: a retry must find it, not charge again
+      // (if nothing was created after all, the retry finds nothing and accepts as usual).
       request.idempotencyCreated = true;
+      const render = (await resumedRender(deps, request)) ?? (await accept(deps, request, body));
       reply.header("Location", `/v1/renders/${render.id}`);
 
       const wait = waitSeconds(body.wait, request.headers.prefer);
