@@ -1,5 +1,10 @@
 export type * from "./api.ts";
 export {
+  documentFontFamilies,
+  renameFontFamilies,
+  restoreFontFamilyNames,
+} from "./document/font-families.ts";
+export {
   CURRENT_VERSION,
   type Migration,
   type MigrationResult,

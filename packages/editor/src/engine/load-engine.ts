@@ -1,4 +1,5 @@
 import { apiBytes } from "../api/client.ts";
+import { createAccountFontLoader } from "./account-fonts.ts";
 import type {
   CanvasKitInitOptions,
   Engine,
@@ -121,6 +122,7 @@ async function create(): Promise<EditorEngine> {
   const options: CanvasKitInitOptions = { locateFile: (file: string) => `${ENGINE_DIR}${file}` };
   const canvasKit = await module.CanvasKitInit(options);
   const engine: Engine = module.createEngine({ canvasKit, fonts });
+  const withAccountFonts = createAccountFontLoader(module, engine, new Set(fonts.faces.map((f) => f.family)));
   const images = new Map<string, Promise<PreparedImage>>();
 
   function prepared(request: ImageRequest): Promise<PreparedImage> {
@@ -181,9 +183,15 @@ async function create(): Promise<EditorEngine> {
           }
         }),
       );
+      // The account's uploaded fonts, as the API's render workers load them. Without them (the list
+      // could not be fetched) the text falls back and warns, as a render would if the font were gone.
+      const { document: drawn, familyOf } = await withAccountFonts(document).catch(() => ({
+        document,
+        familyOf: new Map<string, string>(),
+      }));
       if (request.stillWanted && !request.stillWanted()) throw new RenderSuperseded("superseded");
       const started = performance.now();
-      const result = engine.render(document, { ...options, images: ready });
+      const result = engine.render(drawn, { ...options, images: ready });
       request.draw?.(result.width, result.height, result.pixels, result.opaque);
       const pixels = request.draw ? new Uint8Array(0) : result.pixels.slice();
       const drawMs = performance.now() - started;
@@ -193,7 +201,10 @@ async function create(): Promise<EditorEngine> {
         height: result.height,
         pixels,
         opaque: result.opaque,
-        warnings: result.warnings,
+        warnings: result.warnings.map((w) => ({
+          ...w,
+          message: module.restoreFontFamilyNames(w.message, familyOf),
+        })),
         imageErrors,
         drawMs,
       };

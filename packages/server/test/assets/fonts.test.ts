@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSfnt, decodeFont, FontFileError } from "../../src/adapters/media/font-file.ts";
@@ -11,43 +10,9 @@ import {
   testTemplate,
 } from "../api/support.ts";
 import { differingPixels, pixelsBetween } from "./golden.ts";
-import { upload } from "./support.ts";
+import { ACME_FAMILY as FAMILY, fontCard, upload, ACME_WOFF2 as WOFF2 } from "./support.ts";
 
-const WOFF2 = new Uint8Array(readFileSync(new URL("./fixtures/acme-brand-display.woff2", import.meta.url)));
-const FAMILY = "Acme Brand Display";
 const TITLE = [{ name: "title", text: "BRAND 2026" }];
-
-/** One text layer in `family`; nothing else on the canvas, so the glyph shapes decide every pixel. */
-function fontCard(key: string, family: string) {
-  return {
-    version: 1,
-    key,
-    name: "Font card",
-    slots: [{ name: "title", type: "text", default: "BRAND 2026" }],
-    frames: [
-      {
-        name: "main",
-        width: 240,
-        height: 60,
-        background: "#FFFFFF",
-        layers: [
-          {
-            id: "title",
-            type: "text",
-            x: 10,
-            y: 8,
-            width: 220,
-            height: 44,
-            text: "BRAND 2026",
-            font: { family, size: 36 },
-            color: "#1A1A1A",
-            bind: { text: "title" },
-          },
-        ],
-      },
-    ],
-  };
-}
 
 /** WOFF 1.0 from an sfnt: every table zlib-compressed (the format's own rule: only if smaller). */
 function toWoff1(sfnt: Uint8Array): Uint8Array {

@@ -1,5 +1,44 @@
+import { readFileSync } from "node:fs";
 import sharp from "sharp";
 import type { TestServer } from "../api/support.ts";
+
+/** A WOFF2 font whose family ships with no Pictor font set: only an upload can draw it. */
+export const ACME_WOFF2 = new Uint8Array(
+  readFileSync(new URL("./fixtures/acme-brand-display.woff2", import.meta.url)),
+);
+export const ACME_FAMILY = "Acme Brand Display";
+
+/** One text layer in `family`; nothing else on the canvas, so the glyph shapes decide every pixel. */
+export function fontCard(key: string, family: string) {
+  return {
+    version: 1,
+    key,
+    name: "Font card",
+    slots: [{ name: "title", type: "text", default: "BRAND 2026" }],
+    frames: [
+      {
+        name: "main",
+        width: 240,
+        height: 60,
+        background: "#FFFFFF",
+        layers: [
+          {
+            id: "title",
+            type: "text",
+            x: 10,
+            y: 8,
+            width: 220,
+            height: 44,
+            text: "BRAND 2026",
+            font: { family, size: 36 },
+            color: "#1A1A1A",
+            bind: { text: "title" },
+          },
+        ],
+      },
+    ],
+  };
+}
 
 /** A distinct PNG per (width, colour): different bytes, so no accidental dedupe between tests. */
 export async function pngBytes(width: number, colour = "#3366cc", height = width): Promise<Uint8Array> {

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ACME_FAMILY, ACME_WOFF2, fontCard, upload } from "../assets/support.ts";
 import {
   apiClient,
   type DocumentLike,
@@ -402,6 +403,44 @@ describe.skipIf(!haveChromium && !inCI)(
       await page.getByTestId("signin-key").fill(key);
       await page.getByTestId("signin").click();
       await page.getByTestId("template-grid").waitFor();
+    }, 300_000);
+
+    it("draws a template in the account's uploaded font exactly as the API renders it", async () => {
+      const { page, url } = h;
+      // Signed out (the key lives in sessionStorage only), whatever ran before.
+      await page.goto(url);
+      await page.evaluate(() => sessionStorage.clear());
+      const key = await signUp(page, url, "Custom font");
+      await page.getByTestId("continue").click();
+      const call = apiClient(url, key);
+      expect((await upload({ url }, key, ACME_WOFF2, {}, "acme.woff2")).status).toBe(201);
+      const created = await call<{ id: string }>("/v1/templates", {
+        body: { document: fontCard("brand-card", ACME_FAMILY), publish: true },
+      });
+
+      await page.goto(`${url}/#/t/${created.id}`);
+      await page.getByTestId("editor").waitFor({ timeout: 90_000 });
+      const values = { title: "BRAND 2026" };
+      const api = await renderThroughApi(url, key, {
+        template: "brand-card",
+        frame: "main",
+        scale: 1,
+        modifications: [{ name: "title", text: values.title }],
+      });
+      const editor = await editorPixels(page, "main", values, 1);
+      // Drawn in the uploaded face, not a fallback: no warning, and the same pixels as the API.
+      expect(editor.warnings).toEqual([]);
+      expect([editor.width, editor.height]).toEqual([api.width, api.height]);
+      expect((await straightRgba(editor)).equals(api.rgba), "editor pixels differ from the API PNG").toBe(
+        true,
+      );
+      // The family is offered in the text layer's font list, after the shipped ones.
+      await page.getByTestId("layer-row").first().click();
+      const offered = await page
+        .getByTestId("prop-font-family")
+        .locator("option")
+        .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+      expect(offered).toContain(ACME_FAMILY);
     }, 300_000);
   },
 );

@@ -1,9 +1,10 @@
 // Worker thread entry: one renderer (engine, fonts) per thread, created once and reused for every task.
 import { createHash } from "node:crypto";
 import { parentPort, workerData } from "node:worker_threads";
+import { restoreFontFamilyNames } from "@pictor/engine";
 import { createNodeRenderer } from "@pictor/render-node";
 import { createSafeFetch } from "../fetch/safe-fetch.ts";
-import { createAccountFontLoader, restoreFamilyNames } from "../sqlite/asset-fonts.ts";
+import { createAccountFontLoader } from "../sqlite/asset-fonts.ts";
 import { createImageLoader, ImageLoadError } from "./image-loader.ts";
 import type { RenderTask, RenderTaskResult, RenderWorkerData, WorkerMessage } from "./render-messages.ts";
 import { openWorkerBlobs, openWorkerLookups } from "./worker-lookups.ts";
@@ -72,7 +73,7 @@ async function run(task: RenderTask): Promise<RenderTaskResult> {
       warnings: out.warnings.map((w) => ({
         code: w.code,
         slot: w.slot,
-        message: restoreFamilyNames(w.message, familyOf),
+        message: restoreFontFamilyNames(w.message, familyOf),
       })),
     };
   } catch (error) {

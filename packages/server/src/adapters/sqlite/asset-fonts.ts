@@ -1,12 +1,7 @@
 import { DatabaseSync } from "node:sqlite";
-import type { FontFace } from "@pictor/engine";
+import { documentFontFamilies, type FontFace, renameFontFamilies } from "@pictor/engine";
 import { FONT_FAMILIES } from "@pictor/fonts";
-import {
-  type AccountFontFace,
-  documentFamilies,
-  engineFamilyName,
-  renameFamilies,
-} from "../../domain/assets/account-fonts.ts";
+import { type AccountFontFace, engineFamilyName } from "../../domain/assets/account-fonts.ts";
 import type { TemplateDocumentT } from "../../domain/document.ts";
 import type { BlobStore } from "../../ports/blob-store.ts";
 
@@ -34,7 +29,7 @@ export function createAccountFontLoader(deps: {
     accountId: string,
     document: TemplateDocumentT,
   ): Promise<{ document: TemplateDocumentT; familyOf: Map<string, string> }> {
-    const wanted = [...documentFamilies(document)].filter((f) => !SHIPPED.has(f));
+    const wanted = [...documentFontFamilies(document)].filter((f) => !SHIPPED.has(f));
     const familyOf = new Map<string, string>();
     if (wanted.length === 0) return { document, familyOf };
     const names = new Map<string, string>();
@@ -55,7 +50,7 @@ export function createAccountFontLoader(deps: {
       names.set(family, name);
       familyOf.set(name, family);
     }
-    return { document: renameFamilies(document, names), familyOf };
+    return { document: renameFontFamilies(document, names), familyOf };
   };
 }
 
@@ -83,11 +78,4 @@ export function sqliteAssetLookups(databaseFile: string) {
       }));
     },
   };
-}
-
-/** Warning messages name the family the template used, not the engine-wide name. */
-export function restoreFamilyNames(message: string, familyOf: ReadonlyMap<string, string>): string {
-  let out = message;
-  for (const [name, family] of familyOf) out = out.replaceAll(name, family);
-  return out;
 }
