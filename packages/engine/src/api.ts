@@ -23,6 +23,12 @@ export interface FontSet {
    * identically in Node and in the browser.
    */
   fallback: string[];
+  /**
+   * A family designed for one script only → the family designed to go with it for the rest (digits,
+   * Latin punctuation: Noto Sans for Noto Sans Hebrew). The companion is tried first for what the
+   * family lacks, and what it draws is not reported as a fallback (`glyph_fallback`).
+   */
+  companions?: Readonly<Record<string, string>>;
 }
 
 /** Slot name -> value: text for text slots, an image reference for image slots, `#RRGGBB` for colours. */

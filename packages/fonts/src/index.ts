@@ -4,10 +4,17 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FontFace, FontSet } from "@pictor/engine";
-import { FALLBACK_FAMILIES, FONT_FACES, fontFileName, type ManifestFace } from "./manifest.ts";
+import {
+  FALLBACK_FAMILIES,
+  FONT_COMPANIONS,
+  FONT_FACES,
+  fontFileName,
+  type ManifestFace,
+} from "./manifest.ts";
 
 export {
   FALLBACK_FAMILIES,
+  FONT_COMPANIONS,
   FONT_FACES,
   FONT_FAMILIES,
   type FontCategory,
@@ -96,5 +103,5 @@ async function readFontSet(): Promise<FontSet> {
       }),
     ),
   );
-  return { faces, fallback: [...FALLBACK_FAMILIES] };
+  return { faces, fallback: [...FALLBACK_FAMILIES], companions: { ...FONT_COMPANIONS } };
 }

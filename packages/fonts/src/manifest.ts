@@ -135,6 +135,18 @@ export const FALLBACK_FAMILIES: readonly string[] = [
   "Noto Color Emoji",
 ];
 
+/**
+ * Noto's script families leave digits and Latin punctuation to Noto Sans, the family they are
+ * designed with (Noto Sans Hebrew has no ASCII digit or punctuation mark at all): a Hebrew headline
+ * with a price or a comma is drawn as designed, not reported as a fallback.
+ */
+export const FONT_COMPANIONS: Readonly<Record<string, string>> = {
+  "Noto Sans Arabic": "Noto Sans",
+  "Noto Sans Hebrew": "Noto Sans",
+  "Noto Sans Devanagari": "Noto Sans",
+  "Noto Sans Thai": "Noto Sans",
+};
+
 export const FONT_FACES: readonly ManifestFace[] = FONT_FAMILIES.flatMap((f) => f.faces);
 
 /** The public file name of a face (unique across the set). */

@@ -60,6 +60,7 @@ export interface EditorEngine {
 interface FontManifest {
   faces: { family: string; weight: number; style: "normal" | "italic"; url: string }[];
   fallback: string[];
+  companions?: Record<string, string>;
 }
 
 async function fetchBytes(url: string): Promise<Uint8Array> {
@@ -68,7 +69,11 @@ async function fetchBytes(url: string): Promise<Uint8Array> {
   return new Uint8Array(await res.arrayBuffer());
 }
 
-async function loadFonts(): Promise<{ faces: FontFace[]; fallback: string[] }> {
+async function loadFonts(): Promise<{
+  faces: FontFace[];
+  fallback: string[];
+  companions: Record<string, string>;
+}> {
   const res = await fetch(FONTS_URL);
   if (!res.ok) throw new Error(`GET ${FONTS_URL}: HTTP ${res.status}`);
   const manifest = (await res.json()) as FontManifest;
@@ -80,7 +85,7 @@ async function loadFonts(): Promise<{ faces: FontFace[]; fallback: string[] }> {
       bytes: await fetchBytes(f.url),
     })),
   );
-  return { faces, fallback: manifest.fallback };
+  return { faces, fallback: manifest.fallback, companions: manifest.companions ?? {} };
 }
 
 /** API slot values name assets as `ast_…`; the worker renders them as `asset://ast_…`. */

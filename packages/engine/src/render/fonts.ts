@@ -27,6 +27,7 @@ function needsGlyph(ch: string): boolean {
 export class FontLibrary {
   readonly collection: FontCollection;
   readonly fallback: readonly string[];
+  private readonly companions: Readonly<Record<string, string>>;
   /** The first fallback family with a glyph for U+1F600, used first for emoji-presentation runs. */
   readonly emojiFamily: string | null;
   private readonly provider: TypefaceFontProvider;
@@ -48,6 +49,7 @@ export class FontLibrary {
     this.collection = canvasKit.FontCollection.Make();
     this.collection.setDefaultFontManager(this.provider);
     this.fallback = [...fonts.fallback];
+    this.companions = { ...fonts.companions };
     this.emojiFamily =
       this.fallback.find((family) => this.missingCharacters(family, "\u{1F600}").length === 0) ?? null;
   }
@@ -69,6 +71,28 @@ export class FontLibrary {
 
   hasFamily(family: string): boolean {
     return this.coverage.has(family);
+  }
+
+  /**
+   * The families a paragraph in `family` tries, in order: the family, its companion, then the
+   * fallback list.
+   */
+  familiesFor(family: string): string[] {
+    const companion = this.companions[family];
+    const first = companion ? [family, companion] : [family];
+    return [...first, ...this.fallback.filter((f) => !first.includes(f))];
+  }
+
+  /**
+   * Distinct characters of `text` that neither `family` nor its companion has a glyph for (all of them
+   * if the family is unknown): what other fonts drew.
+   */
+  missingFromFamily(family: string, text: string): string[] {
+    const missing = this.missingCharacters(family, text);
+    const companion = this.companions[family];
+    if (!companion || missing.length === 0) return missing;
+    const alsoMissing = new Set(this.missingCharacters(companion, missing.join("")));
+    return missing.filter((ch) => alsoMissing.has(ch));
   }
 
   /** Distinct characters of `text` that `family` has no glyph for (all of them if the family is unknown). */

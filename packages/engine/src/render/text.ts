@@ -14,7 +14,7 @@ export function paintText(ctx: PaintContext, layer: TextLayerT, path: string): v
     ctx.paragraphs,
     {
       text: content,
-      families: [font.family, ...ctx.fonts.fallback.filter((family) => family !== font.family)],
+      families: ctx.fonts.familiesFor(font.family),
       size: font.size,
       lineHeight: font.line_height ?? 1.2,
       letterSpacing: font.letter_spacing ?? 0,
@@ -49,7 +49,7 @@ export function paintText(ctx: PaintContext, layer: TextLayerT, path: string): v
       message: `Text of layer "${layer.id}" did not fit and was cut after ${paragraph.getNumberOfLines()} line(s).`,
     });
   }
-  const missing = ctx.fonts.missingCharacters(font.family, content);
+  const missing = ctx.fonts.missingFromFamily(font.family, content);
   if (missing.length > 0) {
     const unresolved = paragraph.unresolvedCodepoints();
     const tofu =

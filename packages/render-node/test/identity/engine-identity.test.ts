@@ -142,6 +142,7 @@ async function writePng(file: string, rgba: Uint8Array, width: number, height: n
     server.serveFile("/canvaskit/canvaskit.wasm", wasmFile);
     const manifest = {
       fallback: fonts.fallback,
+      companions: fonts.companions,
       faces: fonts.faces.map((face, i) => {
         const url = `/fonts/${i}`;
         server.serveBytes(url, face.bytes, "font/ttf");

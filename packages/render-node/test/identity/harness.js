@@ -26,7 +26,10 @@ window.pictorHarness = {
         bytes: await fetchBytes(f.url),
       })),
     );
-    engine = createEngine({ canvasKit, fonts: { faces, fallback: manifest.fallback } });
+    engine = createEngine({
+      canvasKit,
+      fonts: { faces, fallback: manifest.fallback, companions: manifest.companions },
+    });
     return { faces: faces.length };
   },
 

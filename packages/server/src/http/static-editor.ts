@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, extname, join, resolve } from "node:path";
-import { FALLBACK_FAMILIES, publicFontFiles } from "@pictor/fonts";
+import { FALLBACK_FAMILIES, FONT_COMPANIONS, publicFontFiles } from "@pictor/fonts";
 import { Type as T } from "@sinclair/typebox";
 import type { App } from "./app-types.ts";
 import { ApiError } from "./errors.ts";
@@ -151,6 +151,7 @@ export function registerStaticEditor(app: App, files: EditorFiles = editorFiles(
     return {
       faces: fonts.map(({ family, weight, style, urlPath }) => ({ family, weight, style, url: urlPath })),
       fallback: [...FALLBACK_FAMILIES],
+      companions: FONT_COMPANIONS,
     };
   });
 
