@@ -1,5 +1,10 @@
+import type { LibraryAsset } from "../domain/assets/asset-library.ts";
+import type { TemplateDocumentT } from "../domain/document.ts";
+import type { ApiKeyRecord } from "../ports/account-store.ts";
 import type { AssetRecord } from "../ports/asset-store.ts";
 import type { OutputFormat, RenderRecord, RenderStatus } from "../ports/render-store.ts";
+import type { TemplateRecord, TemplateVersion } from "../ports/template-store.ts";
+import type { ClaimedDelivery, DeliveryAttemptRecord } from "../ports/webhook-outbox.ts";
 
 /**
  * Row <-> record mapping shared by the SQLite and PostgreSQL adapters. The two schemas have the same
@@ -123,3 +128,76 @@ export const assetInsertValues = (a: AssetRecord): unknown[] => [
 /** `?, ?, …` (SQLite) or `$1, $2, …` (PostgreSQL) for `count` values. */
 export const placeholders = (count: number, style: "?" | "$"): string =>
   Array.from({ length: count }, (_, i) => (style === "?" ? "?" : `$${i + 1}`)).join(", ");
+
+/** An asset with what asset_files knows of it (a LEFT JOIN: null for an asset without a file row). */
+export const libraryAssetFromRow = (r: Row, d: ColumnDecoding): LibraryAsset => ({
+  ...assetFromRow(r, d),
+  sha256: r.file_sha256 === null || r.file_sha256 === undefined ? null : String(r.file_sha256),
+  font:
+    r.font_family === null || r.font_family === undefined
+      ? null
+      : {
+          family: String(r.font_family),
+          weight: Number(r.font_weight),
+          style: r.font_style === "italic" ? "italic" : "normal",
+        },
+});
+
+export const templateFromRow = (r: Row, d: ColumnDecoding): TemplateRecord => {
+  // Decoded on first use: accepting a render reads the template row for its published version and
+  // never looks at the draft, which is as large as the whole document.
+  let draft: TemplateDocumentT | undefined;
+  return {
+    id: String(r.id),
+    accountId: String(r.account_id),
+    key: String(r.key),
+    name: String(r.name),
+    get draft() {
+      draft ??= d.json<TemplateDocumentT>(r.draft);
+      return draft;
+    },
+    publishedVersion: r.published_version === null ? null : Number(r.published_version),
+    archivedAt: d.timeOrNull(r.archived_at),
+    createdAt: d.time(r.created_at),
+    updatedAt: d.time(r.updated_at),
+  };
+};
+
+export const templateVersionFromRow = (r: Row, d: ColumnDecoding): TemplateVersion => ({
+  templateId: String(r.template_id),
+  version: Number(r.version),
+  document: d.json(r.document),
+  publishedAt: d.time(r.published_at),
+});
+
+export const apiKeyFromRow = (r: Row, d: ColumnDecoding): ApiKeyRecord => ({
+  id: String(r.id),
+  accountId: String(r.account_id),
+  prefix: String(r.prefix),
+  name: (r.name as string | null) ?? null,
+  createdAt: d.time(r.created_at),
+  lastUsedAt: d.timeOrNull(r.last_used_at),
+  revokedAt: d.timeOrNull(r.revoked_at),
+});
+
+/** Webhook outbox rows keep times as epoch milliseconds in both databases: nothing to decode. */
+export const deliveryFromRow = (row: Row): ClaimedDelivery => ({
+  event_id: String(row.event_id),
+  account_id: String(row.account_id),
+  render_id: String(row.render_id),
+  url: String(row.url),
+  body: String(row.body),
+  signature: row.signature === null ? null : String(row.signature),
+  created_at: Number(row.created_at),
+  schedule_attempts: Number(row.schedule_attempts),
+  claim_token: String(row.claim_token),
+  lease_until: Number(row.lease_until),
+});
+
+export const deliveryAttemptFromRow = (row: Row): DeliveryAttemptRecord => ({
+  attempt: Number(row.attempt),
+  at: Number(row.at),
+  status_code: row.status_code === null || row.status_code === undefined ? null : Number(row.status_code),
+  error: row.error === null ? null : String(row.error),
+  duration_ms: Number(row.duration_ms),
+});

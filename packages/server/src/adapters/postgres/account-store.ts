@@ -1,18 +1,11 @@
 import type pg from "pg";
 import type { AccountStore, ApiKeyRecord, WebhookSecretStore } from "../../ports/account-store.ts";
-import { iso, isoOrNull, withTransaction } from "./pool.ts";
+import { apiKeyFromRow } from "../sql-rows.ts";
+import { iso, isoOrNull, postgresColumns, withTransaction } from "./pool.ts";
 
 type Row = Record<string, unknown>;
 
-const toKey = (r: Row): ApiKeyRecord => ({
-  id: String(r.id),
-  accountId: String(r.account_id),
-  prefix: String(r.prefix),
-  name: (r.name as string | null) ?? null,
-  createdAt: iso(r.created_at),
-  lastUsedAt: isoOrNull(r.last_used_at),
-  revokedAt: isoOrNull(r.revoked_at),
-});
+const toKey = (r: Row): ApiKeyRecord => apiKeyFromRow(r, postgresColumns);
 
 const INSERT_KEY =
   "INSERT INTO api_keys (id, account_id, hash, prefix, name, created_at) VALUES ($1, $2, $3, $4, $5, $6)";

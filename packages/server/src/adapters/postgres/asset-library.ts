@@ -6,8 +6,9 @@ import type {
   LibraryAsset,
 } from "../../domain/assets/asset-library.ts";
 import { folderRangeEnd } from "../../domain/assets/folders.ts";
-import { indexAssetTerms, insertAsset, toAsset } from "./asset-store.ts";
-import { type PgExecutor, withTransaction } from "./pool.ts";
+import { libraryAssetFromRow } from "../sql-rows.ts";
+import { indexAssetTerms, insertAsset } from "./asset-store.ts";
+import { type PgExecutor, postgresColumns, withTransaction } from "./pool.ts";
 
 type Row = Record<string, unknown>;
 
@@ -18,18 +19,7 @@ const SELECT = `SELECT a.*, f.sha256 AS file_sha256, f.font_family, f.font_weigh
 // ([F, F with its last "/" raised to "0")) must not depend on the database's locale.
 const C = 'COLLATE "C"';
 
-const toLibraryAsset = (r: Row): LibraryAsset => ({
-  ...toAsset(r),
-  sha256: r.file_sha256 === null || r.file_sha256 === undefined ? null : String(r.file_sha256),
-  font:
-    r.font_family === null || r.font_family === undefined
-      ? null
-      : {
-          family: String(r.font_family),
-          weight: Number(r.font_weight),
-          style: r.font_style === "italic" ? "italic" : "normal",
-        },
-});
+const toLibraryAsset = (r: Row): LibraryAsset => libraryAssetFromRow(r, postgresColumns);
 
 async function getOne(
   db: PgExecutor,

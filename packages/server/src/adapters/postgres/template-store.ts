@@ -1,28 +1,14 @@
 import type pg from "pg";
 import type { TemplateDocumentT } from "../../domain/document.ts";
 import type { TemplateRecord, TemplateStore, TemplateVersion } from "../../ports/template-store.ts";
-import { iso, isoOrNull, withTransaction } from "./pool.ts";
+import { templateFromRow, templateVersionFromRow } from "../sql-rows.ts";
+import { postgresColumns, withTransaction } from "./pool.ts";
 
 type Row = Record<string, unknown>;
 
-const toTemplate = (r: Row): TemplateRecord => ({
-  id: String(r.id),
-  accountId: String(r.account_id),
-  key: String(r.key),
-  name: String(r.name),
-  draft: r.draft as TemplateDocumentT,
-  publishedVersion: r.published_version === null ? null : Number(r.published_version),
-  archivedAt: isoOrNull(r.archived_at),
-  createdAt: iso(r.created_at),
-  updatedAt: iso(r.updated_at),
-});
+const toTemplate = (r: Row): TemplateRecord => templateFromRow(r, postgresColumns);
 
-const toVersion = (r: Row): TemplateVersion => ({
-  templateId: String(r.template_id),
-  version: Number(r.version),
-  document: r.document as TemplateDocumentT,
-  publishedAt: iso(r.published_at),
-});
+const toVersion = (r: Row): TemplateVersion => templateVersionFromRow(r, postgresColumns);
 
 const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === "23505";
 

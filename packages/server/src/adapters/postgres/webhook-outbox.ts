@@ -1,44 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import type {
-  ClaimedDelivery,
-  DeliveryAttemptRecord,
   DeliveryLog,
   OutboxEventInput,
   OutboxState,
   WebhookOutbox,
 } from "../../ports/webhook-outbox.ts";
+import { deliveryAttemptFromRow, deliveryFromRow } from "../sql-rows.ts";
 import { type PgExecutor, withTransaction } from "./pool.ts";
-
-type Row = Record<string, unknown>;
 
 const num = (v: unknown) => Number(v);
 const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-
-function claimedFrom(row: Row): ClaimedDelivery {
-  return {
-    event_id: String(row.event_id),
-    account_id: String(row.account_id),
-    render_id: String(row.render_id),
-    url: String(row.url),
-    body: String(row.body),
-    signature: row.signature === null ? null : String(row.signature),
-    created_at: num(row.created_at),
-    schedule_attempts: num(row.schedule_attempts),
-    claim_token: String(row.claim_token),
-    lease_until: num(row.lease_until),
-  };
-}
-
-function attemptFrom(row: Row): DeliveryAttemptRecord {
-  return {
-    attempt: num(row.attempt),
-    at: num(row.at),
-    status_code: numOrNull(row.status_code),
-    error: row.error === null ? null : String(row.error),
-    duration_ms: num(row.duration_ms),
-  };
-}
 
 /**
  * Stores a completion event on `db`, which may be an open transaction's client (the render store
@@ -90,7 +62,7 @@ export function createPgWebhookOutbox(pool: pg.Pool): WebhookOutbox {
           num(a.next_attempt_at) - num(b.next_attempt_at) ||
           (String(a.event_id) < String(b.event_id) ? -1 : String(a.event_id) > String(b.event_id) ? 1 : 0),
       );
-      return rows.map(claimedFrom);
+      return rows.map(deliveryFromRow);
     },
 
     async recordAttempt(eventId, claimToken, attempt, next) {
@@ -157,7 +129,7 @@ export function createPgWebhookOutbox(pool: pg.Pool): WebhookOutbox {
         state: String(event.state) as OutboxState,
         created_at: num(event.created_at),
         next_attempt_at: numOrNull(event.next_attempt_at),
-        attempts: attempts.rows.map(attemptFrom),
+        attempts: attempts.rows.map(deliveryAttemptFromRow),
       };
     },
 

@@ -1,19 +1,12 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Account, AccountStore, ApiKeyRecord, WebhookSecretStore } from "../../ports/account-store.ts";
-import { transaction } from "./database.ts";
+import { apiKeyFromRow } from "../sql-rows.ts";
+import { sqliteColumns, transaction } from "./database.ts";
 import { sql } from "./statements.ts";
 
 type Row = Record<string, unknown>;
 
-const toKey = (r: Row): ApiKeyRecord => ({
-  id: String(r.id),
-  accountId: String(r.account_id),
-  prefix: String(r.prefix),
-  name: (r.name as string | null) ?? null,
-  createdAt: String(r.created_at),
-  lastUsedAt: (r.last_used_at as string | null) ?? null,
-  revokedAt: (r.revoked_at as string | null) ?? null,
-});
+const toKey = (r: Row): ApiKeyRecord => apiKeyFromRow(r, sqliteColumns);
 
 export function createSqliteAccountStore(db: DatabaseSync): AccountStore {
   const insertAccount = sql(

@@ -1,27 +1,17 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { AssetLibrary, FontFaceInfo, LibraryAsset } from "../../domain/assets/asset-library.ts";
+import { libraryAssetFromRow } from "../sql-rows.ts";
 import { ASSET_COLUMNS, planAssetQuery } from "./asset-query.ts";
 import { indexAssetTerms, unindexAssetTerms } from "./asset-schema.ts";
-import { insertAsset, toAsset } from "./asset-store.ts";
-import { json, transaction } from "./database.ts";
+import { insertAsset } from "./asset-store.ts";
+import { json, sqliteColumns, transaction } from "./database.ts";
 import { sql } from "./statements.ts";
 
 type Row = Record<string, unknown>;
 
 const SELECT = `SELECT ${ASSET_COLUMNS} FROM assets a LEFT JOIN asset_files f ON f.asset_id = a.id`;
 
-const toLibraryAsset = (r: Row): LibraryAsset => ({
-  ...toAsset(r),
-  sha256: r.file_sha256 === null || r.file_sha256 === undefined ? null : String(r.file_sha256),
-  font:
-    r.font_family === null || r.font_family === undefined
-      ? null
-      : {
-          family: String(r.font_family),
-          weight: Number(r.font_weight),
-          style: r.font_style === "italic" ? "italic" : "normal",
-        },
-});
+const toLibraryAsset = (r: Row): LibraryAsset => libraryAssetFromRow(r, sqliteColumns);
 
 /** The asset library on the embedded default. Tables: `assets` plus those of asset-schema.ts. */
 export function createSqliteAssetLibrary(db: DatabaseSync): AssetLibrary {

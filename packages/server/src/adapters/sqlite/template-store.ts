@@ -1,36 +1,14 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { TemplateRecord, TemplateStore, TemplateVersion } from "../../ports/template-store.ts";
-import { json, parse, transaction } from "./database.ts";
+import { templateFromRow, templateVersionFromRow } from "../sql-rows.ts";
+import { json, parse, sqliteColumns, transaction } from "./database.ts";
 import { sql } from "./statements.ts";
 
 type Row = Record<string, unknown>;
 
-const toTemplate = (r: Row): TemplateRecord => {
-  // Parsed on first use: accepting a render reads the template row for its published version and
-  // never looks at the draft, which is as large as the whole document.
-  let draft: TemplateRecord["draft"] | undefined;
-  return {
-    id: String(r.id),
-    accountId: String(r.account_id),
-    key: String(r.key),
-    name: String(r.name),
-    get draft() {
-      draft ??= parse<TemplateRecord["draft"]>(r.draft);
-      return draft;
-    },
-    publishedVersion: r.published_version === null ? null : Number(r.published_version),
-    archivedAt: (r.archived_at as string | null) ?? null,
-    createdAt: String(r.created_at),
-    updatedAt: String(r.updated_at),
-  };
-};
+const toTemplate = (r: Row): TemplateRecord => templateFromRow(r, sqliteColumns);
 
-const toVersion = (r: Row): TemplateVersion => ({
-  templateId: String(r.template_id),
-  version: Number(r.version),
-  document: parse(r.document),
-  publishedAt: String(r.published_at),
-});
+const toVersion = (r: Row): TemplateVersion => templateVersionFromRow(r, sqliteColumns);
 
 /** Published versions read so far, per connection: a version never changes once published. */
 const versionCache = new WeakMap<DatabaseSync, Map<string, TemplateVersion>>();

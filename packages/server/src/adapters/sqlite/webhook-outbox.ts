@@ -1,15 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type {
-  ClaimedDelivery,
   DeliveryAttemptInput,
-  DeliveryAttemptRecord,
   DeliveryLog,
   NextOutboxState,
   OutboxEventInput,
   OutboxState,
   WebhookOutbox,
 } from "../../ports/webhook-outbox.ts";
+import { deliveryAttemptFromRow, deliveryFromRow } from "../sql-rows.ts";
 
 /** Creates the outbox tables; idempotent, called by the server's migration runner. */
 export function migrateWebhookOutbox(db: DatabaseSync): void {
@@ -43,31 +42,6 @@ export function migrateWebhookOutbox(db: DatabaseSync): void {
 }
 
 type Row = Record<string, unknown>;
-
-function claimedFrom(row: Row): ClaimedDelivery {
-  return {
-    event_id: String(row.event_id),
-    account_id: String(row.account_id),
-    render_id: String(row.render_id),
-    url: String(row.url),
-    body: String(row.body),
-    signature: row.signature === null ? null : String(row.signature),
-    created_at: Number(row.created_at),
-    schedule_attempts: Number(row.schedule_attempts),
-    claim_token: String(row.claim_token),
-    lease_until: Number(row.lease_until),
-  };
-}
-
-function attemptFrom(row: Row): DeliveryAttemptRecord {
-  return {
-    attempt: Number(row.attempt),
-    at: Number(row.at),
-    status_code: row.status_code === null ? null : Number(row.status_code),
-    error: row.error === null ? null : String(row.error),
-    duration_ms: Number(row.duration_ms),
-  };
-}
 
 /**
  * Runs `work` atomically. On its own it takes an IMMEDIATE transaction: the write lock comes first,
@@ -159,7 +133,9 @@ export function createSqliteWebhookOutbox(db: DatabaseSync): WebhookOutbox {
       return inTransaction(db, () => {
         const token = randomUUID();
         const due = selectDue.all(now, now, limit) as Row[];
-        return due.map((row) => claimedFrom(lease.get(now + leaseMs, token, String(row.event_id)) as Row));
+        return due.map((row) =>
+          deliveryFromRow(lease.get(now + leaseMs, token, String(row.event_id)) as Row),
+        );
       });
     },
 
@@ -201,7 +177,7 @@ export function createSqliteWebhookOutbox(db: DatabaseSync): WebhookOutbox {
         state: String(event.state) as OutboxState,
         created_at: Number(event.created_at),
         next_attempt_at: event.next_attempt_at === null ? null : Number(event.next_attempt_at),
-        attempts: (selectAttempts.all(String(event.event_id)) as Row[]).map(attemptFrom),
+        attempts: (selectAttempts.all(String(event.event_id)) as Row[]).map(deliveryAttemptFromRow),
       };
     },
 
