@@ -3,7 +3,7 @@ import { createMediaUploadInspector } from "../adapters/media/upload-inspector.t
 import type { IdempotencyStore } from "../ports/idempotency-store.ts";
 import type { App, AppDeps, AppDepsInput } from "./app-types.ts";
 import { createAuthenticator } from "./auth.ts";
-import { errorHandlerPlugin } from "./plugins/errors.ts";
+import { clientErrorHandler, errorHandlerPlugin, frameworkErrorHandler } from "./plugins/errors.ts";
 import { idempotencyPlugin } from "./plugins/idempotency.ts";
 import { jsonBodyPlugin } from "./plugins/json-body.ts";
 import { openApiPlugin } from "./plugins/openapi.ts";
@@ -64,6 +64,8 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
     schemaController: { compilersFactory: { buildValidator: buildPartAwareValidator() } },
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   }).withTypeProvider() as unknown as App;
 
   app.decorateRequest("accountId", "");

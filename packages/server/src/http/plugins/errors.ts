@@ -1,6 +1,8 @@
+import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, type ApiErrorCode, errorBody, STATUS_BY_CODE } from "../errors.ts";
 import { globalPlugin } from "./global-plugin.ts";
+import { newRequestId, REQUEST_ID_HEADER } from "./request-id.ts";
 import { bodyScaleIsInvalid, mapValidationErrors } from "./validation.ts";
 
 // Fastify's own error codes that are the caller's fault, mapped to ours.
@@ -20,6 +22,12 @@ const FASTIFY_CODES: Record<string, { code: ApiErrorCode; message: string }> = {
     message: "Content-Length does not match the body.",
   },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: "invalid_json", message: "The request body is not valid JSON." },
+  // Raised by the router, before any route (frameworkErrorHandler).
+  FST_ERR_BAD_URL: { code: "invalid_request", message: "The URL path is not validly percent-encoded." },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    code: "invalid_request",
+    message: "A path parameter is too long (at most 100 characters).",
+  },
 };
 
 // Statuses Fastify or a plugin may attach to an error it throws, when no finer mapping applies.
@@ -113,6 +121,41 @@ export function sendError(
     .code(resolved.status)
     .type("application/json; charset=utf-8")
     .send(errorBody(resolved.code, resolved.message, request.id, resolved.details));
+}
+
+/**
+ * Fastify `frameworkErrors` server option: what the router refuses before any route or hook runs (a
+ * malformed percent-encoding, a path parameter over `maxParamLength`), in the one error shape with
+ * its X-Request-Id (no onRequest hook ran to set it). Without it Fastify answers in its own shape.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header(REQUEST_ID_HEADER, request.id);
+  return sendError(request, reply, resolveError(error, request));
+}
+
+/**
+ * Fastify `clientErrorHandler` server option: a request Node's HTTP parser refuses (request line and
+ * headers over its 16 KiB limit, malformed HTTP, a request timeout) never reaches Fastify. The
+ * answer is the one error shape with a request id, and `Connection: close`: the socket is
+ * destroyed, and without the header a keep-alive client sends its next request into it.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const message =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? "The request line and headers are larger than this server accepts."
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? "The request did not arrive in time."
+        : "The request is not valid HTTP/1.1.";
+  const requestId = newRequestId();
+  const body = JSON.stringify(errorBody("invalid_request", message, requestId));
+  if (socket.writable) {
+    socket.write(
+      "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n" +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /**

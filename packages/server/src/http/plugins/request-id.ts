@@ -12,11 +12,13 @@ export function isSaneRequestId(value: unknown): value is string {
   return typeof value === "string" && SANE_REQUEST_ID.test(value);
 }
 
+export const newRequestId = () => `req_${randomUUID().replaceAll("-", "")}`;
+
 /** Fastify `genReqId` server option: keep a sane caller-supplied X-Request-Id, else `req_<uuid>`. */
 export function genRequestId(req: IncomingMessage): string {
   const incoming = req.headers[REQUEST_ID_HEADER];
   if (isSaneRequestId(incoming)) return incoming;
-  return `req_${randomUUID().replaceAll("-", "")}`;
+  return newRequestId();
 }
 
 /**

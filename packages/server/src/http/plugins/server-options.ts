@@ -1,3 +1,4 @@
+import { clientErrorHandler, frameworkErrorHandler } from "./errors.ts";
 import { requestIdServerOptions } from "./request-id.ts";
 import { buildPartAwareValidator } from "./validation.ts";
 
@@ -8,7 +9,8 @@ export const BATCH_BODY_LIMIT = 10 * 1024 * 1024;
 /**
  * Options that only exist at `Fastify({...})` time and that the plugins rely on: request ids
  * (sanitised X-Request-Id or a fresh one), the body limit, prototype-poisoning refusal for any
- * other JSON parser, and the validator that does not coerce body types.
+ * other JSON parser, the validator that does not coerce body types, and the one error shape for
+ * what the router and Node's HTTP parser refuse before any route runs.
  * Usage: `Fastify({ logger, ...httpServerOptions() })`.
  */
 export function httpServerOptions(options: { bodyLimit?: number } = {}) {
@@ -18,5 +20,7 @@ export function httpServerOptions(options: { bodyLimit?: number } = {}) {
     onProtoPoisoning: "error" as const,
     onConstructorPoisoning: "error" as const,
     schemaController: { compilersFactory: { buildValidator: buildPartAwareValidator() } },
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   };
 }

@@ -1,3 +1,4 @@
+import { Type as T } from "@sinclair/typebox";
 import { deleteAsset } from "../../domain/assets/delete-asset.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { notFound } from "../failure.ts";
@@ -10,7 +11,14 @@ import { IdParams } from "../schemas.ts";
 export function registerAssetDelete(app: App, deps: AppDeps): void {
   app.delete(
     "/v1/assets/:id",
-    { schema: { summary: "Delete an asset", tags: ["assets"], params: IdParams } },
+    {
+      schema: {
+        summary: "Delete an asset",
+        tags: ["assets"],
+        params: IdParams,
+        response: { 204: T.Null({ description: "Deleted" }) },
+      },
+    },
     async (request, reply) => {
       const removed = await deleteAsset(
         { library: deps.assetLibrary, blobs: deps.blobs },
@@ -18,7 +26,7 @@ export function registerAssetDelete(app: App, deps: AppDeps): void {
         request.params.id,
       );
       if (!removed) throw notFound("asset");
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }

@@ -24,6 +24,17 @@ export async function sendAsset(
   return reply.send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }
 
+/** The file routes' success answers (documented: every status a route gives is in the OpenAPI document). */
+export const FileResponses = {
+  200: {
+    description: "The file's bytes, with its Content-Type, Content-Length and ETag",
+    content: Object.fromEntries(
+      Object.keys(EXT_BY_TYPE).map((type) => [type, { schema: { type: "string", format: "binary" } }]),
+    ),
+  },
+  304: T.Null({ description: "Not modified: If-None-Match equals the ETag" }),
+};
+
 /** Splits `<name>.<ext>` and checks the extension is the asset's own. */
 export function matchFile(file: string, asset: AssetRecord | null, ext: string): asset is AssetRecord {
   return asset !== null && EXT_BY_TYPE[asset.contentType] === ext && file.length > 0;
@@ -41,6 +52,7 @@ export function registerAssetFile(app: App, deps: AppDeps): void {
         tags: ["files"],
         security: [],
         params: T.Object({ file: T.String({ maxLength: 100 }) }),
+        response: FileResponses,
       },
     },
     async (request, reply) => {

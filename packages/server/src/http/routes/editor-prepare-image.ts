@@ -28,6 +28,8 @@ const PrepareBody = T.Object(
   { additionalProperties: false },
 );
 
+const Binary = T.Unsafe<Buffer>({ type: "string", format: "binary" });
+
 /** serve.ts passes the full SafeFetch; AppDeps types only `check`, so narrow at run time. */
 function fetcherOf(deps: AppDeps): SafeFetch["fetch"] | null {
   const candidate = (deps.safeFetch as Partial<SafeFetch>).fetch;
@@ -97,6 +99,13 @@ export function registerEditorPrepareImage(app: App, deps: AppDeps): void {
         summary: "Editor: an image prepared for an exact device box, as raw straight RGBA",
         tags: ["editor"],
         body: PrepareBody,
+        response: {
+          200: {
+            description:
+              "Straight RGBA, width × height × 4 bytes; the size in X-Image-Width and X-Image-Height, X-Image-Upscaled 1 when enlarged",
+            content: { "application/octet-stream": { schema: Binary } },
+          },
+        },
       },
     },
     async (request, reply) => {

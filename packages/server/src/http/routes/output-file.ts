@@ -3,7 +3,7 @@ import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
 import { notFound } from "../failure.ts";
 import { verifyOutputSignature } from "../output-links.ts";
-import { matchFile, sendAsset } from "./asset-file.ts";
+import { FileResponses, matchFile, sendAsset } from "./asset-file.ts";
 
 export function registerOutputFile(app: App, deps: AppDeps): void {
   app.get(
@@ -18,6 +18,7 @@ export function registerOutputFile(app: App, deps: AppDeps): void {
         security: [],
         params: T.Object({ file: T.String({ maxLength: 100 }) }),
         querystring: T.Object({ expires: T.Optional(T.String()), sig: T.Optional(T.String()) }),
+        response: FileResponses,
       },
     },
     async (request, reply) => {
