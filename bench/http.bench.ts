@@ -168,7 +168,11 @@ for (let round = 0; round < ROUNDS; round++) {
     `  round ${round + 1}/${ROUNDS}: engine only ${engine.medianMs.toFixed(2)} ms, wait p50 ${waitP50Ms.toFixed(2)} ms, ratio ${(waitP50Ms / engine.medianMs).toFixed(3)}`,
   );
 }
-const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 const engineOnly: Measurement = {
   name: "engine-only compose+png x1 (median of the rounds)",
   iterations: engineTimes.reduce((n, m) => n + m.iterations, 0),

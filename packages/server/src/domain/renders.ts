@@ -5,7 +5,7 @@ import type { TemplateStore } from "../ports/template-store.ts";
 import { fail, type Result } from "./failure.ts";
 import { newId } from "./ids.ts";
 import { type Modification, resolveModifications } from "./render-request.ts";
-import { creditCost, isValidScale, outputSize } from "./scale.ts";
+import { creditCost, isValidScale, MAX_OUTPUT_PIXELS, outputSize } from "./scale.ts";
 
 export interface RenderRequest {
   template: string;
@@ -60,6 +60,16 @@ export async function acceptRender(
     });
   }
 
+  const size = outputSize(frame, scale);
+  if (size.width * size.height > MAX_OUTPUT_PIXELS) {
+    const limit = MAX_OUTPUT_PIXELS / 1_000_000;
+    return fail(
+      "invalid_request",
+      `At scale ${scale} frame '${frame.name}' would be ${size.width}x${size.height} pixels; renders are at most ${limit} megapixels. Use a smaller scale.`,
+      { errors: [{ path: "scale", message: `Output over ${limit} megapixels.` }] },
+    );
+  }
+
   const values = await resolveModifications(doc, req.modifications, {
     byId: (id) => deps.assets.get(accountId, id),
     byToken: async (token) => {
@@ -76,7 +86,6 @@ export async function acceptRender(
     }
   }
 
-  const size = outputSize(frame, scale);
   const format: OutputFormat = req.format === "jpg" ? "jpeg" : (req.format ?? "png");
   const render: RenderRecord = {
     id: newId("rnd"),

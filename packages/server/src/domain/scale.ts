@@ -11,3 +11,10 @@ export function creditCost(scale: number): number {
 export function outputSize(frame: { width: number; height: number }, scale: number) {
   return { width: Math.round(frame.width * scale), height: Math.round(frame.height * scale) };
 }
+
+/**
+ * The largest output drawn, in pixels (16,000 x 16,000: 1 GB of pixels while drawing). A frame of up
+ * to 8,000 px a side fits at scale 2; past this the engine cannot allocate the surface, so the render
+ * is refused before any charge instead of failing on a worker.
+ */
+export const MAX_OUTPUT_PIXELS = 256_000_000;

@@ -200,6 +200,19 @@ describe("POST /v1/renders: refusals charge nothing", () => {
     expect(await balanceOf(t, key)).toBe(before);
   });
 
+  it("an output over 256 megapixels (8000 x 8000 at scale 3) is 400 invalid_request naming scale", async () => {
+    const huge = testTemplate("huge-frame");
+    (huge.frames[0] as { width: number; height: number }).width = 8000;
+    (huge.frames[0] as { width: number; height: number }).height = 8000;
+    await publishTemplate(t, key, huge);
+    const before = await balanceOf(t, key);
+    const res = await render({ template: "huge-frame", scale: 3 });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "invalid_request", errors: [{ path: "scale" }] });
+    expect(res.body.error.message).toContain("24000x24000");
+    expect(await balanceOf(t, key)).toBe(before);
+  });
+
   it("unknown_slot names the slot", async () => {
     const before = await balanceOf(t, key);
     const res = await render({ modifications: [{ name: "headlin", text: "x" }] });

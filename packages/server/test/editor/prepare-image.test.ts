@@ -75,6 +75,13 @@ describe("POST /v1/editor/prepare-image", () => {
     });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body.error)).toContain("width");
+    // Within each side's range, but larger than any render draws (it would be gigabytes of RGBA).
+    const huge = await api(t, "POST", "/v1/editor/prepare-image", {
+      key: owner.key,
+      body: { src: assetId, ...box, width: 24_000, height: 24_000 },
+    });
+    expect(huge.status).toBe(400);
+    expect(huge.body.error).toMatchObject({ code: "invalid_request", errors: [{ path: "width" }] });
   });
 
   it("fetches URLs through the SSRF guard: an allow-listed origin works, undecodable bytes are image_invalid", async () => {

@@ -77,11 +77,13 @@ describe.skipIf(!cluster)("PostgreSQL briefly unreachable", () => {
   });
 
   const ledger = async () =>
-    (
-      await db.query("SELECT kind, count(*)::int AS n FROM ledger WHERE account_id = $1 GROUP BY kind", [
-        accountId,
-      ])
-    ).rows.reduce((all, r) => ({ ...all, [r.kind]: r.n }), {} as Record<string, number>);
+    Object.fromEntries(
+      (
+        await db.query("SELECT kind, count(*)::int AS n FROM ledger WHERE account_id = $1 GROUP BY kind", [
+          accountId,
+        ])
+      ).rows.map((r) => [r.kind, r.n]),
+    );
 
   it("answers 503 unavailable with Retry-After while it is gone, charges nothing, and resumes queued work", async () => {
     // Queued work: accepted and charged, its worker held on the image when the database goes away.

@@ -5,6 +5,7 @@ import {
   prepareImage,
 } from "@pictor/render-node";
 import { Type as T } from "@sinclair/typebox";
+import { MAX_OUTPUT_PIXELS } from "../../domain/scale.ts";
 import { OutboundError, type SafeFetch } from "../../ports/safe-fetch.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
@@ -110,6 +111,14 @@ export function registerEditorPrepareImage(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const { src, width, height, fit, focal } = request.body;
+      // No render draws a larger box, so the editor never needs one (and it would be gigabytes).
+      if (width * height > MAX_OUTPUT_PIXELS) {
+        throw new ApiError("invalid_request", `A ${width}x${height} box is larger than any render draws.`, {
+          errors: [
+            { path: "width", message: `width x height over ${MAX_OUTPUT_PIXELS / 1_000_000} megapixels` },
+          ],
+        });
+      }
       const bytes = await loadSource(deps, request.accountId, src);
       try {
         const image = await prepareImage(bytes, { width, height, fit, focal }, { slot: null, src });
