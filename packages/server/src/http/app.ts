@@ -3,13 +3,13 @@ import { createMediaUploadInspector } from "../adapters/media/upload-inspector.t
 import type { IdempotencyStore } from "../ports/idempotency-store.ts";
 import type { App, AppDeps, AppDepsInput } from "./app-types.ts";
 import { createAuthenticator } from "./auth.ts";
-import { clientErrorHandler, errorHandlerPlugin, frameworkErrorHandler } from "./plugins/errors.ts";
+import { errorHandlerPlugin } from "./plugins/errors.ts";
 import { idempotencyPlugin } from "./plugins/idempotency.ts";
 import { jsonBodyPlugin } from "./plugins/json-body.ts";
 import { openApiPlugin } from "./plugins/openapi.ts";
 import { type RateLimitOptions, rateLimitPlugin } from "./plugins/rate-limit.ts";
-import { requestIdPlugin, requestIdServerOptions } from "./plugins/request-id.ts";
-import { buildPartAwareValidator } from "./plugins/validation.ts";
+import { requestIdPlugin } from "./plugins/request-id.ts";
+import { httpServerOptions } from "./plugins/server-options.ts";
 import { registerAccountGet } from "./routes/account-get.ts";
 import { registerAccountLedger } from "./routes/account-ledger.ts";
 import { registerAccountSignup } from "./routes/account-signup.ts";
@@ -51,21 +51,14 @@ export interface BuildAppOptions {
 /** Registered by the OpenAPI plugin, readable without a key. */
 const PUBLIC_PATHS = new Set(["/v1/openapi.json", "/docs"]);
 
-/** 1 MiB single-request body limit (api-decisions "Limits"). */
-const BODY_LIMIT = 1024 * 1024;
-
 export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {}): Promise<App> {
   // The only inspector there is needs no configuration, so each process's composition root need
   // not name it; tests may pass their own.
   const deps: AppDeps = { ...input, uploadInspector: input.uploadInspector ?? createMediaUploadInspector() };
   const app = Fastify({
-    ...requestIdServerOptions,
+    ...httpServerOptions(),
     logger: options.logger ?? false,
-    bodyLimit: BODY_LIMIT,
     trustProxy: false,
-    schemaController: { compilersFactory: { buildValidator: buildPartAwareValidator() } },
-    frameworkErrors: frameworkErrorHandler,
-    clientErrorHandler,
   }).withTypeProvider() as unknown as App;
 
   app.decorateRequest("accountId", "");
