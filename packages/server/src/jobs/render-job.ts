@@ -99,6 +99,27 @@ export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promi
   };
 }
 
+/**
+ * Ends a render the queue gave up on (its job's retries are spent): failed with `internal_error` and
+ * refunded exactly once; a no-op if it finished after all. Without this it would stay `rendering`,
+ * charged, for ever.
+ */
+export async function giveUpRenderJob(
+  deps: Pick<RenderJobDeps, "renders" | "clock">,
+  renderId: string,
+): Promise<void> {
+  const ended = await deps.renders.failAndRefund(
+    renderId,
+    { code: "internal_error", message: "The render failed on our side." },
+    deps.clock.now().toISOString(),
+  );
+  if (ended) {
+    console.error(
+      JSON.stringify({ level: "error", msg: "render given up after its retries", render_id: renderId }),
+    );
+  }
+}
+
 /** The callback's bytes are fixed here, once, and stored with the completion (docs/webhooks.md). */
 async function completionCallback(
   render: RenderRecord,

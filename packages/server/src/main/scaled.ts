@@ -11,7 +11,7 @@ import { buildApp } from "../http/app.ts";
 import type { App } from "../http/app-types.ts";
 import { assetLinksAt } from "../http/views.ts";
 import { createWebhookDeliverer } from "../jobs/deliver-webhooks.ts";
-import { runRenderJob } from "../jobs/render-job.ts";
+import { giveUpRenderJob, runRenderJob } from "../jobs/render-job.ts";
 import type { ServeConfig } from "./config.ts";
 import { dataPaths } from "./data-dir.ts";
 import { listen, logOptions, type RunningServer } from "./running-server.ts";
@@ -98,6 +98,7 @@ export async function startScaledServer(
     await pool.ready();
     stopRendering = await startPgRenderWorkers(boss, {
       concurrency: config.workers,
+      giveUp: (id) => giveUpRenderJob(state, id),
       run: (id) =>
         runRenderJob(
           {

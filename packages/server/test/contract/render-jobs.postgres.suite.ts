@@ -7,11 +7,14 @@ import { createPgPool } from "../../src/adapters/postgres/pool.ts";
 import {
   createRenderQueue,
   enqueueRenderJobs,
+  RENDER_GIVEN_UP_QUEUE,
   RENDER_QUEUE,
   RENDER_QUEUE_OPTIONS,
   type RenderJobData,
 } from "../../src/adapters/postgres/render-jobs.ts";
+import { settleGivenUpRenderJobs } from "../../src/adapters/postgres/render-queue.ts";
 import { createPgRenderStore } from "../../src/adapters/postgres/render-store.ts";
+import { giveUpRenderJob } from "../../src/jobs/render-job.ts";
 import type { RenderRecord } from "../../src/ports/render-store.ts";
 import type { ThrowawayPostgres } from "../support/postgres.ts";
 
@@ -121,6 +124,41 @@ export function renderJobsTests(cluster: ThrowawayPostgres): void {
       expect(again).toMatchObject({ id: taken?.id, data: { renderId: "rnd_job_dies" } });
       expect(await job()).toMatchObject({ state: "active", retry_count: 1 });
       await boss.complete(RENDER_QUEUE, again?.id as string);
+    });
+
+    it("ends a render whose job ran out of retries: pg-boss dead-letters the job, the settler fails and refunds the render once", async () => {
+      const renders = createPgRenderStore(pool, { enqueueInTransaction: enqueueRenderJobs(boss) });
+      await createPgLedger(pool).grant("acc_jobs", 2, null, "2026-11-22T12:00:00.000Z");
+      const before = await createPgLedger(pool).balance("acc_jobs");
+      expect(await renders.accept(render("rnd_job_given_up", 2))).toEqual({ accepted: true });
+      const [taken] = await workerBoss.fetch<RenderJobData>(RENDER_QUEUE);
+      expect(taken?.data.renderId).toBe("rnd_job_given_up");
+      // Its last attempt: every retry spent (instead of failing it retryLimit times over the backoff).
+      await pool.query("UPDATE pgboss.job SET retry_count = retry_limit WHERE id = $1", [taken?.id]);
+      await workerBoss.fail(RENDER_QUEUE, taken?.id as string, { message: "worker died again" });
+      const given = async () =>
+        (
+          await pool.query(
+            "SELECT state FROM pgboss.job WHERE name = $1 AND data->>'renderId' = 'rnd_job_given_up'",
+            [RENDER_GIVEN_UP_QUEUE],
+          )
+        ).rows.map((r) => r.state);
+      expect(await given()).toEqual(["created"]);
+
+      const settle = (renderId: string) =>
+        giveUpRenderJob({ renders, clock: { now: () => new Date("2026-11-22T12:05:00.000Z") } }, renderId);
+      expect(await settleGivenUpRenderJobs(workerBoss, settle)).toBe(1);
+      expect(await given()).toEqual(["completed"]);
+      expect(await renders.get("acc_jobs", "rnd_job_given_up")).toMatchObject({
+        status: "failed",
+        error: { code: "internal_error" },
+        creditsRefunded: 2,
+      });
+      expect(await createPgLedger(pool).balance("acc_jobs")).toBe(before);
+      // Settling twice (a redelivered dead letter) refunds nothing more.
+      await settle("rnd_job_given_up");
+      expect(await createPgLedger(pool).balance("acc_jobs")).toBe(before);
+      expect(await settleGivenUpRenderJobs(workerBoss, settle)).toBe(0);
     });
 
     it("enqueues nothing for a render the balance does not cover", async () => {

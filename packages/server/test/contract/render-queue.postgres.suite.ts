@@ -9,6 +9,7 @@ import {
 } from "../../src/adapters/postgres/render-queue.ts";
 import { RENDER_FINISHED_CHANNEL } from "../../src/adapters/postgres/render-store.ts";
 import { openPostgresState, type PostgresState } from "../../src/adapters/postgres/state.ts";
+import { giveUpRenderJob } from "../../src/jobs/render-job.ts";
 import type { RenderRecord } from "../../src/ports/render-store.ts";
 import type { ThrowawayPostgres } from "../support/postgres.ts";
 import { newAccount, publishedTemplate, T0, T1, uid } from "./state-fixture.ts";
@@ -137,6 +138,8 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       const ran: string[] = [];
       stopWorkers = await startPgRenderWorkers(workerBoss, {
         concurrency: 2,
+        giveUp: (renderId) =>
+          giveUpRenderJob({ renders: worker.renders, clock: { now: () => new Date(T1) } }, renderId),
         async run(renderId) {
           const job = await worker.renders.claim(renderId);
           if (!job) return;

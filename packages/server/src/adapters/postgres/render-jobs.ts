@@ -10,6 +10,13 @@ export interface RenderJobData {
 }
 
 /**
+ * Where pg-boss moves a render job whose retries are spent (a render that kills every worker it
+ * touches, a database away for longer than the backoff): its render is then failed and refunded
+ * (settleGivenUpRenderJobs), so no charged render stays `rendering` for ever.
+ */
+export const RENDER_GIVEN_UP_QUEUE = "render-given-up";
+
+/**
  * Delivery policy of the render queue. A worker that dies mid-render stops completing its job; pg-boss
  * expires it after `expireInSeconds` and retries it with exponential backoff. Rendering is idempotent
  * (output key from the render id, credits charged once at acceptance), so redelivery is safe.
@@ -23,11 +30,24 @@ export const RENDER_QUEUE_OPTIONS = {
   retryDelayMax: 60,
   // Finished jobs are history only (the renders table is the record); keep a week for debugging.
   deleteAfterSeconds: 7 * 24 * 3600,
+  deadLetter: RENDER_GIVEN_UP_QUEUE,
+} as const;
+
+/** Settling a given-up render is one small transaction: retried through any outage for about a day. */
+const GIVEN_UP_QUEUE_OPTIONS = {
+  retryLimit: 300,
+  retryDelay: 5,
+  retryBackoff: true,
+  retryDelayMax: 300,
+  deleteAfterSeconds: 7 * 24 * 3600,
 } as const;
 
 export async function createRenderQueue(boss: PgBoss): Promise<void> {
-  // createQueue is a no-op for an existing queue, so every process may call it at start.
+  // createQueue is a no-op for an existing queue, so every process may call it at start; the
+  // dead-letter queue must exist first. A render queue created before it had none gets it here.
+  await boss.createQueue(RENDER_GIVEN_UP_QUEUE, GIVEN_UP_QUEUE_OPTIONS);
   await boss.createQueue(RENDER_QUEUE, RENDER_QUEUE_OPTIONS);
+  await boss.updateQueue(RENDER_QUEUE, { deadLetter: RENDER_GIVEN_UP_QUEUE });
 }
 
 /** pg-boss runs its SQL on whatever executes queries; here, the open transaction's connection. */

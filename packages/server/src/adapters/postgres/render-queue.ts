@@ -3,7 +3,7 @@ import pg from "pg";
 import type { PgBoss } from "pg-boss";
 import type { RenderQueue } from "../../ports/render-queue.ts";
 import type { RenderRecord, RenderStore } from "../../ports/render-store.ts";
-import { RENDER_QUEUE, type RenderJobData } from "./render-jobs.ts";
+import { RENDER_GIVEN_UP_QUEUE, RENDER_QUEUE, type RenderJobData } from "./render-jobs.ts";
 import { RENDER_FINISHED_CHANNEL } from "./render-store.ts";
 
 // Notifications are the fast path; this poll is the floor for one lost while the listening
@@ -99,7 +99,12 @@ const IDLE_POLL_MS = 500;
  */
 export async function startPgRenderWorkers(
   boss: PgBoss,
-  options: { concurrency: number; run(renderId: string): Promise<unknown> },
+  options: {
+    concurrency: number;
+    run(renderId: string): Promise<unknown>;
+    /** Ends a render whose job was given up (failed and refunded; a no-op if it had finished). */
+    giveUp(renderId: string): Promise<unknown>;
+  },
 ): Promise<() => Promise<void>> {
   let stopping = false;
   const sleepers = new Set<() => void>();
@@ -133,10 +138,37 @@ export async function startPgRenderWorkers(
       }
     }
   };
-  const slots = Array.from({ length: options.concurrency }, slot);
+  const settler = async () => {
+    while (!stopping) {
+      const settled = await settleGivenUpRenderJobs(boss, options.giveUp).catch(() => 0);
+      if (settled === 0) await idle();
+    }
+  };
+  const slots = [...Array.from({ length: options.concurrency }, slot), settler()];
   return async () => {
     stopping = true;
     for (const wake of sleepers) wake();
     await Promise.all(slots);
   };
+}
+
+/**
+ * One pass over the render jobs pg-boss gave up on (RENDER_GIVEN_UP_QUEUE): each render is ended with
+ * `giveUp` and its job completed; a job whose settling fails (database away) is retried by pg-boss.
+ * Returns how many jobs it took.
+ */
+export async function settleGivenUpRenderJobs(
+  boss: PgBoss,
+  giveUp: (renderId: string) => Promise<unknown>,
+): Promise<number> {
+  const jobs = await boss.fetch<RenderJobData>(RENDER_GIVEN_UP_QUEUE, { batchSize: 20 });
+  for (const job of jobs) {
+    try {
+      await giveUp(job.data.renderId);
+      await boss.complete(RENDER_GIVEN_UP_QUEUE, job.id);
+    } catch (error) {
+      await boss.fail(RENDER_GIVEN_UP_QUEUE, job.id, { message: String(error) }).catch(() => {});
+    }
+  }
+  return jobs.length;
 }
