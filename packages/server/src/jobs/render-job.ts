@@ -50,6 +50,8 @@ export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promi
     );
     result = { taskId: 0, ok: false, code: "internal_error", message: "The render failed on our side." };
   }
+  // Storage away for a moment: the queue runs the job again (with backoff), and gives it up in the end.
+  if (!result.ok && result.retryable) throw new Error(`render ${renderId}: ${result.message}`);
   const at = deps.clock.now().toISOString();
   if (!result.ok) {
     const error = { code: result.code, message: result.message };

@@ -11,7 +11,7 @@ import { buildApp } from "../http/app.ts";
 import { hmacOutputLinks } from "../http/output-links.ts";
 import { assetLinksAt } from "../http/views.ts";
 import { createWebhookDeliverer } from "../jobs/deliver-webhooks.ts";
-import { runRenderJob } from "../jobs/render-job.ts";
+import { giveUpRenderJob, runRenderJob } from "../jobs/render-job.ts";
 import type { ServeConfig } from "./config.ts";
 import { openDataDir } from "./data-dir.ts";
 import { listen, logOptions, type RunningServer } from "./running-server.ts";
@@ -42,6 +42,7 @@ export async function startEmbeddedServer(
     renders: data.renders,
     concurrency: config.workers,
     maxQueued: config.maxQueued,
+    giveUp: (id) => giveUpRenderJob(data, id),
     run: (id) =>
       runRenderJob(
         {

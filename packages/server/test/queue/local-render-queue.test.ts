@@ -14,6 +14,7 @@ function harness(options: { concurrency: number; maxQueued?: number }) {
   const queue = createLocalRenderQueue({
     renders: store,
     ...options,
+    giveUp: async () => {},
     run: (id) =>
       new Promise<FinishedRender | null>((resolve) => {
         started.push(id);
@@ -71,5 +72,37 @@ describe("local render queue", () => {
     // The store knows no render: the own account's answer can only come from the run's outcome.
     expect(await own).toEqual({ render, asset: null });
     expect(await other).toBeNull();
+  });
+
+  it("runs a render again after a run that threw, then gives it up once the retries are spent", async () => {
+    const store = { pending: async () => [], get: async () => null } as unknown as RenderStore;
+    const runs: string[] = [];
+    let givenUp: (id: string) => void = () => {};
+    const gaveUp = new Promise<string>((resolve) => {
+      givenUp = resolve;
+    });
+    const queue = createLocalRenderQueue({
+      renders: store,
+      concurrency: 1,
+      retryDelaysMs: [0, 0],
+      run: async (id) => {
+        runs.push(id);
+        if (id === "flaky" && runs.filter((r) => r === "flaky").length < 3) throw new Error("store away");
+        if (id === "broken") throw new Error("store gone");
+        return null;
+      },
+      giveUp: async (id) => givenUp(id),
+    });
+    const flakyDone = new Promise<void>((resolve) => {
+      void queue.waitFor("acct", "flaky", 10_000).then(() => resolve());
+    });
+    queue.enqueue("flaky", "acct");
+    await flakyDone;
+    // Two failed runs, then the third succeeded: never given up.
+    expect(runs).toEqual(["flaky", "flaky", "flaky"]);
+    queue.enqueue("broken", "acct");
+    expect(await gaveUp).toBe("broken");
+    // The first run and one per retry delay, then given up.
+    expect(runs.filter((r) => r === "broken")).toHaveLength(3);
   });
 });

@@ -14,7 +14,9 @@ export interface LocalRenderQueue extends RenderQueue {
 /**
  * In-process queue of the embedded default. Durability comes from the renders table (a row is
  * inserted with its charge before `enqueue` is called); this object only orders and dispatches ids,
- * at most `concurrency` at a time, and wakes waiters when a render finishes.
+ * at most `concurrency` at a time, and wakes waiters when a render finishes. A run that throws (its
+ * store or its output's storage failed) runs again after a backoff; once the retries are spent the
+ * render is given up (failed and refunded), so none stays `rendering` until the next start.
  */
 export function createLocalRenderQueue(options: {
   renders: RenderStore;
@@ -23,6 +25,10 @@ export function createLocalRenderQueue(options: {
   maxQueued?: number;
   /** Runs one render to its end; resolves with how it ended when it ended it (waiters get that as is). */
   run(renderId: string): Promise<FinishedRender | null>;
+  /** Ends a render whose runs kept failing (failed and refunded; a no-op if it had finished). */
+  giveUp(renderId: string): Promise<unknown>;
+  /** Waits before each run again after a failed one; default 1, 2, 4, 8, 16 s. */
+  retryDelaysMs?: readonly number[];
 }): LocalRenderQueue {
   // One FIFO per account, served round-robin: an account that queues thousands of renders delays
   // its own, not everyone's (reliability matrix "one account floods").
@@ -30,6 +36,9 @@ export function createLocalRenderQueue(options: {
   let pendingCount = 0;
   const maxQueued = options.maxQueued ?? 10_000;
   const known = new Set<string>();
+  const accountOf = new Map<string, string>();
+  const failedRuns = new Map<string, number>();
+  const retryDelays = options.retryDelaysMs ?? [1000, 2000, 4000, 8000, 16_000];
   const inFlight = new Map<string, Promise<void>>();
   const finished = new EventEmitter();
   finished.setMaxListeners(0);
@@ -40,20 +49,60 @@ export function createLocalRenderQueue(options: {
       const id = takeNext();
       const done = options
         .run(id)
-        .catch((error) => {
-          console.error(
-            JSON.stringify({ level: "error", msg: "render job failed", render_id: id, err: String(error) }),
-          );
-          return null;
-        })
-        .then((ended) => {
+        .then(
+          (ended) => ({ ended, failed: false }),
+          (error: unknown) => {
+            console.error(
+              JSON.stringify({ level: "error", msg: "render job failed", render_id: id, err: String(error) }),
+            );
+            return { ended: null, failed: true };
+          },
+        )
+        .then(async ({ ended, failed }) => {
           inFlight.delete(id);
+          if (failed && !draining) {
+            const runs = (failedRuns.get(id) ?? 0) + 1;
+            failedRuns.set(id, runs);
+            const delay = retryDelays[runs - 1];
+            if (delay !== undefined) {
+              // Still known: waiters keep waiting, and a second enqueue of the id stays a no-op.
+              setTimeout(() => requeue(id), delay).unref();
+              pump();
+              return;
+            }
+            await options.giveUp(id).catch((error: unknown) => {
+              console.error(
+                JSON.stringify({
+                  level: "error",
+                  msg: "render give-up failed",
+                  render_id: id,
+                  err: String(error),
+                }),
+              );
+            });
+          }
+          failedRuns.delete(id);
+          accountOf.delete(id);
           known.delete(id);
           finished.emit(id, ended);
           pump();
         });
       inFlight.set(id, done);
     }
+  };
+
+  const push = (renderId: string, accountId: string) => {
+    const ids = pendingByAccount.get(accountId);
+    if (ids) ids.push(renderId);
+    else pendingByAccount.set(accountId, [renderId]);
+    pendingCount++;
+  };
+
+  const requeue = (renderId: string) => {
+    // Draining: left as it is in the table; the next start recovers it.
+    if (draining) return;
+    push(renderId, accountOf.get(renderId) as string);
+    pump();
   };
 
   const takeNext = (): string => {
@@ -70,10 +119,8 @@ export function createLocalRenderQueue(options: {
     enqueue(renderId, accountId) {
       if (known.has(renderId)) return;
       known.add(renderId);
-      const ids = pendingByAccount.get(accountId);
-      if (ids) ids.push(renderId);
-      else pendingByAccount.set(accountId, [renderId]);
-      pendingCount++;
+      accountOf.set(renderId, accountId);
+      push(renderId, accountId);
       pump();
     },
     isFull() {

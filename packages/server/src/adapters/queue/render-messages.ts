@@ -42,6 +42,11 @@ export type RenderTaskResult =
       ok: false;
       code: "image_fetch_failed" | "image_invalid" | "internal_error";
       message: string;
+      /**
+       * The render itself worked but its output could not be stored (object store or disk away for a
+       * moment): the job should run again later rather than fail the render now.
+       */
+      retryable?: true;
     };
 
 /**

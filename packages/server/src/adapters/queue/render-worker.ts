@@ -61,7 +61,24 @@ async function run(task: RenderTask): Promise<RenderTaskResult> {
     // Hashing and writing the output here keeps both off the API thread (a 600 KB PNG took about
     // 1 ms of SHA-256 there), and the bytes never cross threads.
     const sha256 = createHash("sha256").update(out.bytes).digest("hex");
-    await blobs.put(task.outputKey, out.bytes);
+    try {
+      await blobs.put(task.outputKey, out.bytes);
+    } catch (error) {
+      console.error(
+        JSON.stringify({
+          level: "error",
+          msg: "render output not stored",
+          err: String((error as Error)?.message ?? error),
+        }),
+      );
+      return {
+        taskId: task.taskId,
+        ok: false,
+        code: "internal_error",
+        message: "The render's output could not be stored.",
+        retryable: true,
+      };
+    }
     return {
       taskId: task.taskId,
       ok: true,
