@@ -47,48 +47,37 @@ export function createLocalRenderQueue(options: {
   const pump = () => {
     while (!draining && inFlight.size < options.concurrency && pendingCount > 0) {
       const id = takeNext();
-      const done = options
-        .run(id)
-        .then(
-          (ended) => ({ ended, failed: false }),
-          (error: unknown) => {
-            console.error(
-              JSON.stringify({ level: "error", msg: "render job failed", render_id: id, err: String(error) }),
-            );
-            return { ended: null, failed: true };
-          },
-        )
-        .then(async ({ ended, failed }) => {
-          inFlight.delete(id);
-          if (failed && !draining) {
-            const runs = (failedRuns.get(id) ?? 0) + 1;
-            failedRuns.set(id, runs);
-            const delay = retryDelays[runs - 1];
-            if (delay !== undefined) {
-              // Still known: waiters keep waiting, and a second enqueue of the id stays a no-op.
-              setTimeout(() => requeue(id), delay).unref();
-              pump();
-              return;
-            }
-            await options.giveUp(id).catch((error: unknown) => {
-              console.error(
-                JSON.stringify({
-                  level: "error",
-                  msg: "render give-up failed",
-                  render_id: id,
-                  err: String(error),
-                }),
-              );
-            });
-          }
-          failedRuns.delete(id);
-          accountOf.delete(id);
-          known.delete(id);
-          finished.emit(id, ended);
-          pump();
-        });
+      const done = options.run(id).then(
+        (ended) => settle(id, ended, false),
+        (error: unknown) => {
+          logFault("render job failed", id, error);
+          return settle(id, null, true);
+        },
+      );
       inFlight.set(id, done);
     }
+  };
+
+  /** After a run: again later if it threw and retries are left, else over (given up if it threw). */
+  const settle = async (id: string, ended: FinishedRender | null, threw: boolean) => {
+    inFlight.delete(id);
+    if (threw && !draining) {
+      const runs = (failedRuns.get(id) ?? 0) + 1;
+      failedRuns.set(id, runs);
+      const delay = retryDelays[runs - 1];
+      if (delay !== undefined) {
+        // Still known: waiters keep waiting, and a second enqueue of the id stays a no-op.
+        setTimeout(() => requeue(id), delay).unref();
+        pump();
+        return;
+      }
+      await options.giveUp(id).catch((error: unknown) => logFault("render give-up failed", id, error));
+    }
+    failedRuns.delete(id);
+    accountOf.delete(id);
+    known.delete(id);
+    finished.emit(id, ended);
+    pump();
   };
 
   const push = (renderId: string, accountId: string) => {
@@ -170,4 +159,8 @@ export function createLocalRenderQueue(options: {
       finished.emit(DRAINED);
     },
   };
+}
+
+function logFault(msg: string, renderId: string, error: unknown): void {
+  console.error(JSON.stringify({ level: "error", msg, render_id: renderId, err: String(error) }));
 }
