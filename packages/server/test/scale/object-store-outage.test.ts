@@ -5,14 +5,12 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RENDER_QUEUE } from "../../src/adapters/postgres/render-jobs.ts";
-import { readServeConfig } from "../../src/main/config.ts";
 import type { RunningServer } from "../../src/main/running-server.ts";
-import { startServer } from "../../src/main/serve.ts";
 import { api } from "../api/support.ts";
-import { tinyTemplate } from "../callbacks/support.ts";
 import { startPostgres } from "../support/postgres.ts";
 import { startS3 } from "../support/s3.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
+import { startTrialServer } from "./trial-server.ts";
 
 // Reliability matrix, "database or object store briefly unavailable", the object store's half: a
 // render whose output cannot be uploaded is not failed and refunded at once; its job runs again after
@@ -35,31 +33,18 @@ describe.skipIf(!cluster || !s3)("the object store briefly unreachable", () => {
     if (!cluster || !s3) return;
     const databaseUrl = await cluster.newDatabase();
     proxy = await startTcpProxy(Number(new URL(s3.endpoint).port));
-    const config = readServeConfig(
-      { port: "0", data: dir, workers: "1", examples: join(dir, "none") },
-      {
-        DATABASE_URL: databaseUrl,
-        S3_ENDPOINT: `http://127.0.0.1:${proxy.port}`,
-        S3_REGION: s3.region,
-        S3_BUCKET: s3.bucket,
-        S3_ACCESS_KEY_ID: s3.accessKeyId,
-        S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-        S3_PREFIX: "outage/",
-        PICTOR_SIGNING_SECRET: randomBytes(32).toString("hex"),
-        PICTOR_LOG_LEVEL: "silent",
-      },
-    );
-    server = await startServer(config);
-    await server.workersReady();
-    if (!server.firstStart) throw new Error("expected the first start's trial account");
-    ({ apiKey, accountId } = server.firstStart);
+    ({ server, apiKey, accountId } = await startTrialServer(dir, {
+      DATABASE_URL: databaseUrl,
+      S3_ENDPOINT: `http://127.0.0.1:${proxy.port}`,
+      S3_REGION: s3.region,
+      S3_BUCKET: s3.bucket,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      S3_PREFIX: "outage/",
+      PICTOR_SIGNING_SECRET: randomBytes(32).toString("hex"),
+    }));
     db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
-    const published = await api(t(), "POST", "/v1/templates", {
-      key: apiKey,
-      body: { document: tinyTemplate(), publish: true },
-    });
-    expect(published.status).toBe(201);
   });
   afterAll(async () => {
     proxy?.restore();

@@ -8,13 +8,11 @@ import { PgBoss } from "pg-boss";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RENDER_QUEUE } from "../../src/adapters/postgres/render-jobs.ts";
-import { readServeConfig } from "../../src/main/config.ts";
 import type { RunningServer } from "../../src/main/running-server.ts";
-import { startServer } from "../../src/main/serve.ts";
 import { api, untilFinished } from "../api/support.ts";
-import { tinyTemplate } from "../callbacks/support.ts";
 import { startPostgres } from "../support/postgres.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
+import { startTrialServer } from "./trial-server.ts";
 
 // Reliability matrix, "database or object store briefly unavailable": 503 for new work, nothing
 // half-written; queued work resumes. PostgreSQL stays up; a proxy between it and the server cuts the
@@ -38,19 +36,11 @@ describe.skipIf(!cluster)("PostgreSQL briefly unreachable", () => {
     const port = Number(new URL(databaseUrl).port);
     proxy = await startTcpProxy(port);
     images = await startHeldImage();
-    const config = readServeConfig(
-      { port: "0", data: dir, workers: "1", examples: join(dir, "none") },
-      {
-        DATABASE_URL: databaseUrl.replace(`:${port}/`, `:${proxy.port}/`),
-        PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${images.port}`,
-        PICTOR_LOG_LEVEL: "silent",
-        PICTOR_QUEUE_SUPERVISE_SECONDS: "1",
-      },
-    );
-    server = await startServer(config);
-    await server.workersReady();
-    if (!server.firstStart) throw new Error("expected the first start's trial account");
-    ({ apiKey, accountId } = server.firstStart);
+    ({ server, apiKey, accountId } = await startTrialServer(dir, {
+      DATABASE_URL: databaseUrl.replace(`:${port}/`, `:${proxy.port}/`),
+      PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${images.port}`,
+      PICTOR_QUEUE_SUPERVISE_SECONDS: "1",
+    }));
     db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     // A job whose worker lost the database mid-render is retried after its expiry: seconds here.
@@ -59,11 +49,6 @@ describe.skipIf(!cluster)("PostgreSQL briefly unreachable", () => {
     await boss.start();
     await boss.updateQueue(RENDER_QUEUE, { expireInSeconds: 3 });
     await boss.stop({ graceful: false });
-    const published = await api(t(), "POST", "/v1/templates", {
-      key: apiKey,
-      body: { document: tinyTemplate(), publish: true },
-    });
-    expect(published.status).toBe(201);
   });
   afterAll(async () => {
     images?.release();
