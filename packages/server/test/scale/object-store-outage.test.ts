@@ -56,7 +56,7 @@ describe.skipIf(!cluster || !s3)("the object store briefly unreachable", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("retries the render whose output could not be uploaded; it completes once the store is back, charged once", async () => {
+  it("answers 503 for an output it cannot read, and retries the render whose output could not be uploaded; it completes once the store is back, charged once", async () => {
     const before = await api(t(), "POST", "/v1/renders", {
       key: apiKey,
       body: { template: "tiny", modifications: [], wait: 30 },
@@ -64,6 +64,11 @@ describe.skipIf(!cluster || !s3)("the object store briefly unreachable", () => {
     expect(before.status).toBe(200);
 
     proxy.cut();
+    // Reading an output while the store is away: 503 with Retry-After, not 500.
+    const unreadable = await fetch(before.body.asset_url);
+    expect(unreadable.status).toBe(503);
+    expect(unreadable.headers.get("retry-after")).toBe("5");
+    expect(((await unreadable.json()) as { error: { code: string } }).error.code).toBe("unavailable");
     const pending = api(t(), "POST", "/v1/renders", {
       key: apiKey,
       body: { template: "tiny", modifications: [], wait: 60 },
