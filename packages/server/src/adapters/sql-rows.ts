@@ -51,12 +51,20 @@ export const RENDER_SELECT = `SELECT renders.*,
   (SELECT amount FROM ledger WHERE ledger.render_id = renders.id AND kind = 'refund') AS refunded
   FROM renders`;
 
-/** The lookup behind `RenderStore.findByIdempotencyKey` (account, key, since), in each dialect. */
-export const renderByIdempotencyKey = (style: "?" | "$"): string => {
+/** The newest row of `select` under an Idempotency-Key: parameters (account, key, since), in each dialect. */
+const newestByIdempotencyKey = (select: string, style: "?" | "$"): string => {
   const [account, key, since] = placeholders(3, style).split(", ");
-  return `${RENDER_SELECT} WHERE account_id = ${account} AND idempotency_key = ${key} AND created_at >= ${since}
+  return `${select} WHERE account_id = ${account} AND idempotency_key = ${key} AND created_at >= ${since}
    ORDER BY created_at DESC LIMIT 1`;
 };
+
+/** The lookup behind `RenderStore.findByIdempotencyKey` (account, key, since), in each dialect. */
+export const renderByIdempotencyKey = (style: "?" | "$"): string =>
+  newestByIdempotencyKey(RENDER_SELECT, style);
+
+/** The id behind `BatchStore.findByIdempotencyKey` (account, key, since), in each dialect. */
+export const batchIdByIdempotencyKey = (style: "?" | "$"): string =>
+  newestByIdempotencyKey("SELECT id FROM batches", style);
 
 /** A newly accepted render: columns and values in the same order. */
 export const RENDER_INSERT_COLUMNS = `id, account_id, template_id, template_key, template_version, frame, scale,

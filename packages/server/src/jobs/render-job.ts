@@ -1,4 +1,8 @@
-import type { RenderTask, RenderTaskResult } from "../adapters/queue/render-messages.ts";
+import {
+  RENDER_FAULT_MESSAGE,
+  type RenderTask,
+  type RenderTaskResult,
+} from "../adapters/queue/render-messages.ts";
 import { newAssetToken, newId } from "../domain/ids.ts";
 import { buildCallbackEvent } from "../domain/webhooks/index.ts";
 import type { AssetRecord } from "../ports/asset-store.ts";
@@ -48,7 +52,7 @@ export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promi
     console.error(
       JSON.stringify({ level: "error", msg: "render task crashed", render_id: renderId, err: String(error) }),
     );
-    result = { taskId: 0, ok: false, code: "internal_error", message: "The render failed on our side." };
+    result = { taskId: 0, ok: false, code: "internal_error", message: RENDER_FAULT_MESSAGE };
   }
   // Storage away for a moment: the queue runs the job again (with backoff), and gives it up in the end.
   if (!result.ok && result.retryable) throw new Error(`render ${renderId}: ${result.message}`);
@@ -112,7 +116,7 @@ export async function giveUpRenderJob(
 ): Promise<void> {
   const ended = await deps.renders.failAndRefund(
     renderId,
-    { code: "internal_error", message: "The render failed on our side." },
+    { code: "internal_error", message: RENDER_FAULT_MESSAGE },
     deps.clock.now().toISOString(),
   );
   if (ended) {

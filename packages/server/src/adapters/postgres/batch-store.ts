@@ -6,6 +6,7 @@ import type {
   BatchSummary,
   StoredBatchState,
 } from "../../domain/batches.ts";
+import { batchIdByIdempotencyKey } from "../sql-rows.ts";
 import { iso } from "./pool.ts";
 
 export function createPgBatchStore(pool: pg.Pool): BatchStore {
@@ -71,11 +72,7 @@ export function createPgBatchStore(pool: pg.Pool): BatchStore {
       } satisfies BatchRecord;
     },
     async findByIdempotencyKey(accountId, idempotencyKey, since) {
-      const { rows } = await pool.query(
-        `SELECT id FROM batches WHERE account_id = $1 AND idempotency_key = $2 AND created_at >= $3
-         ORDER BY created_at DESC LIMIT 1`,
-        [accountId, idempotencyKey, since],
-      );
+      const { rows } = await pool.query(batchIdByIdempotencyKey("$"), [accountId, idempotencyKey, since]);
       return rows[0] ? store.get(accountId, String(rows[0].id)) : null;
     },
   };

@@ -25,6 +25,9 @@ export interface RenderTask {
   outputKey: string;
 }
 
+/** What a caller is told of a fault on our side: never its details, which may hold paths. */
+export const RENDER_FAULT_MESSAGE = "The render failed on our side.";
+
 export type RenderTaskResult =
   | {
       taskId: number;

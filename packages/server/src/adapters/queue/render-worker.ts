@@ -6,7 +6,13 @@ import { createNodeRenderer } from "@pictor/render-node";
 import { createSafeFetch } from "../fetch/safe-fetch.ts";
 import { createAccountFontLoader } from "../sqlite/asset-fonts.ts";
 import { createImageLoader, ImageLoadError } from "./image-loader.ts";
-import type { RenderTask, RenderTaskResult, RenderWorkerData, WorkerMessage } from "./render-messages.ts";
+import {
+  RENDER_FAULT_MESSAGE,
+  type RenderTask,
+  type RenderTaskResult,
+  type RenderWorkerData,
+  type WorkerMessage,
+} from "./render-messages.ts";
 import { openWorkerBlobs, openWorkerLookups } from "./worker-lookups.ts";
 
 const data = workerData as RenderWorkerData;
@@ -114,7 +120,7 @@ async function run(task: RenderTask): Promise<RenderTaskResult> {
       taskId: task.taskId,
       ok: false,
       code: "internal_error",
-      message: "The render failed on our side.",
+      message: RENDER_FAULT_MESSAGE,
     };
   }
 }

@@ -1,5 +1,11 @@
 import { Worker } from "node:worker_threads";
-import type { RenderTask, RenderTaskResult, RenderWorkerData, WorkerMessage } from "./render-messages.ts";
+import {
+  RENDER_FAULT_MESSAGE,
+  type RenderTask,
+  type RenderTaskResult,
+  type RenderWorkerData,
+  type WorkerMessage,
+} from "./render-messages.ts";
 
 const WORKER_FILE = new URL("./render-worker.ts", import.meta.url);
 
@@ -84,7 +90,7 @@ export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPo
           taskId: current.task.taskId,
           ok: false,
           code: "internal_error",
-          message: "The render failed on our side.",
+          message: RENDER_FAULT_MESSAGE,
         });
       }
       pump();

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { BatchRecord, BatchStore, BatchSummary, StoredBatchState } from "../../domain/batches.ts";
+import { batchIdByIdempotencyKey } from "../sql-rows.ts";
 import { json, parse } from "./database.ts";
 
 type Row = Record<string, unknown>;
@@ -22,10 +23,7 @@ export function createSqliteBatchStore(db: DatabaseSync): BatchStore {
      AND (b.created_at, b.id) < (c.created_at, c.id) ORDER BY b.created_at DESC, b.id DESC LIMIT ?`,
   );
   const rowsOf = db.prepare("SELECT idx, render_id, error FROM batch_rows WHERE batch_id = ? ORDER BY idx");
-  const byIdempotencyKey = db.prepare(
-    `SELECT id FROM batches WHERE account_id = ? AND idempotency_key = ? AND created_at >= ?
-     ORDER BY created_at DESC LIMIT 1`,
-  );
+  const byIdempotencyKey = db.prepare(batchIdByIdempotencyKey("?"));
   const store: BatchStore = {
     async begin(batch) {
       insertBatch.run(
