@@ -1,4 +1,4 @@
-import { api } from "../api/client.ts";
+import { api, storedKey } from "../api/client.ts";
 import type { Engine, EngineModule, TemplateDocumentT } from "./engine-types.ts";
 
 /** A face the account uploaded, as GET /v1/assets/fonts lists it. */
@@ -11,19 +11,22 @@ export interface AccountFont {
 /** How long a fetched list counts as current when a document names a family it does not have. */
 const RELIST_AFTER_MS = 5_000;
 
-let listing: Promise<AccountFont[]> | null = null;
-let listedAt = 0;
+/** The last list fetched, and for which signed-in key: another account (sign out, sign in) lists anew. */
+let listing: { key: string | null; at: number; fonts: Promise<AccountFont[]> } | null = null;
 
 /** The signed-in account's uploaded fonts, fetched once; `refresh` looks again (a fresh upload), at most every few seconds. */
 export function accountFonts(options: { refresh?: boolean } = {}): Promise<AccountFont[]> {
-  if (!listing || (options.refresh && Date.now() - listedAt > RELIST_AFTER_MS)) {
-    listedAt = Date.now();
-    listing = api<{ data: AccountFont[] }>("/v1/assets/fonts").then((r) => r.data);
-    listing.catch(() => {
-      listing = null;
+  const key = storedKey();
+  const stale = listing !== null && options.refresh === true && Date.now() - listing.at > RELIST_AFTER_MS;
+  if (!listing || listing.key !== key || stale) {
+    const fonts = api<{ data: AccountFont[] }>("/v1/assets/fonts").then((r) => r.data);
+    const entry = { key, at: Date.now(), fonts };
+    listing = entry;
+    fonts.catch(() => {
+      if (listing === entry) listing = null;
     });
   }
-  return listing;
+  return listing.fonts;
 }
 
 /**

@@ -441,6 +441,33 @@ describe.skipIf(!haveChromium && !inCI)(
         .locator("option")
         .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
       expect(offered).toContain(ACME_FAMILY);
+
+      // Another account in the same tab (signed out and up through the UI, no page load) has not
+      // uploaded the font: its editor falls back (and warns) exactly as its renders do, instead of
+      // drawing the previous account's font.
+      await page.goto(`${url}/#/templates`);
+      await page.getByTestId("sign-out").click();
+      await page.getByTestId("signup-name").fill("No custom font");
+      await page.getByTestId("signup").click();
+      const other = ((await page.getByTestId("new-api-key").textContent()) ?? "").trim();
+      await page.getByTestId("continue").click();
+      const otherCard = await apiClient(url, other)<{ id: string }>("/v1/templates", {
+        body: { document: fontCard("brand-card", ACME_FAMILY), publish: true },
+      });
+      await page.goto(`${url}/#/t/${otherCard.id}`);
+      await page.getByTestId("editor").waitFor({ timeout: 90_000 });
+      const fallbackApi = await renderThroughApi(url, other, {
+        template: "brand-card",
+        frame: "main",
+        scale: 1,
+        modifications: [{ name: "title", text: values.title }],
+      });
+      const fallbackEditor = await editorPixels(page, "main", values, 1);
+      expect(fallbackEditor.warnings.map((w) => w.code)).toEqual(["glyph_fallback"]);
+      expect(
+        (await straightRgba(fallbackEditor)).equals(fallbackApi.rgba),
+        "editor pixels differ from the API PNG for the account without the font",
+      ).toBe(true);
     }, 300_000);
   },
 );
