@@ -1,4 +1,4 @@
-import { apiBytes } from "../api/client.ts";
+import { apiBytes, storedKey } from "../api/client.ts";
 import { createAccountFontLoader } from "./account-fonts.ts";
 import type {
   CanvasKitInitOptions,
@@ -131,7 +131,9 @@ async function create(): Promise<EditorEngine> {
   const images = new Map<string, Promise<PreparedImage>>();
 
   function prepared(request: ImageRequest): Promise<PreparedImage> {
-    let image = images.get(request.key);
+    // Per signed-in key: another account in the same tab must not see this one's assets.
+    const cacheKey = `${storedKey()}\n${request.key}`;
+    let image = images.get(cacheKey);
     if (!image) {
       image = (async () => {
         const res = await apiBytes("/v1/editor/prepare-image", {
@@ -148,8 +150,8 @@ async function create(): Promise<EditorEngine> {
           rgba: new Uint8Array(await res.arrayBuffer()),
         };
       })();
-      images.set(request.key, image);
-      image.catch(() => images.delete(request.key));
+      images.set(cacheKey, image);
+      image.catch(() => images.delete(cacheKey));
     }
     return image;
   }
