@@ -82,4 +82,25 @@ it("GET /v1/openapi.json describes the endpoints and is public", async () => {
       ).toBe(true);
     }
   }
+  // Every write that takes a body documents it, the multipart upload included; these five are
+  // actions on the resource in the path and read no body.
+  const bodyless: string[] = [];
+  for (const [path, item] of Object.entries(
+    res.body.paths as Record<string, Record<string, { requestBody?: unknown }>>,
+  )) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (method !== "get" && method !== "delete" && !operation.requestBody)
+        bodyless.push(`${method} ${path}`);
+    }
+  }
+  expect(bodyless.sort()).toEqual([
+    "post /v1/renders/{id}/redeliver",
+    "post /v1/templates/{id}/archive",
+    "post /v1/templates/{id}/duplicate",
+    "post /v1/templates/{id}/publish",
+    "post /v1/webhook-secret/rotate",
+  ]);
+  const upload = res.body.paths["/v1/assets"].post.requestBody.content["multipart/form-data"].schema;
+  expect(upload.required).toEqual(["file"]);
+  expect(upload.properties.file.contentMediaType).toBe("application/octet-stream");
 });

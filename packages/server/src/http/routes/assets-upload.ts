@@ -37,6 +37,24 @@ const ImportBody = T.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The multipart form, for the OpenAPI document only: the parts are read and checked one by one in
+ * the handler (a body schema would make Fastify validate a body the multipart parser never sets).
+ */
+const UploadForm = T.Object(
+  {
+    file: T.String({
+      contentMediaType: "application/octet-stream",
+      description: "The image or font bytes; its filename names the asset unless `name` is given.",
+    }),
+    folder: T.Optional(T.String({ maxLength: 700 })),
+    name: T.Optional(T.String({ minLength: 1, maxLength: 200 })),
+    tags: T.Optional(T.String({ description: "A JSON array of strings, or comma-separated." })),
+    metadata: T.Optional(T.String({ description: "A JSON object of string values." })),
+  },
+  { additionalProperties: false },
+);
+
 async function answer(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, outcome: UploadOutcome) {
   if (!outcome.ok) {
     throw new ApiError(outcome.code, outcome.message, {
@@ -69,6 +87,9 @@ export function registerAssetsUpload(app: App, deps: AppDeps): void {
           tags: ["assets"],
           consumes: ["multipart/form-data"],
           response: { 200: Asset, 201: Asset },
+        },
+        config: {
+          swaggerTransform: ({ schema, url }) => ({ url, schema: { ...schema, body: UploadForm } }),
         },
       },
       async (request, reply) => {
