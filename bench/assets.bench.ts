@@ -20,20 +20,15 @@ import { createAccount } from "../packages/server/src/domain/accounts.ts";
 import { type AssetQueryBody, parseAssetQuery } from "../packages/server/src/domain/assets/query-request.ts";
 import { newAssetToken, newId } from "../packages/server/src/domain/ids.ts";
 import { openDataDir } from "../packages/server/src/main/data-dir.ts";
+import { seededRandom } from "../packages/server/test/support/seeded-random.ts";
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 100_000);
 const NOISE = Math.round(ASSETS / 5);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 const benchDir = dirname(fileURLToPath(import.meta.url));
 
-// Deterministic pseudo-random numbers (mulberry32), so every run builds the same library.
-let seed = 0x5eed;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-}
+// Deterministic pseudo-random numbers, so every run builds the same library.
+const random = seededRandom(0x5eed);
 /** Zipf-like pick: index 0 is the most common. */
 const skewed = <T>(items: readonly T[], s = 1.2): T =>
   items[Math.floor(items.length * random() ** (1 + s))] as T;

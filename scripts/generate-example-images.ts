@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
+import { seededRandom } from "../packages/server/test/support/seeded-random.ts";
 
 /**
  * Generates the sample photos the example templates use (we ship no third-party photos and the build has
@@ -23,18 +24,6 @@ interface Scene {
   grain: number;
 }
 
-/** mulberry32: tiny seeded PRNG, so the grain (and so the committed files) are reproducible. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function svg(width: number, height: number, body: string): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${body}</svg>`;
 }
@@ -43,7 +32,7 @@ function landscape(): Scene {
   const w = 1600;
   const h = 1200;
   const ridge = (base: number, amp: number, seed: number): string => {
-    const r = random(seed);
+    const r = seededRandom(seed);
     let d = `M0 ${h} L0 ${base}`;
     for (let x = 0; x <= w; x += 80)
       d += ` L${x} ${base - amp * (0.3 + 0.7 * r()) * Math.sin((x / w) * Math.PI * (1 + seed))}`;
@@ -84,7 +73,7 @@ function landscape(): Scene {
 function portrait(): Scene {
   const w = 1000;
   const h = 1250;
-  const r = random(7);
+  const r = seededRandom(7);
   let bokeh = "";
   for (let i = 0; i < 28; i++) {
     const colors = ["#ffcf8a", "#ff9f7a", "#f7e3b0", "#9fd3ff"];
@@ -163,7 +152,7 @@ function product(): Scene {
 function concert(): Scene {
   const w = 1600;
   const h = 1400;
-  const r = random(11);
+  const r = seededRandom(11);
   let crowd = "";
   for (let x = -20; x < w + 40; x += 34 + r() * 20) {
     const y = h - 120 + r() * 60;
@@ -285,7 +274,7 @@ function emblem(): Scene {
 }
 
 async function render(scene: Scene, seed: number): Promise<Buffer> {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const grain = Buffer.alloc(scene.width * scene.height * 4);
   for (let i = 0; i < grain.length; i += 4) {
     const v = 128 + Math.round((next() - 0.5) * 2 * scene.grain);

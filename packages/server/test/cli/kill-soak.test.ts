@@ -9,6 +9,7 @@ import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { testTemplate } from "../api/support.ts";
+import { seededRandom } from "../support/seeded-random.ts";
 import { exited, killStillRunning, PICTOR_BIN, type ServeProcess, spawnServe } from "./serve-process.ts";
 
 // Reliability matrix, "Load and faults": a random mix of requests while the process is killed and
@@ -25,18 +26,6 @@ const SEED = Number(process.env.PICTOR_SOAK_SEED ?? Math.floor(Math.random() * 2
 const CLIENTS = 4;
 const TOTAL_OPS = 240;
 const KILLS = 4;
-
-/** mulberry32: small, fast, good enough to choose requests. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let dir: string;
 let images: Server;
@@ -166,7 +155,7 @@ interface Account {
 
 it(`a seeded mix of requests while the server is SIGKILLed and restarted: ledger balances, every render final (seed ${SEED})`, async () => {
   console.log(`kill soak: seed ${SEED} (PICTOR_SOAK_SEED=${SEED} reproduces its choices)`);
-  const rng = random(SEED);
+  const rng = seededRandom(SEED);
   const service = new Service();
   await service.start();
 
@@ -336,7 +325,7 @@ it(`a seeded mix of requests while the server is SIGKILLed and restarted: ledger
   };
 
   const client = async (index: number) => {
-    const r = random(SEED * 31 + index + 1);
+    const r = seededRandom(SEED * 31 + index + 1);
     let n = 0;
     while (stats.ops < TOTAL_OPS) {
       const op = `c${index}-${n++}`;
