@@ -82,9 +82,9 @@ export async function resolveModifications(
       return fail("invalid_request", `No asset '${value}'.`, {
         errors: [{ path: `modifications[${i}].image_url`, message: "Unknown asset id." }],
       });
-    } else if (!/^https?:\/\//i.test(value)) {
-      return fail("invalid_request", "image_url must be an http(s) URL or an asset id.", {
-        errors: [{ path: `modifications[${i}].image_url`, message: "Not an http(s) URL or asset id." }],
+    } else if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) {
+      return fail("invalid_request", "image_url must be a valid http(s) URL or an asset id.", {
+        errors: [{ path: `modifications[${i}].image_url`, message: "Not a valid http(s) URL or asset id." }],
       });
     }
   }

@@ -2,7 +2,7 @@ import type { AssetStore } from "../ports/asset-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { OutputFormat, RenderRecord, RenderStore } from "../ports/render-store.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
-import { fail, type Result } from "./failure.ts";
+import { type Failure, fail, type Result } from "./failure.ts";
 import { newId } from "./ids.ts";
 import { type Modification, resolveModifications } from "./render-request.ts";
 import { creditCost, isValidScale, MAX_OUTPUT_PIXELS, outputSize } from "./scale.ts";
@@ -29,6 +29,18 @@ export interface AcceptRenderDeps {
 }
 
 /**
+ * A `webhook_url` that is not an absolute URL at all is a malformed body field (400, checked with the
+ * body); one that parses but is not http(s) or not public is `invalid_webhook_url` (422, checked
+ * after the slots, as the decided order says).
+ */
+export function malformedWebhookUrl(url: string | undefined): Failure | null {
+  if (url === undefined || URL.canParse(url)) return null;
+  return fail("invalid_request", "webhook_url is not a valid absolute URL.", {
+    errors: [{ path: "webhook_url", message: "Not a valid absolute URL." }],
+  });
+}
+
+/**
  * Validates and accepts one render. Checks run in the decided order (auth happened before):
  * scale with the body → template → slots/values → folder binding → webhook URL → credits, so a
  * request that fails validation is never charged. On success the render is charged and queued.
@@ -41,6 +53,8 @@ export async function acceptRender(
 ): Promise<Result<RenderRecord>> {
   const scale = req.scale === undefined ? 1 : req.scale;
   if (!isValidScale(scale)) return fail("invalid_scale", "scale must be a number from 1 to 4 inclusive.");
+  const badWebhook = malformedWebhookUrl(req.webhook_url);
+  if (badWebhook) return badWebhook;
 
   const template = await deps.templates.find(accountId, req.template);
   if (!template) return fail("not_found", `No template '${req.template}'.`);

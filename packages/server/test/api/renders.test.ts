@@ -285,6 +285,32 @@ describe("POST /v1/renders: refusals charge nothing", () => {
     }
   });
 
+  it("a malformed webhook_url or image_url is 400 invalid_request before anything is looked up or charged", async () => {
+    const before = await balanceOf(t, key);
+    for (const url of ["not a url", "http://", "http://exa mple .com/hook"]) {
+      // Checked with the body: an unknown template does not hide it behind a 404.
+      const res = await render({ template: "no-such-template", webhook_url: url });
+      expect(res.status, url).toBe(400);
+      expect(res.body.error).toMatchObject({
+        code: "invalid_request",
+        errors: [{ path: "webhook_url", message: "Not a valid absolute URL." }],
+      });
+    }
+    for (const url of ["http://", "https://exa mple .com/x.png", "http://[::1/x.png"]) {
+      const res = await render({ wait: true, modifications: [{ name: "photo", image_url: url }] });
+      expect(res.status, url).toBe(400);
+      expect(res.body.error.code).toBe("invalid_request");
+      expect(res.body.error.errors[0].path).toBe("modifications[0].image_url");
+    }
+    const batch = await api(t, "POST", "/v1/renders/batch", {
+      key,
+      body: { webhook_url: "not a url", renders: [{ template: "test-card", modifications: [] }] },
+    });
+    expect(batch.status).toBe(400);
+    expect(batch.body.error.errors).toEqual([{ path: "webhook_url", message: "Not a valid absolute URL." }]);
+    expect(await balanceOf(t, key)).toBe(before);
+  });
+
   it("insufficient_credits is 402 with required and balance", async () => {
     const poor = await newAccount(t, 3);
     await publishTemplate(t, poor.key);

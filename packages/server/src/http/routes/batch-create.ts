@@ -1,7 +1,9 @@
 import { Type as T } from "@sinclair/typebox";
 import { acceptBatch, errorBody, MAX_BATCH_ROWS } from "../../domain/batches.ts";
+import { malformedWebhookUrl } from "../../domain/renders.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
+import { toApiError } from "../failure.ts";
 import { IDEMPOTENCY_KEY_HEADER } from "../plugins/idempotency.ts";
 import { BATCH_BODY_LIMIT } from "../plugins/server-options.ts";
 import { refuseWhenQueueFull } from "../queue-guard.ts";
@@ -56,6 +58,9 @@ export function registerBatchCreate(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       const body = request.body;
+      // The batch's own webhook_url is part of the body: malformed, the whole batch is refused (400).
+      const badWebhook = malformedWebhookUrl(body.webhook_url);
+      if (badWebhook) throw toApiError(badWebhook);
       refuseWhenQueueFull(deps.queue);
       const key = request.headers[IDEMPOTENCY_KEY_HEADER];
       // The batch this request's first attempt began before its process died (it took over that
