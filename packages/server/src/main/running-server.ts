@@ -12,17 +12,39 @@ export interface RunningServer {
   workersReady(): Promise<void>;
 }
 
-export function logOptions(config: Pick<ServeConfig, "logLevel">) {
+export function logOptions(
+  config: Pick<ServeConfig, "logLevel">,
+  // Standard output is for the one-time banner (URL, first key); logs go to standard error.
+  stream: NodeJS.WritableStream = process.stderr,
+) {
   return {
     level: config.logLevel,
-    // Standard output is for the one-time banner (URL, first key); logs go to standard error.
-    stream: process.stderr,
+    stream,
     // Keys never reach the logs, whatever a future serializer decides to include.
     redact: {
       paths: ["req.headers.authorization", "headers.authorization", "*.api_key", "*.secret"],
       censor: "[redacted]",
     },
+    serializers: {
+      req: (request: { method: string; url: string; host?: string; ip?: string }) => ({
+        method: request.method,
+        url: loggableUrl(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+      }),
+    },
   };
+}
+
+/**
+ * The request URL as logged. A query string can hold a key sent by mistake (`?api_key=sk_live_…`)
+ * or an output link's signature, and an asset file name is the capability that serves it: neither
+ * is written down. The path, which says what was asked for, stays.
+ */
+export function loggableUrl(url: string): string {
+  const q = url.indexOf("?");
+  const path = (q === -1 ? url : url.slice(0, q)).replace(/^\/a\/[^/]+/, "/a/[redacted]");
+  return q === -1 ? path : `${path}?[redacted]`;
 }
 
 /** Listens as configured; answers the base URL a client on this machine reaches it at. */
