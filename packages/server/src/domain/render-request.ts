@@ -37,7 +37,8 @@ export async function resolveModifications(
       return fail("unknown_slot", `Template '${doc.key}' has no slot '${mod.name}'.`, { slot: mod.name });
     }
   }
-  const values: Record<string, string> = {};
+  // No prototype: a slot may be named `__proto__` (a plain object would swallow its value).
+  const values: Record<string, string> = Object.create(null);
   const errors: { path: string; message: string }[] = [];
   modifications.forEach((mod, i) => {
     const slot = slots.get(mod.name) as SlotT;

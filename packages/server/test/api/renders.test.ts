@@ -311,6 +311,45 @@ describe("POST /v1/renders: refusals charge nothing", () => {
     expect(await balanceOf(t, key)).toBe(before);
   });
 
+  it("a slot named like an Object built-in (__proto__, constructor) takes its value like any other", async () => {
+    const document = testTemplate("odd-slot-names", [
+      { name: "__proto__", type: "text", default: "a" },
+      { name: "constructor", type: "color", default: "#000000" },
+    ]);
+    // The title layer shows the `__proto__` slot, the background the `constructor` one.
+    const frame = document.frames[0] as { bind: Record<string, string>; layers: { bind: object }[] };
+    frame.bind = { background: "constructor" };
+    (frame.layers[2] as { bind: object }).bind = { text: "__proto__" };
+    const created = await api(t, "POST", "/v1/templates", { key, body: { publish: true, document } });
+    expect(created.status).toBe(201);
+    const bytesOf = async (text: string, color: string) => {
+      const res = await render({
+        template: "odd-slot-names",
+        wait: true,
+        modifications: [
+          { name: "__proto__", text },
+          { name: "constructor", color },
+        ],
+      });
+      expect(res.status).toBe(200);
+      return Buffer.from(await (await fetch(res.body.asset_url)).arrayBuffer());
+    };
+    const first = await bytesOf("AAAA", "#FF0000");
+    expect((await bytesOf("BBBB", "#FF0000")).equals(first)).toBe(false);
+    expect((await bytesOf("AAAA", "#00FF00")).equals(first)).toBe(false);
+    const twice = await render({
+      template: "odd-slot-names",
+      modifications: [
+        { name: "__proto__", text: "x" },
+        { name: "__proto__", text: "y" },
+      ],
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.body.error.errors).toEqual([
+      { path: "modifications[1].name", message: "Slot '__proto__' is given twice." },
+    ]);
+  });
+
   it("insufficient_credits is 402 with required and balance", async () => {
     const poor = await newAccount(t, 3);
     await publishTemplate(t, poor.key);
