@@ -10,6 +10,7 @@ import { openApiPlugin } from "./plugins/openapi.ts";
 import { type RateLimitOptions, rateLimitPlugin } from "./plugins/rate-limit.ts";
 import { requestIdPlugin } from "./plugins/request-id.ts";
 import { httpServerOptions } from "./plugins/server-options.ts";
+import { shuttingDownPlugin } from "./plugins/shutting-down.ts";
 import { registerAccountGet } from "./routes/account-get.ts";
 import { registerAccountLedger } from "./routes/account-ledger.ts";
 import { registerAccountSignup } from "./routes/account-signup.ts";
@@ -67,6 +68,7 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
     errorHandlerPlugin,
     options.isUnavailable ? { isUnavailable: options.isUnavailable } : {},
   );
+  await app.register(shuttingDownPlugin);
   await app.register(jsonBodyPlugin);
 
   // Auth is the first check (api-decisions: auth → body → …): it runs on onRequest, before the

@@ -5,6 +5,7 @@ import { jsonBodyPlugin } from "./json-body.ts";
 import { type OpenApiOptions, openApiPlugin } from "./openapi.ts";
 import { type RateLimitOptions, rateLimitPlugin } from "./rate-limit.ts";
 import { requestIdPlugin } from "./request-id.ts";
+import { shuttingDownPlugin } from "./shutting-down.ts";
 
 export { errorHandlerPlugin, resolveError, sendError } from "./errors.ts";
 export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, idempotencyPlugin } from "./idempotency.ts";
@@ -13,6 +14,7 @@ export { ERROR_BODY_SCHEMA_ID, errorBodySchema, errorResponses, openApiPlugin } 
 export { defaultRateLimitKey, rateLimitPlugin } from "./rate-limit.ts";
 export { genRequestId, REQUEST_ID_HEADER, requestIdPlugin } from "./request-id.ts";
 export { BATCH_BODY_LIMIT, DEFAULT_BODY_LIMIT, httpServerOptions } from "./server-options.ts";
+export { shuttingDownPlugin } from "./shutting-down.ts";
 export type { IdempotencyOptions, OpenApiOptions, RateLimitOptions };
 
 export interface HttpPluginsOptions {
@@ -30,6 +32,7 @@ export interface HttpPluginsOptions {
 export async function registerHttpPlugins(app: FastifyInstance, options: HttpPluginsOptions): Promise<void> {
   await app.register(requestIdPlugin);
   await app.register(errorHandlerPlugin);
+  await app.register(shuttingDownPlugin);
   await app.register(jsonBodyPlugin);
   if (options.rateLimit !== false) await app.register(rateLimitPlugin, options.rateLimit ?? {});
   await app.register(openApiPlugin, options.openApi ?? {});

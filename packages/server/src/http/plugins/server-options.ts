@@ -18,6 +18,8 @@ export function httpServerOptions(options: { bodyLimit?: number } = {}) {
     ...requestIdServerOptions,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     onProtoPoisoning: "error" as const,
+    // shuttingDownPlugin answers requests that arrive while closing, in the API's error shape.
+    return503OnClosing: false,
     onConstructorPoisoning: "error" as const,
     schemaController: { compilersFactory: { buildValidator: buildPartAwareValidator() } },
     frameworkErrors: frameworkErrorHandler,

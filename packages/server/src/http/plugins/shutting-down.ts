@@ -1,0 +1,29 @@
+import { ApiError } from "../errors.ts";
+import { globalPlugin } from "./global-plugin.ts";
+
+/** How long a client should wait before retrying a request refused during shutdown. */
+const SHUTTING_DOWN_RETRY_AFTER_S = 5;
+
+/**
+ * While the server drains (SIGTERM), requests that still arrive, pipelined or on a keep-alive
+ * connection that was busy, get the API's own 503 `unavailable` with Retry-After and X-Request-Id,
+ * and the connection is closed after it. Fastify's built-in answer for this (`return503OnClosing`,
+ * turned off in httpServerOptions) has none of them and another body shape. Requests that began
+ * before the shutdown finish normally.
+ */
+export const shuttingDownPlugin = globalPlugin("pictor-shutting-down", async (app) => {
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onRequest", async (_request, reply) => {
+    if (!closing) return;
+    reply.header("connection", "close");
+    throw new ApiError(
+      "unavailable",
+      "The server is shutting down; retry shortly.",
+      {},
+      { "Retry-After": String(SHUTTING_DOWN_RETRY_AFTER_S) },
+    );
+  });
+});
