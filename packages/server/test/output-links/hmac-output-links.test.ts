@@ -42,7 +42,23 @@ describe("HMAC output_url (embedded default)", () => {
     expect(expiresInS).toBeGreaterThan(3590);
     expect(expiresInS).toBeLessThanOrEqual(3600);
     const res = await fetch(url);
-    expect(res.headers.get("cache-control")).toBe("private, max-age=3600");
+    const maxAge = Number(/^private, max-age=(\d+)$/.exec(res.headers.get("cache-control") ?? "")?.[1]);
+    expect(maxAge).toBeGreaterThan(3590);
+    expect(maxAge).toBeLessThanOrEqual(3600);
+  });
+
+  it("lets caches keep the bytes only for what is left of the link's hour", async () => {
+    const url = await renderedOutputUrl();
+    const assetId = /\/o\/(ast_[A-Za-z0-9]+)\.png$/.exec(url.pathname)?.[1] ?? "";
+    const halfGone = new URL(
+      signOutputPath(t.data.signingSecret, assetId, "png", Date.now() - 1800_000),
+      t.url,
+    );
+    const res = await fetch(halfGone);
+    expect(res.status).toBe(200);
+    const maxAge = Number(/^private, max-age=(\d+)$/.exec(res.headers.get("cache-control") ?? "")?.[1]);
+    expect(maxAge).toBeGreaterThan(1790);
+    expect(maxAge).toBeLessThanOrEqual(1800);
   });
 
   it("tampered id, expiry or signature is 403 with the forbidden JSON error", async () => {

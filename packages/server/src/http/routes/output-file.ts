@@ -34,8 +34,9 @@ export function registerOutputFile(app: App, deps: AppDeps): void {
       if (!match || !valid) throw new ApiError("forbidden", "This link is invalid or has expired.");
       const asset = await deps.assets.getById(assetId);
       if (!matchFile(request.params.file, asset, match[2] ?? "")) throw notFound("asset");
-      // The link expires; caches must not outlive it.
-      return sendAsset(deps, request, reply, asset, "private, max-age=3600");
+      // The link expires; caches must not outlive it: they may keep the bytes for what is left of it.
+      const left = Number(request.query.expires) - Math.floor(deps.clock.now().getTime() / 1000);
+      return sendAsset(deps, request, reply, asset, `private, max-age=${Math.max(0, left)}`);
     },
   );
 }
