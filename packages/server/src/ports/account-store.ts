@@ -31,7 +31,8 @@ export interface AccountStore {
     accountId: string,
     key: { id: string; hash: Uint8Array; prefix: string; name: string | null; createdAt: string },
   ): Promise<void>;
-  listKeys(accountId: string): Promise<ApiKeyRecord[]>;
+  /** Keys in creation order, after the key `after` (a page's last id; null: from the first). */
+  listKeys(accountId: string, page: { limit: number; after: string | null }): Promise<ApiKeyRecord[]>;
   /** false when the key does not exist for this account or is already revoked. */
   revokeKey(accountId: string, keyId: string, at: string): Promise<boolean>;
   /** The current secret: the one new callbacks are signed with. */

@@ -34,6 +34,10 @@ export interface TemplateStore {
   /** Freezes the draft as the next version and returns it. */
   publish(accountId: string, id: string, at: string): Promise<TemplateVersion>;
   version(templateId: string, version: number): Promise<TemplateVersion | null>;
-  versions(templateId: string): Promise<TemplateVersion[]>;
+  /** Published versions, oldest first, after `afterVersion` (a page's last one; null: from the first). */
+  versions(
+    templateId: string,
+    page: { limit: number; afterVersion: number | null },
+  ): Promise<TemplateVersion[]>;
   archive(accountId: string, id: string, at: string): Promise<void>;
 }

@@ -43,6 +43,17 @@ it("keys: create (secret once), list (prefix, last use), revoke (then 401), revo
   expect(list.body.data.every((k: Record<string, unknown>) => !("key" in k))).toBe(true);
   const used = list.body.data.find((k: { id: string }) => k.id === created.body.id);
   expect(used.last_used_at).not.toBeNull();
+  expect(list.body.next_cursor).toBeNull();
+  // Paged, oldest first: the account's first key, then the new one.
+  const first = await api(t, "GET", "/v1/keys?limit=1", { key });
+  expect(first.body.data).toEqual([list.body.data[0]]);
+  expect(first.body.next_cursor).toBe(list.body.data[0].id);
+  const second = await api(t, "GET", `/v1/keys?limit=1&cursor=${first.body.next_cursor}`, { key });
+  expect(second.body.data.map((k: { id: string }) => k.id)).toEqual([created.body.id]);
+  expect(second.body.next_cursor).toBeNull();
+  for (const query of ["limit=201", "cursor=garbage"]) {
+    expect((await api(t, "GET", `/v1/keys?${query}`, { key })).status, query).toBe(400);
+  }
 
   expect((await api(t, "DELETE", `/v1/keys/${created.body.id}`, { key })).body).toEqual({
     id: created.body.id,

@@ -66,6 +66,17 @@ describe("template management", () => {
     await api(t, "POST", `/v1/templates/${id}/publish`, { key });
     const versions = await api(t, "GET", `/v1/templates/${id}/versions`, { key });
     expect(versions.body.data.map((v: { version: number }) => v.version)).toEqual([1, 2]);
+    expect(versions.body.next_cursor).toBeNull();
+    const first = await api(t, "GET", `/v1/templates/${id}/versions?limit=1`, { key });
+    expect(first.body.data.map((v: { version: number }) => v.version)).toEqual([1]);
+    expect(first.body.next_cursor).toBe("1");
+    const second = await api(t, "GET", `/v1/templates/${id}/versions?limit=1&cursor=1`, { key });
+    expect(second.body).toMatchObject({ data: [{ version: 2 }], next_cursor: null });
+    for (const query of ["limit=201", "limit=0", "cursor=garbage", "cursor=0"]) {
+      const bad = await api(t, "GET", `/v1/templates/${id}/versions?${query}`, { key });
+      expect(bad.status, query).toBe(400);
+      expect(bad.body.error.code).toBe("invalid_request");
+    }
 
     const copy = await api(t, "POST", `/v1/templates/${id}/duplicate`, { key });
     expect(copy.status).toBe(201);

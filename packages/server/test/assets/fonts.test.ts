@@ -111,6 +111,7 @@ describe("custom fonts over HTTP", () => {
     expect(file.headers.get("content-type")).toBe("font/ttf");
     const fonts = await api(t, "GET", "/v1/assets/fonts", { key });
     expect(fonts.body.data.map((f: { id: string }) => f.id)).toEqual([up.body.id]);
+    expect(fonts.body.next_cursor).toBeNull();
 
     await publishTemplate(t, key, fontCard("brand-card", FAMILY));
     const res = await api(t, "POST", "/v1/renders", {

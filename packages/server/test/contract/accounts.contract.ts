@@ -70,7 +70,8 @@ export function accountsContract(adapter: string, setup: StateFactory): void {
       const second = { id: uid("key"), hash: hash(), prefix: "sk_live_2", name: "ci", createdAt: T1 };
       await fx.accounts.addKey(accountId, second);
       await fx.accounts.touchKey(second.id, T2);
-      const keys = await fx.accounts.listKeys(accountId);
+      const all = { limit: 50, after: null };
+      const keys = await fx.accounts.listKeys(accountId, all);
       expect(keys).toHaveLength(2);
       const { hash: _, ...listed } = second;
       expect(keys[1]).toEqual({ ...listed, accountId, lastUsedAt: T2, revokedAt: null });
@@ -79,8 +80,37 @@ export function accountsContract(adapter: string, setup: StateFactory): void {
       expect(await fx.accounts.revokeKey(accountId, second.id, T2)).toBe(true);
       expect(await fx.other.accounts.revokeKey(accountId, second.id, T2)).toBe(false);
       expect(await fx.accounts.findKeyByHash(second.hash)).toBeNull();
-      expect((await fx.accounts.listKeys(accountId))[1]?.revokedAt).toBe(T2);
+      expect((await fx.accounts.listKeys(accountId, all))[1]?.revokedAt).toBe(T2);
       expect(await fx.accounts.revokeKey(accountId, "key_missing", T2)).toBe(false);
+    });
+
+    it("pages keys in creation order, ties by id, from the previous page's last key", async () => {
+      const accountId = await newAccount(fx, 0);
+      for (const createdAt of [T2, T1, T1]) {
+        await fx.accounts.addKey(accountId, {
+          id: uid("key"),
+          hash: hash(),
+          prefix: "sk_live_x",
+          name: null,
+          createdAt,
+        });
+      }
+      const all = await fx.accounts.listKeys(accountId, { limit: 50, after: null });
+      expect(all).toHaveLength(4);
+      const paged = [];
+      let after: string | null = null;
+      for (;;) {
+        const page = await fx.accounts.listKeys(accountId, { limit: 1, after });
+        if (page.length === 0) break;
+        expect(page).toHaveLength(1);
+        paged.push(...page);
+        after = page[0]?.id ?? null;
+      }
+      expect(paged).toEqual(all);
+      // Another account's key is no cursor into this one's.
+      const otherAccount = await newAccount(fx, 0);
+      const [otherKey] = await fx.accounts.listKeys(otherAccount, { limit: 1, after: null });
+      expect(await fx.accounts.listKeys(accountId, { limit: 50, after: otherKey?.id ?? "" })).toEqual([]);
     });
   });
 }

@@ -72,7 +72,10 @@ export function templatesContract(adapter: string, setup: StateFactory): void {
       const v2 = await fx.other.templates.publish(accountId, t.id, T2);
       expect(v2.version).toBe(2);
       expect(await fx.templates.version(t.id, 1)).toEqual(v1);
-      expect(await fx.templates.versions(t.id)).toEqual([v1, v2]);
+      expect(await fx.templates.versions(t.id, { limit: 50, afterVersion: null })).toEqual([v1, v2]);
+      expect(await fx.templates.versions(t.id, { limit: 1, afterVersion: null })).toEqual([v1]);
+      expect(await fx.templates.versions(t.id, { limit: 1, afterVersion: 1 })).toEqual([v2]);
+      expect(await fx.templates.versions(t.id, { limit: 1, afterVersion: 2 })).toEqual([]);
       expect(await fx.templates.version(t.id, 3)).toBeNull();
       expect((await fx.templates.find(accountId, t.id))?.publishedVersion).toBe(2);
     });

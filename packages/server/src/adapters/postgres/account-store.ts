@@ -60,10 +60,13 @@ export function createPgAccountStore(pool: pg.Pool): AccountStore {
         key.createdAt,
       ]);
     },
-    async listKeys(accountId) {
+    async listKeys(accountId, { limit, after }) {
+      // As in SQLite: the cursor is the previous page's last key; another account's id gives no rows.
       const { rows } = await pool.query(
-        `SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at, id COLLATE "C"`,
-        [accountId],
+        `SELECT * FROM api_keys WHERE account_id = $1 AND ($2::text IS NULL OR
+           (created_at, id COLLATE "C") > (SELECT created_at, id COLLATE "C" FROM api_keys WHERE id = $2 AND account_id = $1))
+         ORDER BY created_at, id COLLATE "C" LIMIT $3`,
+        [accountId, after, limit],
       );
       return rows.map(toKey);
     },

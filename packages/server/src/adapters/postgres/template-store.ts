@@ -99,10 +99,10 @@ export function createPgTemplateStore(pool: pg.Pool): TemplateStore {
       );
       return rows[0] ? toVersion(rows[0]) : null;
     },
-    async versions(templateId) {
+    async versions(templateId, { limit, afterVersion }) {
       const { rows } = await pool.query(
-        "SELECT * FROM template_versions WHERE template_id = $1 ORDER BY version",
-        [templateId],
+        "SELECT * FROM template_versions WHERE template_id = $1 AND version > $2 ORDER BY version LIMIT $3",
+        [templateId, afterVersion ?? 0, limit],
       );
       return rows.map(toVersion);
     },

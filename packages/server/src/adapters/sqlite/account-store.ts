@@ -46,10 +46,21 @@ export function createSqliteAccountStore(db: DatabaseSync): AccountStore {
     async addKey(accountId, key) {
       insertKey.run(key.id, accountId, key.hash, key.prefix, key.name, key.createdAt);
     },
-    async listKeys(accountId) {
-      return sql(db, "SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id")
-        .all(accountId)
-        .map(toKey);
+    async listKeys(accountId, { limit, after }) {
+      // The cursor is the last key of the previous page; an id that is not this account's key gives
+      // no rows (the row comparison with NULL is never true).
+      const rows = after
+        ? sql(
+            db,
+            `SELECT * FROM api_keys WHERE account_id = ? AND (created_at, id) >
+               (SELECT created_at, id FROM api_keys WHERE id = ? AND account_id = ?)
+             ORDER BY created_at, id LIMIT ?`,
+          ).all(accountId, after, accountId, limit)
+        : sql(db, "SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id LIMIT ?").all(
+            accountId,
+            limit,
+          );
+      return rows.map(toKey);
     },
     async revokeKey(accountId, keyId, at) {
       const res = sql(

@@ -121,9 +121,12 @@ export function createSqliteTemplateStore(db: DatabaseSync): TemplateStore {
     async version(templateId, version) {
       return readTemplateVersion(db, templateId, version);
     },
-    async versions(templateId) {
-      return sql(db, "SELECT * FROM template_versions WHERE template_id = ? ORDER BY version")
-        .all(templateId)
+    async versions(templateId, { limit, afterVersion }) {
+      return sql(
+        db,
+        "SELECT * FROM template_versions WHERE template_id = ? AND version > ? ORDER BY version LIMIT ?",
+      )
+        .all(templateId, afterVersion ?? 0, limit)
         .map(toVersion);
     },
     async archive(accountId, id, at) {

@@ -41,11 +41,14 @@ export function registerAssetsList(app: App, deps: AppDeps): void {
       schema: {
         summary: "The account's uploaded fonts: family, weight and style, for templates and the editor",
         tags: ["assets"],
-        response: { 200: T.Object({ data: T.Array(Asset) }) },
+        description:
+          'Every font in one answer (an editor needs them all to draw); `next_cursor` is always null. To page through them, use `POST /v1/assets/query` with `content_type: ["font/ttf", "font/otf", "font/woff", "font/woff2"]`.',
+        response: { 200: listOf(Asset) },
       },
     },
     async (request) => ({
       data: (await deps.assetLibrary.fonts(request.accountId)).map((a) => assetView(deps, request, a)),
+      next_cursor: null,
     }),
   );
 }

@@ -1,27 +1,44 @@
+import { Type as T } from "@sinclair/typebox";
 import type { App, AppDeps } from "../app-types.ts";
-import { listOf } from "../schemas.ts";
+import { ListQuery, listOf } from "../schemas.ts";
 import { KeyView } from "./keys-create.ts";
+
+const KeysQuery = T.Object({
+  limit: ListQuery.properties.limit,
+  cursor: T.Optional(
+    T.String({ pattern: "^key_[A-Za-z0-9]{1,64}$", description: "next_cursor of the previous page" }),
+  ),
+});
 
 export function registerKeysList(app: App, deps: AppDeps): void {
   app.get(
     "/v1/keys",
     {
       schema: {
-        summary: "List API keys (prefix and last use only)",
+        summary: "List API keys (prefix and last use only), oldest first",
         tags: ["keys"],
+        querystring: KeysQuery,
         response: { 200: listOf(KeyView) },
       },
     },
-    async (request) => ({
-      data: (await deps.accounts.listKeys(request.accountId)).map((k) => ({
-        id: k.id,
-        name: k.name,
-        prefix: k.prefix,
-        created_at: k.createdAt,
-        last_used_at: k.lastUsedAt,
-        revoked_at: k.revokedAt,
-      })),
-      next_cursor: null,
-    }),
+    async (request) => {
+      const limit = request.query.limit ?? 50;
+      const rows = await deps.accounts.listKeys(request.accountId, {
+        limit: limit + 1,
+        after: request.query.cursor ?? null,
+      });
+      const page = rows.slice(0, limit);
+      return {
+        data: page.map((k) => ({
+          id: k.id,
+          name: k.name,
+          prefix: k.prefix,
+          created_at: k.createdAt,
+          last_used_at: k.lastUsedAt,
+          revoked_at: k.revokedAt,
+        })),
+        next_cursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
+      };
+    },
   );
 }
