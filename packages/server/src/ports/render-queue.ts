@@ -14,8 +14,11 @@ export interface RenderQueue {
    * queue share workers fairly between accounts.
    */
   enqueue(renderId: string, accountId: string): void;
-  /** True while the queue takes no more work: new renders get 503 `unavailable` before any charge. */
-  isFull?(): boolean;
+  /**
+   * True while the queue cannot take `incoming` more renders (default 1; a batch asks for its rows):
+   * new work gets 503 `unavailable` before any charge.
+   */
+  isFull?(incoming?: number): boolean;
   /**
    * Resolves with the finished render, or null when it is still running at the deadline.
    */

@@ -52,6 +52,9 @@ describe("local render queue", () => {
     queue.enqueue("r1", "a");
     queue.enqueue("r2", "a");
     expect(queue.isFull?.()).toBe(false);
+    // One waits (r1 runs): one more fits, a batch of two does not.
+    expect(queue.isFull?.(1)).toBe(false);
+    expect(queue.isFull?.(2)).toBe(true);
     queue.enqueue("r3", "a");
     expect(queue.isFull?.()).toBe(true);
     await complete("r1");

@@ -78,5 +78,14 @@ describe("a full render queue", () => {
       body: { renders: [{ template: "test-card", modifications: [] }] },
     });
     expect(accepted.status).toBe(202);
+    await untilFinished(t, key, (accepted.body as { renders: { id: string }[] }).renders[0]?.id as string);
+    // A batch must fit as a whole: two rows do not fit a queue that holds one, nothing is charged.
+    const balance = await balanceOf(t, key);
+    const tooBig = await api(t, "POST", "/v1/renders/batch", {
+      key,
+      body: { renders: [0, 1].map(() => ({ template: "test-card", modifications: [] })) },
+    });
+    expect(tooBig.status).toBe(503);
+    expect(await balanceOf(t, key)).toBe(balance);
   });
 });

@@ -112,8 +112,8 @@ export function createLocalRenderQueue(options: {
       push(renderId, accountId);
       pump();
     },
-    isFull() {
-      return draining || pendingCount >= maxQueued;
+    isFull(incoming = 1) {
+      return draining || pendingCount + incoming > maxQueued;
     },
     async recover() {
       const pending = await options.renders.pending();

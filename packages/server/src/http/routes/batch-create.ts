@@ -61,7 +61,8 @@ export function registerBatchCreate(app: App, deps: AppDeps): void {
       // The batch's own webhook_url is part of the body: malformed, the whole batch is refused (400).
       const badWebhook = malformedWebhookUrl(body.webhook_url);
       if (badWebhook) throw toApiError(badWebhook);
-      refuseWhenQueueFull(deps.queue);
+      // The whole batch must fit: its rows would otherwise push the queue far past its limit.
+      refuseWhenQueueFull(deps.queue, body.renders.length);
       const key = request.headers[IDEMPOTENCY_KEY_HEADER];
       // The batch this request's first attempt began before its process died (it took over that
       // attempt's Idempotency-Key): completed, not begun again, so no row is charged twice.
