@@ -9,6 +9,22 @@ export const ListQuery = T.Object({
   cursor: T.Optional(T.String({ maxLength: 200 })),
 });
 
+/**
+ * A list's query whose cursor has a known form (an id with its prefix, a number): anything else is
+ * 400 invalid_request, not silently read as "from the start" or "nothing after this".
+ */
+export const listQueryWithCursor = (pattern: string, description: string) =>
+  T.Object({
+    limit: ListQuery.properties.limit,
+    cursor: T.Optional(
+      T.String({ pattern, description: `next_cursor of the previous page (${description})` }),
+    ),
+  });
+
+/** An id cursor: `prefix_` and the id's random part. */
+export const idCursorQuery = (prefix: string) =>
+  listQueryWithCursor(`^${prefix}_[A-Za-z0-9]{1,64}$`, `${prefix}_…`);
+
 export const listOf = <S extends TSchema>(item: S) =>
   T.Object({ data: T.Array(item), next_cursor: T.Union([T.String(), T.Null()]) });
 

@@ -34,6 +34,11 @@ describe("starter templates", () => {
     expect(second.body.data[0].id > first.body.data[1].id).toBe(true);
     expect((await api(t, "GET", "/v1/templates?limit=0", { key })).body.error.code).toBe("invalid_request");
     expect((await api(t, "GET", "/v1/templates?limit=201", { key })).status).toBe(400);
+    // A cursor that is no template id is refused, not read as "from the start".
+    const garbage = await api(t, "GET", "/v1/templates?cursor=garbage", { key });
+    expect(garbage.status).toBe(400);
+    expect(garbage.body.error.errors[0].path).toBe("querystring.cursor");
+    expect((await api(t, "GET", "/v1/batches?cursor=tpl_x", { key })).status).toBe(400);
   });
 });
 

@@ -1,7 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
 import type { App, AppDeps } from "../app-types.ts";
-import { ApiError } from "../errors.ts";
-import { ListQuery, listOf } from "../schemas.ts";
+import { listOf, listQueryWithCursor } from "../schemas.ts";
 
 const Entry = T.Object({
   id: T.String(),
@@ -19,18 +18,13 @@ export function registerAccountLedger(app: App, deps: AppDeps): void {
       schema: {
         summary: "Credit ledger entries, oldest first",
         tags: ["account"],
-        querystring: ListQuery,
+        querystring: listQueryWithCursor("^[0-9]{1,15}$", "an entry id"),
         response: { 200: listOf(Entry) },
       },
     },
     async (request) => {
       const limit = request.query.limit ?? 50;
       const cursor = request.query.cursor;
-      if (cursor !== undefined && !/^\d{1,15}$/.test(cursor)) {
-        throw new ApiError("invalid_request", "Invalid cursor.", {
-          errors: [{ path: "cursor", message: "Invalid cursor." }],
-        });
-      }
       const rows = await deps.ledger.entries(request.accountId, {
         limit: limit + 1,
         after: cursor ? Number(cursor) : null,

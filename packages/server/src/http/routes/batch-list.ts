@@ -1,7 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import { batchState } from "../../domain/batches.ts";
 import type { App, AppDeps } from "../app-types.ts";
-import { ListQuery, listOf } from "../schemas.ts";
+import { idCursorQuery, listOf } from "../schemas.ts";
 import { BatchStateSchema } from "./batch-get.ts";
 
 const BatchSummary = T.Object({
@@ -22,7 +22,7 @@ export function registerBatchList(app: App, deps: AppDeps): void {
       schema: {
         summary: "The account's batches, newest first (GET /v1/batches/:id has the rows)",
         tags: ["renders"],
-        querystring: ListQuery,
+        querystring: idCursorQuery("bat"),
         response: { 200: listOf(BatchSummary) },
       },
     },

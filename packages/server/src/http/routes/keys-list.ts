@@ -1,14 +1,6 @@
-import { Type as T } from "@sinclair/typebox";
 import type { App, AppDeps } from "../app-types.ts";
-import { ListQuery, listOf } from "../schemas.ts";
+import { idCursorQuery, listOf } from "../schemas.ts";
 import { KeyView } from "./keys-create.ts";
-
-const KeysQuery = T.Object({
-  limit: ListQuery.properties.limit,
-  cursor: T.Optional(
-    T.String({ pattern: "^key_[A-Za-z0-9]{1,64}$", description: "next_cursor of the previous page" }),
-  ),
-});
 
 export function registerKeysList(app: App, deps: AppDeps): void {
   app.get(
@@ -17,7 +9,7 @@ export function registerKeysList(app: App, deps: AppDeps): void {
       schema: {
         summary: "List API keys (prefix and last use only), oldest first",
         tags: ["keys"],
-        querystring: KeysQuery,
+        querystring: idCursorQuery("key"),
         response: { 200: listOf(KeyView) },
       },
     },

@@ -1,16 +1,11 @@
 import { Type as T } from "@sinclair/typebox";
 import type { App, AppDeps } from "../app-types.ts";
-import { IdParams, ListQuery, listOf } from "../schemas.ts";
+import { IdParams, listOf, listQueryWithCursor } from "../schemas.ts";
 import { findTemplateOr404 } from "./find-or-404.ts";
 
 const Version = T.Object({ version: T.Integer(), published_at: T.String(), document: T.Unknown() });
 
-const VersionsQuery = T.Object({
-  limit: ListQuery.properties.limit,
-  cursor: T.Optional(
-    T.String({ pattern: "^[1-9][0-9]{0,8}$", description: "next_cursor of the previous page (a version)" }),
-  ),
-});
+const VersionsQuery = listQueryWithCursor("^[1-9][0-9]{0,8}$", "a version number");
 
 export function registerTemplateVersions(app: App, deps: AppDeps): void {
   app.get(

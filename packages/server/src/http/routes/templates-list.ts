@@ -1,6 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
 import type { App, AppDeps } from "../app-types.ts";
-import { ListQuery, listOf, TemplateSummary } from "../schemas.ts";
+import { idCursorQuery, listOf, TemplateSummary } from "../schemas.ts";
 import { templateSummary } from "../views.ts";
 
 export function registerTemplatesList(app: App, deps: AppDeps): void {
@@ -10,7 +10,10 @@ export function registerTemplatesList(app: App, deps: AppDeps): void {
       schema: {
         summary: "List published templates (drafts too with include_drafts=true)",
         tags: ["templates"],
-        querystring: T.Composite([ListQuery, T.Object({ include_drafts: T.Optional(T.Boolean()) })]),
+        querystring: T.Composite([
+          idCursorQuery("tpl"),
+          T.Object({ include_drafts: T.Optional(T.Boolean()) }),
+        ]),
         response: { 200: listOf(TemplateSummary) },
       },
     },
