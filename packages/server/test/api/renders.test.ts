@@ -241,17 +241,27 @@ describe("POST /v1/renders: refusals charge nothing", () => {
     const wrongField = await render({ modifications: [{ name: "title", color: "#000000" }] });
     expect(wrongField.status).toBe(400);
     expect(wrongField.body.error.errors[0].path).toBe("modifications[0]");
-    const badHex = await render({ modifications: [{ name: "bg", color: "red" }] });
-    expect(badHex.status).toBe(400);
-    expect(badHex.body.error.code).toBe("invalid_request");
-    expect(badHex.body.error.errors[0].path).toBe("modifications[0].color");
+    const before = await balanceOf(t, key);
+    for (const color of ["red", "#FFF", "#GGGGGG", "#12345", "112233"]) {
+      const badHex = await render({ modifications: [{ name: "bg", color }] });
+      expect(badHex.status, color).toBe(400);
+      expect(badHex.body.error.code).toBe("invalid_request");
+      expect(badHex.body.error.errors[0].path).toBe("modifications[0].color");
+    }
+    // A megabyte of text fits the body limit but not the slot: refused with its path.
+    const long = await render({ modifications: [{ name: "title", text: "x".repeat(1_000_000) }] });
+    expect(long.status).toBe(400);
+    expect(long.body.error.errors[0].path).toBe("modifications[0].text");
     const twice = await render({
       modifications: [
         { name: "title", text: "a" },
         { name: "title", text: "b" },
       ],
     });
+    expect(twice.status).toBe(400);
+    expect(twice.body.error.code).toBe("invalid_request");
     expect(twice.body.error.errors[0].path).toBe("modifications[1].name");
+    expect(await balanceOf(t, key)).toBe(before);
     const frame = await render({ frame: "nope" });
     expect(frame.body.error).toMatchObject({ code: "invalid_request", errors: [{ path: "frame" }] });
   });
