@@ -99,6 +99,13 @@ it("SIGKILL with renders in flight: after restart every render completes or fail
 
   const third = await serve();
   for (const id of more) expect((await untilFinished(third, key, id)).status).toBe("completed");
+  // Requests that carry secrets every way a caller might send them, for the log check below.
+  const secret = await api(third, "GET", "/v1/webhook-secret", { key });
+  expect(secret.body.secret).toMatch(/^whsec_/);
+  expect((await api(third, "POST", "/v1/webhook-secret/rotate", { key })).status).toBe(200);
+  expect((await fetch(`${third.url}/v1/account?api_key=${key}`)).status).toBe(401);
+  const newKey = await api(third, "POST", "/v1/keys", { key, body: { name: "logged?" } });
+  expect(newKey.body.key).toMatch(/^sk_live_/);
   third.child.kill("SIGTERM");
   expect((await exited(third.child)).code).toBe(0);
   db.close();
