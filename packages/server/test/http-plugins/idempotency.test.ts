@@ -129,6 +129,8 @@ describe("Idempotency-Key over HTTP", () => {
     expect(second.headers.get("idempotent-replayed")).toBe("true");
     expect(first.headers.get("idempotent-replayed")).toBeNull();
     expect(second.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+    expect(second.headers.get("original-request-id")).toBe(first.headers.get("x-request-id"));
+    expect(first.headers.get("original-request-id")).toBeNull();
     expect(runs).toBe(1);
   });
 

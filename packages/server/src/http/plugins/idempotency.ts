@@ -27,6 +27,11 @@ declare module "fastify" {
 
 export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
 export const IDEMPOTENT_REPLAYED_HEADER = "idempotent-replayed";
+/**
+ * On a replay, the X-Request-Id of the request that produced the answer (as Stripe's
+ * `Original-Request`): a replayed error body names that request, the replay's own id is new.
+ */
+export const ORIGINAL_REQUEST_ID_HEADER = "original-request-id";
 
 /** Stripe's limit; printable ASCII only, since the key is echoed in logs. */
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -158,7 +163,7 @@ export const idempotencyPlugin = globalPlugin<IdempotencyOptions>(
       }
       const response: StoredResponse = {
         status: reply.statusCode,
-        headers: replayedHeaders(reply),
+        headers: { ...replayedHeaders(reply), [ORIGINAL_REQUEST_ID_HEADER]: request.id },
         body: typeof payload === "string" ? Buffer.from(payload) : payload,
       };
       await store.complete(claim.scope, claim.fingerprint, response, now());
