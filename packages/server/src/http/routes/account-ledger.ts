@@ -1,5 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
 import type { App, AppDeps } from "../app-types.ts";
+import { pageOf } from "../paging.ts";
 import { listOf, listQueryWithCursor } from "../schemas.ts";
 
 const Entry = T.Object({
@@ -23,24 +24,20 @@ export function registerAccountLedger(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const limit = request.query.limit ?? 50;
-      const cursor = request.query.cursor;
-      const rows = await deps.ledger.entries(request.accountId, {
-        limit: limit + 1,
-        after: cursor ? Number(cursor) : null,
-      });
-      const page = rows.slice(0, limit);
-      return {
-        data: page.map((e) => ({
+      const { cursor } = request.query;
+      return pageOf(
+        request.query.limit,
+        (limit) => deps.ledger.entries(request.accountId, { limit, after: cursor ? Number(cursor) : null }),
+        (e) => String(e.id),
+        (e) => ({
           id: String(e.id),
           kind: e.kind,
           amount: e.amount,
           render_id: e.renderId,
           note: e.note,
           created_at: e.createdAt,
-        })),
-        next_cursor: rows.length > limit ? String(page.at(-1)?.id) : null,
-      };
+        }),
+      );
     },
   );
 }

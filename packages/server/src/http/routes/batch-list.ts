@@ -1,6 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import { batchState } from "../../domain/batches.ts";
 import type { App, AppDeps } from "../app-types.ts";
+import { pageOf } from "../paging.ts";
 import { idCursorQuery, listOf } from "../schemas.ts";
 import { BatchStateSchema } from "./batch-get.ts";
 
@@ -27,24 +28,20 @@ export function registerBatchList(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const limit = request.query.limit ?? 50;
-      const rows = await deps.batches.list(request.accountId, {
-        limit: limit + 1,
-        after: request.query.cursor ?? null,
-      });
-      const page = rows.slice(0, limit);
       const now = deps.clock.now();
-      return {
-        data: page.map((b) => ({
+      return pageOf(
+        request.query.limit,
+        (limit) => deps.batches.list(request.accountId, { limit, after: request.query.cursor ?? null }),
+        (b) => b.id,
+        (b) => ({
           id: b.id,
           state: batchState(b, now),
           rows_submitted: b.rowCount,
           webhook_url: b.webhookUrl,
           metadata: b.metadata,
           created_at: b.createdAt,
-        })),
-        next_cursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
-      };
+        }),
+      );
     },
   );
 }

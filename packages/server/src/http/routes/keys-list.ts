@@ -1,4 +1,5 @@
 import type { App, AppDeps } from "../app-types.ts";
+import { pageOf } from "../paging.ts";
 import { idCursorQuery, listOf } from "../schemas.ts";
 import { KeyView } from "./keys-create.ts";
 
@@ -13,24 +14,19 @@ export function registerKeysList(app: App, deps: AppDeps): void {
         response: { 200: listOf(KeyView) },
       },
     },
-    async (request) => {
-      const limit = request.query.limit ?? 50;
-      const rows = await deps.accounts.listKeys(request.accountId, {
-        limit: limit + 1,
-        after: request.query.cursor ?? null,
-      });
-      const page = rows.slice(0, limit);
-      return {
-        data: page.map((k) => ({
+    async (request) =>
+      pageOf(
+        request.query.limit,
+        (limit) => deps.accounts.listKeys(request.accountId, { limit, after: request.query.cursor ?? null }),
+        (k) => k.id,
+        (k) => ({
           id: k.id,
           name: k.name,
           prefix: k.prefix,
           created_at: k.createdAt,
           last_used_at: k.lastUsedAt,
           revoked_at: k.revokedAt,
-        })),
-        next_cursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
-      };
-    },
+        }),
+      ),
   );
 }

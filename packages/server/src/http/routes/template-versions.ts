@@ -1,5 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
 import type { App, AppDeps } from "../app-types.ts";
+import { pageOf } from "../paging.ts";
 import { IdParams, listOf, listQueryWithCursor } from "../schemas.ts";
 import { findTemplateOr404 } from "./find-or-404.ts";
 
@@ -21,21 +22,21 @@ export function registerTemplateVersions(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const template = await findTemplateOr404(deps, request.accountId, request.params.id);
-      const limit = request.query.limit ?? 50;
       const { cursor } = request.query;
-      const rows = await deps.templates.versions(template.id, {
-        limit: limit + 1,
-        afterVersion: cursor === undefined ? null : Number(cursor),
-      });
-      const page = rows.slice(0, limit);
-      return {
-        data: page.map((v) => ({
+      return pageOf(
+        request.query.limit,
+        (limit) =>
+          deps.templates.versions(template.id, {
+            limit,
+            afterVersion: cursor === undefined ? null : Number(cursor),
+          }),
+        (v) => String(v.version),
+        (v) => ({
           version: v.version,
           published_at: v.publishedAt,
           document: v.document,
-        })),
-        next_cursor: rows.length > limit ? String(page.at(-1)?.version) : null,
-      };
+        }),
+      );
     },
   );
 }

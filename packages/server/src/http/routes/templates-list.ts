@@ -1,5 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
 import type { App, AppDeps } from "../app-types.ts";
+import { pageOf } from "../paging.ts";
 import { idCursorQuery, listOf, TemplateSummary } from "../schemas.ts";
 import { templateSummary } from "../views.ts";
 
@@ -17,18 +18,17 @@ export function registerTemplatesList(app: App, deps: AppDeps): void {
         response: { 200: listOf(TemplateSummary) },
       },
     },
-    async (request) => {
-      const limit = request.query.limit ?? 50;
-      const rows = await deps.templates.list(request.accountId, {
-        limit: limit + 1,
-        after: request.query.cursor ?? null,
-        publishedOnly: request.query.include_drafts !== true,
-      });
-      const page = rows.slice(0, limit);
-      return {
-        data: page.map(templateSummary),
-        next_cursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
-      };
-    },
+    async (request) =>
+      pageOf(
+        request.query.limit,
+        (limit) =>
+          deps.templates.list(request.accountId, {
+            limit,
+            after: request.query.cursor ?? null,
+            publishedOnly: request.query.include_drafts !== true,
+          }),
+        (t) => t.id,
+        templateSummary,
+      ),
   );
 }
