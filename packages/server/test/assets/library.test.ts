@@ -138,6 +138,23 @@ describe("uploads", () => {
     expect((await res.json()).error.errors[0].path).toBe("file");
   });
 
+  it("answers 400 to a multipart body that is cut short or has a malformed part header", async () => {
+    const head = '--b\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n';
+    for (const body of [
+      `${head}Content-Type:`,
+      `${head}\r\nbytes`,
+      "--b\r\nno header at all\r\n\r\nx\r\n--b--",
+    ]) {
+      const res = await fetch(`${t.url}/v1/assets`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "multipart/form-data; boundary=b" },
+        body,
+      });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect((await res.json()).error.code).toBe("invalid_request");
+    }
+  });
+
   it("imports from a URL through the SSRF guard", async () => {
     const res = await api(t, "POST", "/v1/assets/import", {
       key,

@@ -185,7 +185,7 @@ interface Plan {
   params: Record<string, { value: string; from: "mine" | "theirs" | "any" }>;
   query: [string, string][];
   headers: Record<string, string>;
-  body: { text?: string; oversize?: number; type?: string } | null;
+  body: { text?: string; bytes?: Buffer; oversize?: number; type?: string } | null;
   link: string | null;
   /** Replays an earlier 2xx GET of this operation with If-None-Match: its ETag. */
   revalidate: number | null;
@@ -273,9 +273,66 @@ function capWait(body: unknown): unknown {
   return body;
 }
 
+/** A valid 1x1 PNG: an upload that gets past the content checks. */
+const TINY_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
+const MULTIPART_BOUNDARY = "fuzz-7MA4YWxkTrZu0gW";
+
+/**
+ * multipart/form-data bodies for a form schema: parts named from the schema (and not), with or
+ * without filenames, carrying an image, random bytes or text that looks like the fields' values;
+ * sometimes cut short or without the closing boundary.
+ */
+function multipartArbitrary(schema: Schema): fc.Arbitrary<Plan["body"]> {
+  const names = Object.keys((schema as { properties?: Record<string, unknown> }).properties ?? {});
+  const part = fc.record({
+    name: fc.oneof({ arbitrary: fc.constantFrom(...names), weight: 5 }, fc.string({ maxLength: 12 })),
+    filename: fc.option(fc.constantFrom("a.png", "font.ttf", "../../etc/passwd", "", 'a"b.png', "ü.png"), {
+      nil: undefined,
+    }),
+    content: fc.oneof(
+      fc.constant(TINY_PNG),
+      fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)),
+      fc
+        .constantFrom("renders/a", '["a","b"]', "a, b", '{"k":"v"}', '{"k":1}', "[", "", "x".repeat(70_000))
+        .map((s) => Buffer.from(s)),
+    ),
+  });
+  const encode = (p: { name: string; filename: string | undefined; content: Buffer }) =>
+    Buffer.concat([
+      Buffer.from(
+        `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${p.name}"${
+          p.filename === undefined ? "" : `; filename="${p.filename}"`
+        }\r\n${p.filename === undefined ? "" : "Content-Type: application/octet-stream\r\n"}\r\n`,
+      ),
+      p.content,
+      Buffer.from("\r\n"),
+    ]);
+  const file = fc.constant({ name: "file", filename: "a.png" as string | undefined, content: TINY_PNG });
+  return fc
+    .tuple(
+      fc.oneof({ arbitrary: fc.tuple(file).map((f) => [...f]), weight: 3 }, fc.constant([])),
+      fc.array(part, { maxLength: 4 }),
+      fc.constantFrom("closed", "closed", "closed", "unclosed", "cut"),
+    )
+    .map(([first, rest, ending]) => {
+      const body = Buffer.concat([
+        ...[...first, ...rest].map(encode),
+        Buffer.from(ending === "closed" ? `--${MULTIPART_BOUNDARY}--\r\n` : ""),
+      ]);
+      return {
+        bytes: ending === "cut" ? body.subarray(0, Math.floor(body.length / 2)) : body,
+        type: `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`,
+      };
+    });
+}
+
 function bodyArbitrary(op: Operation, ctx: GenContext): fc.Arbitrary<Plan["body"]> {
   const content = op.operation.requestBody?.content as Record<string, { schema: Schema }> | undefined;
   const schema = content?.["application/json"]?.schema;
+  const form = content?.["multipart/form-data"]?.schema;
   const json = (value: unknown) => ({
     text: JSON.stringify(capWait(value)) ?? "null",
     type: "application/json",
@@ -303,6 +360,8 @@ function bodyArbitrary(op: Operation, ctx: GenContext): fc.Arbitrary<Plan["body"
       .map((depth) => ({ text: `${"[".repeat(depth)}${"]".repeat(depth)}`, type: "application/json" })),
     weirdValue().map(json),
   );
+  if (form)
+    return fc.oneof({ arbitrary: multipartArbitrary(form), weight: 6 }, { arbitrary: raw, weight: 1 });
   if (!schema) return fc.oneof({ arbitrary: fc.constant(null), weight: 6 }, { arbitrary: raw, weight: 1 });
   const valid = conformingBody(schema, ctx);
   // Bodies this operation accepted before, as they were and mutated (a small change to a body that
@@ -516,6 +575,7 @@ function materialise(op: Operation, plan: Plan): FuzzRequest {
     path,
     headers,
     ...(plan.body?.text !== undefined ? { body: plan.body.text } : {}),
+    ...(plan.body?.bytes !== undefined ? { body: plan.body.bytes } : {}),
     ...(plan.body?.oversize !== undefined ? { body: Buffer.alloc(plan.body.oversize, "a") } : {}),
     auth: plan.auth,
     foreignIds,

@@ -119,17 +119,16 @@ export function registerAssetsUpload(app: App, deps: AppDeps): void {
             }
           }
         } catch (error) {
-          const code = (error as { code?: unknown }).code;
-          if (code === "FST_REQ_FILE_TOO_LARGE") {
+          if (error instanceof ApiError) throw error;
+          if ((error as { code?: unknown }).code === "FST_REQ_FILE_TOO_LARGE") {
             throw new ApiError(
               "payload_too_large",
               `The file is over the ${MAX_UPLOAD_BYTES}-byte upload limit.`,
             );
           }
-          if (typeof code === "string" && code.startsWith("FST_")) {
-            throw new ApiError("invalid_request", `Malformed multipart body: ${(error as Error).message}.`);
-          }
-          throw error;
+          // Anything else thrown while reading the parts is the body's fault: the plugin's errors have
+          // FST_ codes, the parser's own (a body cut short, a malformed part header) have none.
+          throw new ApiError("invalid_request", `Malformed multipart body: ${(error as Error).message}.`);
         }
         if (!file) throw invalidField({ path: "file", message: "A part named 'file' is required." });
         const tags = parseTextTags(fields.tags);
