@@ -1,13 +1,55 @@
+import type { AssetStore } from "../ports/asset-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { TemplateRecord, TemplateStore } from "../ports/template-store.ts";
 import type { TemplateDocumentT } from "./document.ts";
-import { fail, type Result } from "./failure.ts";
+import { type Failure, fail, type Result } from "./failure.ts";
 import { newId } from "./ids.ts";
 import { checkTemplateDocument } from "./template-document.ts";
 
 export interface TemplateDeps {
   templates: TemplateStore;
+  /** A document may name only the account's own assets (`asset://ast_…`). */
+  assets: Pick<AssetStore, "get">;
   clock: Clock;
+}
+
+const ASSET_REF = /^asset:\/\/(.+)$/;
+
+/** Every `asset://` reference in a document (layer sources, slot defaults, samples) with its JSON path. */
+function assetRefsOf(value: unknown, path: string, out: { path: string; id: string }[] = []) {
+  if (typeof value === "string") {
+    const id = ASSET_REF.exec(value)?.[1];
+    if (id !== undefined) out.push({ path, id });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => assetRefsOf(item, `${path}[${i}]`, out));
+  } else if (typeof value === "object" && value !== null) {
+    for (const [key, item] of Object.entries(value)) assetRefsOf(item, `${path}.${key}`, out);
+  }
+  return out;
+}
+
+/**
+ * A template names assets by id, and a render draws whatever its template names: an id of another
+ * account's asset is refused when the document is saved (renders also resolve ids only within the
+ * render's account, so a document saved before this check cannot reach them either).
+ */
+async function foreignAssetRef(
+  deps: TemplateDeps,
+  accountId: string,
+  doc: TemplateDocumentT,
+): Promise<Failure | null> {
+  for (const ref of assetRefsOf(doc, "document")) {
+    if (!(await deps.assets.get(accountId, ref.id))) {
+      return fail(
+        "invalid_request",
+        `The document names asset '${ref.id}', which this account does not have.`,
+        {
+          errors: [{ path: ref.path, message: "Unknown asset id." }],
+        },
+      );
+    }
+  }
+  return null;
 }
 
 export async function createTemplate(
@@ -19,6 +61,8 @@ export async function createTemplate(
   const checked = checkTemplateDocument(input);
   if (!checked.ok) return checked;
   const doc = checked.value;
+  const foreign = await foreignAssetRef(deps, accountId, doc);
+  if (foreign) return foreign;
   const now = deps.clock.now().toISOString();
   const record: TemplateRecord = {
     id: newId("tpl"),
@@ -49,6 +93,8 @@ export async function updateDraft(
   if (!template) return fail("not_found", `No template '${idOrKey}'.`);
   const checked = checkTemplateDocument(input);
   if (!checked.ok) return checked;
+  const foreign = await foreignAssetRef(deps, accountId, checked.value);
+  if (foreign) return foreign;
   const now = deps.clock.now().toISOString();
   if (!(await deps.templates.updateDraft(accountId, template.id, checked.value, now))) {
     return keyTaken(checked.value.key);

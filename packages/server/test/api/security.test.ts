@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, newAccount, publishTemplate, startTestServer, type TestServer } from "./support.ts";
+import { newId } from "../../src/domain/ids.ts";
+import {
+  api,
+  balanceOf,
+  insertAsset,
+  logoPng,
+  newAccount,
+  publishTemplate,
+  startTestServer,
+  type TestServer,
+  testTemplate,
+} from "./support.ts";
 
 let t: TestServer;
 let a: { key: string; accountId: string };
@@ -110,5 +121,73 @@ describe("isolation: another account's ids are 404, never 403", () => {
     expect(sa.body.secret).toMatch(/^whsec_/);
     expect(sa.body.secret).not.toBe(sb.body.secret);
     expect(sa.headers.get("cache-control")).toBe("no-store");
+  });
+});
+
+describe("assets named by a template", () => {
+  /** The test card whose photo layer shows `src` when no photo is given. */
+  const withPhoto = (key: string, src: string) => {
+    const doc = testTemplate(key);
+    const layer = doc.frames[0]?.layers[0] as { id: string; src: string };
+    expect(layer.id).toBe("photo");
+    layer.src = src;
+    return doc;
+  };
+
+  it("a document naming another account's asset is refused on save; the owner may name it", async () => {
+    const mine = await insertAsset(t, a.accountId, "brand/", await logoPng());
+    const own = await api(t, "POST", "/v1/templates", {
+      key: a.key,
+      body: { document: withPhoto("own-photo", `asset://${mine.id}`), publish: true },
+    });
+    expect(own.status).toBe(201);
+    const rendered = await api(t, "POST", "/v1/renders", {
+      key: a.key,
+      body: { template: "own-photo", modifications: [], wait: true },
+    });
+    expect(rendered.body.status).toBe("completed");
+
+    const stolen = await api(t, "POST", "/v1/templates", {
+      key: b.key,
+      body: { document: withPhoto("steal", `asset://${mine.id}`), publish: true },
+    });
+    expect(stolen.status).toBe(400);
+    expect(stolen.body.error).toMatchObject({
+      code: "invalid_request",
+      errors: [{ path: "document.frames[0].layers[0].src", message: "Unknown asset id." }],
+    });
+    const patched = await api(t, "PATCH", `/v1/templates/${bTemplate}`, {
+      key: b.key,
+      body: { document: withPhoto("test-card", `asset://${mine.id}`) },
+    });
+    expect(patched.status).toBe(400);
+  });
+
+  it("a render resolves asset ids only within its own account, even for a document stored before the check", async () => {
+    const mine = await insertAsset(t, a.accountId, "brand/", await logoPng());
+    // Stored directly, as a template saved before documents were checked could be.
+    const at = new Date().toISOString();
+    const id = newId("tpl");
+    const document = withPhoto("stored-steal", `asset://${mine.id}`) as never;
+    await t.data.templates.insert({
+      id,
+      accountId: b.accountId,
+      key: "stored-steal",
+      name: "Stored",
+      draft: document,
+      publishedVersion: null,
+      archivedAt: null,
+      createdAt: at,
+      updatedAt: at,
+    });
+    await t.data.templates.publish(b.accountId, id, at);
+    const before = await balanceOf(t, b.key);
+    const res = await api(t, "POST", "/v1/renders", {
+      key: b.key,
+      body: { template: "stored-steal", modifications: [], wait: true },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: "image_fetch_failed", credits_refunded: 1 });
+    expect(await balanceOf(t, b.key)).toBe(before);
   });
 });

@@ -28,6 +28,7 @@ afterAll(async () => {
 });
 
 const task = (outputKey: string, documentKey = "tpl_pool@1") => ({
+  accountId: "acct_pool",
   documentKey,
   document: testTemplate() as never,
   frame: "main",

@@ -16,8 +16,8 @@ const FETCH_TIMEOUT_MS = 10_000;
  * Fetched bytes are cached briefly so a burst of renders with the same image fetches it once.
  */
 export function createImageLoader(deps: {
-  /** The asset's blob key, null when there is no such asset (worker-lookups.ts). */
-  blobKeyOf(assetId: string): Promise<string | null>;
+  /** The asset's blob key, null when the account has no such asset (worker-lookups.ts). */
+  blobKeyOf(accountId: string, assetId: string): Promise<string | null>;
   blobs: BlobStore;
   safeFetch: SafeFetch;
 }) {
@@ -27,17 +27,20 @@ export function createImageLoader(deps: {
     ttl: 60_000,
   });
 
-  return async function loadImage(src: string): Promise<Uint8Array> {
-    const cached = cache.get(src);
+  /** `accountId`: whose render it is; an `asset://` reference resolves only to that account's assets. */
+  return async function loadImage(accountId: string, src: string): Promise<Uint8Array> {
+    // Per account: another account's render must not be handed an asset from the cache either.
+    const key = src.startsWith("asset://") ? `${accountId} ${src}` : src;
+    const cached = cache.get(key);
     if (cached) return cached;
-    const bytes = await load(src);
-    cache.set(src, bytes);
+    const bytes = await load(accountId, src);
+    cache.set(key, bytes);
     return bytes;
   };
 
-  async function load(src: string): Promise<Uint8Array> {
+  async function load(accountId: string, src: string): Promise<Uint8Array> {
     if (src.startsWith("asset://")) {
-      const blobKey = await deps.blobKeyOf(src.slice("asset://".length));
+      const blobKey = await deps.blobKeyOf(accountId, src.slice("asset://".length));
       const bytes = blobKey ? await deps.blobs.get(blobKey) : null;
       if (!bytes) throw new ImageLoadError(`Asset ${src.slice(8)} is not available.`);
       return bytes;

@@ -5,8 +5,8 @@ import type { S3BlobStoreConfig } from "../s3/blob-store.ts";
 /** Main thread -> worker. Ids, the pinned document and the values: never image bytes from the request. */
 export interface RenderTask {
   taskId: number;
-  /** Whose uploaded fonts the document's family names resolve to; without it, shipped fonts only. */
-  accountId?: string;
+  /** Whose render it is: its uploaded fonts and its `asset://` images are the only ones it can use. */
+  accountId: string;
   /**
    * The pinned template version, e.g. `tpl_…@3`. Published versions never change, so a worker keeps
    * the documents it was sent under this key and the pool sends each one to a worker only once.

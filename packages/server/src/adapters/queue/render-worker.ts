@@ -50,19 +50,17 @@ async function run(task: RenderTask): Promise<RenderTaskResult> {
   try {
     const pinned = documents.get(task.documentKey);
     if (!pinned) throw new Error(`render worker was not sent document ${task.documentKey}`);
-    const { document, familyOf } =
-      task.accountId === undefined
-        ? { document: pinned, familyOf: new Map<string, string>() }
-        : await withAccountFonts(task.accountId, pinned);
+    const { document, familyOf } = await withAccountFonts(task.accountId, pinned);
     const out = await renderer.render(document, {
       frame: task.frame,
       values: task.values,
       scale: task.scale,
       format: task.format,
       ...(task.quality === null ? {} : { quality: task.quality }),
-      loadImage: (src: string) => loadImage(src),
-      // Assets are immutable: their prepared pixels can be reused without reading the blob again.
-      sourceIdentity: (src: string) => (src.startsWith("asset://") ? src : null),
+      loadImage: (src: string) => loadImage(task.accountId, src),
+      // Assets are immutable: their prepared pixels can be reused without reading the blob again,
+      // by renders of the account that owns them (the prepared-image cache is shared by all).
+      sourceIdentity: (src: string) => (src.startsWith("asset://") ? `${task.accountId} ${src}` : null),
     });
     // Hashing and writing the output here keeps both off the API thread (a 600 KB PNG took about
     // 1 ms of SHA-256 there), and the bytes never cross threads.

@@ -7,7 +7,8 @@ import { sqliteAssetLookups } from "../sqlite/asset-fonts.ts";
 import type { RenderWorkerData } from "./render-messages.ts";
 
 export interface WorkerLookups {
-  blobKeyOf(assetId: string): Promise<string | null>;
+  /** The blob of an asset of this account; null for another account's asset or none. */
+  blobKeyOf(accountId: string, assetId: string): Promise<string | null>;
   facesOf(accountId: string, family: string): Promise<AccountFontFace[]>;
 }
 
@@ -24,8 +25,11 @@ export function openWorkerLookups(data: RenderWorkerData): WorkerLookups {
     });
     pool.on("error", () => {});
     return {
-      async blobKeyOf(assetId) {
-        const { rows } = await pool.query("SELECT blob_key FROM assets WHERE id = $1", [assetId]);
+      async blobKeyOf(accountId, assetId) {
+        const { rows } = await pool.query("SELECT blob_key FROM assets WHERE id = $1 AND account_id = $2", [
+          assetId,
+          accountId,
+        ]);
         return rows[0] ? String(rows[0].blob_key) : null;
       },
       async facesOf(accountId, family) {

@@ -58,12 +58,13 @@ export function createAccountFontLoader(deps: {
 export function sqliteAssetLookups(databaseFile: string) {
   const db = new DatabaseSync(databaseFile, { readOnly: true });
   db.exec("PRAGMA busy_timeout = 10000");
-  const blobKeyOf = db.prepare("SELECT blob_key FROM assets WHERE id = ?");
+  // Scoped to the render's account: a template may name `asset://` ids, and only its own count.
+  const blobKeyOf = db.prepare("SELECT blob_key FROM assets WHERE id = ? AND account_id = ?");
   // Prepared lazily: a data dir written before the asset library existed has no asset_files yet.
   let facesOf: ReturnType<DatabaseSync["prepare"]> | null = null;
   return {
-    blobKeyOf: async (assetId: string): Promise<string | null> => {
-      const row = blobKeyOf.get(assetId);
+    blobKeyOf: async (accountId: string, assetId: string): Promise<string | null> => {
+      const row = blobKeyOf.get(assetId, accountId);
       return row ? String(row.blob_key) : null;
     },
     facesOf: async (accountId: string, family: string): Promise<AccountFontFace[]> => {
