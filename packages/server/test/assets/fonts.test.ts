@@ -82,6 +82,12 @@ describe("font files", () => {
     corruptWoff.fill(7, 400, 900);
     expect(await reason(corruptWoff)).toMatch(/WOFF file is corrupt/);
     expect(await reason(new TextEncoder().encode("ttcf0000"))).toMatch(/collections/);
+    // A decompression bomb: the header claims a small font, two tables claim 20 MiB each. Refused
+    // from the table directory, before anything is inflated.
+    const bomb = toWoff1(sfnt);
+    const directory = new DataView(bomb.buffer, bomb.byteOffset);
+    for (const i of [0, 1]) directory.setUint32(44 + i * 20 + 12, 20 * 1024 * 1024);
+    expect(await reason(bomb)).toMatch(/tables add up to over 30 MiB/);
     expect(
       await reason(buildSfnt(0x00010000, [{ tag: 0x68656164, checksum: 0, data: new Uint8Array(54) }])),
     ).toMatch(/lacks required tables/);

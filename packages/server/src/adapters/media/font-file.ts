@@ -159,6 +159,15 @@ function unwrapWoff(woff: Uint8Array): Uint8Array {
   if (totalSfntSize > MAX_FONT_BYTES) {
     throw new FontFileError(`the font is over ${MAX_FONT_BYTES / 1024 / 1024} MiB once decompressed`);
   }
+  // The header's total is only a claim: the tables' own lengths are what gets inflated. Checked
+  // before inflating anything, so a small file cannot make the server allocate gigabytes.
+  let declared = 0;
+  for (let i = 0; i < numTables; i++) declared += view.getUint32(44 + i * 20 + 12);
+  if (declared > MAX_FONT_BYTES) {
+    throw new FontFileError(
+      `the font's tables add up to over ${MAX_FONT_BYTES / 1024 / 1024} MiB once decompressed`,
+    );
+  }
   const tables: { tag: number; checksum: number; data: Uint8Array }[] = [];
   for (let i = 0; i < numTables; i++) {
     const at = 44 + i * 20;
