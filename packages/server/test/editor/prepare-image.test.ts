@@ -1,3 +1,5 @@
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { prepareImage } from "@pictor/render-node";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -102,5 +104,50 @@ describe("POST /v1/editor/prepare-image", () => {
     });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe("image_fetch_failed");
+  });
+});
+
+describe("prepare-image under load", () => {
+  let loaded: TestServer;
+  const held: ServerResponse[] = [];
+  let arrived: () => void = () => {};
+  const hold = createServer((_req, res) => {
+    held.push(res);
+    if (held.length === 32) arrived();
+  });
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => hold.listen(0, "127.0.0.1", resolve));
+    loaded = await startTestServer({ allowPorts: [(hold.address() as AddressInfo).port] });
+  }, 60_000);
+  afterAll(async () => {
+    for (const res of held) res.destroy();
+    await loaded?.close();
+    await new Promise((resolve) => hold.close(resolve));
+  });
+
+  it("an account with 32 images in preparation gets 429 with Retry-After for more; other accounts do not", async () => {
+    const busy = await newAccount(loaded);
+    const calm = await newAccount(loaded);
+    const calmAsset = (await insertAsset(loaded, calm.accountId, "brand/", png)).id;
+    const send = (key: string, src: string) =>
+      api(loaded, "POST", "/v1/editor/prepare-image", { key, body: { src, ...box } });
+    const all32 = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const port = (hold.address() as AddressInfo).port;
+    const stalled = Array.from({ length: 32 }, (_, i) => send(busy.key, `http://127.0.0.1:${port}/${i}.png`));
+    await all32;
+    const refused = await send(busy.key, `http://127.0.0.1:${port}/one-more.png`);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe("rate_limited");
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect((await send(calm.key, calmAsset)).status).toBe(200);
+
+    for (const res of held.splice(0)) res.writeHead(404).end();
+    expect((await Promise.all(stalled)).map((r) => r.status)).toEqual(Array(32).fill(422));
+    // Their turn over, the account prepares again.
+    const busyAsset = (await insertAsset(loaded, busy.accountId, "brand/", png)).id;
+    expect((await send(busy.key, busyAsset)).status).toBe(200);
   });
 });

@@ -9,10 +9,20 @@ import { MAX_OUTPUT_PIXELS } from "../../domain/scale.ts";
 import { OutboundError, type SafeFetch } from "../../ports/safe-fetch.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
+import { createWeightedGate } from "../weighted-gate.ts";
 
 const ASSET_ID = /^(?:asset:\/\/)?(ast_[A-Za-z0-9]+)$/;
 const ASSET_URL_PATH = /\/a\/([0-9a-f]{32})\.[a-z]+$/;
 const FETCH_TIMEOUT_MS = 10_000;
+
+/**
+ * Output pixels prepared at once (32 MP: 128 MB of RGBA); more wait their turn. One request may ask
+ * for up to 256 MP, and sharp works on the libuv pool that serves files and DNS lookups: unbounded,
+ * a few large requests took gigabytes and held every asset download up for seconds.
+ */
+const PREPARE_PIXELS_AT_ONCE = 32_000_000;
+/** Prepares one account may have waiting; more are 429 (an editor asks for one per image layer). */
+const MAX_WAITING_PER_ACCOUNT = 32;
 
 const PrepareBody = T.Object(
   {
@@ -91,6 +101,8 @@ function safePath(value: string): string {
  * matches API output. Answers straight RGBA (width x height x 4 bytes).
  */
 export function registerEditorPrepareImage(app: App, deps: AppDeps): void {
+  const gate = createWeightedGate(PREPARE_PIXELS_AT_ONCE);
+  const waitingByAccount = new Map<string, number>();
   app.post(
     "/v1/editor/prepare-image",
     {
@@ -119,9 +131,22 @@ export function registerEditorPrepareImage(app: App, deps: AppDeps): void {
           ],
         });
       }
-      const bytes = await loadSource(deps, request.accountId, src);
+      const account = request.accountId;
+      const waiting = waitingByAccount.get(account) ?? 0;
+      if (waiting >= MAX_WAITING_PER_ACCOUNT) {
+        throw new ApiError(
+          "rate_limited",
+          `${waiting} images of this account are being prepared; retry shortly.`,
+          {},
+          { "Retry-After": "1" },
+        );
+      }
+      waitingByAccount.set(account, waiting + 1);
       try {
-        const image = await prepareImage(bytes, { width, height, fit, focal }, { slot: null, src });
+        const bytes = await loadSource(deps, account, src);
+        const image = await gate.run(width * height, () =>
+          prepareImage(bytes, { width, height, fit, focal }, { slot: null, src }),
+        );
         reply.header("Content-Type", "application/octet-stream");
         reply.header("X-Image-Width", String(image.width));
         reply.header("X-Image-Height", String(image.height));
@@ -133,6 +158,10 @@ export function registerEditorPrepareImage(app: App, deps: AppDeps): void {
           throw new ApiError("image_invalid", error.message, { path: "src" });
         }
         throw error;
+      } finally {
+        const left = (waitingByAccount.get(account) ?? 1) - 1;
+        if (left > 0) waitingByAccount.set(account, left);
+        else waitingByAccount.delete(account);
       }
     },
   );
