@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { ConfigError, readServeConfig } from "../main/config.ts";
 import { startServer } from "../main/serve.ts";
-import { UsageError } from "./usage-error.ts";
+import { EXIT_USAGE, UsageError } from "./usage-error.ts";
 
 export function registerServeCommand(program: Command): void {
   program
@@ -27,7 +27,25 @@ export function registerServeCommand(program: Command): void {
         if (error instanceof ConfigError) throw new UsageError(error.message);
         throw error;
       }
-      const server = await startServer(config);
+      let server: Awaited<ReturnType<typeof startServer>>;
+      try {
+        server = await startServer(config);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL") throw error;
+        const what =
+          code === "EADDRINUSE"
+            ? "is already in use"
+            : code === "EACCES"
+              ? "needs privileges this user does not have"
+              : "is not an address of this machine";
+        process.stderr.write(
+          `pictor: cannot listen on ${config.host}:${config.port}: the ${code === "EADDRNOTAVAIL" ? "address" : "port"} ${what}. ` +
+            "Choose another with --port <n> (npm start -- --port 8081) or PICTOR_PORT, and --host or PICTOR_HOST.\n",
+        );
+        // The render threads started already would keep the process alive.
+        process.exit(EXIT_USAGE);
+      }
       // The key goes to stdout once, as plain text for a person; logs (JSON, stderr) never carry it.
       let banner = server.url
         ? `Pictor API listening on ${server.url}${config.role === "all" ? "" : ` (role ${config.role})`}\n`

@@ -55,10 +55,6 @@ export async function startEmbeddedServer(
       ),
   });
 
-  let firstStart: RunningServer["firstStart"] = null;
-  const isEmpty = data.db.prepare("SELECT COUNT(*) AS n FROM accounts").get()?.n === 0;
-  if (isEmpty) firstStart = await createAccount(data, { name: "trial" });
-
   const app = await buildApp(
     {
       ...data,
@@ -80,6 +76,12 @@ export async function startEmbeddedServer(
   );
   const listening = await listen(app, config);
   linkBase ||= listening;
+
+  // Only once the port is ours: a start that cannot listen must not use up the one showing of the
+  // trial key (the next start would find the account and print none).
+  let firstStart: RunningServer["firstStart"] = null;
+  const isEmpty = data.db.prepare("SELECT COUNT(*) AS n FROM accounts").get()?.n === 0;
+  if (isEmpty) firstStart = await createAccount(data, { name: "trial" });
 
   // Every attempt goes through the same SafeFetch as image fetches (allow-list from config); events
   // are signed with the account's current secret just before their first attempt.

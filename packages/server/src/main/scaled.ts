@@ -62,7 +62,6 @@ export async function startScaledServer(
   let url = "";
   if (servesApi) {
     queue = await createPgRenderQueue({ url: backend.databaseUrl, renders: state.renders });
-    firstStart = await trialAccountOnFirstStart(state);
     app = await buildApp(
       {
         ...state,
@@ -81,6 +80,8 @@ export async function startScaledServer(
     const listening = await listen(app, config);
     url = config.publicUrl ?? listening;
     linkBase ||= listening;
+    // After listening, as in the embedded default: a failed start keeps the trial key unshown.
+    firstStart = await trialAccountOnFirstStart(state);
   }
 
   let pool: WorkerPool | null = null;

@@ -1,0 +1,40 @@
+import { type ChildProcess, execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { killStillRunning, PICTOR_BIN, spawnServe } from "./serve-process.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "pictor-port-busy-"));
+const children: ChildProcess[] = [];
+afterAll(() => {
+  killStillRunning(children);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it("a first start on a busy port says so and exits 2; the next start still shows the trial key", async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+  const port = (taken.address() as { port: number }).port;
+  const env = { ...process.env, PICTOR_LOG_LEVEL: "warn" };
+  const failed = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [PICTOR_BIN, "serve", "--port", String(port), "--data", dir, "--workers", "1"],
+      { env },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    );
+    children.push(child);
+  });
+  await new Promise((resolve) => taken.close(resolve));
+  expect(failed.code).toBe(2);
+  expect(failed.stderr).toContain(`pictor: cannot listen on 127.0.0.1:${port}: the port is already in use.`);
+  expect(failed.stderr).toContain("--port <n>");
+  expect(failed.stdout).not.toMatch(/sk_live_/);
+
+  const started = await spawnServe(dir, env, children);
+  expect(started.stdout()).toMatch(/API key \(shown only now, store it\): sk_live_/);
+  started.child.kill("SIGTERM");
+});
