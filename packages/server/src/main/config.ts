@@ -63,33 +63,85 @@ export function dataDirFrom(flag: string | undefined, env: Env): string {
 
 const num = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : Number(v));
 
+/** "true"/"false" (any case); anything else stays a string, which the schema then refuses. */
+const bool = (v: string | undefined): boolean | string | undefined => {
+  const word = v?.trim().toLowerCase();
+  return word === "true" ? true : word === "false" ? false : v;
+};
+
+/** What each setting must be, as a person reads it in the error. */
+const EXPECTED: Record<keyof ServeSettings, string> = {
+  role: "api, worker or all",
+  port: "a whole number from 0 to 65535",
+  host: "an address to bind",
+  dataDir: "a directory",
+  workers: "a whole number from 1 to 64",
+  outboundAllowlist: "a comma-separated list of host:port",
+  publicUrl: "an http:// or https:// URL",
+  logLevel: "fatal, error, warn, info, debug, trace or silent",
+  rateLimitBurst: "a whole number of at least 1",
+  rateLimitPerSecond: "a number above 0",
+  openSignup: "true or false",
+  maxQueued: "a whole number of at least 1",
+  examplesDir: "a directory",
+  databasePoolMax: "a whole number from 1 to 200",
+  queueSuperviseSeconds: "a whole number from 1 to 3600",
+};
+
 export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
+  // Where each setting came from (the flag or variable a person typed, and its text), for errors.
+  const origin: Partial<Record<keyof ServeSettings, { name: string; text: string }>> = {};
+  const given = (
+    key: keyof ServeSettings,
+    flag: [name: string, value: string | undefined] | null,
+    ...envNames: string[]
+  ): string | undefined => {
+    if (flag && flag[1] !== undefined) {
+      origin[key] = { name: flag[0], text: flag[1] };
+      return flag[1];
+    }
+    for (const name of envNames) {
+      const value = env[name];
+      if (value !== undefined) {
+        origin[key] = { name, text: value };
+        return value;
+      }
+    }
+    return undefined;
+  };
   const raw = {
-    role: flags.role ?? env.PICTOR_ROLE ?? "all",
-    port: num(flags.port ?? env.PICTOR_PORT ?? env.PORT) ?? 8080,
-    host: flags.host ?? env.PICTOR_HOST ?? "127.0.0.1",
-    dataDir: dataDirFrom(flags.data, env),
-    workers: num(flags.workers ?? env.PICTOR_WORKERS) ?? availableParallelism(),
-    outboundAllowlist: (env.PICTOR_OUTBOUND_ALLOWLIST ?? "")
+    role: given("role", ["--role", flags.role], "PICTOR_ROLE") ?? "all",
+    port: num(given("port", ["--port", flags.port], "PICTOR_PORT", "PORT")) ?? 8080,
+    host: given("host", ["--host", flags.host], "PICTOR_HOST") ?? "127.0.0.1",
+    dataDir: dataDirFrom(given("dataDir", ["--data", flags.data], "PICTOR_DATA_DIR"), {}),
+    workers: num(given("workers", ["--workers", flags.workers], "PICTOR_WORKERS")) ?? availableParallelism(),
+    outboundAllowlist: (given("outboundAllowlist", null, "PICTOR_OUTBOUND_ALLOWLIST") ?? "")
       .split(",")
       .map((s) => s.trim())
       .filter(Boolean),
-    publicUrl: flags.publicUrl ?? env.PICTOR_PUBLIC_URL,
-    logLevel: env.PICTOR_LOG_LEVEL ?? "info",
-    rateLimitBurst: num(env.PICTOR_RATE_LIMIT_BURST) ?? 100,
-    rateLimitPerSecond: num(env.PICTOR_RATE_LIMIT_PER_SECOND) ?? 20,
-    openSignup: (env.PICTOR_OPEN_SIGNUP ?? "true") !== "false",
-    maxQueued: num(env.PICTOR_MAX_QUEUED) ?? 10_000,
-    examplesDir: flags.examples ?? env.PICTOR_EXAMPLES_DIR,
-    databasePoolMax: num(env.PICTOR_DB_POOL_MAX) ?? 10,
-    queueSuperviseSeconds: num(env.PICTOR_QUEUE_SUPERVISE_SECONDS) ?? 10,
+    publicUrl: given("publicUrl", ["--public-url", flags.publicUrl], "PICTOR_PUBLIC_URL"),
+    logLevel: given("logLevel", null, "PICTOR_LOG_LEVEL") ?? "info",
+    rateLimitBurst: num(given("rateLimitBurst", null, "PICTOR_RATE_LIMIT_BURST")) ?? 100,
+    rateLimitPerSecond: num(given("rateLimitPerSecond", null, "PICTOR_RATE_LIMIT_PER_SECOND")) ?? 20,
+    openSignup: bool(given("openSignup", null, "PICTOR_OPEN_SIGNUP")) ?? true,
+    maxQueued: num(given("maxQueued", null, "PICTOR_MAX_QUEUED")) ?? 10_000,
+    examplesDir: given("examplesDir", ["--examples", flags.examples], "PICTOR_EXAMPLES_DIR"),
+    databasePoolMax: num(given("databasePoolMax", null, "PICTOR_DB_POOL_MAX")) ?? 10,
+    queueSuperviseSeconds: num(given("queueSuperviseSeconds", null, "PICTOR_QUEUE_SUPERVISE_SECONDS")) ?? 10,
   };
   if (raw.publicUrl === undefined) delete raw.publicUrl;
   if (raw.examplesDir === undefined) delete raw.examplesDir;
-  const lines = [...Value.Errors(ServeSettings, raw)].map(
-    (e) =>
-      `${e.path.slice(1) || "config"}: ${e.message} (got ${JSON.stringify(ValuePointer.Get(raw, e.path))})`,
-  );
+  // One line per setting, naming what was typed: `PICTOR_PORT: must be … (got "abc")`.
+  const lines = [
+    ...new Set(
+      [...Value.Errors(ServeSettings, raw)].map((e) => {
+        const key = (e.path.split("/")[1] ?? "") as keyof ServeSettings;
+        const from = origin[key];
+        const got = from && key !== "outboundAllowlist" ? from.text : ValuePointer.Get(raw, e.path);
+        return `${from?.name ?? key}: must be ${EXPECTED[key] ?? e.message} (got ${JSON.stringify(got)})`;
+      }),
+    ),
+  ];
   const backend = readBackend(
     raw as ServeSettings,
     { dataDirGiven: (flags.data ?? env.PICTOR_DATA_DIR) !== undefined },
@@ -129,8 +181,10 @@ function readBackend(
       problems.push(`S3_BUCKET is required when ${stray.join(", ")} ${stray.length > 1 ? "are" : "is"} set`);
   }
   const databaseUrl = env.DATABASE_URL?.trim();
+  // An unknown role is reported with the settings; these checks are for the two real ones.
+  const splitRole = settings.role === "api" || settings.role === "worker";
   if (!databaseUrl) {
-    if (settings.role !== "all") {
+    if (splitRole) {
       problems.push(
         `--role ${settings.role} needs DATABASE_URL (PostgreSQL): without it Pictor runs the embedded default, API and render workers in one process (--role all)`,
       );
@@ -150,7 +204,7 @@ function readBackend(
     problems.push("DATABASE_URL must be a postgres:// or postgresql:// URL");
   }
   const hasS3 = env.S3_BUCKET?.trim() !== undefined && env.S3_BUCKET.trim() !== "";
-  if (!hasS3 && settings.role !== "all" && !given.dataDirGiven) {
+  if (!hasS3 && splitRole && !given.dataDirGiven) {
     problems.push(
       `--role ${settings.role} with DATABASE_URL needs somewhere every process reads and writes blobs: S3_BUCKET (with S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_ENDPOINT for non-AWS stores), or a data directory shared by all processes (--data or PICTOR_DATA_DIR)`,
     );

@@ -64,6 +64,34 @@ describe("pictor serve configuration: one backend, every problem named at once",
     expect(problems({ role: "manager" }, {})).toMatch(/role:/);
   });
 
+  it("names the flag or variable that was typed, what it must be and what it got", () => {
+    expect(problems({ role: "manager" }, {})).toBe(
+      'Invalid configuration:\n  --role: must be api, worker or all (got "manager")',
+    );
+    expect(
+      problems(
+        {},
+        {
+          PICTOR_PORT: "abc",
+          PICTOR_LOG_LEVEL: "verbose",
+          PICTOR_OPEN_SIGNUP: "no",
+          PICTOR_MAX_QUEUED: "x",
+          PICTOR_OUTBOUND_ALLOWLIST: "127.0.0.1:80,nohost",
+        },
+      ).split("\n"),
+    ).toEqual([
+      "Invalid configuration:",
+      '  PICTOR_PORT: must be a whole number from 0 to 65535 (got "abc")',
+      '  PICTOR_OUTBOUND_ALLOWLIST: must be a comma-separated list of host:port (got "nohost")',
+      '  PICTOR_LOG_LEVEL: must be fatal, error, warn, info, debug, trace or silent (got "verbose")',
+      '  PICTOR_OPEN_SIGNUP: must be true or false (got "no")',
+      '  PICTOR_MAX_QUEUED: must be a whole number of at least 1 (got "x")',
+    ]);
+    expect(problems({ port: "99999" }, { PICTOR_PORT: "1" })).toMatch(/--port: .* \(got "99999"\)/);
+    expect(readServeConfig({}, { PICTOR_OPEN_SIGNUP: "FALSE" }).openSignup).toBe(false);
+    expect(readServeConfig({}, { PICTOR_OPEN_SIGNUP: "true" }).openSignup).toBe(true);
+  });
+
   it("refuses a worker with DATABASE_URL but neither S3 nor a shared data dir, naming both ways out", () => {
     const message = problems({ role: "worker", publicUrl: "https://x.example" }, DB);
     expect(message).toMatch(
