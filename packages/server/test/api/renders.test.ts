@@ -382,6 +382,17 @@ describe("POST /v1/renders: refusals charge nothing", () => {
     expect(res.status).toBe(400);
     expect((await res.json()).error.code).toBe("invalid_json");
   });
+
+  it("a field that takes one of several forms says which ones", async () => {
+    const wait = await render({ wait: 61 });
+    expect(wait.status).toBe(400);
+    expect(wait.body.error.message).toBe("'wait' must be true or false, or a number from 0 to 60.");
+    expect(wait.body.error.errors).toEqual([
+      { path: "wait", message: "must be true or false, or a number from 0 to 60" },
+    ]);
+    const format = await render({ format: "gif" });
+    expect(format.body.error.message).toBe(`'format' must be one of "png", "jpg", "jpeg", "webp".`);
+  });
 });
 
 describe("failed renders are refunded exactly once", () => {

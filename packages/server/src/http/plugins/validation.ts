@@ -22,11 +22,12 @@ export function buildPartAwareValidator(): BuildValidator {
     const custom = "customOptions" in base && base.customOptions ? base.customOptions : {};
     const forBody = factory(externalSchemas, {
       ...base,
-      customOptions: { ...custom, coerceTypes: false, removeAdditional: false },
+      // verbose: an error carries its schema, so a failed union can say what it accepts.
+      customOptions: { ...custom, coerceTypes: false, removeAdditional: false, verbose: true },
     } as Parameters<BuildValidator>[1]);
     const forOtherParts = factory(externalSchemas, {
       ...base,
-      customOptions: { ...custom, coerceTypes: "array", removeAdditional: false },
+      customOptions: { ...custom, coerceTypes: "array", removeAdditional: false, verbose: true },
     } as Parameters<BuildValidator>[1]);
     return ((route: { httpPart?: string }) =>
       route.httpPart === "body"
@@ -69,8 +70,49 @@ export function errorSegments(error: FastifySchemaValidationError): string[] {
   return segments;
 }
 
+type SchemaLike = {
+  const?: unknown;
+  type?: string;
+  minimum?: number;
+  maximum?: number;
+  enum?: unknown[];
+  anyOf?: SchemaLike[];
+  description?: string;
+};
+
+/** One alternative of a union as a person reads it: `"png"`, `true or false`, `a number from 0 to 60`. */
+function describeAlternative(schema: SchemaLike): string {
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(", ");
+  if (schema.anyOf) return schema.anyOf.map(describeAlternative).join(", ");
+  if (schema.type === "boolean") return "true or false";
+  if (schema.type === "number" || schema.type === "integer") {
+    const kind = schema.type === "integer" ? "a whole number" : "a number";
+    if (schema.minimum !== undefined && schema.maximum !== undefined)
+      return `${kind} from ${schema.minimum} to ${schema.maximum}`;
+    if (schema.minimum !== undefined) return `${kind} of at least ${schema.minimum}`;
+    return kind;
+  }
+  if (schema.type === "null") return "null";
+  return schema.description ?? (schema.type ? `a ${schema.type}` : "another value");
+}
+
+/**
+ * A failed union (`anyOf`) makes Ajv report each alternative's own complaint first ("must be
+ * boolean" for `"wait": 61`); what helps is the list of what the field accepts.
+ */
+function describeUnion(error: FastifySchemaValidationError): string | null {
+  const parent = (error as { parentSchema?: SchemaLike }).parentSchema;
+  if (error.keyword !== "anyOf" || !parent?.anyOf) return null;
+  const alternatives = parent.anyOf.map(describeAlternative);
+  if (parent.anyOf.every((s) => s.const !== undefined)) return `must be one of ${alternatives.join(", ")}`;
+  return `must be ${alternatives.join(", or ")}`;
+}
+
 function describe(error: FastifySchemaValidationError): string {
   const params = error.params as Record<string, unknown>;
+  const union = describeUnion(error);
+  if (union) return union;
   if (error.keyword === "required") return "is required";
   if (error.keyword === "additionalProperties") return "is not a known field";
   if (error.keyword === "enum" && Array.isArray(params.allowedValues)) {
@@ -100,7 +142,10 @@ export function mapValidationErrors(
   const part = context ?? "body";
   let scale = false;
   const fieldErrors: FieldError[] = [];
+  // A union's own error stands for its alternatives' errors at the same path (reported before it).
+  const unionPaths = new Set(errors.filter((e) => describeUnion(e) !== null).map((e) => e.instancePath));
   for (const error of errors.slice(0, MAX_REPORTED_ERRORS)) {
+    if (unionPaths.has(error.instancePath) && describeUnion(error) === null) continue;
     const segments = errorSegments(error);
     if (part === "body" && segments[0] === "scale") scale = true;
     const path = formatPath(part === "body" ? segments : [part, ...segments]);
