@@ -79,11 +79,18 @@ describe("rate limit key", () => {
   const requestWith = (fields: Record<string, unknown>) =>
     ({ headers: {}, ip: "192.0.2.7", ...fields }) as unknown as FastifyRequest;
 
-  it("uses the account once auth has run, else the hashed bearer token, else the IP", () => {
+  it("uses the hashed bearer token (one bucket per API key), else an account auth set, else the IP", () => {
     expect(defaultRateLimitKey(requestWith({ accountId: "acct_1" }))).toBe("acct:acct_1");
     const byToken = defaultRateLimitKey(requestWith({ headers: { authorization: "Bearer sk_live_secret" } }));
     expect(byToken).toMatch(/^key:[0-9a-f]{64}$/);
     expect(byToken).not.toContain("secret");
+    // Two keys of the same account: two buckets.
+    const keyOf = (token: string) =>
+      defaultRateLimitKey(
+        requestWith({ accountId: "acct_1", headers: { authorization: `Bearer ${token}` } }),
+      );
+    expect(keyOf("sk_live_one")).not.toBe(keyOf("sk_live_two"));
+    expect(keyOf("sk_live_one")).toBe(keyOf("sk_live_one"));
     expect(defaultRateLimitKey(requestWith({}))).toBe("ip:192.0.2.7");
   });
 

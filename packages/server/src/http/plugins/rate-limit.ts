@@ -16,21 +16,26 @@ export interface RateLimitOptions {
    * `request.accountId`.
    */
   hook?: "onRequest" | "preHandler";
-  /** Override the bucket key (default: account id, else SHA-256 of the bearer token, else IP). */
+  /** Override the bucket key (default: SHA-256 of the bearer token, i.e. per API key, else IP). */
   keyOf?: (request: FastifyRequest) => string;
   now?: () => number;
 }
 
+/**
+ * One bucket per API key (issue: "rate limiting per API key"): two keys of one account, say a
+ * production server and a CI job, do not slow each other down. Hashed like the key store does, so
+ * the raw secret never sits in memory as a map key. Without a bearer token: an account that auth
+ * set some other way, else the caller's IP.
+ */
 export function defaultRateLimitKey(request: FastifyRequest): string {
-  const accountId = (request as FastifyRequest & { accountId?: unknown }).accountId;
-  // "" is the decorator default on unauthenticated routes: not an account.
-  if (typeof accountId === "string" && accountId !== "") return `acct:${accountId}`;
   const auth = request.headers.authorization;
   if (typeof auth === "string" && /^Bearer\s+\S+$/i.test(auth)) {
-    // Hashed like the key store does: the raw secret never sits in memory as a map key.
     const token = auth.replace(/^Bearer\s+/i, "");
     return `key:${createHash("sha256").update(token).digest("hex")}`;
   }
+  const accountId = (request as FastifyRequest & { accountId?: unknown }).accountId;
+  // "" is the decorator default on unauthenticated routes: not an account.
+  if (typeof accountId === "string" && accountId !== "") return `acct:${accountId}`;
   return `ip:${request.ip}`;
 }
 
