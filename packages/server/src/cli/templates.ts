@@ -1,8 +1,12 @@
-import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
+import { readTemplateFile } from "../adapters/files/starter-catalog.ts";
+import { createMediaUploadInspector } from "../adapters/media/upload-inspector.ts";
+import { uploadAsset } from "../domain/assets/upload.ts";
+import { assetRef } from "../domain/render-request.ts";
+import { rewriteRefs } from "../domain/starter-templates.ts";
 import { createTemplate, updateDraft } from "../domain/templates.ts";
 import { dataDirFrom } from "../main/config.ts";
-import { openDataDir } from "../main/data-dir.ts";
+import { type DataDir, openDataDir } from "../main/data-dir.ts";
 import { UsageError } from "./usage-error.ts";
 
 export function registerTemplatesCommand(program: Command): void {
@@ -10,22 +14,33 @@ export function registerTemplatesCommand(program: Command): void {
   templates
     .command("push <file>")
     .description(
-      "Create or update a template's draft from a document file (by its key); --publish publishes it",
+      "Create or update a template's draft from a document file (by its key); images it names by a path relative to the file become assets of the account (folder templates/<key>/); --publish publishes it",
     )
     .requiredOption("--account <id>", "account to push into")
     .option("--publish", "publish the pushed draft as a new version")
     .option("--data <dir>", "data directory (PICTOR_DATA_DIR; default ./data)")
     .action(async (file: string, flags: { account: string; publish?: boolean; data?: string }) => {
-      let document: unknown;
+      let read: Awaited<ReturnType<typeof readTemplateFile>>;
       try {
-        document = JSON.parse(await readFile(file, "utf8"));
+        read = await readTemplateFile(file);
       } catch (error) {
         throw new UsageError(`Cannot read ${file}: ${(error as Error).message}`);
+      }
+      if (read.missing.length > 0) {
+        throw new UsageError(
+          `${file} names images that are not there (paths are relative to the file): ${read.missing.join(", ")}`,
+        );
       }
       const data = openDataDir(dataDirFrom(flags.data, process.env));
       try {
         if (!(await data.accounts.get(flags.account))) throw new UsageError(`No account '${flags.account}'.`);
-        const key = (document as { key?: unknown }).key;
+        const key = (read.document as { key?: unknown }).key;
+        const document = await withImportedImages(
+          data,
+          flags.account,
+          read,
+          typeof key === "string" ? key : "",
+        );
         const existing = typeof key === "string" ? await data.templates.find(flags.account, key) : null;
         const result = existing
           ? await updateDraft(data, flags.account, existing.id, document)
@@ -42,12 +57,44 @@ export function registerTemplatesCommand(program: Command): void {
             await data.templates.publish(flags.account, result.value.id, data.clock.now().toISOString())
           ).version;
         }
+        const images = read.files.length > 0 ? `, ${read.files.length} image(s) imported as assets` : "";
         process.stdout.write(
           `${existing ? "Updated" : "Created"} ${result.value.key} (${result.value.id})` +
-            `${flags.publish ? `, published version ${version}` : ", draft only"}.\n`,
+            `${flags.publish ? `, published version ${version}` : ", draft only"}${images}.\n`,
         );
       } finally {
         data.close();
       }
     });
+}
+
+/**
+ * The document with each image it names by a relative path replaced by `asset://` of that image,
+ * uploaded into the account (identical bytes already there are reused, so pushing again adds none).
+ */
+async function withImportedImages(
+  data: DataDir,
+  accountId: string,
+  read: Awaited<ReturnType<typeof readTemplateFile>>,
+  key: string,
+): Promise<unknown> {
+  if (read.files.length === 0) return read.document;
+  const deps = {
+    library: data.assetLibrary,
+    blobs: data.blobs,
+    clock: data.clock,
+    inspector: createMediaUploadInspector(),
+  };
+  const refs = new Map<string, string>();
+  for (const image of read.files) {
+    const uploaded = await uploadAsset(deps, {
+      accountId,
+      bytes: image.bytes,
+      filename: image.name,
+      folder: `templates/${key || "pushed"}/`,
+    });
+    if (!uploaded.ok) throw new UsageError(`Image ${image.ref}: ${uploaded.message}`);
+    refs.set(image.ref, assetRef(uploaded.asset.id));
+  }
+  return rewriteRefs(read.document, refs);
 }

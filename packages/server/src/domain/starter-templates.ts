@@ -55,7 +55,7 @@ export async function installStarterTemplates(
 }
 
 /** Replaces every string equal to a known relative reference, wherever it appears (src, defaults, sample). */
-function rewriteRefs(value: unknown, refs: Map<string, string>): unknown {
+export function rewriteRefs(value: unknown, refs: Map<string, string>): unknown {
   if (typeof value === "string") return refs.get(value) ?? value;
   if (Array.isArray(value)) return value.map((v) => rewriteRefs(v, refs));
   if (value && typeof value === "object") {

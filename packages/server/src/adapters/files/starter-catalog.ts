@@ -36,22 +36,35 @@ async function loadAll(dir: string) {
   }
   const out: { document: TemplateDocumentT; files: StarterFile[] }[] = [];
   for (const name of names) {
-    const file = join(dir, name);
-    const document = JSON.parse(await readFile(file, "utf8")) as TemplateDocumentT;
-    const files: StarterFile[] = [];
-    for (const ref of new Set(strings(document))) {
-      const contentType = IMAGE_TYPES[extname(ref).toLowerCase()];
-      if (!contentType || /^[a-z][a-z0-9+.-]*:/i.test(ref)) continue;
-      const path = resolve(dirname(file), ref);
-      try {
-        files.push({ ref, name: basename(path), contentType, bytes: new Uint8Array(await readFile(path)) });
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-      }
-    }
-    out.push({ document, files });
+    const { document, files } = await readTemplateFile(join(dir, name));
+    out.push({ document: document as TemplateDocumentT, files });
   }
   return out;
+}
+
+/**
+ * A template document file and the images it names by a path relative to itself (a string ending
+ * in an image extension that is no URL or `asset://` reference). `missing` lists the paths that name
+ * no file. Throws the parse error of a file that is not JSON.
+ */
+export async function readTemplateFile(
+  file: string,
+): Promise<{ document: unknown; files: StarterFile[]; missing: string[] }> {
+  const document: unknown = JSON.parse(await readFile(file, "utf8"));
+  const files: StarterFile[] = [];
+  const missing: string[] = [];
+  for (const ref of new Set(strings(document))) {
+    const contentType = IMAGE_TYPES[extname(ref).toLowerCase()];
+    if (!contentType || /^[a-z][a-z0-9+.-]*:/i.test(ref)) continue;
+    const path = resolve(dirname(file), ref);
+    try {
+      files.push({ ref, name: basename(path), contentType, bytes: new Uint8Array(await readFile(path)) });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      missing.push(ref);
+    }
+  }
+  return { document, files, missing };
 }
 
 function* strings(value: unknown): Generator<string> {

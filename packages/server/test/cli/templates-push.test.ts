@@ -1,0 +1,67 @@
+import { type ChildProcess, execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, expect, it } from "vitest";
+import { api } from "../api/support.ts";
+import { killStillRunning, PICTOR_BIN, spawnServe } from "./serve-process.ts";
+
+const run = promisify(execFile);
+const OG_CARD = fileURLToPath(new URL("../../../../examples/templates/og-card.json", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "pictor-push-"));
+const children: ChildProcess[] = [];
+const env = { ...process.env, PICTOR_LOG_LEVEL: "warn" };
+const pictor = (...args: string[]) => run(process.execPath, [PICTOR_BIN, ...args, "--data", dir], { env });
+
+afterAll(() => {
+  killStillRunning(children);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it("templates push imports the images a document names by relative path, once, and the template renders", async () => {
+  const account = JSON.parse((await pictor("accounts", "create", "--name", "push", "--json")).stdout);
+  const imageAssets = () => {
+    const db = new DatabaseSync(join(dir, "pictor.db"), { readOnly: true });
+    try {
+      return Number(
+        db
+          .prepare("SELECT COUNT(*) AS n FROM assets WHERE account_id = ? AND folder LIKE 'templates/%'")
+          .get(account.account_id)?.n,
+      );
+    } finally {
+      db.close();
+    }
+  };
+  const pushed = await pictor("templates", "push", OG_CARD, "--account", account.account_id, "--publish");
+  expect(pushed.stdout).toMatch(
+    /^Updated blog-og-card \(tpl_\w+\), published version 2, 1 image\(s\) imported as assets\.$/m,
+  );
+  expect(imageAssets()).toBe(1);
+  // Pushing again reuses the stored bytes.
+  await pictor("templates", "push", OG_CARD, "--account", account.account_id, "--publish");
+  expect(imageAssets()).toBe(1);
+
+  const serving = await spawnServe(dir, env, children);
+  const res = await api(serving, "POST", "/v1/renders", {
+    key: account.api_key,
+    body: { template: "blog-og-card", modifications: [], wait: true },
+  });
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({ status: "completed", template_version: 3, width: 1200, height: 630 });
+  serving.child.kill("SIGTERM");
+
+  // A document naming an image that is not there is refused before anything is stored.
+  const broken = join(dir, "broken.json");
+  writeFileSync(broken, readFileSync(OG_CARD, "utf8").replaceAll("../images/desk.jpg", "../images/nope.jpg"));
+  const refused = await pictor("templates", "push", broken, "--account", account.account_id).then(
+    () => null,
+    (error: { code: number; stderr: string }) => error,
+  );
+  expect(refused?.code).toBe(2);
+  expect(refused?.stderr).toContain(
+    "names images that are not there (paths are relative to the file): ../images/nope.jpg",
+  );
+});
