@@ -48,7 +48,8 @@ export function registerServeCommand(program: Command): void {
       }
       // The key goes to stdout once, as plain text for a person; logs (JSON, stderr) never carry it.
       let banner = server.url
-        ? `Pictor API listening on ${server.url}${config.role === "all" ? "" : ` (role ${config.role})`}\n`
+        ? `Pictor API listening on ${server.url}${config.role === "all" ? "" : ` (role ${config.role})`}\n` +
+          `Editor: ${server.url}/  API reference: ${server.url}/docs\n`
         : `Pictor render worker started (${config.workers} render threads)\n`;
       if (server.firstStart) {
         banner +=

@@ -13,7 +13,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-it("a first start on a busy port says so and exits 2; the next start still shows the trial key", async () => {
+it("a first start on a busy port says so and exits 2; the next start still shows the trial key and the editor's URL", async () => {
   const taken = createServer();
   await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
   const port = (taken.address() as { port: number }).port;
@@ -36,5 +36,9 @@ it("a first start on a busy port says so and exits 2; the next start still shows
 
   const started = await spawnServe(dir, env, children);
   expect(started.stdout()).toMatch(/API key \(shown only now, store it\): sk_live_/);
+  // The banner names the editor and the reference as well as the API.
+  expect(started.stdout()).toContain(`Editor: ${started.url}/  API reference: ${started.url}/docs\n`);
+  const editor = await fetch(`${started.url}/`);
+  expect(editor.headers.get("content-type")).toMatch(/^text\/html/);
   started.child.kill("SIGTERM");
 });
