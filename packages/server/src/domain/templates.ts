@@ -21,7 +21,7 @@ function assetRefsOf(value: unknown, path: string, out: { path: string; id: stri
     const id = ASSET_REF.exec(value)?.[1];
     if (id !== undefined) out.push({ path, id });
   } else if (Array.isArray(value)) {
-    value.forEach((item, i) => assetRefsOf(item, `${path}[${i}]`, out));
+    for (const [i, item] of value.entries()) assetRefsOf(item, `${path}[${i}]`, out);
   } else if (typeof value === "object" && value !== null) {
     for (const [key, item] of Object.entries(value)) assetRefsOf(item, `${path}.${key}`, out);
   }
