@@ -1,3 +1,4 @@
+import { chmodSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import type { ColumnDecoding } from "../sql-rows.ts";
 import { migrateAssetLibrary } from "./asset-schema.ts";
@@ -149,8 +150,23 @@ const MIGRATIONS: string[] = [
   `,
 ];
 
+/**
+ * The database holds webhook secrets as they are (signing needs them) and key hashes: readable by
+ * its owner only, like signing.key. SQLite gives the -wal and -shm files the database file's mode
+ * when it creates them; existing ones are narrowed too. A file owned by someone else is left as is.
+ */
+function restrictToOwner(file: string): void {
+  if (file === ":memory:") return;
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      chmodSync(path, 0o600);
+    } catch {}
+  }
+}
+
 export function openDatabase(file: string): DatabaseSync {
   const db = new DatabaseSync(file);
+  restrictToOwner(file);
   // WAL lets the CLI write (accounts create, credits grant) while the server runs; busy_timeout makes
   // the other process wait for the write lock instead of failing with SQLITE_BUSY.
   db.exec("PRAGMA journal_mode = WAL");
