@@ -13,6 +13,18 @@ export class OutboundError extends Error {
     this.name = "OutboundError";
     this.code = code;
   }
+
+  /**
+   * For the caller, as `Fetching <what> failed (<code>): …`. A blocked address gets the way out: an
+   * image on the caller's own machine or network is uploaded, not fetched.
+   */
+  describe(what: string): string {
+    const hint =
+      this.code === "blocked"
+        ? " Upload the file (POST /v1/assets) and use its asset id; a server operator can allow an address for local development with PICTOR_OUTBOUND_ALLOWLIST."
+        : "";
+    return `Fetching ${what} failed (${this.code}): ${this.message}${hint}`;
+  }
 }
 
 export interface SafeFetchOptions {

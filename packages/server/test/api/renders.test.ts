@@ -462,6 +462,10 @@ describe("image_url goes through the SSRF guard (the fetcher's own tests cover e
     const res = await render({ wait: true, modifications: [{ name: "photo", image_url: url }] });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe("image_fetch_failed");
+    // The way out is in the message: upload it instead.
+    expect(res.body.error.message).toMatch(
+      /^Fetching the image failed \(blocked\): .* Upload the file \(POST \/v1\/assets\)/,
+    );
     expect(await balanceOf(t, key)).toBe(before);
   });
 });

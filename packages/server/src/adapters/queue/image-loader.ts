@@ -55,7 +55,7 @@ export function createImageLoader(deps: {
       return res.body;
     } catch (error) {
       if (error instanceof OutboundError) {
-        throw new ImageLoadError(`Fetching the image failed (${error.code}): ${error.message}`);
+        throw new ImageLoadError(error.describe("the image"));
       }
       throw error;
     }

@@ -170,10 +170,7 @@ export function registerAssetsUpload(app: App, deps: AppDeps): void {
           bytes = res.body;
         } catch (error) {
           if (error instanceof OutboundError) {
-            throw new ApiError(
-              "image_fetch_failed",
-              `Fetching the URL failed (${error.code}): ${error.message}`,
-            );
+            throw new ApiError("image_fetch_failed", error.describe("the URL"));
           }
           throw error;
         }

@@ -75,13 +75,9 @@ async function loadSource(deps: AppDeps, accountId: string, src: string): Promis
     return res.body;
   } catch (error) {
     if (error instanceof OutboundError) {
-      throw new ApiError(
-        "image_fetch_failed",
-        `Fetching the image failed (${error.code}): ${error.message}`,
-        {
-          path: "src",
-        },
-      );
+      throw new ApiError("image_fetch_failed", error.describe("the image"), {
+        path: "src",
+      });
     }
     throw error;
   }
