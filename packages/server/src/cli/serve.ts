@@ -31,8 +31,10 @@ export function registerServeCommand(program: Command): void {
       try {
         server = await startServer(config);
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL") throw error;
+        const { code, syscall } = error as NodeJS.ErrnoException;
+        // Only the listen call itself: EACCES from the data directory is another story.
+        if (syscall !== "listen" || (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL"))
+          throw error;
         const what =
           code === "EADDRINUSE"
             ? "is already in use"

@@ -38,7 +38,10 @@ async function foreignAssetRef(
   accountId: string,
   doc: TemplateDocumentT,
 ): Promise<Failure | null> {
+  const checked = new Set<string>();
   for (const ref of assetRefsOf(doc, "document")) {
+    if (checked.has(ref.id)) continue;
+    checked.add(ref.id);
     if (!(await deps.assets.get(accountId, ref.id))) {
       return fail(
         "invalid_request",

@@ -66,6 +66,7 @@ const num = (v: string | undefined) => (v === undefined || v.trim() === "" ? und
 /** "true"/"false" (any case); anything else stays a string, which the schema then refuses. */
 const bool = (v: string | undefined): boolean | string | undefined => {
   const word = v?.trim().toLowerCase();
+  if (word === undefined || word === "") return undefined; // unset, as for numbers
   return word === "true" ? true : word === "false" ? false : v;
 };
 

@@ -490,3 +490,12 @@ describe("GET /v1/renders/:id", () => {
     expect(res.body.error.code).toBe("not_found");
   });
 });
+
+describe("validation messages for fields of several forms", () => {
+  it("name each alternative with its article, arrays and objects included", async () => {
+    const res = await api(t, "POST", "/v1/assets/query", { key, body: { tags: 5 } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).not.toMatch(/\ba array\b|\ba object\b/);
+    expect(res.body.error.message).toMatch(/^'tags' must be /);
+  });
+});

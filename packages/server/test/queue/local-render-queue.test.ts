@@ -55,6 +55,8 @@ describe("local render queue", () => {
     // One waits (r1 runs): one more fits, a batch of two does not.
     expect(queue.isFull?.(1)).toBe(false);
     expect(queue.isFull?.(2)).toBe(true);
+    // A batch over the whole limit waits for an empty queue, not for ever.
+    expect(harness({ concurrency: 1, maxQueued: 2 }).queue.isFull?.(5)).toBe(false);
     queue.enqueue("r3", "a");
     expect(queue.isFull?.()).toBe(true);
     await complete("r1");

@@ -90,6 +90,7 @@ describe("pictor serve configuration: one backend, every problem named at once",
     expect(problems({ port: "99999" }, { PICTOR_PORT: "1" })).toMatch(/--port: .* \(got "99999"\)/);
     expect(readServeConfig({}, { PICTOR_OPEN_SIGNUP: "FALSE" }).openSignup).toBe(false);
     expect(readServeConfig({}, { PICTOR_OPEN_SIGNUP: "true" }).openSignup).toBe(true);
+    expect(readServeConfig({}, { PICTOR_OPEN_SIGNUP: "" }).openSignup).toBe(true);
   });
 
   it("refuses a worker with DATABASE_URL but neither S3 nor a shared data dir, naming both ways out", () => {

@@ -113,7 +113,8 @@ export function createLocalRenderQueue(options: {
       pump();
     },
     isFull(incoming = 1) {
-      return draining || pendingCount + incoming > maxQueued;
+      // A batch larger than the whole limit needs an empty queue, not a retry that can never succeed.
+      return draining || pendingCount + Math.min(incoming, maxQueued) > maxQueued;
     },
     async recover() {
       const pending = await options.renders.pending();

@@ -94,7 +94,9 @@ function describeAlternative(schema: SchemaLike): string {
     return kind;
   }
   if (schema.type === "null") return "null";
-  return schema.description ?? (schema.type ? `a ${schema.type}` : "another value");
+  if (schema.description) return schema.description;
+  if (!schema.type) return "another value";
+  return `${/^[aeiou]/.test(schema.type) ? "an" : "a"} ${schema.type}`;
 }
 
 /**
@@ -143,8 +145,9 @@ export function mapValidationErrors(
   let scale = false;
   const fieldErrors: FieldError[] = [];
   // A union's own error stands for its alternatives' errors at the same path (reported before it).
-  const unionPaths = new Set(errors.filter((e) => describeUnion(e) !== null).map((e) => e.instancePath));
-  for (const error of errors.slice(0, MAX_REPORTED_ERRORS)) {
+  const reported = errors.slice(0, MAX_REPORTED_ERRORS);
+  const unionPaths = new Set(reported.filter((e) => describeUnion(e) !== null).map((e) => e.instancePath));
+  for (const error of reported) {
     if (unionPaths.has(error.instancePath) && describeUnion(error) === null) continue;
     const segments = errorSegments(error);
     if (part === "body" && segments[0] === "scale") scale = true;
