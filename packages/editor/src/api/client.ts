@@ -50,15 +50,27 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   return (await res.json()) as T;
 }
 
+/** Prepared-image 429s waited out before giving up (see below). */
+const MAX_BUSY_RETRIES = 5;
+
 export async function apiBytes(path: string, body: unknown): Promise<Response> {
   const key = storedKey();
-  const res = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...(key ? { Authorization: `Bearer ${key}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw await failureOf(res);
-  return res;
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(key ? { Authorization: `Bearer ${key}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    // The server prepares a bounded number of an account's images at once (several open tabs can
+    // reach it): a 429 there means "later", after its Retry-After, not a broken image.
+    if (res.status === 429 && attempt < MAX_BUSY_RETRIES) {
+      const seconds = Number(res.headers.get("retry-after")) || 1;
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      continue;
+    }
+    if (!res.ok) throw await failureOf(res);
+    return res;
+  }
 }
 
 export interface FrameSummary {
@@ -86,6 +98,20 @@ export interface TemplateDetail extends TemplateSummary {
 export interface Page<T> {
   data: T[];
   next_cursor: string | null;
+}
+
+/** Every item of a paged list, 200 at a time: `path` may carry other query parameters. */
+export async function allPages<T>(path: string): Promise<T[]> {
+  const all: T[] = [];
+  const join = path.includes("?") ? "&" : "?";
+  let cursor: string | null = null;
+  do {
+    const after: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+    const page: Page<T> = await api(`${path}${join}limit=200${after}`);
+    all.push(...page.data);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return all;
 }
 
 export interface Account {

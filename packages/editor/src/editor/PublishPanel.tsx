@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { api, type Page, type TemplateDetail } from "../api/client.ts";
+import { allPages, api, type TemplateDetail } from "../api/client.ts";
 import type { TemplateDocumentT } from "../engine/engine-types.ts";
 
 interface Version {
@@ -23,8 +23,8 @@ export function PublishPanel({ templateId, detail, saveNow, onPublished, onResto
   const [error, setError] = useState<string | null>(null);
 
   const load = useCallback(async () => {
-    const page = await api<Page<Version>>(`/v1/templates/${templateId}/versions?limit=200`);
-    setVersions(page.data.slice().sort((a, b) => b.version - a.version));
+    const all = await allPages<Version>(`/v1/templates/${templateId}/versions`);
+    setVersions(all.sort((a, b) => b.version - a.version));
   }, [templateId]);
 
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { type Account, type ApiKey, api, type LedgerEntry, type Page } from "../api/client.ts";
+import { type Account, type ApiKey, allPages, api, type LedgerEntry, type Page } from "../api/client.ts";
 
 /** Credits and ledger, API keys (create, revoke), webhook signing secret. */
 export function AccountScreen() {
@@ -17,11 +17,11 @@ export function AccountScreen() {
       const [a, l, k] = await Promise.all([
         api<Account>("/v1/account"),
         api<Page<LedgerEntry>>("/v1/account/ledger?limit=200"),
-        api<Page<ApiKey>>("/v1/keys"),
+        allPages<ApiKey>("/v1/keys"),
       ]);
       setAccount(a);
       setLedger(l.data.slice().reverse());
-      setKeys(k.data);
+      setKeys(k);
     } catch (err) {
       setError(String(err));
     }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { api, type Page, type TemplateDetail, type TemplateSummary } from "../api/client.ts";
+import { allPages, api, type TemplateDetail, type TemplateSummary } from "../api/client.ts";
 import { navigate } from "../app/route.ts";
 import { blankDocument } from "../editor/doc-ops.ts";
 import { Thumbnail } from "./Thumbnail.tsx";
@@ -11,14 +11,7 @@ export function TemplateList() {
 
   const load = useCallback(async () => {
     try {
-      const all: TemplateSummary[] = [];
-      let cursor: string | null = null;
-      do {
-        const q: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
-        const page: Page<TemplateSummary> = await api(`/v1/templates?include_drafts=true&limit=200${q}`);
-        all.push(...page.data);
-        cursor = page.next_cursor;
-      } while (cursor);
+      const all = await allPages<TemplateSummary>("/v1/templates?include_drafts=true");
       setTemplates(all.filter((t) => t.status !== "archived"));
     } catch (err) {
       setError(String(err));
