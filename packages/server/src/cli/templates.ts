@@ -2,8 +2,10 @@ import type { Command } from "commander";
 import { readTemplateFile } from "../adapters/files/starter-catalog.ts";
 import { createMediaUploadInspector } from "../adapters/media/upload-inspector.ts";
 import { uploadAsset } from "../domain/assets/upload.ts";
+import type { Failure } from "../domain/failure.ts";
 import { assetRef } from "../domain/render-request.ts";
 import { rewriteRefs } from "../domain/starter-templates.ts";
+import { checkTemplateDocument } from "../domain/template-document.ts";
 import { createTemplate, updateDraft } from "../domain/templates.ts";
 import { dataDirFrom } from "../main/config.ts";
 import { type DataDir, openDataDir } from "../main/data-dir.ts";
@@ -26,6 +28,9 @@ export function registerTemplatesCommand(program: Command): void {
       } catch (error) {
         throw new UsageError(`Cannot read ${file}: ${(error as Error).message}`);
       }
+      // The document first, so that a push refused for its content stores no images either.
+      const checked = checkTemplateDocument(read.document);
+      if (!checked.ok) throw new UsageError(failureText(checked));
       if (read.missing.length > 0) {
         throw new UsageError(
           `${file} names images that are not there (paths are relative to the file): ${read.missing.join(", ")}`,
@@ -45,12 +50,7 @@ export function registerTemplatesCommand(program: Command): void {
         const result = existing
           ? await updateDraft(data, flags.account, existing.id, document)
           : await createTemplate(data, flags.account, document);
-        if (!result.ok) {
-          const details = (result.details?.errors as { path: string; message: string }[] | undefined) ?? [];
-          throw new UsageError(
-            [result.message, ...details.map((e) => `  ${e.path}: ${e.message}`)].join("\n"),
-          );
-        }
+        if (!result.ok) throw new UsageError(failureText(result));
         let version = result.value.publishedVersion;
         if (flags.publish) {
           version = (
@@ -66,6 +66,12 @@ export function registerTemplatesCommand(program: Command): void {
         data.close();
       }
     });
+}
+
+/** A refusal as the CLI prints it: the message, then each field error on its own line. */
+function failureText(failure: Failure): string {
+  const details = (failure.details?.errors as { path: string; message: string }[] | undefined) ?? [];
+  return [failure.message, ...details.map((e) => `  ${e.path}: ${e.message}`)].join("\n");
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -52,6 +52,32 @@ it("templates push imports the images a document names by relative path, once, a
   expect(res.status).toBe(200);
   expect(res.body).toMatchObject({ status: "completed", template_version: 3, width: 1200, height: 630 });
   serving.child.kill("SIGTERM");
+
+  // An invalid document is refused before its images are stored.
+  mkdirSync(join(dir, "docs"));
+  mkdirSync(join(dir, "images"));
+  copyFileSync(
+    fileURLToPath(new URL("../../../../examples/images/desk.jpg", import.meta.url)),
+    join(dir, "images/desk.jpg"),
+  );
+  const invalid = JSON.parse(readFileSync(OG_CARD, "utf8"));
+  invalid.key = "invalid-card";
+  invalid.frames[0].width = -1;
+  writeFileSync(join(dir, "docs/invalid.json"), JSON.stringify(invalid));
+  const before = imageAssets();
+  const invalidPush = await pictor(
+    "templates",
+    "push",
+    join(dir, "docs/invalid.json"),
+    "--account",
+    account.account_id,
+  ).then(
+    () => null,
+    (error: { code: number; stderr: string }) => error,
+  );
+  expect(invalidPush?.code).toBe(2);
+  expect(invalidPush?.stderr).toMatch(/frames\[0\]\.width/);
+  expect(imageAssets()).toBe(before);
 
   // A document naming an image that is not there is refused before anything is stored.
   const broken = join(dir, "broken.json");
