@@ -56,11 +56,14 @@ it("templates push imports the images a document names by relative path, once, a
   // An invalid document is refused before its images are stored.
   mkdirSync(join(dir, "docs"));
   mkdirSync(join(dir, "images"));
+  // Bytes the account does not have yet (desk.jpg would be deduplicated and prove nothing).
   copyFileSync(
-    fileURLToPath(new URL("../../../../examples/images/desk.jpg", import.meta.url)),
-    join(dir, "images/desk.jpg"),
+    fileURLToPath(new URL("../../../../examples/images/concert.jpg", import.meta.url)),
+    join(dir, "images/concert.jpg"),
   );
-  const invalid = JSON.parse(readFileSync(OG_CARD, "utf8"));
+  const invalid = JSON.parse(
+    readFileSync(OG_CARD, "utf8").replaceAll("../images/desk.jpg", "../images/concert.jpg"),
+  );
   invalid.key = "invalid-card";
   invalid.frames[0].width = -1;
   writeFileSync(join(dir, "docs/invalid.json"), JSON.stringify(invalid));
