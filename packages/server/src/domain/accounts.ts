@@ -4,6 +4,7 @@ import type { BlobStore } from "../ports/blob-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { StarterCatalog } from "../ports/starter-catalog.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
+import { fail, type Result } from "./failure.ts";
 import { keyPrefix, newApiKeySecret, newId, newWebhookSecret, sha256 } from "./ids.ts";
 import { installStarterTemplates } from "./starter-templates.ts";
 
@@ -40,11 +41,23 @@ export async function createAccount(
   return { accountId, apiKey };
 }
 
+/**
+ * Active keys an account may hold. Each key has its own rate-limit bucket, so without a ceiling an
+ * account could multiply its rate by minting keys; 100 is far more than deployments and CI jobs use.
+ */
+export const MAX_ACTIVE_KEYS = 100;
+
 export async function createApiKey(
   deps: Pick<AccountDeps, "accounts" | "clock">,
   accountId: string,
   name: string | null,
-) {
+): Promise<Result<{ id: string; prefix: string; name: string | null; createdAt: string; secret: string }>> {
+  if ((await deps.accounts.activeKeyCount(accountId)) >= MAX_ACTIVE_KEYS) {
+    return fail(
+      "invalid_request",
+      `An account holds at most ${MAX_ACTIVE_KEYS} active API keys; revoke one (DELETE /v1/keys/:id) first.`,
+    );
+  }
   const secret = newApiKeySecret();
   const record = {
     id: newId("key"),
@@ -54,5 +67,8 @@ export async function createApiKey(
     createdAt: deps.clock.now().toISOString(),
   };
   await deps.accounts.addKey(accountId, record);
-  return { id: record.id, prefix: record.prefix, name, createdAt: record.createdAt, secret };
+  return {
+    ok: true,
+    value: { id: record.id, prefix: record.prefix, name, createdAt: record.createdAt, secret },
+  };
 }

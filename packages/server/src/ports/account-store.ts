@@ -33,6 +33,8 @@ export interface AccountStore {
   ): Promise<void>;
   /** Keys in creation order, after the key `after` (a page's last id; null: from the first). */
   listKeys(accountId: string, page: { limit: number; after: string | null }): Promise<ApiKeyRecord[]>;
+  /** Keys not revoked. */
+  activeKeyCount(accountId: string): Promise<number>;
   /** false when the key does not exist for this account or is already revoked. */
   revokeKey(accountId: string, keyId: string, at: string): Promise<boolean>;
   /** The current secret: the one new callbacks are signed with. */

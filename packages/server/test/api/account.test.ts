@@ -64,6 +64,22 @@ it("keys: create (secret once), list (prefix, last use), revoke (then 401), revo
   expect((await api(t, "POST", "/v1/keys", { key, body: { nom: "x" } })).status).toBe(400);
 });
 
+it("an account holds at most 100 active keys; revoking one makes room", async () => {
+  const { key } = await newAccount(t);
+  // The account's first key is one of the 100.
+  const created = [];
+  for (let i = 1; i < 100; i++) {
+    const res = await api(t, "POST", "/v1/keys", { key, body: {} });
+    expect(res.status).toBe(201);
+    created.push(res.body.id as string);
+  }
+  const over = await api(t, "POST", "/v1/keys", { key, body: {} });
+  expect(over.status).toBe(400);
+  expect(over.body.error.message).toMatch(/at most 100 active API keys/);
+  expect((await api(t, "DELETE", `/v1/keys/${created[0]}`, { key })).status).toBe(200);
+  expect((await api(t, "POST", "/v1/keys", { key, body: {} })).status).toBe(201);
+});
+
 it("GET /v1/openapi.json describes the endpoints and is public", async () => {
   const res = await api(t, "GET", "/v1/openapi.json");
   expect(res.status).toBe(200);

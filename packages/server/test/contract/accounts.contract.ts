@@ -81,6 +81,8 @@ export function accountsContract(adapter: string, setup: StateFactory): void {
       expect(await fx.other.accounts.revokeKey(accountId, second.id, T2)).toBe(false);
       expect(await fx.accounts.findKeyByHash(second.hash)).toBeNull();
       expect((await fx.accounts.listKeys(accountId, all))[1]?.revokedAt).toBe(T2);
+      expect(await fx.accounts.activeKeyCount(accountId)).toBe(1);
+      expect(await fx.accounts.activeKeyCount("acc_missing")).toBe(0);
       expect(await fx.accounts.revokeKey(accountId, "key_missing", T2)).toBe(false);
     });
 

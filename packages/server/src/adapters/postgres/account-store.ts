@@ -70,6 +70,13 @@ export function createPgAccountStore(pool: pg.Pool): AccountStore {
       );
       return rows.map(toKey);
     },
+    async activeKeyCount(accountId) {
+      const { rows } = await pool.query(
+        "SELECT COUNT(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL",
+        [accountId],
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
     async revokeKey(accountId, keyId, at) {
       const res = await pool.query(
         "UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND account_id = $3 AND revoked_at IS NULL",

@@ -62,6 +62,13 @@ export function createSqliteAccountStore(db: DatabaseSync): AccountStore {
           );
       return rows.map(toKey);
     },
+    async activeKeyCount(accountId) {
+      const row = sql(
+        db,
+        "SELECT COUNT(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL",
+      ).get(accountId);
+      return Number(row?.n ?? 0);
+    },
     async revokeKey(accountId, keyId, at) {
       const res = sql(
         db,

@@ -1,6 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import { createApiKey } from "../../domain/accounts.ts";
 import type { App, AppDeps } from "../app-types.ts";
+import { orThrow } from "../failure.ts";
 
 export const KeyView = T.Object({
   id: T.String(),
@@ -23,7 +24,7 @@ export function registerKeysCreate(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
-      const key = await createApiKey(deps, request.accountId, request.body.name ?? null);
+      const key = orThrow(await createApiKey(deps, request.accountId, request.body.name ?? null));
       reply.header("Cache-Control", "no-store");
       return reply.code(201).send({
         id: key.id,
