@@ -26,6 +26,8 @@ declare module "fastify" {
   interface FastifyRequest {
     /** Set by the auth hook on every authenticated route. */
     accountId: string;
+    /** The id of the API key that authenticated the request (auth hook); "" before or without it. */
+    apiKeyId: string;
   }
   interface FastifyContextConfig {
     /** Routes reachable without an API key (sign-up, OpenAPI, public asset links). */

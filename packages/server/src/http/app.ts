@@ -63,6 +63,7 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
   }).withTypeProvider() as unknown as App;
 
   app.decorateRequest("accountId", "");
+  app.decorateRequest("apiKeyId", "");
   await app.register(requestIdPlugin);
   await app.register(
     errorHandlerPlugin,

@@ -23,6 +23,7 @@ export function createAuthenticator(deps: { accounts: AccountStore; clock: Clock
     const found = await deps.accounts.findKeyByHash(hash);
     if (!found || !timingSafeMatch(found.hash, hash)) throw unauthorized();
     request.accountId = found.key.accountId;
+    request.apiKeyId = found.key.id;
     const now = deps.clock.now();
     if (now.getTime() - (touched.get(found.key.id) ?? 0) > TOUCH_EVERY_MS) {
       touched.set(found.key.id, now.getTime());

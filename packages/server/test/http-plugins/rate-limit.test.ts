@@ -91,6 +91,16 @@ describe("rate limit key", () => {
       );
     expect(keyOf("sk_live_one")).not.toBe(keyOf("sk_live_two"));
     expect(keyOf("sk_live_one")).toBe(keyOf("sk_live_one"));
+    // After auth: the key's id, without hashing the secret a second time.
+    expect(
+      defaultRateLimitKey(
+        requestWith({
+          accountId: "acct_1",
+          apiKeyId: "key_1",
+          headers: { authorization: "Bearer sk_live_one" },
+        }),
+      ),
+    ).toBe("key:key_1");
     expect(defaultRateLimitKey(requestWith({}))).toBe("ip:192.0.2.7");
   });
 

@@ -16,18 +16,21 @@ export interface RateLimitOptions {
    * `request.accountId`.
    */
   hook?: "onRequest" | "preHandler";
-  /** Override the bucket key (default: SHA-256 of the bearer token, i.e. per API key, else IP). */
+  /** Override the bucket key (default: the API key, by its id once auth ran, else IP). */
   keyOf?: (request: FastifyRequest) => string;
   now?: () => number;
 }
 
 /**
  * One bucket per API key (issue: "rate limiting per API key"): two keys of one account, say a
- * production server and a CI job, do not slow each other down. Hashed like the key store does, so
- * the raw secret never sits in memory as a map key. Without a bearer token: an account that auth
- * set some other way, else the caller's IP.
+ * production server and a CI job, do not slow each other down. Once auth ran, the key's id (auth
+ * hashed the secret already); before it (a limiter on an earlier hook), the secret hashed like the
+ * key store does, so it never sits in memory as a map key. Without a bearer token: an account that
+ * auth set some other way, else the caller's IP.
  */
 export function defaultRateLimitKey(request: FastifyRequest): string {
+  const keyId = (request as FastifyRequest & { apiKeyId?: unknown }).apiKeyId;
+  if (typeof keyId === "string" && keyId !== "") return `key:${keyId}`;
   const auth = request.headers.authorization;
   if (typeof auth === "string" && /^Bearer\s+\S+$/i.test(auth)) {
     const token = auth.replace(/^Bearer\s+/i, "");
