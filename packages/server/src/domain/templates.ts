@@ -4,6 +4,7 @@ import type { TemplateRecord, TemplateStore } from "../ports/template-store.ts";
 import type { TemplateDocumentT } from "./document.ts";
 import { type Failure, fail, type Result } from "./failure.ts";
 import { newId } from "./ids.ts";
+import { jsonStrings } from "./json-strings.ts";
 import { checkTemplateDocument } from "./template-document.ts";
 
 export interface TemplateDeps {
@@ -16,16 +17,11 @@ export interface TemplateDeps {
 const ASSET_REF = /^asset:\/\/(.+)$/;
 
 /** Every `asset://` reference in a document (layer sources, slot defaults, samples) with its JSON path. */
-function assetRefsOf(value: unknown, path: string, out: { path: string; id: string }[] = []) {
-  if (typeof value === "string") {
+function* assetRefsOf(doc: TemplateDocumentT): Generator<{ path: string; id: string }> {
+  for (const { path, value } of jsonStrings(doc, "document")) {
     const id = ASSET_REF.exec(value)?.[1];
-    if (id !== undefined) out.push({ path, id });
-  } else if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) assetRefsOf(item, `${path}[${i}]`, out);
-  } else if (typeof value === "object" && value !== null) {
-    for (const [key, item] of Object.entries(value)) assetRefsOf(item, `${path}.${key}`, out);
+    if (id !== undefined) yield { path, id };
   }
-  return out;
 }
 
 /**
@@ -39,7 +35,7 @@ async function foreignAssetRef(
   doc: TemplateDocumentT,
 ): Promise<Failure | null> {
   const checked = new Set<string>();
-  for (const ref of assetRefsOf(doc, "document")) {
+  for (const ref of assetRefsOf(doc)) {
     if (checked.has(ref.id)) continue;
     checked.add(ref.id);
     if (!(await deps.assets.get(accountId, ref.id))) {

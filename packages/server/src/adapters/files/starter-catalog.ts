@@ -1,6 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import type { TemplateDocumentT } from "../../domain/document.ts";
+import { jsonStrings } from "../../domain/json-strings.ts";
 import type { StarterCatalog, StarterFile } from "../../ports/starter-catalog.ts";
 
 const IMAGE_TYPES: Record<string, string> = {
@@ -53,7 +54,7 @@ export async function readTemplateFile(
   const document: unknown = JSON.parse(await readFile(file, "utf8"));
   const files: StarterFile[] = [];
   const missing: string[] = [];
-  for (const ref of new Set(strings(document))) {
+  for (const ref of new Set(Array.from(jsonStrings(document), (s) => s.value))) {
     const contentType = IMAGE_TYPES[extname(ref).toLowerCase()];
     if (!contentType || /^[a-z][a-z0-9+.-]*:/i.test(ref)) continue;
     const path = resolve(dirname(file), ref);
@@ -65,10 +66,4 @@ export async function readTemplateFile(
     }
   }
   return { document, files, missing };
-}
-
-function* strings(value: unknown): Generator<string> {
-  if (typeof value === "string") yield value;
-  else if (Array.isArray(value)) for (const v of value) yield* strings(v);
-  else if (value && typeof value === "object") for (const v of Object.values(value)) yield* strings(v);
 }
