@@ -1,5 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
 import { createApiKey } from "../../domain/accounts.ts";
+import type { ApiKeyRecord } from "../../ports/account-store.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { orThrow } from "../failure.ts";
 
@@ -11,6 +12,20 @@ export const KeyView = T.Object({
   last_used_at: T.Union([T.String(), T.Null()]),
   revoked_at: T.Union([T.String(), T.Null()]),
 });
+
+/** A key as the API shows it: never the secret, only its prefix. */
+export function keyView(
+  k: Pick<ApiKeyRecord, "id" | "name" | "prefix" | "createdAt" | "lastUsedAt" | "revokedAt">,
+) {
+  return {
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    created_at: k.createdAt,
+    last_used_at: k.lastUsedAt,
+    revoked_at: k.revokedAt,
+  };
+}
 
 export function registerKeysCreate(app: App, deps: AppDeps): void {
   app.post(
@@ -26,15 +41,9 @@ export function registerKeysCreate(app: App, deps: AppDeps): void {
     async (request, reply) => {
       const key = orThrow(await createApiKey(deps, request.accountId, request.body.name ?? null));
       reply.header("Cache-Control", "no-store");
-      return reply.code(201).send({
-        id: key.id,
-        name: key.name,
-        prefix: key.prefix,
-        created_at: key.createdAt,
-        last_used_at: null,
-        revoked_at: null,
-        key: key.secret,
-      });
+      return reply
+        .code(201)
+        .send({ ...keyView({ ...key, lastUsedAt: null, revokedAt: null }), key: key.secret });
     },
   );
 }

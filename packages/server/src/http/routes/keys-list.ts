@@ -1,7 +1,7 @@
 import type { App, AppDeps } from "../app-types.ts";
 import { pageOf } from "../paging.ts";
 import { idCursorQuery, listOf } from "../schemas.ts";
-import { KeyView } from "./keys-create.ts";
+import { KeyView, keyView } from "./keys-create.ts";
 
 export function registerKeysList(app: App, deps: AppDeps): void {
   app.get(
@@ -19,14 +19,7 @@ export function registerKeysList(app: App, deps: AppDeps): void {
         request.query.limit,
         (limit) => deps.accounts.listKeys(request.accountId, { limit, after: request.query.cursor ?? null }),
         (k) => k.id,
-        (k) => ({
-          id: k.id,
-          name: k.name,
-          prefix: k.prefix,
-          created_at: k.createdAt,
-          last_used_at: k.lastUsedAt,
-          revoked_at: k.revokedAt,
-        }),
+        keyView,
       ),
   );
 }
