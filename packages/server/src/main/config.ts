@@ -57,8 +57,10 @@ export interface ServeFlags {
 
 type Env = Record<string, string | undefined>;
 
+const DEFAULT_DATA_DIR = "./data";
+
 export function dataDirFrom(flag: string | undefined, env: Env): string {
-  return flag ?? env.PICTOR_DATA_DIR ?? "./data";
+  return flag ?? env.PICTOR_DATA_DIR ?? DEFAULT_DATA_DIR;
 }
 
 const num = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : Number(v));
@@ -114,7 +116,7 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     role: given("role", ["--role", flags.role], "PICTOR_ROLE") ?? "all",
     port: num(given("port", ["--port", flags.port], "PICTOR_PORT", "PORT")) ?? 8080,
     host: given("host", ["--host", flags.host], "PICTOR_HOST") ?? "127.0.0.1",
-    dataDir: dataDirFrom(given("dataDir", ["--data", flags.data], "PICTOR_DATA_DIR"), {}),
+    dataDir: given("dataDir", ["--data", flags.data], "PICTOR_DATA_DIR") ?? DEFAULT_DATA_DIR,
     workers: num(given("workers", ["--workers", flags.workers], "PICTOR_WORKERS")) ?? availableParallelism(),
     outboundAllowlist: (given("outboundAllowlist", null, "PICTOR_OUTBOUND_ALLOWLIST") ?? "")
       .split(",")
@@ -145,7 +147,7 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
   ];
   const backend = readBackend(
     raw as ServeSettings,
-    { dataDirGiven: (flags.data ?? env.PICTOR_DATA_DIR) !== undefined },
+    { dataDirGiven: origin.dataDir !== undefined },
     env,
     lines,
   );
