@@ -19,8 +19,15 @@ const ASSET_ID = /^ast_[A-Za-z0-9]+$/;
 // Permanent asset URLs look like {base}/a/<32 hex>.<ext> (see http/routes/asset-file.ts).
 const ASSET_URL_PATH = /\/a\/([0-9a-f]{32})\.[a-z]+$/;
 
+const ASSET_SCHEME = "asset://";
+
 /** Internal reference the worker resolves from the blob store; never fetched over the network. */
-export const assetRef = (id: string) => `asset://${id}`;
+export const assetRef = (id: string) => `${ASSET_SCHEME}${id}`;
+
+/** The asset id an `asset://` reference names ("" for a bare `asset://`); null for anything else. */
+export function assetIdOf(ref: string): string | null {
+  return ref.startsWith(ASSET_SCHEME) ? ref.slice(ASSET_SCHEME.length) : null;
+}
 
 /**
  * Checks modifications against the pinned document, in the spec's order: unknown slots first (they

@@ -5,6 +5,7 @@ import type { TemplateDocumentT } from "./document.ts";
 import { type Failure, fail, type Result } from "./failure.ts";
 import { newId } from "./ids.ts";
 import { jsonStrings } from "./json-strings.ts";
+import { assetIdOf } from "./render-request.ts";
 import { checkTemplateDocument } from "./template-document.ts";
 
 export interface TemplateDeps {
@@ -14,13 +15,11 @@ export interface TemplateDeps {
   clock: Clock;
 }
 
-const ASSET_REF = /^asset:\/\/(.+)$/;
-
 /** Every `asset://` reference in a document (layer sources, slot defaults, samples) with its JSON path. */
 function* assetRefsOf(doc: TemplateDocumentT): Generator<{ path: string; id: string }> {
   for (const { path, value } of jsonStrings(doc, "document")) {
-    const id = ASSET_REF.exec(value)?.[1];
-    if (id !== undefined) yield { path, id };
+    const id = assetIdOf(value);
+    if (id) yield { path, id };
   }
 }
 

@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import { assetIdOf } from "../../domain/render-request.ts";
 import type { BlobStore } from "../../ports/blob-store.ts";
 import { OutboundError, type SafeFetch } from "../../ports/safe-fetch.ts";
 
@@ -30,7 +31,7 @@ export function createImageLoader(deps: {
   /** `accountId`: whose render it is; an `asset://` reference resolves only to that account's assets. */
   return async function loadImage(accountId: string, src: string): Promise<Uint8Array> {
     // Per account: another account's render must not be handed an asset from the cache either.
-    const key = src.startsWith("asset://") ? `${accountId} ${src}` : src;
+    const key = assetIdOf(src) !== null ? `${accountId} ${src}` : src;
     const cached = cache.get(key);
     if (cached) return cached;
     const bytes = await load(accountId, src);
@@ -39,10 +40,11 @@ export function createImageLoader(deps: {
   };
 
   async function load(accountId: string, src: string): Promise<Uint8Array> {
-    if (src.startsWith("asset://")) {
-      const blobKey = await deps.blobKeyOf(accountId, src.slice("asset://".length));
+    const assetId = assetIdOf(src);
+    if (assetId !== null) {
+      const blobKey = await deps.blobKeyOf(accountId, assetId);
       const bytes = blobKey ? await deps.blobs.get(blobKey) : null;
-      if (!bytes) throw new ImageLoadError(`Asset ${src.slice(8)} is not available.`);
+      if (!bytes) throw new ImageLoadError(`Asset ${assetId} is not available.`);
       return bytes;
     }
     if (!/^https?:\/\//i.test(src))
