@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { createFileBlobStore } from "../../src/adapters/files/blob-store.ts";
 import { blobStoreContract } from "./blob-store.contract.ts";
 
-for (const synchronousWrites of [false, true]) {
+for (const renderOutputs of [false, true]) {
   blobStoreContract(
-    synchronousWrites ? "files (synchronous writes, as in render worker threads)" : "files",
+    renderOutputs ? "files (render outputs: blocking, in place, as in render worker threads)" : "files",
     async () => {
       const dir = await mkdtemp(join(tmpdir(), "pictor-blobs-"));
       return {
-        store: createFileBlobStore(dir, { synchronousWrites }),
+        store: createFileBlobStore(dir, { renderOutputs }),
         cleanup: () => rm(dir, { recursive: true, force: true }),
       };
     },

@@ -50,9 +50,9 @@ export function openWorkerLookups(data: RenderWorkerData): WorkerLookups {
   throw new Error("render worker needs databaseFile or postgresUrl");
 }
 
-/** Output writes are synchronous on the files store: no libuv pool hop on the render's critical path. */
+/** The files store writes outputs blocking and in place: see FileBlobStoreOptions.renderOutputs. */
 export function openWorkerBlobs(data: RenderWorkerData, options: { forOutputs: boolean }): BlobStore {
   if (data.s3) return new S3BlobStore(data.s3);
-  if (data.blobRoot) return createFileBlobStore(data.blobRoot, { synchronousWrites: options.forOutputs });
+  if (data.blobRoot) return createFileBlobStore(data.blobRoot, { renderOutputs: options.forOutputs });
   throw new Error("render worker needs blobRoot or s3");
 }
