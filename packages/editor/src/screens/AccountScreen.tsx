@@ -1,10 +1,18 @@
 import { useCallback, useEffect, useState } from "react";
 import { type Account, type ApiKey, allPages, api, type LedgerEntry, type Page } from "../api/client.ts";
 
+/** Ledger entries per page, newest first; older ones come with "Show older". */
+const LEDGER_PAGE = 50;
+const ledgerPage = (cursor: string | null) =>
+  api<Page<LedgerEntry>>(
+    `/v1/account/ledger?order=desc&limit=${LEDGER_PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+  );
+
 /** Credits and ledger, API keys (create, revoke), webhook signing secret. */
 export function AccountScreen() {
   const [account, setAccount] = useState<Account | null>(null);
   const [ledger, setLedger] = useState<LedgerEntry[]>([]);
+  const [olderCursor, setOlderCursor] = useState<string | null>(null);
   const [keys, setKeys] = useState<ApiKey[]>([]);
   const [newKey, setNewKey] = useState<string | null>(null);
   const [keyName, setKeyName] = useState("");
@@ -16,11 +24,12 @@ export function AccountScreen() {
     try {
       const [a, l, k] = await Promise.all([
         api<Account>("/v1/account"),
-        api<Page<LedgerEntry>>("/v1/account/ledger?limit=200"),
+        ledgerPage(null),
         allPages<ApiKey>("/v1/keys"),
       ]);
       setAccount(a);
-      setLedger(l.data.slice().reverse());
+      setLedger(l.data);
+      setOlderCursor(l.next_cursor);
       setKeys(k);
     } catch (err) {
       setError(String(err));
@@ -30,6 +39,16 @@ export function AccountScreen() {
   useEffect(() => {
     void load();
   }, [load]);
+
+  async function showOlder() {
+    try {
+      const older = await ledgerPage(olderCursor);
+      setLedger((shown) => [...shown, ...older.data]);
+      setOlderCursor(older.next_cursor);
+    } catch (err) {
+      setError(String(err));
+    }
+  }
 
   async function createKey() {
     const created = await api<{ key: string }>("/v1/keys", { body: keyName ? { name: keyName } : {} });
@@ -102,6 +121,11 @@ export function AccountScreen() {
               ))}
             </tbody>
           </table>
+          {olderCursor && (
+            <button type="button" className="btn small ghost" onClick={() => void showOlder()}>
+              Show older
+            </button>
+          )}
         </div>
         <div className="stack">
           <div className="panel-card">

@@ -17,5 +17,12 @@ export interface LedgerEntry {
 export interface Ledger {
   balance(accountId: string): Promise<number>;
   grant(accountId: string, amount: number, note: string | null, at: string): Promise<void>;
-  entries(accountId: string, page: { limit: number; after: number | null }): Promise<LedgerEntry[]>;
+  /**
+   * One page of entries by id: `oldest` first (the default) or `newest` first; `after` is the last id
+   * of the previous page in that order.
+   */
+  entries(
+    accountId: string,
+    page: { limit: number; after: number | null; newestFirst?: boolean },
+  ): Promise<LedgerEntry[]>;
 }

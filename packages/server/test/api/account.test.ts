@@ -18,6 +18,21 @@ it("GET /v1/account returns the account with credits_balance; the ledger lists g
     next_cursor: null,
   });
   expect((await api(t, "GET", "/v1/account/ledger?cursor=abc", { key })).status).toBe(400);
+  expect((await api(t, "GET", "/v1/account/ledger?order=newest", { key })).status).toBe(400);
+});
+
+it("the ledger pages newest first with order=desc, the cursor going on in that order", async () => {
+  const { key, accountId } = await newAccount(t, 1);
+  for (const amount of [2, 3]) await t.data.ledger.grant(accountId, amount, null, new Date().toISOString());
+  const first = await api(t, "GET", "/v1/account/ledger?order=desc&limit=2", { key });
+  expect(first.body.data.map((e: { amount: number }) => e.amount)).toEqual([3, 2]);
+  expect(first.body.next_cursor).toBe(first.body.data[1].id);
+  const rest = await api(t, "GET", `/v1/account/ledger?order=desc&limit=2&cursor=${first.body.next_cursor}`, {
+    key,
+  });
+  expect(rest.body).toMatchObject({ data: [{ amount: 1 }], next_cursor: null });
+  const oldest = await api(t, "GET", "/v1/account/ledger?limit=1", { key });
+  expect(oldest.body.data[0].amount).toBe(1);
 });
 
 it("open sign-up creates an account with 30 trial credits and returns its key once", async () => {

@@ -112,6 +112,20 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
         expect(rest.map((e) => e.note)).toEqual(["g3", "g4", "g5"]);
       });
 
+      it("pages entries newest first", async () => {
+        const { accountId } = await funded(0);
+        for (let i = 1; i <= 5; i++) await fx.ledger.grant(accountId, i, `g${i}`, T0);
+        const page = { limit: 2, newestFirst: true };
+        const first = await fx.ledger.entries(accountId, { ...page, after: null });
+        const second = await fx.ledger.entries(accountId, { ...page, after: first.at(-1)?.id ?? null });
+        const last = await fx.ledger.entries(accountId, { ...page, after: second.at(-1)?.id ?? null });
+        expect([first, second, last].map((p) => p.map((e) => e.note))).toEqual([
+          ["g5", "g4"],
+          ["g3", "g2"],
+          ["g1"],
+        ]);
+      });
+
       it("keeps accounts apart", async () => {
         const a = await funded(7);
         const b = await funded(3);

@@ -319,6 +319,13 @@ describe.skipIf(!haveChromium && !inCI)(
       await page.goto(`${url}/#/account`);
       await page.getByTestId("balance").waitFor();
       await page.locator(".badge.charge").first().waitFor();
+      // Newest first: the top row is the account's latest entry (the Try-the-API render's charge).
+      const newest = await call<{ data: { render_id: string | null }[] }>(
+        "/v1/account/ledger?order=desc&limit=1",
+      );
+      expect(await page.locator(".account tbody tr").first().locator(".mono").textContent()).toBe(
+        newest.data[0]?.render_id,
+      );
       await page.getByRole("button", { name: "Show secret" }).click();
       const secret = (await page.locator(".secret").first().textContent()) ?? "";
       expect(secret).toMatch(/^whsec_/);

@@ -21,11 +21,17 @@ export function createPgLedger(pool: pg.Pool): Ledger {
         [accountId, amount, note, at],
       );
     },
-    async entries(accountId, { limit, after }) {
-      const { rows } = await pool.query(
-        "SELECT * FROM ledger WHERE account_id = $1 AND id > $2 ORDER BY id LIMIT $3",
-        [accountId, after ?? 0, limit],
-      );
+    async entries(accountId, { limit, after, newestFirst }) {
+      const { rows } = newestFirst
+        ? await pool.query(
+            "SELECT * FROM ledger WHERE account_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3",
+            [accountId, after ?? Number.MAX_SAFE_INTEGER, limit],
+          )
+        : await pool.query("SELECT * FROM ledger WHERE account_id = $1 AND id > $2 ORDER BY id LIMIT $3", [
+            accountId,
+            after ?? 0,
+            limit,
+          ]);
       return rows.map((r) => ({
         id: Number(r.id),
         kind: r.kind as LedgerKind,

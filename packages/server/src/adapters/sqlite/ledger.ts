@@ -15,17 +15,26 @@ export function createSqliteLedger(db: DatabaseSync): Ledger {
         "INSERT INTO ledger (account_id, kind, amount, note, created_at) VALUES (?, 'grant', ?, ?, ?)",
       ).run(accountId, amount, note, at);
     },
-    async entries(accountId, { limit, after }) {
-      return sql(db, "SELECT * FROM ledger WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?")
-        .all(accountId, after ?? 0, limit)
-        .map((r) => ({
-          id: Number(r.id),
-          kind: r.kind as LedgerKind,
-          amount: Number(r.amount),
-          renderId: (r.render_id as string | null) ?? null,
-          note: (r.note as string | null) ?? null,
-          createdAt: String(r.created_at),
-        }));
+    async entries(accountId, { limit, after, newestFirst }) {
+      const rows = newestFirst
+        ? sql(db, "SELECT * FROM ledger WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ?").all(
+            accountId,
+            after ?? Number.MAX_SAFE_INTEGER,
+            limit,
+          )
+        : sql(db, "SELECT * FROM ledger WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?").all(
+            accountId,
+            after ?? 0,
+            limit,
+          );
+      return rows.map((r) => ({
+        id: Number(r.id),
+        kind: r.kind as LedgerKind,
+        amount: Number(r.amount),
+        renderId: (r.render_id as string | null) ?? null,
+        note: (r.note as string | null) ?? null,
+        createdAt: String(r.created_at),
+      }));
     },
   };
 }

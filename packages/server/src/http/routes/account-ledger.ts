@@ -12,22 +12,38 @@ const Entry = T.Object({
   created_at: T.String(),
 });
 
+const LedgerQuery = T.Object({
+  ...listQueryWithCursor("^[0-9]{1,15}$", "an entry id").properties,
+  order: T.Optional(
+    T.Union([T.Literal("asc"), T.Literal("desc")], {
+      default: "asc",
+      description:
+        "asc: oldest first (the default); desc: newest first. A cursor pages on in the same order.",
+    }),
+  ),
+});
+
 export function registerAccountLedger(app: App, deps: AppDeps): void {
   app.get(
     "/v1/account/ledger",
     {
       schema: {
-        summary: "Credit ledger entries, oldest first",
+        summary: "Credit ledger entries, oldest first (or newest first with order=desc)",
         tags: ["account"],
-        querystring: listQueryWithCursor("^[0-9]{1,15}$", "an entry id"),
+        querystring: LedgerQuery,
         response: { 200: listOf(Entry) },
       },
     },
     async (request) => {
-      const { cursor } = request.query;
+      const { cursor, order } = request.query;
       return pageOf(
         request.query.limit,
-        (limit) => deps.ledger.entries(request.accountId, { limit, after: cursor ? Number(cursor) : null }),
+        (limit) =>
+          deps.ledger.entries(request.accountId, {
+            limit,
+            after: cursor ? Number(cursor) : null,
+            newestFirst: order === "desc",
+          }),
         (e) => String(e.id),
         (e) => ({
           id: String(e.id),
