@@ -2,6 +2,7 @@ import type { LibraryAsset } from "../domain/assets/asset-library.ts";
 import type { TemplateDocumentT } from "../domain/document.ts";
 import type { ApiKeyRecord } from "../ports/account-store.ts";
 import type { AssetRecord } from "../ports/asset-store.ts";
+import type { LedgerEntry, LedgerKind } from "../ports/ledger.ts";
 import type { OutputFormat, RenderRecord, RenderStatus } from "../ports/render-store.ts";
 import type { TemplateRecord, TemplateVersion } from "../ports/template-store.ts";
 import type { ClaimedDelivery, DeliveryAttemptRecord } from "../ports/webhook-outbox.ts";
@@ -132,6 +133,29 @@ export const assetInsertValues = (a: AssetRecord): unknown[] => [
   a.renderId,
   a.createdAt,
 ];
+
+/** One page of an account's ledger by id, either way (Ledger.entries): the statement and its values. */
+export const ledgerPage = (
+  style: "?" | "$",
+  accountId: string,
+  { limit, after, newestFirst }: { limit: number; after: number | null; newestFirst?: boolean },
+): [string, unknown[]] => {
+  const [account, cursor, count] = placeholders(3, style).split(", ");
+  const [compare, order] = newestFirst ? ["<", "DESC"] : [">", "ASC"];
+  return [
+    `SELECT * FROM ledger WHERE account_id = ${account} AND id ${compare} ${cursor} ORDER BY id ${order} LIMIT ${count}`,
+    [accountId, after ?? (newestFirst ? Number.MAX_SAFE_INTEGER : 0), limit],
+  ];
+};
+
+export const ledgerEntryFromRow = (r: Row, d: ColumnDecoding): LedgerEntry => ({
+  id: Number(r.id),
+  kind: r.kind as LedgerKind,
+  amount: Number(r.amount),
+  renderId: (r.render_id as string | null) ?? null,
+  note: (r.note as string | null) ?? null,
+  createdAt: d.time(r.created_at),
+});
 
 /** `?, ?, …` (SQLite) or `$1, $2, …` (PostgreSQL) for `count` values. */
 export const placeholders = (count: number, style: "?" | "$"): string =>

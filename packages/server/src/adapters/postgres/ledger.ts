@@ -1,6 +1,7 @@
 import type pg from "pg";
-import type { Ledger, LedgerKind } from "../../ports/ledger.ts";
-import { iso, type PgExecutor } from "./pool.ts";
+import type { Ledger } from "../../ports/ledger.ts";
+import { ledgerEntryFromRow, ledgerPage } from "../sql-rows.ts";
+import { type PgExecutor, postgresColumns } from "./pool.ts";
 
 /** Equal to the sum of the account's ledger entries (kept by the trigger of migration 3). */
 export async function balanceOf(db: PgExecutor, accountId: string): Promise<number> {
@@ -21,25 +22,9 @@ export function createPgLedger(pool: pg.Pool): Ledger {
         [accountId, amount, note, at],
       );
     },
-    async entries(accountId, { limit, after, newestFirst }) {
-      const { rows } = newestFirst
-        ? await pool.query(
-            "SELECT * FROM ledger WHERE account_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3",
-            [accountId, after ?? Number.MAX_SAFE_INTEGER, limit],
-          )
-        : await pool.query("SELECT * FROM ledger WHERE account_id = $1 AND id > $2 ORDER BY id LIMIT $3", [
-            accountId,
-            after ?? 0,
-            limit,
-          ]);
-      return rows.map((r) => ({
-        id: Number(r.id),
-        kind: r.kind as LedgerKind,
-        amount: Number(r.amount),
-        renderId: (r.render_id as string | null) ?? null,
-        note: (r.note as string | null) ?? null,
-        createdAt: iso(r.created_at),
-      }));
+    async entries(accountId, page) {
+      const { rows } = await pool.query(...ledgerPage("$", accountId, page));
+      return rows.map((r) => ledgerEntryFromRow(r, postgresColumns));
     },
   };
 }

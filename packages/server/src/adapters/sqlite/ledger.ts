@@ -1,6 +1,8 @@
-import type { DatabaseSync } from "node:sqlite";
-import type { Ledger, LedgerKind } from "../../ports/ledger.ts";
+import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import type { Ledger } from "../../ports/ledger.ts";
+import { ledgerEntryFromRow, ledgerPage } from "../sql-rows.ts";
 import { balanceOf } from "./balances.ts";
+import { sqliteColumns } from "./database.ts";
 import { sql } from "./statements.ts";
 
 export function createSqliteLedger(db: DatabaseSync): Ledger {
@@ -15,26 +17,11 @@ export function createSqliteLedger(db: DatabaseSync): Ledger {
         "INSERT INTO ledger (account_id, kind, amount, note, created_at) VALUES (?, 'grant', ?, ?, ?)",
       ).run(accountId, amount, note, at);
     },
-    async entries(accountId, { limit, after, newestFirst }) {
-      const rows = newestFirst
-        ? sql(db, "SELECT * FROM ledger WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ?").all(
-            accountId,
-            after ?? Number.MAX_SAFE_INTEGER,
-            limit,
-          )
-        : sql(db, "SELECT * FROM ledger WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?").all(
-            accountId,
-            after ?? 0,
-            limit,
-          );
-      return rows.map((r) => ({
-        id: Number(r.id),
-        kind: r.kind as LedgerKind,
-        amount: Number(r.amount),
-        renderId: (r.render_id as string | null) ?? null,
-        note: (r.note as string | null) ?? null,
-        createdAt: String(r.created_at),
-      }));
+    async entries(accountId, page) {
+      const [statement, values] = ledgerPage("?", accountId, page);
+      return sql(db, statement)
+        .all(...(values as SQLInputValue[]))
+        .map((r) => ledgerEntryFromRow(r, sqliteColumns));
     },
   };
 }
