@@ -1,4 +1,4 @@
-import type { AssetRecord } from "../ports/asset-store.ts";
+import type { AssetRecord, AssetStore } from "../ports/asset-store.ts";
 import type { SlotT, TemplateDocumentT } from "./document.ts";
 import { fail, type Result } from "./failure.ts";
 
@@ -12,6 +12,17 @@ export interface Modification {
 export interface AssetLookup {
   byId(id: string): Promise<AssetRecord | null>;
   byToken(token: string): Promise<AssetRecord | null>;
+}
+
+/** An account's assets by id or by permanent-URL token: another account's are "no such asset". */
+export function ownedAssets(assets: Pick<AssetStore, "get" | "getByToken">, accountId: string): AssetLookup {
+  return {
+    byId: (id) => assets.get(accountId, id),
+    byToken: async (token) => {
+      const asset = await assets.getByToken(token);
+      return asset && asset.accountId === accountId ? asset : null;
+    },
+  };
 }
 
 const VALUE_FIELD = { text: "text", image: "image_url", color: "color" } as const;
@@ -86,7 +97,7 @@ export async function resolveModifications(
     }
     if (asset) {
       values[mod.name] = assetRef(asset.id);
-    } else if (ASSET_ID.test(value)) {
+    } else if (namesAssetId(value)) {
       return fail("invalid_request", `No asset '${value}'.`, {
         errors: [{ path: `modifications[${i}].image_url`, message: "Unknown asset id." }],
       });
@@ -99,10 +110,25 @@ export async function resolveModifications(
   return { ok: true, value: values };
 }
 
-async function findOwnedAsset(value: string, assets: AssetLookup): Promise<AssetRecord | null> {
-  if (ASSET_ID.test(value)) return assets.byId(value);
+/**
+ * The asset a value names, from `assets` (ownedAssets: the caller's own): an asset id, or a permanent
+ * asset URL of this server; `asset://ast_…` too with `references` (documents hold those). Null when
+ * the value names no such asset; namesAssetId tells whether it looked like an id at all.
+ */
+export async function findOwnedAsset(
+  value: string,
+  assets: AssetLookup,
+  options: { references?: boolean } = {},
+): Promise<AssetRecord | null> {
+  const id = options.references ? (assetIdOf(value) ?? value) : value;
+  if (ASSET_ID.test(id)) return assets.byId(id);
   const match = ASSET_URL_PATH.exec(safePath(value));
   return match?.[1] ? assets.byToken(match[1]) : null;
+}
+
+/** Whether a value is an asset id (or, with `references`, an `asset://` reference to one). */
+export function namesAssetId(value: string, options: { references?: boolean } = {}): boolean {
+  return ASSET_ID.test(options.references ? (assetIdOf(value) ?? value) : value);
 }
 
 function safePath(value: string): string {

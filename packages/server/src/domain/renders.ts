@@ -4,7 +4,7 @@ import type { OutputFormat, RenderRecord, RenderStore } from "../ports/render-st
 import type { TemplateStore } from "../ports/template-store.ts";
 import { type Failure, fail, type Result } from "./failure.ts";
 import { newId } from "./ids.ts";
-import { type Modification, resolveModifications } from "./render-request.ts";
+import { type Modification, ownedAssets, resolveModifications } from "./render-request.ts";
 import { creditCost, isValidScale, MAX_OUTPUT_PIXELS, outputSize } from "./scale.ts";
 
 export interface RenderRequest {
@@ -84,13 +84,7 @@ export async function acceptRender(
     );
   }
 
-  const values = await resolveModifications(doc, req.modifications, {
-    byId: (id) => deps.assets.get(accountId, id),
-    byToken: async (token) => {
-      const asset = await deps.assets.getByToken(token);
-      return asset && asset.accountId === accountId ? asset : null;
-    },
-  });
+  const values = await resolveModifications(doc, req.modifications, ownedAssets(deps.assets, accountId));
   if (!values.ok) return values;
 
   if (req.webhook_url !== undefined) {

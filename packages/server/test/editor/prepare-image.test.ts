@@ -9,6 +9,7 @@ let t: TestServer;
 let owner: { accountId: string; key: string };
 let other: { accountId: string; key: string };
 let assetId = "";
+let assetUrl = "";
 let png: Buffer;
 
 beforeAll(async () => {
@@ -18,7 +19,9 @@ beforeAll(async () => {
   png = await sharp({ create: { width: 40, height: 20, channels: 4, background: "#3366ccaa" } })
     .png()
     .toBuffer();
-  assetId = (await insertAsset(t, owner.accountId, "brand/", png)).id;
+  const asset = await insertAsset(t, owner.accountId, "brand/", png);
+  assetId = asset.id;
+  assetUrl = `${t.url}/a/${asset.token}.png`;
 }, 60_000);
 
 afterAll(async () => {
@@ -36,9 +39,10 @@ async function prepare(key: string | undefined, body: unknown) {
 }
 
 describe("POST /v1/editor/prepare-image", () => {
-  it("returns the render pipeline's straight RGBA for the exact box, for asset:// and bare asset ids", async () => {
+  it("returns the render pipeline's straight RGBA for the exact box, for asset://, bare ids and asset URLs", async () => {
     const expected = await prepareImage(png, box as Parameters<typeof prepareImage>[1]);
-    for (const src of [`asset://${assetId}`, assetId]) {
+    // The asset URL is read from the store, not fetched: loopback is not on this server's allow-list.
+    for (const src of [`asset://${assetId}`, assetId, assetUrl]) {
       const res = await prepare(owner.key, { src, ...box });
       expect(res.status).toBe(200);
       expect(res.headers.get("x-image-width")).toBe("30");
@@ -54,10 +58,14 @@ describe("POST /v1/editor/prepare-image", () => {
     expect((await prepare(undefined, { src: assetId, ...box })).status).toBe(401);
   });
 
-  it("never serves another account's asset", async () => {
-    const res = await prepare(other.key, { src: assetId, ...box });
-    expect(res.status).toBe(422);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("image_fetch_failed");
+  it("never serves another account's asset, by id or by URL", async () => {
+    // Another account's asset URL is an ordinary URL to it: fetched through the SSRF guard, which
+    // refuses this loopback server.
+    for (const src of [assetId, assetUrl]) {
+      const res = await prepare(other.key, { src, ...box });
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("image_fetch_failed");
+    }
   });
 
   it("refuses a source that is neither an asset nor an http(s) URL, naming the field", async () => {

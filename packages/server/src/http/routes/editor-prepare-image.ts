@@ -5,14 +5,13 @@ import {
   prepareImage,
 } from "@pictor/render-node";
 import { Type as T } from "@sinclair/typebox";
+import { findOwnedAsset, namesAssetId, ownedAssets } from "../../domain/render-request.ts";
 import { MAX_OUTPUT_PIXELS } from "../../domain/scale.ts";
 import { OutboundError, type SafeFetch } from "../../ports/safe-fetch.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
 import { createWeightedGate } from "../weighted-gate.ts";
 
-const ASSET_ID = /^(?:asset:\/\/)?(ast_[A-Za-z0-9]+)$/;
-const ASSET_URL_PATH = /\/a\/([0-9a-f]{32})\.[a-z]+$/;
 const FETCH_TIMEOUT_MS = 10_000;
 
 /**
@@ -48,12 +47,11 @@ function fetcherOf(deps: AppDeps): SafeFetch["fetch"] | null {
 }
 
 async function loadSource(deps: AppDeps, accountId: string, src: string): Promise<Uint8Array> {
-  const id = ASSET_ID.exec(src)?.[1];
-  const token = id ? undefined : ASSET_URL_PATH.exec(safePath(src))?.[1];
-  if (id || token) {
-    // Only the caller's own assets: another account's id is "no such asset", never its pixels.
-    const asset = id ? await deps.assets.get(accountId, id) : await deps.assets.getByToken(token as string);
-    const bytes = asset && asset.accountId === accountId ? await deps.blobs.get(asset.blobKey) : null;
+  // Only the caller's own assets: another account's id is "no such asset", never its pixels. A
+  // permanent asset URL that is not one of them is fetched like any URL, as a render would.
+  const asset = await findOwnedAsset(src, ownedAssets(deps.assets, accountId), { references: true });
+  if (asset || namesAssetId(src, { references: true })) {
+    const bytes = asset ? await deps.blobs.get(asset.blobKey) : null;
     if (!bytes) throw new ApiError("image_fetch_failed", `No asset '${src.slice(0, 100)}'.`, { path: "src" });
     return bytes;
   }
@@ -80,14 +78,6 @@ async function loadSource(deps: AppDeps, accountId: string, src: string): Promis
       });
     }
     throw error;
-  }
-}
-
-function safePath(value: string): string {
-  try {
-    return new URL(value).pathname;
-  } catch {
-    return "";
   }
 }
 
