@@ -5,7 +5,7 @@ import { ApiError } from "../errors.ts";
 
 /**
  * Open sign-up (used by the editor): a new account with the trial credits and starter templates;
- * its API key is in this response only. Operators can turn it off (`--no-signup`).
+ * its API key is in this response only. Operators can turn it off (`PICTOR_OPEN_SIGNUP=false`).
  */
 export function registerAccountSignup(app: App, deps: AppDeps): void {
   app.post(
