@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { DataDirError } from "../main/data-dir.ts";
 import { registerAccountsCommand } from "./accounts.ts";
 import { registerCreditsCommand } from "./credits.ts";
 import { registerRenderCommand } from "./render.ts";
@@ -30,6 +31,11 @@ try {
     process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
   } else if (error instanceof UsageError) {
     process.stderr.write(`pictor: ${error.message}\n`);
+    process.exitCode = EXIT_USAGE;
+  } else if (error instanceof DataDirError) {
+    process.stderr.write(
+      `pictor: ${error.message}\nChoose another directory with --data <dir> or PICTOR_DATA_DIR (default ./data).\n`,
+    );
     process.exitCode = EXIT_USAGE;
   } else {
     throw error;

@@ -27,15 +27,32 @@ export function dataPaths(dataDir: string) {
   };
 }
 
+/** The data directory cannot be used (not a directory, not writable, not a Pictor database…). */
+export class DataDirError extends Error {
+  override name = "DataDirError";
+  constructor(dir: string, cause: unknown) {
+    super(`cannot use the data directory ${dir}: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+  }
+}
+
 /**
  * Opens the embedded default's state in a data directory: the SQLite file, the blob directory and
  * the link-signing secret. Used by `pictor serve` and by every CLI command, so they act on the same
- * instance (also while the server runs: SQLite WAL + busy_timeout).
+ * instance (also while the server runs: SQLite WAL + busy_timeout). Throws DataDirError when the
+ * directory cannot be made, written or read as Pictor's.
  */
 export function openDataDir(dataDir: string, options: { examplesDir?: string } = {}) {
   const paths = dataPaths(dataDir);
-  mkdirSync(paths.blobs, { recursive: true });
-  const db: DatabaseSync = openDatabase(paths.database);
+  let db: DatabaseSync | undefined;
+  let secret: Uint8Array;
+  try {
+    mkdirSync(paths.blobs, { recursive: true });
+    db = openDatabase(paths.database);
+    secret = signingSecret(paths.secret);
+  } catch (error) {
+    db?.close();
+    throw new DataDirError(paths.root, error);
+  }
   return {
     paths,
     db,
@@ -49,7 +66,7 @@ export function openDataDir(dataDir: string, options: { examplesDir?: string } =
     starters: createDirectoryStarterCatalog(options.examplesDir ?? DEFAULT_EXAMPLES_DIR),
     idempotency: new SqliteIdempotencyStore(db),
     clock: systemClock,
-    signingSecret: signingSecret(paths.secret),
+    signingSecret: secret,
     close: () => db.close(),
   };
 }
