@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { StarterCatalogError } from "../adapters/files/starter-catalog.ts";
 import { DataDirError } from "../main/data-dir.ts";
 import { registerAccountsCommand } from "./accounts.ts";
 import { registerCreditsCommand } from "./credits.ts";
@@ -35,6 +36,11 @@ try {
   } else if (error instanceof DataDirError) {
     process.stderr.write(
       `pictor: ${error.message}\nChoose another directory with --data <dir> or PICTOR_DATA_DIR (default ./data).\n`,
+    );
+    process.exitCode = EXIT_USAGE;
+  } else if (error instanceof StarterCatalogError) {
+    process.stderr.write(
+      `pictor: ${error.message}\nFix it, or start pictor serve with --examples <dir> naming another directory of template documents.\n`,
     );
     process.exitCode = EXIT_USAGE;
   } else {

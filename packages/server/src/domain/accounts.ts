@@ -28,6 +28,9 @@ export async function createAccount(
   deps: AccountDeps,
   input: { name: string; credits?: number },
 ): Promise<{ accountId: string; apiKey: string }> {
+  // The starters first: a catalog that cannot be read must fail before an account (and its key,
+  // shown once) exists without them.
+  await deps.starters.load();
   const now = deps.clock.now().toISOString();
   const accountId = newId("acct");
   const apiKey = newApiKeySecret();

@@ -23,6 +23,11 @@ export async function startEmbeddedServer(
   testHooks: { lookup?: Lookup } = {},
 ): Promise<RunningServer> {
   const data = openDataDir(config.dataDir, config.examplesDir ? { examplesDir: config.examplesDir } : {});
+  // Read now, so a starter directory that cannot be read stops the start, not every later sign-up.
+  await data.starters.load().catch((error: unknown) => {
+    data.close();
+    throw error;
+  });
   // Blobs are local files: the API serves output links itself.
   const outputLinks = hmacOutputLinks(data.signingSecret);
   const safeFetch = createSafeFetch({

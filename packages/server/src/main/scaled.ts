@@ -61,6 +61,12 @@ export async function startScaledServer(
   let firstStart: RunningServer["firstStart"] = null;
   let url = "";
   if (servesApi) {
+    // Read now, so a starter directory that cannot be read stops the start, not every later sign-up.
+    await state.starters.load().catch(async (error: unknown) => {
+      await boss.stop({ graceful: false, close: true });
+      await state.close();
+      throw error;
+    });
     queue = await createPgRenderQueue({ url: backend.databaseUrl, renders: state.renders });
     app = await buildApp(
       {

@@ -1,12 +1,17 @@
+import type { ChildProcess } from "node:child_process";
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { PICTOR_BIN } from "./serve-process.ts";
+import { killStillRunning, PICTOR_BIN, spawnServe } from "./serve-process.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pictor-data-dir-errors-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const children: ChildProcess[] = [];
+afterAll(() => {
+  killStillRunning(children);
+  rmSync(dir, { recursive: true, force: true });
+});
 
 function pictor(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -48,4 +53,48 @@ it("a data dir whose pictor.db is not a database: every command says so and exit
     expect(run.code, args.join(" ")).toBe(2);
     expect(run.stderr).toContain(`pictor: cannot use the data directory ${broken}: file is not a database`);
   }
+});
+
+it("starter templates that cannot be read stop the first start before the trial account exists; the next start shows its key", async () => {
+  const examples = join(dir, "examples");
+  mkdirSync(examples);
+  writeFileSync(join(examples, "broken.json"), "{ not json");
+  const data = join(dir, "first-start");
+  const failed = await pictor([
+    "serve",
+    "--port",
+    "0",
+    "--data",
+    data,
+    "--workers",
+    "1",
+    "--examples",
+    examples,
+  ]);
+  expect(failed.code).toBe(2);
+  expect(failed.stderr).toContain(
+    `pictor: cannot read the starter template ${join(examples, "broken.json")}:`,
+  );
+  expect(failed.stderr).toContain("--examples <dir>");
+  expect(failed.stdout).not.toMatch(/sk_live_/);
+  const file = join(dir, "examples-file");
+  writeFileSync(file, "{}");
+  const notADir = await pictor([
+    "serve",
+    "--port",
+    "0",
+    "--data",
+    data,
+    "--workers",
+    "1",
+    "--examples",
+    file,
+  ]);
+  expect(notADir.code).toBe(2);
+  expect(notADir.stderr).toContain(`pictor: cannot read the starter templates in ${file}: ENOTDIR`);
+
+  // The failed starts created no account: this start is the first, and shows the trial key.
+  const started = await spawnServe(data, { ...process.env, PICTOR_LOG_LEVEL: "warn" }, children);
+  expect(started.stdout()).toMatch(/API key \(shown only now, store it\): sk_live_/);
+  started.child.kill("SIGTERM");
 });

@@ -27,18 +27,33 @@ export function createDirectoryStarterCatalog(dir: string): StarterCatalog {
   };
 }
 
+/** The starter templates' directory cannot be read (a file, a document that is not JSON…). */
+export class StarterCatalogError extends Error {
+  override name = "StarterCatalogError";
+}
+
+/** A directory that does not exist holds no starters (tests and benchmarks start without them). */
 async function loadAll(dir: string) {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith(".json")).sort();
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw e;
+    throw new StarterCatalogError(`cannot read the starter templates in ${dir}: ${(e as Error).message}`, {
+      cause: e,
+    });
   }
   const out: { document: TemplateDocumentT; files: StarterFile[] }[] = [];
   for (const name of names) {
-    const { document, files } = await readTemplateFile(join(dir, name));
-    out.push({ document: document as TemplateDocumentT, files });
+    const file = join(dir, name);
+    try {
+      const { document, files } = await readTemplateFile(file);
+      out.push({ document: document as TemplateDocumentT, files });
+    } catch (e) {
+      throw new StarterCatalogError(`cannot read the starter template ${file}: ${(e as Error).message}`, {
+        cause: e,
+      });
+    }
   }
   return out;
 }
