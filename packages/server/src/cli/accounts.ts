@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { createAccount } from "../domain/accounts.ts";
 import { dataDirFrom } from "../main/config.ts";
 import { openDataDir } from "../main/data-dir.ts";
+import { parseCreditAmount } from "./credit-amount.ts";
 import { UsageError } from "./usage-error.ts";
 
 export function registerAccountsCommand(program: Command): void {
@@ -14,10 +15,11 @@ export function registerAccountsCommand(program: Command): void {
     .option("--json", 'print {"account_id","api_key"}')
     .option("--data <dir>", "data directory (PICTOR_DATA_DIR; default ./data)")
     .action(async (flags: { name: string; credits?: string; json?: boolean; data?: string }) => {
-      const credits = flags.credits === undefined ? undefined : Number(flags.credits);
-      if (credits !== undefined && (!Number.isInteger(credits) || credits < 0)) {
-        throw new UsageError("--credits must be a whole number, 0 or more.");
-      }
+      const credits =
+        flags.credits === undefined
+          ? undefined
+          : parseCreditAmount(flags.credits, "--credits", { allowZero: true });
+      if (flags.name.trim() === "") throw new UsageError("--name must not be empty.");
       const data = openDataDir(dataDirFrom(flags.data, process.env));
       try {
         const created = await createAccount(data, {

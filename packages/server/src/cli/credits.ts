@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { dataDirFrom } from "../main/config.ts";
 import { openDataDir } from "../main/data-dir.ts";
+import { parseCreditAmount } from "./credit-amount.ts";
 import { UsageError } from "./usage-error.ts";
 
 export function registerCreditsCommand(program: Command): void {
@@ -11,9 +12,7 @@ export function registerCreditsCommand(program: Command): void {
     .option("--note <text>", "note stored with the grant")
     .option("--data <dir>", "data directory (PICTOR_DATA_DIR; default ./data)")
     .action(async (account: string, n: string, flags: { note?: string; data?: string }) => {
-      const amount = Number(n);
-      if (!Number.isInteger(amount) || amount <= 0)
-        throw new UsageError("<n> must be a whole number above 0.");
+      const amount = parseCreditAmount(n, "<n>", { allowZero: false });
       const data = openDataDir(dataDirFrom(flags.data, process.env));
       try {
         if (!(await data.accounts.get(account))) throw new UsageError(`No account '${account}'.`);

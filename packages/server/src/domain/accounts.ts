@@ -11,6 +11,17 @@ import { installStarterTemplates } from "./starter-templates.ts";
 /** Spec section 1 and 8: a free trial of 30 credits, no card. */
 export const TRIAL_CREDITS = 30;
 
+/**
+ * The most one grant may add: far more than any account renders, and small enough that balances
+ * stay exact integers (a JavaScript number is exact to 2^53) through thousands of such grants.
+ */
+export const MAX_CREDIT_GRANT = 1_000_000_000_000;
+
+/** A grant the ledger takes: a whole number from 1 to MAX_CREDIT_GRANT. */
+export function isCreditGrant(amount: number): boolean {
+  return Number.isInteger(amount) && amount >= 1 && amount <= MAX_CREDIT_GRANT;
+}
+
 export interface AccountDeps {
   accounts: AccountStore;
   templates: TemplateStore;

@@ -1,10 +1,9 @@
 import type { ChildProcess } from "node:child_process";
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { killStillRunning, PICTOR_BIN, spawnServe } from "./serve-process.ts";
+import { killStillRunning, runPictor as pictor, spawnServe } from "./serve-process.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pictor-data-dir-errors-"));
 const children: ChildProcess[] = [];
@@ -12,18 +11,6 @@ afterAll(() => {
   killStillRunning(children);
   rmSync(dir, { recursive: true, force: true });
 });
-
-function pictor(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [PICTOR_BIN, ...args],
-      { env: { ...process.env, PICTOR_LOG_LEVEL: "warn" } },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
-    );
-  });
-}
 
 // Root can write anywhere, so an unwritable directory cannot be made here; a file where the directory
 // should be, and a file that is not a database, fail the same way for every user.

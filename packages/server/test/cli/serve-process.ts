@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export const PICTOR_BIN = fileURLToPath(new URL("../../bin/pictor.js", import.meta.url));
@@ -59,4 +59,17 @@ export function exited(child: ChildProcess): Promise<{ code: number | null; sign
 export function killStillRunning(children: ChildProcess[]): void {
   for (const child of children)
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+}
+
+/** One `pictor` command to its end: exit code, stdout, stderr (logs at warn). */
+export function runPictor(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [PICTOR_BIN, ...args],
+      { env: { ...process.env, PICTOR_LOG_LEVEL: "warn" } },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    );
+  });
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_CREDIT_GRANT } from "../../src/domain/accounts.ts";
 import type { AssetRecord } from "../../src/ports/asset-store.ts";
 import type { RenderRecord } from "../../src/ports/render-store.ts";
 import {
@@ -134,9 +135,9 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
         expect(await fx.ledger.entries(b.accountId, { limit: 10, after: null })).toHaveLength(1);
       });
 
-      it("refuses a grant that is not a positive integer", async () => {
+      it("refuses a grant that is not a whole number from 1 to MAX_CREDIT_GRANT", async () => {
         const { accountId } = await funded(0);
-        for (const amount of [0, -5, 1.5, Number.NaN]) {
+        for (const amount of [0, -5, 1.5, Number.NaN, 1e30, MAX_CREDIT_GRANT + 1]) {
           await expect(fx.ledger.grant(accountId, amount, null, T0)).rejects.toThrow(RangeError);
         }
         expect(await fx.ledger.balance(accountId)).toBe(0);

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { isCreditGrant, MAX_CREDIT_GRANT } from "../../domain/accounts.ts";
 import type { Ledger } from "../../ports/ledger.ts";
 import { ledgerEntryFromRow, ledgerPage } from "../sql-rows.ts";
 import { type PgExecutor, postgresColumns } from "./pool.ts";
@@ -16,7 +17,8 @@ export function createPgLedger(pool: pg.Pool): Ledger {
   return {
     balance: (accountId) => balanceOf(pool, accountId),
     async grant(accountId, amount, note, at) {
-      if (!Number.isInteger(amount) || amount <= 0) throw new RangeError("grant must be a positive integer");
+      if (!isCreditGrant(amount))
+        throw new RangeError(`grant must be a whole number from 1 to ${MAX_CREDIT_GRANT}`);
       await pool.query(
         "INSERT INTO ledger (account_id, kind, amount, note, created_at) VALUES ($1, 'grant', $2, $3, $4)",
         [accountId, amount, note, at],

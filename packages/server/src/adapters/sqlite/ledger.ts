@@ -1,4 +1,5 @@
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import { isCreditGrant, MAX_CREDIT_GRANT } from "../../domain/accounts.ts";
 import type { Ledger } from "../../ports/ledger.ts";
 import { ledgerEntryFromRow, ledgerPage } from "../sql-rows.ts";
 import { balanceOf } from "./balances.ts";
@@ -11,7 +12,8 @@ export function createSqliteLedger(db: DatabaseSync): Ledger {
       return balanceOf(db, accountId);
     },
     async grant(accountId, amount, note, at) {
-      if (!Number.isInteger(amount) || amount <= 0) throw new RangeError("grant must be a positive integer");
+      if (!isCreditGrant(amount))
+        throw new RangeError(`grant must be a whole number from 1 to ${MAX_CREDIT_GRANT}`);
       sql(
         db,
         "INSERT INTO ledger (account_id, kind, amount, note, created_at) VALUES (?, 'grant', ?, ?, ?)",

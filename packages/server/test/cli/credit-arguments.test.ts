@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { runPictor as pictor } from "./serve-process.ts";
+
+const data = mkdtempSync(join(tmpdir(), "pictor-credit-args-"));
+afterAll(() => rmSync(data, { recursive: true, force: true }));
+
+it("credit amounts are digits only, up to 10^12: anything Number() would quietly read is refused with exit 2", async () => {
+  const created = await pictor([
+    "accounts",
+    "create",
+    "--name",
+    "ok",
+    "--credits",
+    "0",
+    "--json",
+    "--data",
+    data,
+  ]);
+  expect(created.code).toBe(0);
+  const { account_id } = JSON.parse(created.stdout) as { account_id: string };
+
+  for (const bad of ["1e30", "0x10", " 7 ", "", "-1", "2.5", "1000000000001", "99999999999999999999"]) {
+    const create = await pictor(["accounts", "create", "--name", "n", "--credits", bad, "--data", data]);
+    expect(create.code, `--credits "${bad}"`).toBe(2);
+    expect(create.stderr).toContain(
+      "pictor: --credits must be a whole number from 0 to 1000000000000, in digits.",
+    );
+    const grant = await pictor(["credits", "grant", account_id, bad, "--data", data]);
+    expect(grant.code, `grant "${bad}"`).toBe(2);
+    expect(grant.stderr).toContain("pictor: <n> must be a whole number from 1 to 1000000000000, in digits.");
+  }
+  expect((await pictor(["credits", "grant", account_id, "0", "--data", data])).code).toBe(2);
+
+  const granted = await pictor(["credits", "grant", account_id, "1000000000000", "--data", data]);
+  expect(granted.stdout).toBe(`Granted 1000000000000 credits to ${account_id}; balance 1000000000000.\n`);
+  // Nothing refused above reached the ledger.
+  expect((await pictor(["credits", "grant", account_id, "1", "--data", data])).stdout).toContain(
+    "balance 1000000000001.",
+  );
+});
+
+it("accounts create refuses an empty name", async () => {
+  const run = await pictor(["accounts", "create", "--name", "  ", "--data", data]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain("pictor: --name must not be empty.");
+});
