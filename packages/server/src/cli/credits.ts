@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { dataDirFrom } from "../main/config.ts";
 import { openDataDir } from "../main/data-dir.ts";
 import { parseCreditAmount } from "./credit-amount.ts";
-import { UsageError } from "./usage-error.ts";
+import { noAccount } from "./usage-error.ts";
 
 export function registerCreditsCommand(program: Command): void {
   const credits = program.command("credits").description("Manage credits");
@@ -13,9 +13,9 @@ export function registerCreditsCommand(program: Command): void {
     .option("--data <dir>", "data directory (PICTOR_DATA_DIR; default ./data)")
     .action(async (account: string, n: string, flags: { note?: string; data?: string }) => {
       const amount = parseCreditAmount(n, "<n>", { allowZero: false });
-      const data = openDataDir(dataDirFrom(flags.data, process.env));
+      const data = openDataDir(dataDirFrom(flags.data, process.env), { existing: true });
       try {
-        if (!(await data.accounts.get(account))) throw new UsageError(`No account '${account}'.`);
+        if (!(await data.accounts.get(account))) throw noAccount(account, data.paths.root);
         await data.ledger.grant(
           account,
           amount,

@@ -32,17 +32,24 @@ export function registerServeCommand(program: Command): void {
         server = await startServer(config);
       } catch (error) {
         const { code, syscall } = error as NodeJS.ErrnoException;
-        // Only the listen call itself: EACCES from the data directory is another story.
-        if (syscall !== "listen" || (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL"))
+        // Only the listen call itself (and the lookup of --host before it): EACCES from the data
+        // directory is another story.
+        const unknownHost = syscall === "getaddrinfo" && (code === "ENOTFOUND" || code === "EAI_AGAIN");
+        if (
+          !unknownHost &&
+          (syscall !== "listen" || (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL"))
+        )
           throw error;
         const what =
           code === "EADDRINUSE"
             ? "is already in use"
             : code === "EACCES"
               ? "needs privileges this user does not have"
-              : "is not an address of this machine";
+              : unknownHost
+                ? "is not a name this machine can resolve"
+                : "is not an address of this machine";
         process.stderr.write(
-          `pictor: cannot listen on ${config.host}:${config.port}: the ${code === "EADDRNOTAVAIL" ? "address" : "port"} ${what}. ` +
+          `pictor: cannot listen on ${config.host}:${config.port}: the ${code === "EADDRNOTAVAIL" || unknownHost ? "address" : "port"} ${what}. ` +
             "Choose another with --port <n> (npm start -- --port 8081) or PICTOR_PORT, and --host or PICTOR_HOST.\n",
         );
         // The render threads started already would keep the process alive.

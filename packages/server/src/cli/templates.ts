@@ -9,7 +9,7 @@ import { checkTemplateDocument } from "../domain/template-document.ts";
 import { createTemplate, updateDraft } from "../domain/templates.ts";
 import { dataDirFrom } from "../main/config.ts";
 import { type DataDir, openDataDir } from "../main/data-dir.ts";
-import { UsageError } from "./usage-error.ts";
+import { noAccount, UsageError } from "./usage-error.ts";
 
 export function registerTemplatesCommand(program: Command): void {
   const templates = program.command("templates").description("Manage templates");
@@ -36,9 +36,9 @@ export function registerTemplatesCommand(program: Command): void {
           `${file} names images that are not there (paths are relative to the file): ${read.missing.join(", ")}`,
         );
       }
-      const data = openDataDir(dataDirFrom(flags.data, process.env));
+      const data = openDataDir(dataDirFrom(flags.data, process.env), { existing: true });
       try {
-        if (!(await data.accounts.get(flags.account))) throw new UsageError(`No account '${flags.account}'.`);
+        if (!(await data.accounts.get(flags.account))) throw noAccount(flags.account, data.paths.root);
         const key = (read.document as { key?: unknown }).key;
         const document = await withImportedImages(
           data,

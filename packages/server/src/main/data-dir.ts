@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { createFileBlobStore } from "../adapters/files/blob-store.ts";
@@ -41,10 +41,20 @@ export class DataDirError extends Error {
  * instance (also while the server runs: SQLite WAL + busy_timeout). Throws DataDirError when the
  * directory cannot be made, written or read as Pictor's.
  */
-export function openDataDir(dataDir: string, options: { examplesDir?: string } = {}) {
+export function openDataDir(
+  dataDir: string,
+  options: {
+    examplesDir?: string;
+    /** Refuse a directory without Pictor's database rather than start one (commands that look things up). */
+    existing?: boolean;
+  } = {},
+) {
   const paths = dataPaths(dataDir);
   let db: DatabaseSync | undefined;
   let secret: Uint8Array;
+  if (options.existing && !existsSync(paths.database)) {
+    throw new DataDirError(paths.root, new Error("it holds no Pictor data (no pictor.db)"));
+  }
   try {
     mkdirSync(paths.blobs, { recursive: true });
     db = openDatabase(paths.database);

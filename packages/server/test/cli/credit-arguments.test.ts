@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, expect, it } from "vitest";
 import { runPictor as pictor } from "./serve-process.ts";
 
+const EXAMPLE = fileURLToPath(new URL("../../../../examples/templates/event-card.json", import.meta.url));
 const data = mkdtempSync(join(tmpdir(), "pictor-credit-args-"));
 afterAll(() => rmSync(data, { recursive: true, force: true }));
 
@@ -46,4 +48,23 @@ it("accounts create refuses an empty name", async () => {
   const run = await pictor(["accounts", "create", "--name", "  ", "--data", data]);
   expect(run.code).toBe(2);
   expect(run.stderr).toContain("pictor: --name must not be empty.");
+});
+
+it("credits grant and templates push name the data directory when the account is not there, and never create one", async () => {
+  const missing = join(data, "not-a-data-dir");
+  for (const args of [
+    ["credits", "grant", "acct_nope", "5", "--data", missing],
+    ["templates", "push", EXAMPLE, "--account", "acct_nope", "--data", missing],
+  ]) {
+    const run = await pictor(args);
+    expect(run.code, args[0]).toBe(2);
+    expect(run.stderr).toContain(`pictor: cannot use the data directory ${missing}: it holds no Pictor data`);
+  }
+  expect(existsSync(missing)).toBe(false);
+
+  const unknown = await pictor(["credits", "grant", "acct_nope", "5", "--data", data]);
+  expect(unknown.code).toBe(2);
+  expect(unknown.stderr).toContain(
+    `pictor: No account 'acct_nope' in the data directory ${data}. Check --data`,
+  );
 });

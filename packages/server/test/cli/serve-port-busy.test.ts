@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { killStillRunning, PICTOR_BIN, spawnServe } from "./serve-process.ts";
+import { killStillRunning, PICTOR_BIN, runPictor, spawnServe } from "./serve-process.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pictor-port-busy-"));
 const children: ChildProcess[] = [];
@@ -41,4 +41,23 @@ it("a first start on a busy port says so and exits 2; the next start still shows
   const editor = await fetch(`${started.url}/`);
   expect(editor.headers.get("content-type")).toMatch(/^text\/html/);
   started.child.kill("SIGTERM");
+});
+
+it("a --host that does not resolve is the same one-line listen error, exit 2", async () => {
+  const run = await runPictor([
+    "serve",
+    "--port",
+    "0",
+    "--host",
+    "nosuchhost.invalid",
+    "--data",
+    dir,
+    "--workers",
+    "1",
+  ]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain(
+    "pictor: cannot listen on nosuchhost.invalid:0: the address is not a name this machine can resolve.",
+  );
+  expect(run.stderr).not.toMatch(/\n\s+at /);
 });
