@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { readTemplateFile } from "../adapters/files/starter-catalog.ts";
 import { createMediaUploadInspector } from "../adapters/media/upload-inspector.ts";
+import { deleteAsset } from "../domain/assets/delete-asset.ts";
 import { uploadAsset } from "../domain/assets/upload.ts";
 import type { Failure } from "../domain/failure.ts";
 import { assetRef } from "../domain/render-request.ts";
@@ -40,7 +41,7 @@ export function registerTemplatesCommand(program: Command): void {
       try {
         if (!(await data.accounts.get(flags.account))) throw noAccount(flags.account, data.paths.root);
         const key = (read.document as { key?: unknown }).key;
-        const document = await withImportedImages(
+        const imported = await withImportedImages(
           data,
           flags.account,
           read,
@@ -48,16 +49,24 @@ export function registerTemplatesCommand(program: Command): void {
         );
         const existing = typeof key === "string" ? await data.templates.find(flags.account, key) : null;
         const result = existing
-          ? await updateDraft(data, flags.account, existing.id, document)
-          : await createTemplate(data, flags.account, document);
-        if (!result.ok) throw new UsageError(failureText(result));
+          ? await updateDraft(data, flags.account, existing.id, imported.document)
+          : await createTemplate(data, flags.account, imported.document);
+        if (!result.ok) {
+          // A refused push leaves no images behind (those it found already there stay).
+          await removeAssets(data, flags.account, imported.created);
+          throw new UsageError(failureText(result));
+        }
         let version = result.value.publishedVersion;
         if (flags.publish) {
           version = (
             await data.templates.publish(flags.account, result.value.id, data.clock.now().toISOString())
           ).version;
         }
-        const images = read.files.length > 0 ? `, ${read.files.length} image(s) imported as assets` : "";
+        const reused = read.files.length - imported.created.length;
+        const images =
+          read.files.length > 0
+            ? `, ${imported.created.length} new image asset(s)${reused > 0 ? `, ${reused} already there` : ""}`
+            : "";
         process.stdout.write(
           `${existing ? "Updated" : "Created"} ${result.value.key} (${result.value.id})` +
             `${flags.publish ? `, published version ${version}` : ", draft only"}${images}.\n`,
@@ -76,15 +85,17 @@ function failureText(failure: Failure): string {
 
 /**
  * The document with each image it names by a relative path replaced by `asset://` of that image,
- * uploaded into the account (identical bytes already there are reused, so pushing again adds none).
+ * uploaded into the account (identical bytes already there are reused, so pushing again adds none),
+ * and the ids of the assets this push created. An image that is refused removes those again.
  */
 async function withImportedImages(
   data: DataDir,
   accountId: string,
   read: Awaited<ReturnType<typeof readTemplateFile>>,
   key: string,
-): Promise<unknown> {
-  if (read.files.length === 0) return read.document;
+): Promise<{ document: unknown; created: string[] }> {
+  const created: string[] = [];
+  if (read.files.length === 0) return { document: read.document, created };
   const deps = {
     library: data.assetLibrary,
     blobs: data.blobs,
@@ -99,8 +110,16 @@ async function withImportedImages(
       filename: image.name,
       folder: `templates/${key || "pushed"}/`,
     });
-    if (!uploaded.ok) throw new UsageError(`Image ${image.ref}: ${uploaded.message}`);
+    if (!uploaded.ok) {
+      await removeAssets(data, accountId, created);
+      throw new UsageError(`Image ${image.ref}: ${uploaded.message}`);
+    }
+    if (uploaded.created) created.push(uploaded.asset.id);
     refs.set(image.ref, assetRef(uploaded.asset.id));
   }
-  return rewriteRefs(read.document, refs);
+  return { document: rewriteRefs(read.document, refs), created };
+}
+
+async function removeAssets(data: DataDir, accountId: string, ids: readonly string[]): Promise<void> {
+  for (const id of ids) await deleteAsset({ library: data.assetLibrary, blobs: data.blobs }, accountId, id);
 }

@@ -37,11 +37,12 @@ it("templates push imports the images a document names by relative path, once, a
   };
   const pushed = await pictor("templates", "push", OG_CARD, "--account", account.account_id, "--publish");
   expect(pushed.stdout).toMatch(
-    /^Updated blog-og-card \(tpl_\w+\), published version 2, 1 image\(s\) imported as assets\.$/m,
+    /^Updated blog-og-card \(tpl_\w+\), published version 2, 1 new image asset\(s\)\.$/m,
   );
   expect(imageAssets()).toBe(1);
-  // Pushing again reuses the stored bytes.
-  await pictor("templates", "push", OG_CARD, "--account", account.account_id, "--publish");
+  // Pushing again reuses the stored bytes, and says so.
+  const again = await pictor("templates", "push", OG_CARD, "--account", account.account_id, "--publish");
+  expect(again.stdout).toContain("published version 3, 0 new image asset(s), 1 already there.");
   expect(imageAssets()).toBe(1);
 
   const serving = await spawnServe(dir, env, children);
@@ -93,4 +94,31 @@ it("templates push imports the images a document names by relative path, once, a
   expect(refused?.stderr).toContain(
     "names images that are not there (paths are relative to the file): ../images/nope.jpg",
   );
+
+  // Refused after some images were stored (a later image is not an image; the document names an
+  // asset the account lacks): the images this push stored are removed again.
+  writeFileSync(join(dir, "images/fake.jpg"), "not a jpeg at all");
+  const twoImages = JSON.parse(readFileSync(join(dir, "docs/invalid.json"), "utf8"));
+  twoImages.frames[0].width = 1200;
+  twoImages.key = "two-images";
+  const photo = twoImages.frames[0].layers.find((l: { type: string }) => l.type === "image");
+  twoImages.frames[0].layers.push({ ...photo, id: "second", src: "../images/fake.jpg" });
+  writeFileSync(join(dir, "docs/two-images.json"), JSON.stringify(twoImages));
+  const foreign = { ...twoImages, key: "foreign" };
+  foreign.frames[0].layers = foreign.frames[0].layers.map((l: { id: string }) =>
+    l.id === "second" ? { ...l, src: "asset://ast_doesnotexist" } : l,
+  );
+  writeFileSync(join(dir, "docs/foreign.json"), JSON.stringify(foreign));
+  for (const [file, message] of [
+    ["docs/two-images.json", "Image ../images/fake.jpg: "],
+    ["docs/foreign.json", "ast_doesnotexist"],
+  ] as const) {
+    const push = await pictor("templates", "push", join(dir, file), "--account", account.account_id).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(push?.code, file).toBe(2);
+    expect(push?.stderr).toContain(message);
+    expect(imageAssets(), file).toBe(before);
+  }
 });
