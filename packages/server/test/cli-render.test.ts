@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -115,6 +115,33 @@ describe.concurrent("pictor render (the binary)", () => {
     ]);
     expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2, 2]);
     expect(runs[3]?.stderr).toMatch(/cannot read template .*missing\.json/);
+  });
+
+  it("exits 2 before rendering on an out-of-range --scale or an -o that cannot be right", async () => {
+    await mkdir(join(dir, "a-dir"), { recursive: true });
+    const cases: [string[], string][] = [
+      [["--scale", "0"], "argument '0' is invalid. expected a number from 1 to 4"],
+      [["--scale", "4.5"], "argument '4.5' is invalid. expected a number from 1 to 4"],
+      [["-o", "a-dir"], "pictor: -o a-dir is a directory; give a file name, such as a-dir/out.png"],
+      [["-o", "not-yet/"], "pictor: -o not-yet/ is a directory"],
+      [["-o", "out.gif"], "pictor: -o out.gif: '.gif' is not a format Pictor writes (.png, .jpg, .webp)"],
+      [["-o", "out.jpg", "--format", "png"], "pictor: -o out.jpg says jpeg but --format says png"],
+    ];
+    for (const [args, message] of cases) {
+      const run = await pictor(["render", ogCard, ...args], dir);
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.stderr).toContain(message);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(await readdir(dir)).not.toContain("not-yet");
+  });
+
+  it("exits 1 with one line when the output cannot be written", async () => {
+    await writeFile(join(dir, "a-file"), "x");
+    const run = await pictor(["render", ogCard, "-o", "a-file/out.png"], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^pictor render: cannot write .*a-file\/out\.png: E[A-Z]+: /);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 });
 

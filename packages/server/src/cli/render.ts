@@ -1,5 +1,5 @@
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
-import { basename, dirname, extname, isAbsolute, resolve } from "node:path";
+import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { type TemplateDocumentT, validateDocument } from "@pictor/engine";
 import {
   createNodeRenderer,
@@ -11,6 +11,7 @@ import {
   type OutputFormat,
 } from "@pictor/render-node";
 import { type Command, InvalidArgumentError, Option } from "commander";
+import { isValidScale } from "../domain/scale.ts";
 import { EXIT_FAILED, UsageError } from "./usage-error.ts";
 
 interface RenderFlags {
@@ -42,7 +43,30 @@ function collectSet(pair: string, previous: Record<string, string>): Record<stri
 function parseScale(text: string): number {
   const scale = Number(text);
   if (text.trim() === "" || !Number.isFinite(scale)) throw new InvalidArgumentError("not a number");
+  if (!isValidScale(scale)) throw new InvalidArgumentError("expected a number from 1 to 4");
   return scale;
+}
+
+/**
+ * What -o may name, checked before any rendering: a file (not a directory), with an extension of a
+ * format (or none) that agrees with --format.
+ */
+async function checkOutputFlag(output: string, format: OutputFormat, formatGiven: boolean): Promise<void> {
+  const isDirectory = await stat(output).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (/[\\/]$/.test(output) || isDirectory) {
+    throw new UsageError(`-o ${output} is a directory; give a file name, such as ${join(output, "out.png")}`);
+  }
+  const ext = extname(output).toLowerCase();
+  if (ext === "") return;
+  const named = FORMAT_BY_EXTENSION[ext];
+  if (!named)
+    throw new UsageError(`-o ${output}: '${ext}' is not a format Pictor writes (.png, .jpg, .webp)`);
+  if (formatGiven && named !== format) {
+    throw new UsageError(`-o ${output} says ${named} but --format says ${format}; make them agree`);
+  }
 }
 
 function parseFormat(text: string): OutputFormat {
@@ -84,6 +108,15 @@ export function registerRenderCommand(program: Command): void {
     });
 }
 
+async function writeOutput(out: string, bytes: Uint8Array): Promise<void> {
+  try {
+    await mkdir(dirname(out), { recursive: true });
+    await writeFile(out, bytes);
+  } catch (error) {
+    throw new FileError(`cannot write ${out}: ${(error as Error).message}`);
+  }
+}
+
 async function readTemplate(path: string): Promise<unknown> {
   let text: string;
   try {
@@ -94,11 +127,12 @@ async function readTemplate(path: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new TemplateFileError(`${path}: not valid JSON (${(error as Error).message})`);
+    throw new FileError(`${path}: not valid JSON (${(error as Error).message})`);
   }
 }
 
-class TemplateFileError extends Error {}
+/** A template that cannot be read as JSON, an output that cannot be written: one line, exit 1. */
+class FileError extends Error {}
 
 function imageSlotNames(document: TemplateDocumentT): Set<string> {
   return new Set(document.slots.filter((s) => s.type === "image").map((s) => s.name));
@@ -158,7 +192,7 @@ function describeFailure(error: unknown, templatePath: string): string | null {
   if (error instanceof InvalidSlotValuesError) {
     return ["invalid slot values:", ...error.issues.map((i) => `  ${i.path}: ${i.message}`)].join("\n");
   }
-  if (error instanceof TemplateFileError) return error.message;
+  if (error instanceof FileError) return error.message;
   const code = (error as { code?: unknown } | null)?.code;
   if (error instanceof Error && typeof code === "string" && /^[a-z]+(_[a-z]+)+$/.test(code)) {
     return `${code}: ${error.message}`;
@@ -176,6 +210,7 @@ async function renderCommand(templateArg: string, flags: RenderFlags): Promise<n
   if (flags.quality !== undefined && format === "png") {
     throw new UsageError("--quality applies to jpeg and webp only");
   }
+  if (flags.output) await checkOutputFlag(flags.output, format, flags.format !== undefined);
   try {
     // Validated (and migrated to the current version) up front: frame names and sample values are
     // read from the document before the renderer sees it.
@@ -205,8 +240,7 @@ async function renderCommand(templateArg: string, flags: RenderFlags): Promise<n
           loadImage: (src, slot) => loadImageFile(src, slot, templateDir),
         });
         const out = outputPathFor(flags, templateArg, format, flags.allFrames ? frame : null);
-        await mkdir(dirname(out), { recursive: true });
-        await writeFile(out, result.bytes);
+        await writeOutput(out, result.bytes);
         printWarnings(result, frame);
         const ms = Math.round(performance.now() - started);
         const warned = result.warnings.length ? `, ${result.warnings.length} warning(s)` : "";
