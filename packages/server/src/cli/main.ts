@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { StarterCatalogError } from "../adapters/files/starter-catalog.ts";
 import { DataDirError } from "../main/data-dir.ts";
@@ -15,6 +16,7 @@ import { EXIT_USAGE, UsageError } from "./usage-error.ts";
  */
 const program = new Command("pictor")
   .description("Pictor: template image rendering service and tools")
+  .version(packageVersion(), "-V, --version", "print the version of Pictor")
   .showHelpAfterError("(add --help for usage)")
   .exitOverride();
 
@@ -23,6 +25,12 @@ registerServeCommand(program);
 registerAccountsCommand(program);
 registerCreditsCommand(program);
 registerTemplatesCommand(program);
+
+/** The version of this checkout (the workspace's package.json, which the bin ships with). */
+function packageVersion(): string {
+  const file = new URL("../../../../package.json", import.meta.url);
+  return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
+}
 
 try {
   await program.parseAsync(process.argv);

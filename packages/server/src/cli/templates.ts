@@ -27,7 +27,7 @@ export function registerTemplatesCommand(program: Command): void {
       try {
         read = await readTemplateFile(file);
       } catch (error) {
-        throw new UsageError(`Cannot read ${file}: ${(error as Error).message}`);
+        throw new UsageError(`${file}: ${(error as Error).message}`);
       }
       // The document first, so that a push refused for its content stores no images either.
       const checked = checkTemplateDocument(read.document);

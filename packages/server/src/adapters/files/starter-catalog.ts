@@ -61,12 +61,19 @@ async function loadAll(dir: string) {
 /**
  * A template document file and the images it names by a path relative to itself (a string ending
  * in an image extension that is no URL or `asset://` reference). `missing` lists the paths that name
- * no file. Throws the parse error of a file that is not JSON.
+ * no file. Throws an Error whose message says what is wrong: the file cannot be read, is not JSON,
+ * or names an image path that cannot be read (a directory, say).
  */
 export async function readTemplateFile(
   file: string,
 ): Promise<{ document: unknown; files: StarterFile[]; missing: string[] }> {
-  const document: unknown = JSON.parse(await readFile(file, "utf8"));
+  const text = await readFile(file, "utf8");
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (e) {
+    throw new Error(text.trim() === "" ? "the file is empty" : `not valid JSON (${(e as Error).message})`);
+  }
   const files: StarterFile[] = [];
   const missing: string[] = [];
   for (const ref of new Set(Array.from(jsonStrings(document), (s) => s.value))) {
@@ -76,7 +83,9 @@ export async function readTemplateFile(
     try {
       files.push({ ref, name: basename(path), contentType, bytes: new Uint8Array(await readFile(path)) });
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") {
+        throw new Error(`cannot read the image ${ref} it names: ${(e as Error).message}`);
+      }
       missing.push(ref);
     }
   }
