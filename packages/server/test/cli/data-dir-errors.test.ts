@@ -47,17 +47,9 @@ it("starter templates that cannot be read stop the first start before the trial 
   mkdirSync(examples);
   writeFileSync(join(examples, "broken.json"), "{ not json");
   const data = join(dir, "first-start");
-  const failed = await pictor([
-    "serve",
-    "--port",
-    "0",
-    "--data",
-    data,
-    "--workers",
-    "1",
-    "--examples",
-    examples,
-  ]);
+  const serveWithExamples = (dirOrFile: string) =>
+    pictor(["serve", "--port", "0", "--data", data, "--workers", "1", "--examples", dirOrFile]);
+  const failed = await serveWithExamples(examples);
   expect(failed.code).toBe(2);
   expect(failed.stderr).toContain(
     `pictor: cannot read the starter template ${join(examples, "broken.json")}:`,
@@ -66,17 +58,7 @@ it("starter templates that cannot be read stop the first start before the trial 
   expect(failed.stdout).not.toMatch(/sk_live_/);
   const file = join(dir, "examples-file");
   writeFileSync(file, "{}");
-  const notADir = await pictor([
-    "serve",
-    "--port",
-    "0",
-    "--data",
-    data,
-    "--workers",
-    "1",
-    "--examples",
-    file,
-  ]);
+  const notADir = await serveWithExamples(file);
   expect(notADir.code).toBe(2);
   expect(notADir.stderr).toContain(`pictor: cannot read the starter templates in ${file}: ENOTDIR`);
 
