@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -6,27 +5,14 @@ import { fileURLToPath } from "node:url";
 import { createNodeRenderer, type NodeRenderer } from "@pictor/render-node";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runPictor } from "./cli/serve-process.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-const bin = join(root, "packages/server/bin/pictor.js");
 const templatesDir = join(root, "examples/templates");
 const ogCard = join(templatesDir, "og-card.json");
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real `pictor` binary, as a user would. */
-function pictor(args: string[], cwd: string): Promise<Run> {
-  return new Promise((done) => {
-    execFile(process.execPath, [bin, ...args], { cwd }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-      done({ code, stdout, stderr });
-    });
-  });
-}
+/** Runs the real `pictor` binary, as a user would, in `cwd`. */
+const pictor = (args: string[], cwd: string) => runPictor(args, { cwd });
 
 // Each case is its own process with its own output file, so they run side by side.
 describe.concurrent("pictor render (the binary)", () => {

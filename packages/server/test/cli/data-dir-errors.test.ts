@@ -17,7 +17,9 @@ afterAll(() => {
 it("a data dir that is a file: serve says which directory and how to choose another, exits 2, no stack", async () => {
   const file = join(dir, "a-file");
   writeFileSync(file, "not a directory");
-  const served = await pictor(["serve", "--port", "0", "--data", file, "--workers", "1"]);
+  const served = await pictor(["serve", "--port", "0", "--data", file, "--workers", "1"], {
+    running: children,
+  });
   expect(served.code).toBe(2);
   expect(served.stderr).toContain(`pictor: cannot use the data directory ${file}: ENOTDIR`);
   expect(served.stderr).toContain("--data <dir> or PICTOR_DATA_DIR");
@@ -36,7 +38,7 @@ it("a data dir whose pictor.db is not a database: every command says so and exit
     ["credits", "grant", "acct_x", "5", "--data", broken],
     ["serve", "--port", "0", "--data", broken, "--workers", "1"],
   ]) {
-    const run = await pictor(args);
+    const run = await pictor(args, { running: children });
     expect(run.code, args.join(" ")).toBe(2);
     expect(run.stderr).toContain(`pictor: cannot use the data directory ${broken}: file is not a database`);
   }
@@ -48,7 +50,9 @@ it("starter templates that cannot be read stop the first start before the trial 
   writeFileSync(join(examples, "broken.json"), "{ not json");
   const data = join(dir, "first-start");
   const serveWithExamples = (dirOrFile: string) =>
-    pictor(["serve", "--port", "0", "--data", data, "--workers", "1", "--examples", dirOrFile]);
+    pictor(["serve", "--port", "0", "--data", data, "--workers", "1", "--examples", dirOrFile], {
+      running: children,
+    });
   const failed = await serveWithExamples(examples);
   expect(failed.code).toBe(2);
   expect(failed.stderr).toContain(

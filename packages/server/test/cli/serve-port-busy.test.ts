@@ -1,10 +1,10 @@
-import { type ChildProcess, execFile } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { killStillRunning, PICTOR_BIN, runPictor, spawnServe } from "./serve-process.ts";
+import { killStillRunning, runPictor, spawnServe } from "./serve-process.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pictor-port-busy-"));
 const children: ChildProcess[] = [];
@@ -18,15 +18,8 @@ it("a first start on a busy port says so and exits 2; the next start still shows
   await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
   const port = (taken.address() as { port: number }).port;
   const env = { ...process.env, PICTOR_LOG_LEVEL: "warn" };
-  const failed = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [PICTOR_BIN, "serve", "--port", String(port), "--data", dir, "--workers", "1"],
-      { env },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
-    );
-    children.push(child);
+  const failed = await runPictor(["serve", "--port", String(port), "--data", dir, "--workers", "1"], {
+    running: children,
   });
   await new Promise((resolve) => taken.close(resolve));
   expect(failed.code).toBe(2);
@@ -44,17 +37,10 @@ it("a first start on a busy port says so and exits 2; the next start still shows
 });
 
 it("a --host that does not resolve is the same one-line listen error, exit 2", async () => {
-  const run = await runPictor([
-    "serve",
-    "--port",
-    "0",
-    "--host",
-    "nosuchhost.invalid",
-    "--data",
-    dir,
-    "--workers",
-    "1",
-  ]);
+  const run = await runPictor(
+    ["serve", "--port", "0", "--host", "nosuchhost.invalid", "--data", dir, "--workers", "1"],
+    { running: children },
+  );
   expect(run.code).toBe(2);
   expect(run.stderr).toContain(
     "pictor: cannot listen on nosuchhost.invalid:0: the address is not a name this machine can resolve.",

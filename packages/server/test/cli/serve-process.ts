@@ -61,15 +61,22 @@ export function killStillRunning(children: ChildProcess[]): void {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 }
 
-/** One `pictor` command to its end: exit code, stdout, stderr (logs at warn). */
-export function runPictor(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * One `pictor` command to its end: exit code, stdout, stderr (logs at warn). `running` collects the
+ * child for `killStillRunning`, for a command (a `serve` meant to fail) that might not end.
+ */
+export function runPictor(
+  args: string[],
+  options: { cwd?: string; running?: ChildProcess[] } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [PICTOR_BIN, ...args],
-      { env: { ...process.env, PICTOR_LOG_LEVEL: "warn" } },
+      { env: { ...process.env, PICTOR_LOG_LEVEL: "warn" }, ...(options.cwd ? { cwd: options.cwd } : {}) },
       (error, stdout, stderr) =>
         resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
     );
+    options.running?.push(child);
   });
 }
