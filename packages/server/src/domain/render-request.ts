@@ -120,7 +120,7 @@ export async function findOwnedAsset(
   assets: AssetLookup,
   options: { references?: boolean } = {},
 ): Promise<AssetRecord | null> {
-  const id = options.references ? (assetIdOf(value) ?? value) : value;
+  const id = idPart(value, options);
   if (ASSET_ID.test(id)) return assets.byId(id);
   const match = ASSET_URL_PATH.exec(safePath(value));
   return match?.[1] ? assets.byToken(match[1]) : null;
@@ -128,8 +128,12 @@ export async function findOwnedAsset(
 
 /** Whether a value is an asset id (or, with `references`, an `asset://` reference to one). */
 export function namesAssetId(value: string, options: { references?: boolean } = {}): boolean {
-  return ASSET_ID.test(options.references ? (assetIdOf(value) ?? value) : value);
+  return ASSET_ID.test(idPart(value, options));
 }
+
+/** The value, or with `references` the id an `asset://` reference names. */
+const idPart = (value: string, options: { references?: boolean }) =>
+  options.references ? (assetIdOf(value) ?? value) : value;
 
 function safePath(value: string): string {
   try {
