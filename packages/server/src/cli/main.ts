@@ -26,6 +26,15 @@ registerAccountsCommand(program);
 registerCreditsCommand(program);
 registerTemplatesCommand(program);
 
+/** What to change when the state a command needs cannot be used: said under the error's line. */
+const SETUP_HINTS = new Map<unknown, string>([
+  [DataDirError, "Choose another directory with --data <dir> or PICTOR_DATA_DIR (default ./data)."],
+  [
+    StarterCatalogError,
+    "Fix it, or start pictor serve with --examples <dir> naming another directory of template documents.",
+  ],
+]);
+
 /** The version of this checkout (the workspace's package.json, which the bin ships with). */
 function packageVersion(): string {
   const file = new URL("../../../../package.json", import.meta.url);
@@ -41,15 +50,8 @@ try {
   } else if (error instanceof UsageError) {
     process.stderr.write(`pictor: ${error.message}\n`);
     process.exitCode = EXIT_USAGE;
-  } else if (error instanceof DataDirError) {
-    process.stderr.write(
-      `pictor: ${error.message}\nChoose another directory with --data <dir> or PICTOR_DATA_DIR (default ./data).\n`,
-    );
-    process.exitCode = EXIT_USAGE;
-  } else if (error instanceof StarterCatalogError) {
-    process.stderr.write(
-      `pictor: ${error.message}\nFix it, or start pictor serve with --examples <dir> naming another directory of template documents.\n`,
-    );
+  } else if (error instanceof DataDirError || error instanceof StarterCatalogError) {
+    process.stderr.write(`pictor: ${error.message}\n${SETUP_HINTS.get(error.constructor)}\n`);
     process.exitCode = EXIT_USAGE;
   } else {
     throw error;

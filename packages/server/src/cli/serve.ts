@@ -3,6 +3,18 @@ import { ConfigError, readServeConfig } from "../main/config.ts";
 import { startServer } from "../main/serve.ts";
 import { EXIT_USAGE, UsageError } from "./usage-error.ts";
 
+/**
+ * Failures of the listen call itself (and of the lookup of --host before it), by syscall and code;
+ * anything else (EACCES from the data directory, say) is another story.
+ */
+const LISTEN_PROBLEMS: Record<string, string> = {
+  "listen EADDRINUSE": "port is already in use",
+  "listen EACCES": "port needs privileges this user does not have",
+  "listen EADDRNOTAVAIL": "address is not an address of this machine",
+  "getaddrinfo ENOTFOUND": "address is not a name this machine can resolve",
+  "getaddrinfo EAI_AGAIN": "address is not a name this machine can resolve",
+};
+
 export function registerServeCommand(program: Command): void {
   program
     .command("serve")
@@ -32,24 +44,10 @@ export function registerServeCommand(program: Command): void {
         server = await startServer(config);
       } catch (error) {
         const { code, syscall } = error as NodeJS.ErrnoException;
-        // Only the listen call itself (and the lookup of --host before it): EACCES from the data
-        // directory is another story.
-        const unknownHost = syscall === "getaddrinfo" && (code === "ENOTFOUND" || code === "EAI_AGAIN");
-        if (
-          !unknownHost &&
-          (syscall !== "listen" || (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL"))
-        )
-          throw error;
-        const what =
-          code === "EADDRINUSE"
-            ? "is already in use"
-            : code === "EACCES"
-              ? "needs privileges this user does not have"
-              : unknownHost
-                ? "is not a name this machine can resolve"
-                : "is not an address of this machine";
+        const problem = LISTEN_PROBLEMS[`${syscall} ${code}`];
+        if (!problem) throw error;
         process.stderr.write(
-          `pictor: cannot listen on ${config.host}:${config.port}: the ${code === "EADDRNOTAVAIL" || unknownHost ? "address" : "port"} ${what}. ` +
+          `pictor: cannot listen on ${config.host}:${config.port}: the ${problem}. ` +
             "Choose another with --port <n> (npm start -- --port 8081) or PICTOR_PORT, and --host or PICTOR_HOST.\n",
         );
         // The render threads started already would keep the process alive.
