@@ -41,7 +41,7 @@ export async function createAccount(
 ): Promise<{ accountId: string; apiKey: string }> {
   // The starters first: a catalog that cannot be read must fail before an account (and its key,
   // shown once) exists without them.
-  await deps.starters.load();
+  const starters = await deps.starters.load();
   const now = deps.clock.now().toISOString();
   const accountId = newId("acct");
   const apiKey = newApiKeySecret();
@@ -51,7 +51,7 @@ export async function createAccount(
     key: { id: newId("key"), hash: sha256(apiKey), prefix: keyPrefix(apiKey), name: "default" },
     grant: input.credits ?? TRIAL_CREDITS,
   });
-  await installStarterTemplates(deps, accountId);
+  await installStarterTemplates(deps, accountId, starters);
   return { accountId, apiKey };
 }
 

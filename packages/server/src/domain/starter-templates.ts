@@ -18,12 +18,12 @@ export async function installStarterTemplates(
     templates: TemplateStore;
     assets: AssetStore;
     blobs: BlobStore;
-    starters: StarterCatalog;
     clock: Clock;
   },
   accountId: string,
+  starters: Awaited<ReturnType<StarterCatalog["load"]>>,
 ): Promise<void> {
-  for (const { document, files } of await deps.starters.load()) {
+  for (const { document, files } of starters) {
     const refs = new Map<string, string>();
     for (const file of files) {
       const id = newId("ast");
