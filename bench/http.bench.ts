@@ -130,11 +130,13 @@ async function drive(name: string, connections: number, opts: autocannon.Options
   return record(name, connections, await run(connections, opts));
 }
 
-// Warm every worker (fonts, wasm, prepared photo) before measuring.
+// Warm every worker (fonts, wasm, prepared photo) and the API process's JIT before measuring: after
+// 40 requests most of the request path still ran as baseline code, and the first round of the c=1
+// run came out about 0.1 above the others.
 await autocannon({
   url: `${server.url}/v1/renders`,
-  connections: 4,
-  amount: 40,
+  connections: 2,
+  amount: 400,
   method: "POST",
   headers,
   body: renderBody(true),

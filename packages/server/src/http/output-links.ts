@@ -1,9 +1,18 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto";
 import { OUTPUT_URL_TTL_S, type OutputLinks } from "../ports/output-links.ts";
 import { EXT_BY_TYPE } from "./views.ts";
 
+// One key object per secret: handing createHmac the raw bytes builds a new one on every call, which
+// made signing 14 µs instead of 2.5 µs (every job view with an output signs its link).
+const keys = new WeakMap<Uint8Array, KeyObject>();
+
 function signature(secret: Uint8Array, assetId: string, expires: number): string {
-  return createHmac("sha256", secret).update(`${assetId}.${expires}`).digest("hex");
+  let key = keys.get(secret);
+  if (!key) {
+    key = createSecretKey(secret);
+    keys.set(secret, key);
+  }
+  return createHmac("sha256", key).update(`${assetId}.${expires}`).digest("hex");
 }
 
 export function signOutputPath(secret: Uint8Array, assetId: string, ext: string, nowMs: number): string {

@@ -3,16 +3,17 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import type { BlobStore } from "../../ports/blob-store.ts";
+import { createSpareFiles } from "./spare-files.ts";
 
 export interface FileBlobStoreOptions {
   /**
-   * For a render worker thread's outputs: blocking writes straight to the key's file. Blocking,
-   * because the thread has nothing else to do meanwhile, and a write of a few hundred KB to the page
-   * cache is cheaper than two hops through the libuv pool, which on a busy machine each wait for a
-   * free core. Straight to the file (no temp file and rename, about half the cost), because nothing
-   * reads an output's key before its render is completed, which happens only after this write
-   * returns; a run that dies mid-write leaves the render `rendering`, and its re-run rewrites the
-   * whole file.
+   * For a render worker thread's outputs: blocking writes, because the thread has nothing else to do
+   * meanwhile and a write of a few hundred KB to the page cache is cheaper than hops through the libuv
+   * pool, which on a busy machine each wait for a free core. Each output is written over a spare file
+   * filled ahead of time and renamed into place (spare-files.ts: most of the cost of a new file is
+   * finding its pages), or, when no spare is ready, straight to the key's file: nothing reads an
+   * output's key before its render is completed, which happens only after this write returns, and a
+   * run that dies mid-write leaves the render `rendering`, so its re-run rewrites the whole file.
    */
   renderOutputs?: boolean;
 }
@@ -30,14 +31,16 @@ export function createFileBlobStore(root: string, options: FileBlobStoreOptions 
   };
   // Directories already made by this process: one mkdir per directory, not one per write.
   const made = new Set<string>();
+  const spares = options.renderOutputs ? createSpareFiles(join(base, ".spares")) : null;
   return {
     async put(key, bytes) {
       const path = pathOf(key);
       const dir = dirname(path);
-      if (options.renderOutputs) {
+      if (spares) {
         if (!made.has(dir)) mkdirSync(dir, { recursive: true });
         made.add(dir);
-        writeFileSync(path, bytes);
+        if (!spares.writeOver(path, bytes)) writeFileSync(path, bytes);
+        void spares.refill(bytes.byteLength);
         return;
       }
       const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
