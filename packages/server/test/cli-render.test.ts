@@ -128,6 +128,16 @@ describe.concurrent("pictor render (the binary)", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^pictor render: cannot write .*a-file\/out\.png: E[A-Z]+: /);
     expect(run.stderr).not.toMatch(/\n\s+at /);
+    // Node's recursive mkdir never returns for a path under /proc; the render must end all the same.
+    const underProc = await pictor(["render", ogCard, "-o", "/proc/pictor-nope/out.png"], dir);
+    expect(underProc.code).toBe(1);
+    expect(underProc.stderr).toMatch(/^pictor render: cannot write \/proc\/pictor-nope\/out\.png: ENOENT: /);
+  });
+
+  it("creates the missing directories of -o", async () => {
+    const run = await pictor(["render", ogCard, "-o", "deep/er/out.png"], dir);
+    expect(run.code).toBe(0);
+    expect((await readFile(join(dir, "deep/er/out.png"))).subarray(1, 4).toString()).toBe("PNG");
   });
 });
 

@@ -110,10 +110,35 @@ export function registerRenderCommand(program: Command): void {
 
 async function writeOutput(out: string, bytes: Uint8Array): Promise<void> {
   try {
-    await mkdir(dirname(out), { recursive: true });
-    await writeFile(out, bytes);
+    await writeFile(out, bytes).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+      await makeDirectories(dirname(out));
+      await writeFile(out, bytes);
+    });
   } catch (error) {
     throw new FileError(`cannot write ${out}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * `mkdir -p`, one level at a time from the nearest directory that exists: Node's recursive mkdir
+ * never returns for a path under /proc (each mkdir there fails with ENOENT, and it retries).
+ */
+async function makeDirectories(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    try {
+      await stat(d);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || dirname(d) === d) throw error;
+      missing.unshift(d);
+    }
+  }
+  for (const d of missing) {
+    await mkdir(d).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+    });
   }
 }
 

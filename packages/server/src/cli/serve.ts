@@ -60,7 +60,7 @@ export function registerServeCommand(program: Command): void {
         : `Pictor render worker started (${config.workers} render threads)\n`;
       if (server.firstStart) {
         banner +=
-          `Trial account ${server.firstStart.accountId} created with 30 credits and the starter templates.\n` +
+          `Trial account ${server.firstStart.accountId} created with 30 credits and ${starterCount(server.firstStart.starterTemplates)}.\n` +
           `API key (shown only now, store it): ${server.firstStart.apiKey}\n` +
           `Try: curl -s ${server.url}/v1/templates -H "Authorization: Bearer ${server.firstStart.apiKey}"\n`;
       }
@@ -80,4 +80,10 @@ export function registerServeCommand(program: Command): void {
         process.on("SIGINT", stop);
       });
     });
+}
+
+/** How the banner counts the starters the trial account received (an empty --examples gives none). */
+function starterCount(n: number): string {
+  if (n === 0) return "no starter templates (the examples directory has none)";
+  return n === 1 ? "1 starter template" : `${n} starter templates`;
 }

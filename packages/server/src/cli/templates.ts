@@ -10,6 +10,7 @@ import { checkTemplateDocument } from "../domain/template-document.ts";
 import { createTemplate, updateDraft } from "../domain/templates.ts";
 import { dataDirFrom } from "../main/config.ts";
 import { type DataDir, openDataDir } from "../main/data-dir.ts";
+import type { TemplateRecord } from "../ports/template-store.ts";
 import { noAccount, UsageError } from "./usage-error.ts";
 
 export function registerTemplatesCommand(program: Command): void {
@@ -57,7 +58,9 @@ export function registerTemplatesCommand(program: Command): void {
           throw new UsageError(failureText(result));
         }
         let version = result.value.publishedVersion;
-        if (flags.publish) {
+        // Pushing the same file again must not mint a version that renders exactly like the last one.
+        const unchanged = flags.publish && (await draftIsPublished(data, result.value));
+        if (flags.publish && !unchanged) {
           version = (
             await data.templates.publish(flags.account, result.value.id, data.clock.now().toISOString())
           ).version;
@@ -69,12 +72,19 @@ export function registerTemplatesCommand(program: Command): void {
             : "";
         process.stdout.write(
           `${existing ? "Updated" : "Created"} ${result.value.key} (${result.value.id})` +
-            `${flags.publish ? `, published version ${version}` : ", draft only"}${images}.\n`,
+            `${flags.publish ? (unchanged ? `, version ${version} already published as it is` : `, published version ${version}`) : ", draft only"}${images}.\n`,
         );
       } finally {
         data.close();
       }
     });
+}
+
+/** True when the template's draft is the document of its latest published version. */
+async function draftIsPublished(data: DataDir, template: TemplateRecord): Promise<boolean> {
+  if (template.publishedVersion === null) return false;
+  const latest = await data.templates.version(template.id, template.publishedVersion);
+  return latest !== null && JSON.stringify(latest.document) === JSON.stringify(template.draft);
 }
 
 /** A refusal as the CLI prints it: the message, then each field error on its own line. */

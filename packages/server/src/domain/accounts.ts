@@ -38,7 +38,7 @@ export interface AccountDeps {
 export async function createAccount(
   deps: AccountDeps,
   input: { name: string; credits?: number },
-): Promise<{ accountId: string; apiKey: string }> {
+): Promise<{ accountId: string; apiKey: string; starterTemplates: number }> {
   // The starters first: a catalog that cannot be read must fail before an account (and its key,
   // shown once) exists without them.
   const starters = await deps.starters.load();
@@ -52,7 +52,7 @@ export async function createAccount(
     grant: input.credits ?? TRIAL_CREDITS,
   });
   await installStarterTemplates(deps, accountId, starters);
-  return { accountId, apiKey };
+  return { accountId, apiKey, starterTemplates: starters.length };
 }
 
 /**

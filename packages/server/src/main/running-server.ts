@@ -5,7 +5,7 @@ export interface RunningServer {
   /** Where the HTTP API listens; "" for a `--role worker` process, which serves no HTTP. */
   url: string;
   /** Set only on the very first start (no account yet): the trial account's key (shown once). */
-  firstStart: { accountId: string; apiKey: string } | null;
+  firstStart: { accountId: string; apiKey: string; starterTemplates: number } | null;
   /** Stop accepting, let in-flight renders finish, close everything. */
   close(): Promise<void>;
   /** Resolves once every render worker has loaded its engine (at once for a `--role api` process). */

@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,6 +29,10 @@ it("a first start on a busy port says so and exits 2; the next start still shows
 
   const started = await spawnServe(dir, env, children);
   expect(started.stdout()).toMatch(/API key \(shown only now, store it\): sk_live_/);
+  const examples = readdirSync(new URL("../../../../examples/templates/", import.meta.url)).filter((f) =>
+    f.endsWith(".json"),
+  );
+  expect(started.stdout()).toContain(`created with 30 credits and ${examples.length} starter templates.\n`);
   // The banner names the editor and the reference as well as the API.
   expect(started.stdout()).toContain(`Editor: ${started.url}/  API reference: ${started.url}/docs\n`);
   const editor = await fetch(`${started.url}/`);
@@ -46,4 +50,16 @@ it("a --host that does not resolve is the same one-line listen error, exit 2", a
     "pictor: cannot listen on nosuchhost.invalid:0: the address is not a name this machine can resolve.",
   );
   expect(run.stderr).not.toMatch(/\n\s+at /);
+});
+
+it("the banner says so when the examples directory gave the trial account no starter templates", async () => {
+  const data = join(dir, "no-starters");
+  const empty = join(dir, "empty-examples");
+  mkdirSync(empty);
+  const env = { ...process.env, PICTOR_LOG_LEVEL: "warn" };
+  const started = await spawnServe(data, env, children, ["--examples", empty]);
+  expect(started.stdout()).toContain(
+    "created with 30 credits and no starter templates (the examples directory has none).\n",
+  );
+  started.child.kill("SIGTERM");
 });

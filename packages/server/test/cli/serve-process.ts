@@ -21,10 +21,11 @@ export async function spawnServe(
   dir: string,
   env: NodeJS.ProcessEnv,
   running: ChildProcess[],
+  extraArgs: string[] = [],
 ): Promise<ServeProcess> {
   const child = spawn(
     process.execPath,
-    [PICTOR_BIN, "serve", "--port", "0", "--data", dir, "--workers", "1"],
+    [PICTOR_BIN, "serve", "--port", "0", "--data", dir, "--workers", "1", ...extraArgs],
     {
       env,
       stdio: ["ignore", "pipe", "pipe"],

@@ -40,9 +40,11 @@ it("templates push imports the images a document names by relative path, once, a
     /^Updated blog-og-card \(tpl_\w+\), published version 2, 1 new image asset\(s\)\.$/m,
   );
   expect(imageAssets()).toBe(1);
-  // Pushing again reuses the stored bytes, and says so.
+  // Pushing again reuses the stored bytes, and says so; the same document publishes no new version.
   const again = await pictor("templates", "push", OG_CARD, "--account", account.account_id, "--publish");
-  expect(again.stdout).toContain("published version 3, 0 new image asset(s), 1 already there.");
+  expect(again.stdout).toContain(
+    "version 2 already published as it is, 0 new image asset(s), 1 already there.",
+  );
   expect(imageAssets()).toBe(1);
 
   const serving = await spawnServe(dir, env, children);
@@ -51,7 +53,7 @@ it("templates push imports the images a document names by relative path, once, a
     body: { template: "blog-og-card", modifications: [], wait: true },
   });
   expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ status: "completed", template_version: 3, width: 1200, height: 630 });
+  expect(res.body).toMatchObject({ status: "completed", template_version: 2, width: 1200, height: 630 });
   serving.child.kill("SIGTERM");
 
   // An invalid document is refused before its images are stored.
