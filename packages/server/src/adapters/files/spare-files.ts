@@ -39,8 +39,11 @@ export interface SpareFiles {
   refill(size: number): Promise<void>;
 }
 
-/** Spares are sized a quarter over the last output, in 64 KiB steps, and never over 16 MiB. */
-const STEP = 64 * 1024;
+/**
+ * Spares are sized a sixteenth over the last output, in 16 KiB steps, and never over 16 MiB: what the
+ * truncate cuts off was filled for nothing, and an output larger than its spare just extends it.
+ */
+const STEP = 16 * 1024;
 const MAX_SPARE = 16 * 1024 * 1024;
 
 interface Spare {
@@ -93,7 +96,7 @@ export function createSpareFiles(dir: string): SpareFiles {
         cleaned = true;
         removeSparesOfDeadProcesses(dir);
       }
-      const capacity = Math.min(MAX_SPARE, Math.max(STEP, Math.ceil((size * 1.25) / STEP) * STEP));
+      const capacity = Math.min(MAX_SPARE, Math.max(STEP, Math.ceil((size * 1.0625) / STEP) * STEP));
       if (zeros.byteLength < capacity) zeros = Buffer.alloc(capacity);
       const filler = zeros;
       const name = `${process.pid}-${threadId}-${randomBytes(4).toString("hex")}`;
