@@ -1,16 +1,9 @@
-import type { ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, expect, it } from "vitest";
-import { killStillRunning, runPictor as pictor, spawnServe } from "./serve-process.ts";
+import { expect, it } from "vitest";
+import { runPictor as pictor, scratchForPictor, spawnServe } from "./serve-process.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "pictor-data-dir-errors-"));
-const children: ChildProcess[] = [];
-afterAll(() => {
-  killStillRunning(children);
-  rmSync(dir, { recursive: true, force: true });
-});
+const { dir, children } = scratchForPictor("pictor-data-dir-errors-");
 
 // Root can write anywhere, so an unwritable directory cannot be made here; a file where the directory
 // should be, and a file that is not a database, fail the same way for every user.

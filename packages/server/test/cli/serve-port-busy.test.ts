@@ -1,17 +1,10 @@
-import type { ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, expect, it } from "vitest";
-import { killStillRunning, runPictor, spawnServe } from "./serve-process.ts";
+import { expect, it } from "vitest";
+import { runPictor, scratchForPictor, spawnServe } from "./serve-process.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "pictor-port-busy-"));
-const children: ChildProcess[] = [];
-afterAll(() => {
-  killStillRunning(children);
-  rmSync(dir, { recursive: true, force: true });
-});
+const { dir, children } = scratchForPictor("pictor-port-busy-");
 
 it("a first start on a busy port says so and exits 2; the next start still shows the trial key and the editor's URL", async () => {
   const taken = createServer();

@@ -1,5 +1,9 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
 
 export const PICTOR_BIN = fileURLToPath(new URL("../../bin/pictor.js", import.meta.url));
 
@@ -55,6 +59,20 @@ export function exited(child: ChildProcess): Promise<{ code: number | null; sign
       resolve({ code: child.exitCode, signal: child.signalCode });
     else child.on("exit", (code, signal) => resolve({ code, signal }));
   });
+}
+
+/**
+ * A scratch directory for a test file's data dirs and the list its `pictor` children go into; after
+ * the file's tests, whatever still runs is killed and the directory removed.
+ */
+export function scratchForPictor(prefix: string): { dir: string; children: ChildProcess[] } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    killStillRunning(children);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { dir, children };
 }
 
 export function killStillRunning(children: ChildProcess[]): void {

@@ -1,25 +1,18 @@
-import { type ChildProcess, execFile } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFile } from "node:child_process";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { api } from "../api/support.ts";
-import { killStillRunning, PICTOR_BIN, spawnServe } from "./serve-process.ts";
+import { PICTOR_BIN, scratchForPictor, spawnServe } from "./serve-process.ts";
 
 const run = promisify(execFile);
 const OG_CARD = fileURLToPath(new URL("../../../../examples/templates/og-card.json", import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), "pictor-push-"));
-const children: ChildProcess[] = [];
+const { dir, children } = scratchForPictor("pictor-push-");
 const env = { ...process.env, PICTOR_LOG_LEVEL: "warn" };
 const pictor = (...args: string[]) => run(process.execPath, [PICTOR_BIN, ...args, "--data", dir], { env });
-
-afterAll(() => {
-  killStillRunning(children);
-  rmSync(dir, { recursive: true, force: true });
-});
 
 it("templates push imports the images a document names by relative path, once, and the template renders", async () => {
   const account = JSON.parse((await pictor("accounts", "create", "--name", "push", "--json")).stdout);
