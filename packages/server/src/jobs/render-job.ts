@@ -29,8 +29,13 @@ export interface RenderJobDeps {
  * Resolves with the render as this run left it (for wait-mode requests: no need to read it back), or
  * null when there was nothing to do or another run finished it first.
  */
-export async function runRenderJob(deps: RenderJobDeps, renderId: string): Promise<FinishedRender | null> {
-  const job = await deps.renders.claim(renderId);
+export async function runRenderJob(
+  deps: RenderJobDeps,
+  renderId: string,
+  /** The render as accepted, when the caller holds it (RenderStore.claim need not read it back). */
+  accepted?: RenderRecord,
+): Promise<FinishedRender | null> {
+  const job = await deps.renders.claim(renderId, accepted);
   if (!job) return null;
   const { render, document } = job;
   const ext = EXT[render.format];

@@ -11,7 +11,7 @@ import { buildApp } from "../http/app.ts";
 import { hmacOutputLinks } from "../http/output-links.ts";
 import { assetLinksAt } from "../http/views.ts";
 import { createWebhookDeliverer } from "../jobs/deliver-webhooks.ts";
-import { giveUpRenderJob, runRenderJob } from "../jobs/render-job.ts";
+import { giveUpRenderJob, type RenderJobDeps, runRenderJob } from "../jobs/render-job.ts";
 import type { ServeConfig } from "./config.ts";
 import { openDataDir } from "./data-dir.ts";
 import { listen, logOptions, type RunningServer } from "./running-server.ts";
@@ -43,21 +43,18 @@ export async function startEmbeddedServer(
   // Callback bodies carry absolute links; the base is known once the server listens (renders are
   // only accepted, or recovered, after that).
   let linkBase = config.publicUrl?.replace(/\/+$/, "") ?? "";
+  const jobDeps: RenderJobDeps = {
+    renders: data.renders,
+    clock: data.clock,
+    runTask: pool.run,
+    assetLinks: (asset) => assetLinksAt({ outputLinks, clock: data.clock }, linkBase, asset),
+  };
   const queue = createLocalRenderQueue({
     renders: data.renders,
     concurrency: config.workers,
     maxQueued: config.maxQueued,
     giveUp: (id) => giveUpRenderJob(data, id),
-    run: (id) =>
-      runRenderJob(
-        {
-          renders: data.renders,
-          clock: data.clock,
-          runTask: pool.run,
-          assetLinks: (asset) => assetLinksAt({ outputLinks, clock: data.clock }, linkBase, asset),
-        },
-        id,
-      ),
+    run: (id, accepted) => runRenderJob(jobDeps, id, accepted),
   });
 
   const app = await buildApp(

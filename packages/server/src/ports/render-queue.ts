@@ -11,9 +11,10 @@ export interface FinishedRender {
 export interface RenderQueue {
   /**
    * Called after `RenderStore.accept` committed; the row is already durable. `accountId` lets a
-   * queue share workers fairly between accounts.
+   * queue share workers fairly between accounts. `accepted`: the record just inserted, which a queue
+   * running the render in this process may hand to `RenderStore.claim`.
    */
-  enqueue(renderId: string, accountId: string): void;
+  enqueue(renderId: string, accountId: string, accepted?: RenderRecord): void;
   /**
    * True while the queue cannot take `incoming` more renders (default 1; a batch asks for its rows):
    * new work gets 503 `unavailable` before any charge.

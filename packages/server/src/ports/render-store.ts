@@ -70,8 +70,12 @@ export interface RenderStore {
   ): Promise<RenderRecord | null>;
   /** `queued` and `rendering` renders in acceptance order (restart recovery), with their accounts so the queue keeps its per-account fairness. */
   pending(): Promise<{ id: string; accountId: string }[]>;
-  /** Marks the render `rendering` and returns its job; null if it is no longer pending. */
-  claim(id: string): Promise<RenderJob | null>;
+  /**
+   * Marks the render `rendering` and returns its job; null if it is no longer pending. `accepted`:
+   * the record exactly as `accept` inserted it, when the caller still holds it, so the row need not be
+   * read back (a store may ignore it).
+   */
+  claim(id: string, accepted?: RenderRecord): Promise<RenderJob | null>;
   /**
    * Completes the render and records its output asset together, and its completion callback in the
    * webhook outbox when given (same transaction: a completed render with a webhook_url always has

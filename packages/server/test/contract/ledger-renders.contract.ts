@@ -240,6 +240,23 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
         expect(await fx.renders.claim("rnd_missing")).toBeNull();
       });
 
+      it("claims with the accepted record at hand exactly as without it; null once finished", async () => {
+        const { accountId, templateId } = await funded(10);
+        const render = makeRender(accountId, templateId);
+        await fx.renders.accept(render);
+        const job = await fx.renders.claim(render.id, render);
+        expect(job?.render).toEqual({ ...render, status: "rendering" });
+        expect(job?.document).toEqual(DOCUMENT);
+        expect((await fx.other.renders.get(accountId, render.id))?.status).toBe("rendering");
+        await fx.renders.complete(render.id, {
+          asset: makeAsset(render),
+          sha256: OUTPUT_SHA,
+          warnings: [],
+          at: T1,
+        });
+        expect(await fx.renders.claim(render.id, render)).toBeNull();
+      });
+
       it("completes with the output asset and warnings; a second completion changes nothing", async () => {
         const { accountId, templateId } = await funded(10);
         const render = makeRender(accountId, templateId);

@@ -23,8 +23,11 @@ export function createLocalRenderQueue(options: {
   concurrency: number;
   /** Queued renders (not yet dispatched) above which new work is refused; default 10,000. */
   maxQueued?: number;
-  /** Runs one render to its end; resolves with how it ended when it ended it (waiters get that as is). */
-  run(renderId: string): Promise<FinishedRender | null>;
+  /**
+   * Runs one render to its end; resolves with how it ended when it ended it (waiters get that as is).
+   * `accepted`: the record as accepted, on its first run in this process (see RenderStore.claim).
+   */
+  run(renderId: string, accepted?: RenderRecord): Promise<FinishedRender | null>;
   /** Ends a render whose runs kept failing (failed and refunded; a no-op if it had finished). */
   giveUp(renderId: string): Promise<unknown>;
   /** Waits before each run again after a failed one; default 1, 2, 4, 8, 16 s. */
@@ -37,6 +40,7 @@ export function createLocalRenderQueue(options: {
   const maxQueued = options.maxQueued ?? 10_000;
   const known = new Set<string>();
   const accountOf = new Map<string, string>();
+  const acceptedRecords = new Map<string, RenderRecord>();
   const failedRuns = new Map<string, number>();
   const retryDelays = options.retryDelaysMs ?? [1000, 2000, 4000, 8000, 16_000];
   const inFlight = new Map<string, Promise<void>>();
@@ -47,7 +51,9 @@ export function createLocalRenderQueue(options: {
   const pump = () => {
     while (!draining && inFlight.size < options.concurrency && pendingCount > 0) {
       const id = takeNext();
-      const done = options.run(id).then(
+      const accepted = acceptedRecords.get(id);
+      acceptedRecords.delete(id);
+      const done = options.run(id, accepted).then(
         (ended) => settle(id, ended, false),
         (error: unknown) => {
           logFault("render job failed", id, error);
@@ -105,10 +111,11 @@ export function createLocalRenderQueue(options: {
   };
 
   return {
-    enqueue(renderId, accountId) {
+    enqueue(renderId, accountId, accepted) {
       if (known.has(renderId)) return;
       known.add(renderId);
       accountOf.set(renderId, accountId);
+      if (accepted) acceptedRecords.set(renderId, accepted);
       push(renderId, accountId);
       pump();
     },

@@ -32,6 +32,10 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
     db,
     "UPDATE renders SET status = 'rendering' WHERE id = ? AND status IN ('queued', 'rendering') RETURNING *",
   );
+  const claimAccepted = sql(
+    db,
+    "UPDATE renders SET status = 'rendering' WHERE id = ? AND status IN ('queued', 'rendering')",
+  );
 
   return {
     async accept(r) {
@@ -61,13 +65,22 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
         .all()
         .map((r) => ({ id: String(r.id), accountId: String(r.account_id) }));
     },
-    async claim(id) {
+    async claim(id, accepted) {
       // One statement, so no explicit transaction: a pending render has no refund to read yet.
-      const r = claimPending.get(id);
-      if (!r) return null;
-      const v = readTemplateVersion(db, r.template_id as string, r.template_version as number);
+      // With the accepted record at hand the row is not read back: decoding its 25 columns and JSON
+      // was a noticeable part of the API thread's work per render.
+      let render: RenderRecord;
+      if (accepted) {
+        if (Number(claimAccepted.run(id).changes) !== 1) return null;
+        render = { ...accepted, status: "rendering" };
+      } else {
+        const r = claimPending.get(id);
+        if (!r) return null;
+        render = toRender(r);
+      }
+      const v = readTemplateVersion(db, render.templateId, render.templateVersion);
       if (!v) throw new Error(`render ${id} pins a missing template version`);
-      return { render: toRender(r), document: v.document };
+      return { render, document: v.document };
     },
     async complete(id, { asset, sha256, warnings, at, callback }) {
       return transaction(db, () => {

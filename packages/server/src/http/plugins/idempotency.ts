@@ -103,10 +103,12 @@ export const idempotencyPlugin = globalPlugin<IdempotencyOptions>(
     app.decorateRequest("idempotencyResume", null);
     app.decorateRequest("idempotencyCreated", false);
 
-    app.addHook("preHandler", async (request, reply) => {
-      if (request.routeOptions.config.idempotent !== true) return;
-      const header = request.headers[IDEMPOTENCY_KEY_HEADER];
-      if (header === undefined) return;
+    /** Takes the request's key; true when it answered the request itself (a replay). */
+    const claimKey = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      header: unknown,
+    ): Promise<boolean> => {
       if (typeof header !== "string" || !VALID_KEY.test(header)) {
         throw new ApiError(
           "invalid_request",
@@ -129,7 +131,7 @@ export const idempotencyPlugin = globalPlugin<IdempotencyOptions>(
           if (state.resumeSince !== undefined) {
             request.idempotencyResume = { key: header, since: state.resumeSince };
           }
-          return;
+          return false;
         case "in_progress":
           throw new ApiError(
             "idempotency_key_in_use",
@@ -143,23 +145,28 @@ export const idempotencyPlugin = globalPlugin<IdempotencyOptions>(
             "This Idempotency-Key was already used with a different request body.",
           );
         case "completed":
-          return reply
+          reply
             .code(state.response.status)
             .headers(state.response.headers)
             .header(IDEMPOTENT_REPLAYED_HEADER, "true")
             .send(Buffer.from(state.response.body));
+          return true;
       }
-    });
+    };
 
-    app.addHook("onSend", async (request, reply, payload) => {
-      const claim = claims.get(request);
-      if (!claim || claim.settled) return payload;
+    /** Stores the answer for replays (or frees or suspends the key when there is nothing to store). */
+    const settleKey = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      claim: Claim,
+      payload: unknown,
+    ) => {
       claim.settled = true;
       const storable = typeof payload === "string" || payload instanceof Uint8Array;
       if (reply.statusCode >= 500 || !storable) {
         if (request.idempotencyCreated) await store.suspend(claim.scope, claim.fingerprint);
         else await store.release(claim.scope, claim.fingerprint);
-        return payload;
+        return;
       }
       const response: StoredResponse = {
         status: reply.statusCode,
@@ -167,7 +174,22 @@ export const idempotencyPlugin = globalPlugin<IdempotencyOptions>(
         body: typeof payload === "string" ? Buffer.from(payload) : payload,
       };
       await store.complete(claim.scope, claim.fingerprint, response, now());
-      return payload;
+    };
+
+    // Callback hooks with a fast path: most requests carry no key, and an async hook would cost each
+    // of them a promise and a microtask turn. A hook that answers the request itself calls no `done`.
+    app.addHook("preHandler", (request, reply, done) => {
+      const header = request.headers[IDEMPOTENCY_KEY_HEADER];
+      if (request.routeOptions.config.idempotent !== true || header === undefined) return done();
+      claimKey(request, reply, header).then((answered) => {
+        if (!answered) done();
+      }, done);
+    });
+
+    app.addHook("onSend", (request, reply, payload, done) => {
+      const claim = claims.get(request);
+      if (!claim || claim.settled) return done(null, payload);
+      settleKey(request, reply, claim, payload).then(() => done(null, payload), done);
     });
 
     // No release on client abort: the handler may still finish and charge, and its onSend stores

@@ -77,9 +77,9 @@ export const rateLimitPlugin = globalPlugin<RateLimitOptions>("pictor-rate-limit
   });
 
   // The plugin only knows the legacy X-RateLimit-* names; rewrite them into the draft's fields.
-  app.addHook("onSend", async (request, reply, payload) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     const limit = reply.getHeader(LIMIT);
-    if (limit === undefined) return payload;
+    if (limit === undefined) return done(null, payload);
     const remaining = reply.getHeader(REMAINING) ?? 0;
     const reset = reply.getHeader(RESET) ?? 0;
     const routeLimit = request.routeOptions.config.rateLimit;
@@ -90,6 +90,6 @@ export const rateLimitPlugin = globalPlugin<RateLimitOptions>("pictor-rate-limit
     reply.removeHeader(RESET);
     reply.header("ratelimit-policy", `"burst";q=${limit};w=${Math.ceil(windowMs / 1000)}`);
     reply.header("ratelimit", `"burst";r=${remaining};t=${reset}`);
-    return payload;
+    done(null, payload);
   });
 });

@@ -16,14 +16,17 @@ export const shuttingDownPlugin = globalPlugin("pictor-shutting-down", async (ap
   app.addHook("preClose", async () => {
     closing = true;
   });
-  app.addHook("onRequest", async (_request, reply) => {
-    if (!closing) return;
+  // A callback hook: it runs on every request and almost always has nothing to do.
+  app.addHook("onRequest", (_request, reply, done) => {
+    if (!closing) return done();
     reply.header("connection", "close");
-    throw new ApiError(
-      "unavailable",
-      "The server is shutting down; retry shortly.",
-      {},
-      { "Retry-After": String(SHUTTING_DOWN_RETRY_AFTER_S) },
+    done(
+      new ApiError(
+        "unavailable",
+        "The server is shutting down; retry shortly.",
+        {},
+        { "Retry-After": String(SHUTTING_DOWN_RETRY_AFTER_S) },
+      ),
     );
   });
 });

@@ -73,7 +73,7 @@ async function accept(deps: AppDeps, request: FastifyRequest, body: Static<typeo
     typeof key === "string" ? { idempotencyKey: key } : {},
   );
   if (!accepted.ok) throw toApiError(accepted);
-  deps.queue.enqueue(accepted.value.id, accepted.value.accountId);
+  deps.queue.enqueue(accepted.value.id, accepted.value.accountId, accepted.value);
   return accepted.value;
 }
 
