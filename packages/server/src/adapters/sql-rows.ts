@@ -90,7 +90,7 @@ export const renderInsertValues = (r: RenderRecord): unknown[] => [
   JSON.stringify(r.metadata),
   JSON.stringify(r.tags),
   r.webhookUrl,
-  "queued",
+  r.status === "rendering" ? "rendering" : "queued",
   r.creditsCharged,
   r.createdAt,
   r.idempotencyKey ?? null,

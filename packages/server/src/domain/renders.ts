@@ -49,7 +49,8 @@ export async function acceptRender(
   deps: AcceptRenderDeps,
   accountId: string,
   req: RenderRequest,
-  options: { idempotencyKey?: string } = {},
+  /** `startsAtOnce`: the queue will start it now (RenderQueue.startsAtOnce), so it is accepted as `rendering`. */
+  options: { idempotencyKey?: string; startsAtOnce?: boolean } = {},
 ): Promise<Result<RenderRecord>> {
   const scale = req.scale === undefined ? 1 : req.scale;
   if (!isValidScale(scale)) return fail("invalid_scale", "scale must be a number from 1 to 4 inclusive.");
@@ -112,7 +113,7 @@ export async function acceptRender(
     tags: req.tags ?? [],
     webhookUrl: req.webhook_url ?? null,
     idempotencyKey: options.idempotencyKey ?? null,
-    status: "queued",
+    status: options.startsAtOnce ? "rendering" : "queued",
     creditsCharged: creditCost(scale),
     creditsRefunded: 0,
     error: null,

@@ -21,6 +21,11 @@ export interface RenderQueue {
    */
   isFull?(incoming?: number): boolean;
   /**
+   * True when a render enqueued now would start at once (a free worker and nothing waiting): the
+   * render may then be accepted as `rendering`, which spares the claim a write of its own.
+   */
+  startsAtOnce?(): boolean;
+  /**
    * Resolves with the finished render, or null when it is still running at the deadline.
    */
   waitFor(accountId: string, renderId: string, timeoutMs: number): Promise<FinishedRender | null>;

@@ -58,7 +58,8 @@ export interface RenderJob {
 export interface RenderStore {
   /**
    * Atomically: check the balance covers `render.creditsCharged`, append the charge, insert the
-   * render as `queued`. Balance never goes below zero, also across processes.
+   * render as `queued` (or `rendering`, when its status says so: the queue starts it at once). Balance
+   * never goes below zero, also across processes.
    */
   accept(render: RenderRecord): Promise<AcceptOutcome>;
   get(accountId: string, id: string): Promise<RenderRecord | null>;
@@ -73,7 +74,7 @@ export interface RenderStore {
   /**
    * Marks the render `rendering` and returns its job; null if it is no longer pending. `accepted`:
    * the record exactly as `accept` inserted it, when the caller still holds it, so the row need not be
-   * read back (a store may ignore it).
+   * read back (a store may ignore it); one accepted as `rendering` is not written again.
    */
   claim(id: string, accepted?: RenderRecord): Promise<RenderJob | null>;
   /**

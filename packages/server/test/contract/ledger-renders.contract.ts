@@ -257,6 +257,17 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
         expect(await fx.renders.claim(render.id, render)).toBeNull();
       });
 
+      it("accepts a render that starts at once as rendering; claiming it with its record writes nothing", async () => {
+        const { accountId, templateId } = await funded(10);
+        const render = { ...makeRender(accountId, templateId), status: "rendering" as const };
+        expect((await fx.renders.accept(render)).accepted).toBe(true);
+        expect((await fx.other.renders.get(accountId, render.id))?.status).toBe("rendering");
+        expect(await fx.renders.pending()).toContainEqual({ id: render.id, accountId });
+        const job = await fx.renders.claim(render.id, render);
+        expect(job?.render).toEqual(render);
+        expect(job?.document).toEqual(DOCUMENT);
+      });
+
       it("completes with the output asset and warnings; a second completion changes nothing", async () => {
         const { accountId, templateId } = await funded(10);
         const render = makeRender(accountId, templateId);

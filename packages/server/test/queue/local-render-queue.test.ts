@@ -9,15 +9,18 @@ import type { RenderRecord, RenderStore } from "../../src/ports/render-store.ts"
  */
 function harness(options: { concurrency: number; maxQueued?: number }) {
   const started: string[] = [];
+  /** The accepted record each run was handed (its id), or null. */
+  const handedOver: (string | null)[] = [];
   const finish = new Map<string, (ended: FinishedRender | null) => void>();
   const store = { pending: async () => [], get: async () => null } as unknown as RenderStore;
   const queue = createLocalRenderQueue({
     renders: store,
     ...options,
     giveUp: async () => {},
-    run: (id) =>
+    run: (id, accepted) =>
       new Promise<FinishedRender | null>((resolve) => {
         started.push(id);
+        handedOver.push(accepted?.id ?? null);
         finish.set(id, resolve);
       }),
   });
@@ -25,7 +28,7 @@ function harness(options: { concurrency: number; maxQueued?: number }) {
     finish.get(id)?.(ended);
     await new Promise((r) => setImmediate(r));
   };
-  return { queue, started, complete };
+  return { queue, started, handedOver, complete };
 }
 
 describe("local render queue", () => {
@@ -65,6 +68,31 @@ describe("local render queue", () => {
     expect(queue.isFull?.()).toBe(true);
     await complete("r2");
     await drained;
+  });
+
+  it("starts at once only with a free slot and nobody waiting, and never while draining", async () => {
+    const { queue, complete } = harness({ concurrency: 1 });
+    expect(queue.startsAtOnce?.()).toBe(true);
+    queue.enqueue("r1", "a");
+    expect(queue.startsAtOnce?.()).toBe(false);
+    queue.enqueue("r2", "a");
+    await complete("r1");
+    // r2 took the slot.
+    expect(queue.startsAtOnce?.()).toBe(false);
+    await complete("r2");
+    expect(queue.startsAtOnce?.()).toBe(true);
+    const drained = queue.drain();
+    expect(queue.startsAtOnce?.()).toBe(false);
+    await drained;
+  });
+
+  it("hands a run the record it was enqueued with, on its first run only", async () => {
+    const { queue, handedOver, complete } = harness({ concurrency: 1 });
+    queue.enqueue("r1", "a", { id: "r1" } as RenderRecord);
+    queue.enqueue("r2", "a");
+    await complete("r1");
+    expect(handedOver).toEqual(["r1", null]);
+    await complete("r2");
   });
 
   it("answers a waiter with the outcome of the run, for the render's own account only", async () => {

@@ -119,6 +119,9 @@ export function createLocalRenderQueue(options: {
       push(renderId, accountId);
       pump();
     },
+    startsAtOnce() {
+      return !draining && pendingCount === 0 && inFlight.size < options.concurrency;
+    },
     isFull(incoming = 1) {
       // A batch larger than the whole limit needs an empty queue, not a retry that can never succeed.
       return draining || pendingCount + Math.min(incoming, maxQueued) > maxQueued;

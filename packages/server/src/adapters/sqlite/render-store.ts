@@ -71,7 +71,8 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
       // was a noticeable part of the API thread's work per render.
       let render: RenderRecord;
       if (accepted) {
-        if (Number(claimAccepted.run(id).changes) !== 1) return null;
+        // Accepted as `rendering` (it started at once) a moment ago: nothing to write.
+        if (accepted.status !== "rendering" && Number(claimAccepted.run(id).changes) !== 1) return null;
         render = { ...accepted, status: "rendering" };
       } else {
         const r = claimPending.get(id);

@@ -63,14 +63,26 @@ async function resumedRender(deps: AppDeps, request: FastifyRequest): Promise<Re
   return deps.renders.findByIdempotencyKey(request.accountId, resume.key, since);
 }
 
-async function accept(deps: AppDeps, request: FastifyRequest, body: Static<typeof RenderRequestBody>) {
+/**
+ * `waiting`: the caller waits for the outcome, so a render the queue starts at once is accepted as
+ * `rendering` directly (one write fewer); an asynchronous caller is answered `queued` as documented.
+ */
+async function accept(
+  deps: AppDeps,
+  request: FastifyRequest,
+  body: Static<typeof RenderRequestBody>,
+  waiting: boolean,
+) {
   refuseWhenQueueFull(deps.queue);
   const key = request.headers[IDEMPOTENCY_KEY_HEADER];
   const accepted = await acceptRender(
     { ...deps, checkUrl: (url) => deps.safeFetch.check(url) },
     request.accountId,
     body,
-    typeof key === "string" ? { idempotencyKey: key } : {},
+    {
+      ...(typeof key === "string" ? { idempotencyKey: key } : {}),
+      startsAtOnce: waiting && (deps.queue.startsAtOnce?.() ?? false),
+    },
   );
   if (!accepted.ok) throw toApiError(accepted);
   deps.queue.enqueue(accepted.value.id, accepted.value.accountId, accepted.value);
@@ -95,10 +107,10 @@ export function registerRenderCreate(app: App, deps: AppDeps): void {
       // From here a failure may leave a charged render behind: a retry must find it, not charge again
       // (if nothing was created after all, the retry finds nothing and accepts as usual).
       request.idempotencyCreated = true;
-      const render = (await resumedRender(deps, request)) ?? (await accept(deps, request, body));
+      const wait = waitSeconds(body.wait, request.headers.prefer);
+      const render = (await resumedRender(deps, request)) ?? (await accept(deps, request, body, wait > 0));
       reply.header("Location", `/v1/renders/${render.id}`);
 
-      const wait = waitSeconds(body.wait, request.headers.prefer);
       if (wait <= 0) return reply.code(202).send(await jobView(deps, request, render));
       if (body.wait === undefined) reply.header("Preference-Applied", `wait=${wait}`);
       const finished = await deps.queue.waitFor(request.accountId, render.id, wait * 1000);
