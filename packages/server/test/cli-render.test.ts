@@ -76,6 +76,13 @@ describe.concurrent("pictor render (the binary)", () => {
     expect(run.stderr).toMatch(/values\.headlin: .*did you mean "headline"/);
   });
 
+  it("exits 1 asking for a file when --set leaves an image slot empty", async () => {
+    const run = await pictor(["render", ogCard, "--set", "photo="], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("values.photo: must not be empty (the path of an image file)");
+    expect(run.stderr).not.toContain("image URL");
+  });
+
   it("exits 1 naming the JSON path of an invalid template", async () => {
     const broken = JSON.parse(await readFile(ogCard, "utf8"));
     broken.frames[0].layers[0].width = -5;

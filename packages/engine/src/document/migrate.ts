@@ -51,6 +51,9 @@ function detectVersion(doc: Record<string, unknown>): number | string {
     if (Object.hasOwn(doc, "frames") && !Object.hasOwn(doc, "layers")) {
       return `is required (the current version is ${CURRENT_VERSION})`;
     }
+    // Nothing of a version-0 draft either (say `{}`): checked as a current document, so the errors
+    // name what it lacks ("frames is required") rather than fields of a frame migrated from nothing.
+    if (!["layers", "width", "height"].some((field) => Object.hasOwn(doc, field))) return CURRENT_VERSION;
     return 0;
   }
   const v = doc.version;

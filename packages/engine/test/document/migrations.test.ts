@@ -128,6 +128,16 @@ describe("versions", () => {
     });
   });
 
+  it("checks an object with nothing of either shape (say {}) as a current document: frames is required", () => {
+    const result = validateDocument({});
+    expect(result.ok).toBe(false);
+    const errors = result.ok ? [] : result.errors;
+    expect(errors).toContainEqual({ path: "frames", message: "is required" });
+    expect(errors.some((e) => e.path.startsWith("frames["))).toBe(false);
+    // A version-0 draft (top-level layers) still migrates.
+    expect(migrateDocument({ layers: [] }).ok).toBe(true);
+  });
+
   it("reports a registry gap instead of looping", () => {
     expect(migrateDocument({ layers: [] }, [])).toEqual({
       ok: false,

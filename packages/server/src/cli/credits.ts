@@ -10,8 +10,9 @@ export function registerCreditsCommand(program: Command): void {
     .command("grant <account> <n>")
     .description("Add n credits to an account (a ledger grant)")
     .option("--note <text>", "note stored with the grant")
+    .option("--json", 'print {"account_id","granted","balance"}')
     .option("--data <dir>", "data directory (PICTOR_DATA_DIR; default ./data)")
-    .action(async (account: string, n: string, flags: { note?: string; data?: string }) => {
+    .action(async (account: string, n: string, flags: { note?: string; json?: boolean; data?: string }) => {
       const amount = parseCreditAmount(n, "<n>", { allowZero: false });
       const data = openDataDir(dataDirFrom(flags.data, process.env), { existing: true });
       try {
@@ -22,8 +23,11 @@ export function registerCreditsCommand(program: Command): void {
           flags.note ?? "granted by operator",
           data.clock.now().toISOString(),
         );
+        const balance = await data.ledger.balance(account);
         process.stdout.write(
-          `Granted ${amount} credits to ${account}; balance ${await data.ledger.balance(account)}.\n`,
+          flags.json
+            ? `${JSON.stringify({ account_id: account, granted: amount, balance })}\n`
+            : `Granted ${amount} credits to ${account}; balance ${balance}.\n`,
         );
       } finally {
         data.close();

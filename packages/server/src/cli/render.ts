@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { type TemplateDocumentT, validateDocument } from "@pictor/engine";
 import {
@@ -11,6 +11,7 @@ import {
   type OutputFormat,
 } from "@pictor/render-node";
 import { type Command, InvalidArgumentError, Option } from "commander";
+import { makeDirectories } from "../adapters/files/make-directories.ts";
 import { isValidScale } from "../domain/scale.ts";
 import { EXIT_FAILED, UsageError } from "./usage-error.ts";
 
@@ -112,33 +113,11 @@ async function writeOutput(out: string, bytes: Uint8Array): Promise<void> {
   try {
     await writeFile(out, bytes).catch(async (error: NodeJS.ErrnoException) => {
       if (error.code !== "ENOENT") throw error;
-      await makeDirectories(dirname(out));
+      makeDirectories(dirname(out));
       await writeFile(out, bytes);
     });
   } catch (error) {
     throw new FileError(`cannot write ${out}: ${(error as Error).message}`);
-  }
-}
-
-/**
- * `mkdir -p`, one level at a time from the nearest directory that exists: Node's recursive mkdir
- * never returns for a path under /proc (each mkdir there fails with ENOENT, and it retries).
- */
-async function makeDirectories(dir: string): Promise<void> {
-  const missing: string[] = [];
-  for (let d = resolve(dir); ; d = dirname(d)) {
-    try {
-      await stat(d);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || dirname(d) === d) throw error;
-      missing.unshift(d);
-    }
-  }
-  for (const d of missing) {
-    await mkdir(d).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "EEXIST") throw error;
-    });
   }
 }
 
@@ -243,6 +222,19 @@ async function renderCommand(templateArg: string, flags: RenderFlags): Promise<n
     if (!checked.ok) throw new InvalidDocumentError(checked.errors);
     const document = checked.document;
     const imageSlots = imageSlotNames(document);
+    // The engine's own words for this ("an image URL or asset reference") are the API's; here an
+    // image is a file.
+    const emptyImages = Object.entries(flags.set).filter(([name, value]) => imageSlots.has(name) && !value);
+    if (emptyImages.length > 0) {
+      throw new InvalidSlotValuesError(
+        emptyImages.map(([name]) => ({
+          kind: "invalid" as const,
+          slot: name,
+          path: `values.${name}`,
+          message: "must not be empty (the path of an image file)",
+        })),
+      );
+    }
     const sample = flags.sample ? (document.sample ?? {}) : {};
     const values = {
       ...anchorImageValues(sample, imageSlots, templateDir),

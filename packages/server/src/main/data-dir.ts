@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { createFileBlobStore } from "../adapters/files/blob-store.ts";
+import { makeDirectories } from "../adapters/files/make-directories.ts";
 import { createDirectoryStarterCatalog } from "../adapters/files/starter-catalog.ts";
 import { createSqliteAccountStore } from "../adapters/sqlite/account-store.ts";
 import { createSqliteAssetLibrary } from "../adapters/sqlite/asset-library.ts";
@@ -56,7 +57,7 @@ export function openDataDir(
     throw new DataDirError(paths.root, new Error("it holds no Pictor data (no pictor.db)"));
   }
   try {
-    mkdirSync(paths.blobs, { recursive: true });
+    makeDirectories(paths.blobs);
     db = openDatabase(paths.database);
     secret = signingSecret(paths.secret);
   } catch (error) {

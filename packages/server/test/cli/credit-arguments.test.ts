@@ -42,6 +42,8 @@ it("credit amounts are digits only, up to 10^12: anything Number() would quietly
   expect((await pictor(["credits", "grant", account_id, "1", "--data", data])).stdout).toContain(
     "balance 1000000000001.",
   );
+  const json = await pictor(["credits", "grant", account_id, "2", "--json", "--data", data]);
+  expect(JSON.parse(json.stdout)).toEqual({ account_id, granted: 2, balance: 1000000000003 });
 });
 
 it("accounts create refuses an empty name", async () => {

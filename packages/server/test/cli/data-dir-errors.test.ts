@@ -22,6 +22,19 @@ it("a data dir that is a file: serve says which directory and how to choose anot
   expect(served.stdout).toBe("");
 });
 
+it("a data dir that cannot be made (under /proc): every command fails with the reason instead of hanging", async () => {
+  // Node's recursive mkdir never returns for such a path; openDataDir makes one level at a time.
+  const nowhere = "/proc/pictor-no-such-dir/data";
+  for (const args of [
+    ["serve", "--port", "0", "--data", nowhere, "--workers", "1"],
+    ["accounts", "create", "--name", "n", "--data", nowhere],
+  ]) {
+    const run = await pictor(args, { running: children });
+    expect(run.code, args.join(" ")).toBe(2);
+    expect(run.stderr).toContain(`pictor: cannot use the data directory ${nowhere}: ENOENT`);
+  }
+});
+
 it("a data dir whose pictor.db is not a database: every command says so and exits 2", async () => {
   const broken = join(dir, "broken");
   mkdirSync(broken);
