@@ -49,8 +49,12 @@ export async function acceptRender(
   deps: AcceptRenderDeps,
   accountId: string,
   req: RenderRequest,
-  /** `startsAtOnce`: the queue will start it now (RenderQueue.startsAtOnce), so it is accepted as `rendering`. */
-  options: { idempotencyKey?: string; startsAtOnce?: boolean } = {},
+  /**
+   * `startsAtOnce`: asked just before the charge (RenderQueue.startsAtOnce); true when the queue will
+   * start the render now, which is then accepted as `rendering`. Asked that late so that other
+   * requests accepted while this one was being checked are counted.
+   */
+  options: { idempotencyKey?: string; startsAtOnce?: () => boolean } = {},
 ): Promise<Result<RenderRecord>> {
   const scale = req.scale === undefined ? 1 : req.scale;
   if (!isValidScale(scale)) return fail("invalid_scale", "scale must be a number from 1 to 4 inclusive.");
@@ -113,7 +117,7 @@ export async function acceptRender(
     tags: req.tags ?? [],
     webhookUrl: req.webhook_url ?? null,
     idempotencyKey: options.idempotencyKey ?? null,
-    status: options.startsAtOnce ? "rendering" : "queued",
+    status: options.startsAtOnce?.() ? "rendering" : "queued",
     creditsCharged: creditCost(scale),
     creditsRefunded: 0,
     error: null,

@@ -81,7 +81,7 @@ async function accept(
     body,
     {
       ...(typeof key === "string" ? { idempotencyKey: key } : {}),
-      startsAtOnce: waiting && (deps.queue.startsAtOnce?.() ?? false),
+      startsAtOnce: () => waiting && (deps.queue.startsAtOnce?.() ?? false),
     },
   );
   if (!accepted.ok) throw toApiError(accepted);
