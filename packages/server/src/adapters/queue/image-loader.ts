@@ -3,6 +3,14 @@ import { assetIdOf } from "../../domain/render-request.ts";
 import type { BlobStore } from "../../ports/blob-store.ts";
 import { OutboundError, type SafeFetch } from "../../ports/safe-fetch.ts";
 
+/**
+ * The cache key of an `asset://` reference in a render of `accountId`: per account, so another
+ * account's render is never handed the asset from a cache. Null for any other source.
+ */
+export function accountAssetKey(accountId: string, src: string): string | null {
+  return assetIdOf(src) !== null ? `${accountId} ${src}` : null;
+}
+
 /** An input image that cannot be loaded: the render fails with this code and is refunded. */
 export class ImageLoadError extends Error {
   readonly code = "image_fetch_failed" as const;
@@ -30,8 +38,7 @@ export function createImageLoader(deps: {
 
   /** `accountId`: whose render it is; an `asset://` reference resolves only to that account's assets. */
   return async function loadImage(accountId: string, src: string): Promise<Uint8Array> {
-    // Per account: another account's render must not be handed an asset from the cache either.
-    const key = assetIdOf(src) !== null ? `${accountId} ${src}` : src;
+    const key = accountAssetKey(accountId, src) ?? src;
     const cached = cache.get(key);
     if (cached) return cached;
     const bytes = await load(accountId, src);

@@ -3,10 +3,9 @@ import { createHash } from "node:crypto";
 import { parentPort, workerData } from "node:worker_threads";
 import { restoreFontFamilyNames } from "@pictor/engine";
 import { createNodeRenderer } from "@pictor/render-node";
-import { assetIdOf } from "../../domain/render-request.ts";
 import { createSafeFetch } from "../fetch/safe-fetch.ts";
 import { createAccountFontLoader } from "../sqlite/asset-fonts.ts";
-import { createImageLoader, ImageLoadError } from "./image-loader.ts";
+import { accountAssetKey, createImageLoader, ImageLoadError } from "./image-loader.ts";
 import {
   RENDER_FAULT_MESSAGE,
   type RenderTask,
@@ -61,7 +60,7 @@ async function run(task: RenderTask): Promise<RenderTaskResult> {
       loadImage: (src: string) => loadImage(task.accountId, src),
       // Assets are immutable: their prepared pixels can be reused without reading the blob again,
       // by renders of the account that owns them (the prepared-image cache is shared by all).
-      sourceIdentity: (src: string) => (assetIdOf(src) !== null ? `${task.accountId} ${src}` : null),
+      sourceIdentity: (src: string) => accountAssetKey(task.accountId, src),
     });
     // Hashing and writing the output here keeps both off the API thread (a 600 KB PNG took about
     // 1 ms of SHA-256 there), and the bytes never cross threads.
