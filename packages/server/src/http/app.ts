@@ -3,6 +3,7 @@ import { createMediaUploadInspector } from "../adapters/media/upload-inspector.t
 import type { IdempotencyStore } from "../ports/idempotency-store.ts";
 import type { App, AppDeps, AppDepsInput } from "./app-types.ts";
 import { createAuthenticator } from "./auth.ts";
+import type { AuthFailureLimit } from "./auth-failure-budget.ts";
 import { errorHandlerPlugin } from "./plugins/errors.ts";
 import { idempotencyPlugin } from "./plugins/idempotency.ts";
 import { jsonBodyPlugin } from "./plugins/json-body.ts";
@@ -47,7 +48,15 @@ export interface BuildAppOptions {
   isUnavailable?: (error: unknown) => boolean;
   idempotencyStore?: IdempotencyStore;
   rateLimit?: RateLimitOptions | false;
+  /**
+   * Failed authentications per IP address (auth.ts): over the budget, 429 instead of a key lookup.
+   * Default 20 at once, 1 more per second; false turns it off.
+   */
+  authFailureLimit?: AuthFailureLimit | false;
 }
+
+/** `pictor serve`'s defaults too (PICTOR_AUTH_FAILURES_BURST / _PER_SECOND, main/config.ts). */
+const DEFAULT_AUTH_FAILURE_LIMIT: AuthFailureLimit = { burst: 20, refillPerSecond: 1 };
 
 /** Registered by the OpenAPI plugin, readable without a key. */
 const PUBLIC_PATHS = new Set(["/v1/openapi.json", "/docs"]);
@@ -74,7 +83,12 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
 
   // Auth is the first check (api-decisions: auth → body → …): it runs on onRequest, before the
   // body is even parsed, so an unauthenticated caller gets 401 whatever it sent.
-  const authenticate = createAuthenticator(deps);
+  const authenticate = createAuthenticator({
+    accounts: deps.accounts,
+    clock: deps.clock,
+    failureLimit:
+      options.authFailureLimit === false ? null : (options.authFailureLimit ?? DEFAULT_AUTH_FAILURE_LIMIT),
+  });
   app.addHook("onRequest", async (request) => {
     if (request.routeOptions.config?.public === true || PUBLIC_PATHS.has(request.routeOptions.url ?? ""))
       return;

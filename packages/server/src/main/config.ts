@@ -16,6 +16,9 @@ export const ServeSettings = T.Object({
   logLevel: T.Union(["fatal", "error", "warn", "info", "debug", "trace", "silent"].map((l) => T.Literal(l))),
   rateLimitBurst: T.Integer({ minimum: 1 }),
   rateLimitPerSecond: T.Number({ exclusiveMinimum: 0 }),
+  /** Failed authentications per IP address (missing, malformed, unknown, revoked key) before 429. */
+  authFailuresBurst: T.Integer({ minimum: 1 }),
+  authFailuresPerSecond: T.Number({ exclusiveMinimum: 0 }),
   openSignup: T.Boolean(),
   maxQueued: T.Integer({ minimum: 1 }),
   examplesDir: T.Optional(T.String({ minLength: 1 })),
@@ -84,6 +87,8 @@ const EXPECTED: Record<keyof ServeSettings, string> = {
   logLevel: "fatal, error, warn, info, debug, trace or silent",
   rateLimitBurst: "a whole number of at least 1",
   rateLimitPerSecond: "a number above 0",
+  authFailuresBurst: "a whole number of at least 1",
+  authFailuresPerSecond: "a number above 0",
   openSignup: "true or false",
   maxQueued: "a whole number of at least 1",
   examplesDir: "a directory",
@@ -126,6 +131,10 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     logLevel: given("logLevel", null, "PICTOR_LOG_LEVEL") ?? "info",
     rateLimitBurst: num(given("rateLimitBurst", null, "PICTOR_RATE_LIMIT_BURST")) ?? 100,
     rateLimitPerSecond: num(given("rateLimitPerSecond", null, "PICTOR_RATE_LIMIT_PER_SECOND")) ?? 20,
+    // 20 mistakes at once and one more a second: far above what a person or a client with a stale
+    // key makes, while a flood of made-up keys reaches the key store at most once a second per address.
+    authFailuresBurst: num(given("authFailuresBurst", null, "PICTOR_AUTH_FAILURES_BURST")) ?? 20,
+    authFailuresPerSecond: num(given("authFailuresPerSecond", null, "PICTOR_AUTH_FAILURES_PER_SECOND")) ?? 1,
     openSignup: bool(given("openSignup", null, "PICTOR_OPEN_SIGNUP")) ?? true,
     maxQueued: num(given("maxQueued", null, "PICTOR_MAX_QUEUED")) ?? 10_000,
     examplesDir: given("examplesDir", ["--examples", flags.examples], "PICTOR_EXAMPLES_DIR"),

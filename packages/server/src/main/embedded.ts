@@ -74,6 +74,10 @@ export async function startEmbeddedServer(
       isUnavailable: isSqliteBusy,
       idempotencyStore: data.idempotency,
       rateLimit: { burst: config.rateLimitBurst, refillPerSecond: config.rateLimitPerSecond },
+      authFailureLimit: {
+        burst: config.authFailuresBurst,
+        refillPerSecond: config.authFailuresPerSecond,
+      },
     },
   );
   const listening = await listen(app, config);

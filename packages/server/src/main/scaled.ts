@@ -81,6 +81,10 @@ export async function startScaledServer(
         isUnavailable: (error) => isPostgresUnavailable(error) || isS3Unavailable(error),
         idempotencyStore: state.idempotency,
         rateLimit: { burst: config.rateLimitBurst, refillPerSecond: config.rateLimitPerSecond },
+        authFailureLimit: {
+          burst: config.authFailuresBurst,
+          refillPerSecond: config.authFailuresPerSecond,
+        },
       },
     );
     const listening = await listen(app, config);

@@ -100,6 +100,8 @@ export async function startTestServer(
       PICTOR_OUTBOUND_ALLOWLIST: allow.join(","),
       PICTOR_LOG_LEVEL: "silent",
       PICTOR_RATE_LIMIT_BURST: "100000",
+      // Tests send bad keys on purpose (the identical-401 test, the fuzzer), all from 127.0.0.1.
+      PICTOR_AUTH_FAILURES_BURST: "100000",
       ...options.env,
     },
     ...(options.lookup ? { lookup: options.lookup } : {}),

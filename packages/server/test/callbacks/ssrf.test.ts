@@ -114,6 +114,24 @@ describe("refused at request time, nothing charged", () => {
   });
 });
 
+it("a name that does not exist and one resolving to a private address get the same refusal (no DNS oracle)", async () => {
+  const refusal = async (url: string) => {
+    const res = await api(t, "POST", "/v1/renders", {
+      key,
+      body: { template: "tiny", modifications: [], webhook_url: url },
+    });
+    expect(res.status, url).toBe(422);
+    const { request_id: _id, ...error } = res.body.error;
+    return error;
+  };
+  const missing = await refusal("http://no-such-host.test/hook");
+  expect(missing.code).toBe("invalid_webhook_url");
+  expect(missing.message).toContain("host does not resolve to a public address");
+  for (const url of ["http://ten.test/hook", "http://aaaa-only-loop.test/hook", "http://mixed.test/hook"]) {
+    expect(await refusal(url), url).toEqual(missing);
+  }
+});
+
 it("at delivery time: the name passed the check, then resolves to a private address → refused, nothing sent", async () => {
   const receiver = t.receivers[0] as CallbackTestServer["receivers"][0];
   // First answer (the request-time check): the allow-listed receiver. Every later one: 10.0.0.7.

@@ -133,7 +133,7 @@ describe("host names judged on every resolved address", () => {
   it("names the reason without sending a request", async () => {
     expect(await guard().check("http://ten.example.com/")).toEqual({
       ok: false,
-      reason: "host resolves to a non-public address",
+      reason: "host does not resolve to a public address",
     });
   });
 
@@ -152,13 +152,33 @@ describe("host names judged on every resolved address", () => {
     expect(dns.asked.length).toBe(asked);
   });
 
-  it("reports a name that does not resolve as not ok in check and fetch_failed in fetch", async () => {
+  it("says the same for a name that does not exist as for one resolving to a private address (no DNS oracle)", async () => {
     const safe = guard();
-    expect(await safe.check("http://nowhere.example.com/")).toEqual({
-      ok: false,
-      reason: "host does not resolve",
+    const missing = await safe.check("http://nowhere.example.com/");
+    expect(missing).toEqual({ ok: false, reason: "host does not resolve to a public address" });
+    expect(await safe.check("http://ten.example.com/")).toEqual(missing);
+    const failure = (url: string) =>
+      safe.fetch(url).then(
+        () => null,
+        (e: OutboundError) => ({ code: e.code, message: e.message, described: e.describe("the image") }),
+      );
+    const nowhere = await failure("http://nowhere.example.com/");
+    expect(nowhere).toMatchObject({
+      code: "blocked",
+      message: "outbound URL blocked: host does not resolve to a public address",
     });
-    await expect(safe.fetch("http://nowhere.example.com/")).rejects.toMatchObject({ code: "fetch_failed" });
+    for (const name of [
+      "ten.example.com",
+      "loop.example.com",
+      "aaaa-only-ula.example.com",
+      "mixed.example.com",
+    ]) {
+      expect(await failure(`http://${name}/`), name).toEqual(nowhere);
+    }
+  });
+
+  it("keeps the explicit reason for a literal private address (no DNS asked, nothing to leak)", async () => {
+    expect(await guard().check("http://10.1.2.3/")).toEqual({ ok: false, reason: "address is not public" });
   });
 });
 

@@ -93,6 +93,20 @@ describe("pictor serve configuration: one backend, every problem named at once",
     expect(readServeConfig({}, { PICTOR_OPEN_SIGNUP: "" }).openSignup).toBe(true);
   });
 
+  it("reads the per-IP budget of failed authentications, 20 at once and 1 a second by default", () => {
+    expect(readServeConfig({}, {})).toMatchObject({ authFailuresBurst: 20, authFailuresPerSecond: 1 });
+    expect(
+      readServeConfig({}, { PICTOR_AUTH_FAILURES_BURST: "50", PICTOR_AUTH_FAILURES_PER_SECOND: "0.5" }),
+    ).toMatchObject({ authFailuresBurst: 50, authFailuresPerSecond: 0.5 });
+    expect(
+      problems({}, { PICTOR_AUTH_FAILURES_BURST: "0", PICTOR_AUTH_FAILURES_PER_SECOND: "0" }).split("\n"),
+    ).toEqual([
+      "Invalid configuration:",
+      '  PICTOR_AUTH_FAILURES_BURST: must be a whole number of at least 1 (got "0")',
+      '  PICTOR_AUTH_FAILURES_PER_SECOND: must be a number above 0 (got "0")',
+    ]);
+  });
+
   it("refuses a worker with DATABASE_URL but neither S3 nor a shared data dir, naming both ways out", () => {
     const message = problems({ role: "worker", publicUrl: "https://x.example" }, DB);
     expect(message).toMatch(

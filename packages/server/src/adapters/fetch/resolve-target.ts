@@ -10,10 +10,22 @@ export interface ResolvedAddress {
 
 export type Lookup = (hostname: string) => Promise<ResolvedAddress[]>;
 
+/**
+ * `kind` tells a name that does not resolve from one that resolves to a non-public address, for
+ * server-side use only: the `reason` of both is the same {@link NO_PUBLIC_ADDRESS}, so a caller
+ * probing `webhook_url` or an image URL cannot learn which internal host names exist.
+ */
 export type ResolveVerdict =
   | { ok: true; addresses: [ResolvedAddress, ...ResolvedAddress[]] }
   | { ok: false; kind: "blocked"; reason: string }
   | { ok: false; kind: "unresolvable"; reason: string };
+
+/**
+ * What the caller is told about a host NAME whose DNS answer cannot be used: none at all, or one
+ * with a non-public address. One reason for both, or the difference would be an oracle for
+ * internal DNS ("intranet-db.corp" resolving to 10.x vs not existing).
+ */
+export const NO_PUBLIC_ADDRESS = "host does not resolve to a public address";
 
 export const systemLookup: Lookup = async (hostname) => {
   const answers = await dnsLookup(hostname, { all: true, order: "verbatim" });
@@ -32,7 +44,7 @@ export async function resolveTarget(
   const { hostname, port } = target;
   if (allowlist.allows(hostname, port)) {
     const answers = await resolveAll(target, lookup);
-    if (answers === null) return { ok: false, kind: "unresolvable", reason: "host does not resolve" };
+    if (answers === null) return { ok: false, kind: "unresolvable", reason: NO_PUBLIC_ADDRESS };
     return { ok: true, addresses: answers };
   }
 
@@ -50,14 +62,15 @@ export async function resolveTarget(
   if (answers === null) {
     return policyReason !== null
       ? { ok: false, kind: "blocked", reason: policyReason }
-      : { ok: false, kind: "unresolvable", reason: "host does not resolve" };
+      : { ok: false, kind: "unresolvable", reason: NO_PUBLIC_ADDRESS };
   }
   for (const answer of answers) {
     if (allowlist.allows(answer.address, port)) continue;
     if (policyReason !== null) return { ok: false, kind: "blocked", reason: policyReason };
     if (!isPublicAddress(answer.address)) {
-      const reason =
-        target.ipFamily === 0 ? "host resolves to a non-public address" : "address is not public";
+      // A literal IP in the URL keeps its own, explicit reason: no DNS was asked, so it tells the
+      // caller only what they wrote themselves (whether 10.0.0.7 is private is public knowledge).
+      const reason = target.ipFamily === 0 ? NO_PUBLIC_ADDRESS : "address is not public";
       return { ok: false, kind: "blocked", reason };
     }
   }

@@ -32,8 +32,9 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const CROSS_ORIGIN_STRIPPED_HEADERS = ["authorization", "cookie", "proxy-authorization"];
 
 // One message for every connection-level failure (refused, reset, TLS error,
-// a non-HTTP service answering, DNS failure) so that the caller cannot tell a
-// closed port from an open one: no port-scan oracle.
+// a non-HTTP service answering) so that the caller cannot tell a closed port
+// from an open one: no port-scan oracle. A host name that does not resolve is
+// not one of them: it is `blocked` like a name resolving to a private address.
 const FETCH_FAILED_MESSAGE = "outbound request failed";
 
 export function createSafeFetch(config: SafeFetchConfig): SafeFetch {
@@ -85,10 +86,11 @@ export function createSafeFetch(config: SafeFetchConfig): SafeFetch {
       if (!parsed.ok) throw blocked(parsed.reason);
       const target = parsed.target;
       const verdict = await resolveTarget(target, allowlist, lookup);
-      if (!verdict.ok) {
-        if (verdict.kind === "blocked") throw blocked(verdict.reason);
-        throw new OutboundError("fetch_failed", FETCH_FAILED_MESSAGE);
-      }
+      // A name that does not resolve and one that resolves to a private address are the same
+      // `blocked` error with the same reason (resolve-target.ts, NO_PUBLIC_ADDRESS): a
+      // `fetch_failed` for the one and `blocked` for the other would tell a caller which internal
+      // host names exist. `verdict.kind` still tells them apart for code in this process.
+      if (!verdict.ok) throw blocked(verdict.reason);
       signal.throwIfAborted();
       const response = await sendPinned(
         target,

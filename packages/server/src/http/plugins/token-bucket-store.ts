@@ -12,22 +12,57 @@ export interface TokenBucketStoreOptions {
   now?: () => number;
 }
 
+export interface TakeResult {
+  /** A token was taken; false: the bucket had less than one. */
+  taken: boolean;
+  /** Tokens left (fractional while refilling). */
+  tokens: number;
+  /** Taken: ms until the bucket is full again. Refused: ms until the next token. */
+  ttl: number;
+}
+
 /**
- * A token bucket behind @fastify/rate-limit's store interface (which is built for fixed windows).
- * The plugin passes `max` and `timeWindow`; here they mean a bucket of `max` tokens (the burst)
- * refilled continuously at `max / timeWindow` tokens per ms. So a client may burst `max` requests,
- * then sustain the refill rate, instead of a fixed window's "all at the edge" double bursts.
+ * Token buckets by key: `max` tokens (the burst), refilled continuously at `max / timeWindow`
+ * tokens per ms. A client may burst `max` requests, then sustain the refill rate, instead of a
+ * fixed window's "all at the edge" double bursts. Used behind @fastify/rate-limit
+ * ({@link tokenBucketStore}) and by the per-IP budget of failed authentications (auth.ts).
+ */
+export class TokenBuckets {
+  readonly #buckets: LRUCache<string, Bucket>;
+  readonly #now: () => number;
+
+  constructor(options: TokenBucketStoreOptions = {}) {
+    this.#buckets = new LRUCache<string, Bucket>({ max: options.maxKeys ?? 100_000 });
+    this.#now = options.now ?? Date.now;
+  }
+
+  take(key: string, max: number, timeWindow: number): TakeResult {
+    const t = this.#now();
+    const perMs = max / Math.max(1, timeWindow);
+    const bucket = this.#buckets.get(key) ?? { tokens: max, updatedAt: t };
+    bucket.tokens = Math.min(max, bucket.tokens + (t - bucket.updatedAt) * perMs);
+    bucket.updatedAt = t;
+    this.#buckets.set(key, bucket);
+    if (bucket.tokens < 1) {
+      return { taken: false, tokens: bucket.tokens, ttl: Math.ceil((1 - bucket.tokens) / perMs) };
+    }
+    bucket.tokens -= 1;
+    return { taken: true, tokens: bucket.tokens, ttl: Math.ceil((max - bucket.tokens) / perMs) };
+  }
+}
+
+/**
+ * {@link TokenBuckets} behind @fastify/rate-limit's store interface (which is built for fixed
+ * windows). The plugin passes `max` and `timeWindow`; here they mean a bucket of `max` tokens
+ * refilled at `max / timeWindow` tokens per ms.
  *
  * Mapping to the plugin's result: `current` = tokens in use (so `max - current` is what remains);
  * `ttl` = ms until the bucket is full again, or when refused, ms until the next token (the plugin
  * turns that into Retry-After).
  */
 export function tokenBucketStore(options: TokenBucketStoreOptions = {}): FastifyRateLimitStoreCtor {
-  const now = options.now ?? Date.now;
-  const maxKeys = options.maxKeys ?? 100_000;
-
   class TokenBucketStore implements FastifyRateLimitStore {
-    readonly #buckets = new LRUCache<string, Bucket>({ max: maxKeys });
+    readonly #buckets = new TokenBuckets(options);
 
     incr(
       key: string,
@@ -35,21 +70,10 @@ export function tokenBucketStore(options: TokenBucketStoreOptions = {}): Fastify
       timeWindow: number,
       max: number,
     ): void {
-      const t = now();
-      const perMs = max / Math.max(1, timeWindow);
-      const bucket = this.#buckets.get(key) ?? { tokens: max, updatedAt: t };
-      bucket.tokens = Math.min(max, bucket.tokens + (t - bucket.updatedAt) * perMs);
-      bucket.updatedAt = t;
-      if (bucket.tokens < 1) {
-        this.#buckets.set(key, bucket);
-        callback(null, { current: max + 1, ttl: Math.ceil((1 - bucket.tokens) / perMs) });
-        return;
-      }
-      bucket.tokens -= 1;
-      this.#buckets.set(key, bucket);
+      const result = this.#buckets.take(key, max, timeWindow);
       callback(null, {
-        current: max - Math.floor(bucket.tokens),
-        ttl: Math.ceil((max - bucket.tokens) / perMs),
+        current: result.taken ? max - Math.floor(result.tokens) : max + 1,
+        ttl: result.ttl,
       });
     }
 
