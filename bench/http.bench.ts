@@ -14,6 +14,7 @@ import { rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { createNodeRenderer } from "@pictor/render-node";
 import autocannon from "autocannon";
@@ -25,6 +26,7 @@ import {
   measureInterleaved,
   percentile,
 } from "./lib/measure.ts";
+import { openLoop } from "./lib/open-loop.ts";
 import { seedDataDir, startPictorServe } from "./lib/pictor-serve.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
 import { readReferenceScene } from "./lib/reference-scene.ts";
@@ -39,10 +41,11 @@ const photo = await makeReferencePhoto();
 
 const { dir, apiKey, assetId } = await seedDataDir("pictor-bench-http-", document, photo);
 
-const modifications = [
+/** The reference render's modifications, with the photo as the asset `photoAssetId` of the account. */
+const modificationsWith = (photoAssetId: string) => [
   { name: "headline", text: sample.headline ?? "" },
   { name: "body", text: sample.body ?? "" },
-  { name: "photo", image_url: assetId },
+  { name: "photo", image_url: photoAssetId },
   { name: "ink", color: sample.ink ?? "#FFFFFF" },
 ];
 
@@ -69,12 +72,16 @@ console.error(
 
 // The accept run floods the queue on purpose; measure acceptance, not the 503 guard.
 const server = await startPictorServe(dir, { PICTOR_MAX_QUEUED: "10000000" });
-const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
-const renderBody = (wait: boolean) => JSON.stringify({ template: document.key, modifications, wait });
+const headersFor = (key: string) => ({ authorization: `Bearer ${key}`, "content-type": "application/json" });
+const renderBodyFor = (photoAssetId: string, wait: boolean) =>
+  JSON.stringify({ template: document.key, modifications: modificationsWith(photoAssetId), wait });
+const headers = headersFor(apiKey);
+const renderBody = (wait: boolean) => renderBodyFor(assetId, wait);
 
 interface Row {
   name: string;
-  connections: number;
+  /** "open": an open loop (requests at a steady rate, as many at once as that takes). */
+  connections: number | "open";
   requestsPerSecond: number;
   /** Exact (sub-millisecond) percentiles of the 2xx responses, from autocannon's response events. */
   p50Ms: number;
@@ -110,7 +117,7 @@ async function run(connections: number, opts: autocannon.Options): Promise<Drive
   };
 }
 
-function record(name: string, connections: number, driven: Driven): Row {
+function record(name: string, connections: Row["connections"], driven: Driven): Row {
   const row: Row = {
     name,
     connections,
@@ -131,17 +138,22 @@ async function drive(name: string, connections: number, opts: autocannon.Options
   return record(name, connections, await run(connections, opts));
 }
 
+/** 400 wait renders from 2 connections, as the account `seeded` of the server at `url`. */
+const warmUp = (url: string, seeded: { apiKey: string; assetId: string }) =>
+  autocannon({
+    url: `${url}/v1/renders`,
+    connections: 2,
+    amount: 400,
+    method: "POST",
+    headers: headersFor(seeded.apiKey),
+    body: renderBodyFor(seeded.assetId, true),
+  });
 // Warm every worker (fonts, wasm, prepared photo) and the API process's JIT before measuring: after
 // 40 requests most of the request path still ran as baseline code, and the first round of the c=1
 // run came out about 0.1 above the others.
-await autocannon({
-  url: `${server.url}/v1/renders`,
-  connections: 2,
-  amount: 400,
-  method: "POST",
-  headers,
-  body: renderBody(true),
-});
+await warmUp(server.url, { apiKey, assetId });
+/** Resident memory with one render thread per core, warmed up (for the memory per render thread). */
+const residentWarm = server.residentBytes();
 
 // The targets are ratios: p50 of the c=1 wait run over the engine-only median, and renders/s at c=8
 // over renders/s at c=1. The load on these machines drifts over seconds, so each round times all three
@@ -241,6 +253,32 @@ console.error(
   `  interleaved: engine only ${engineInterleaved.medianMs.toFixed(2)} ms, wait render ${waitInterleaved.medianMs.toFixed(2)} ms`,
 );
 
+// Sizing figures (docs/deploy.md). Wait-mode latency at 70 % load: wait requests arriving at a steady
+// 70 % of the c=8 throughput, whatever the answers.
+const waitOnce = async () => {
+  const res = await fetch(`${server.url}/v1/renders`, { method: "POST", headers, body: renderBody(true) });
+  if (res.status !== 200) throw new Error(`wait render answered ${res.status}`);
+  await res.arrayBuffer();
+};
+const steadyPerSecond = 0.7 * wait8.requestsPerSecond;
+const steadyStarted = performance.now();
+const steadyLatencies = await openLoop(steadyPerSecond, (DURATION_S / 2) * 1000, waitOnce);
+const atSeventyPercent = record("wait render, steady arrivals at 70 % of c=8 throughput", "open", {
+  requestsPerSecond: steadyLatencies.length / ((performance.now() - steadyStarted) / 1000),
+  latencies: steadyLatencies,
+  non2xx: 0,
+  errors: 0,
+});
+
+// The same render as JPEG (quality 90, the default), at c=8: the JPEG row of the sizing table.
+const jpeg8 = await drive("wait render, JPEG", 8, {
+  url: `${server.url}/v1/renders`,
+  method: "POST",
+  headers,
+  body: JSON.stringify({ ...JSON.parse(renderBody(true)), format: "jpg" }),
+  duration: Math.max(1, DURATION_S / 2),
+});
+
 const one = await fetch(`${server.url}/v1/renders`, { method: "POST", headers, body: renderBody(true) });
 const renderId = ((await one.json()) as { id: string }).id;
 const polls = await drive("GET /v1/renders/:id", 8, { url: `${server.url}/v1/renders/${renderId}`, headers });
@@ -250,8 +288,32 @@ const accepts = await drive("async accept", 8, {
   headers,
   body: renderBody(false),
 });
+const residentAtEnd = server.residentBytes();
 await server.stop();
 rmSync(dir, { recursive: true, force: true });
+
+// Memory per render thread: the same warm-up on a server with one render thread; the difference to
+// the warmed-up server above is what each further thread costs (its engine, fonts, prepared images).
+const single = await seedDataDir("pictor-bench-http-1-", document, photo);
+const oneThread = await startPictorServe(single.dir, { PICTOR_WORKERS: "1" });
+await warmUp(oneThread.url, single);
+const residentOneThread = oneThread.residentBytes();
+await oneThread.stop();
+rmSync(single.dir, { recursive: true, force: true });
+const MiB = 1024 * 1024;
+const memory = {
+  residentWarmMiB: residentWarm === null ? null : residentWarm / MiB,
+  residentOneThreadWarmMiB: residentOneThread === null ? null : residentOneThread / MiB,
+  residentAtEndMiB: residentAtEnd === null ? null : residentAtEnd / MiB,
+  perRenderThreadMiB:
+    residentWarm === null || residentOneThread === null || cores < 2
+      ? null
+      : (residentWarm - residentOneThread) / (cores - 1) / MiB,
+};
+console.error(
+  `  memory: ${memory.residentWarmMiB?.toFixed(0)} MiB with ${cores} render threads, ${memory.residentOneThreadWarmMiB?.toFixed(0)} MiB with 1 (warmed up), ` +
+    `${memory.perRenderThreadMiB?.toFixed(0)} MiB per render thread; ${memory.residentAtEndMiB?.toFixed(0)} MiB at the end of the run`,
+);
 
 const summary = {
   engineOnlyMedianMs: engineOnly.medianMs,
@@ -272,6 +334,16 @@ const summary = {
   /** The same ratio for the engine alone in this run: the most the HTTP figure can reach here. */
   engineScalingOnThisMachine: engineThreadsN / engineThreads1,
   targets: { waitP50OverEngineOnly: "<= 1.3", throughputC8OverC1: ">= 1.6" },
+  /** For docs/deploy.md "Sizing per core". */
+  sizing: {
+    waitAtSeventyPercent: {
+      requestsPerSecond: atSeventyPercent.requestsPerSecond,
+      p50Ms: atSeventyPercent.p50Ms,
+      p99Ms: atSeventyPercent.p99Ms,
+    },
+    memory,
+    jpegC8RequestsPerSecond: jpeg8.requestsPerSecond,
+  },
 };
 const table = [
   "| run | connections | req/s | p50 ms | p99 ms | non-2xx |",

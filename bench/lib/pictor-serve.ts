@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -82,6 +82,8 @@ export interface PictorServe {
   url: string;
   /** SIGTERM: the server finishes the renders in flight and exits (queued ones stay in the table). */
   stop(): Promise<void>;
+  /** The process's resident memory now (Linux /proc), or null where that cannot be read. */
+  residentBytes(): number | null;
 }
 
 /**
@@ -115,6 +117,14 @@ export async function startPictorServe(dir: string, env: Record<string, string> 
   return {
     child,
     url,
+    residentBytes() {
+      try {
+        const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1];
+        return kib ? Number(kib) * 1024 : null;
+      } catch {
+        return null;
+      }
+    },
     async stop() {
       child.kill("SIGTERM");
       await new Promise((resolve) => child.once("exit", resolve));
