@@ -29,7 +29,6 @@ export class AuthFailureBudget {
   readonly #now: () => number;
   readonly #burst: number;
   readonly #timeWindow: number;
-  readonly #perMs: number;
   readonly #maxKeys: number;
   /** Address → when it has a token again; in the order they ran out (roughly expiry order). */
   readonly #empty = new Map<string, number>();
@@ -40,7 +39,6 @@ export class AuthFailureBudget {
     this.#buckets = new TokenBuckets({ now: this.#now, maxKeys: this.#maxKeys });
     this.#burst = limit.burst;
     this.#timeWindow = (limit.burst / limit.refillPerSecond) * 1000;
-    this.#perMs = limit.burst / Math.max(1, this.#timeWindow);
   }
 
   /**
@@ -65,8 +63,8 @@ export class AuthFailureBudget {
   charge(request: FastifyRequest): number {
     const ip = request.ip;
     const result = this.#buckets.take(ip, this.#burst, this.#timeWindow);
-    if (result.taken && result.tokens >= 1) return 0;
-    const wait = result.taken ? Math.ceil((1 - result.tokens) / this.#perMs) : result.ttl;
+    const wait = result.nextTokenIn;
+    if (wait === 0) return 0;
     this.#empty.delete(ip); // re-inserted at the end: the map stays in (roughly) expiry order
     this.#empty.set(ip, this.#now() + wait);
     if (this.#empty.size > this.#maxKeys) this.#empty.delete(this.#empty.keys().next().value as string);

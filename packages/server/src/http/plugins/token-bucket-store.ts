@@ -19,6 +19,8 @@ export interface TakeResult {
   tokens: number;
   /** Taken: ms until the bucket is full again. Refused: ms until the next token. */
   ttl: number;
+  /** Ms until the bucket holds a whole token again (after this take); 0 while it does. */
+  nextTokenIn: number;
 }
 
 /**
@@ -43,11 +45,18 @@ export class TokenBuckets {
     bucket.tokens = Math.min(max, bucket.tokens + (t - bucket.updatedAt) * perMs);
     bucket.updatedAt = t;
     this.#buckets.set(key, bucket);
+    const untilWhole = (tokens: number) => (tokens >= 1 ? 0 : Math.ceil((1 - tokens) / perMs));
     if (bucket.tokens < 1) {
-      return { taken: false, tokens: bucket.tokens, ttl: Math.ceil((1 - bucket.tokens) / perMs) };
+      const wait = untilWhole(bucket.tokens);
+      return { taken: false, tokens: bucket.tokens, ttl: wait, nextTokenIn: wait };
     }
     bucket.tokens -= 1;
-    return { taken: true, tokens: bucket.tokens, ttl: Math.ceil((max - bucket.tokens) / perMs) };
+    return {
+      taken: true,
+      tokens: bucket.tokens,
+      ttl: Math.ceil((max - bucket.tokens) / perMs),
+      nextTokenIn: untilWhole(bucket.tokens),
+    };
   }
 }
 
