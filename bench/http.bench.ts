@@ -73,10 +73,10 @@ console.error(
 // The accept run floods the queue on purpose; measure acceptance, not the 503 guard.
 const server = await startPictorServe(dir, { PICTOR_MAX_QUEUED: "10000000" });
 const headersFor = (key: string) => ({ authorization: `Bearer ${key}`, "content-type": "application/json" });
-const renderBodyFor = (photoAssetId: string, wait: boolean) =>
-  JSON.stringify({ template: document.key, modifications: modificationsWith(photoAssetId), wait });
+const renderBodyFor = (photoAssetId: string, wait: boolean, format?: "jpg") =>
+  JSON.stringify({ template: document.key, modifications: modificationsWith(photoAssetId), wait, format });
 const headers = headersFor(apiKey);
-const renderBody = (wait: boolean) => renderBodyFor(assetId, wait);
+const renderBody = (wait: boolean, format?: "jpg") => renderBodyFor(assetId, wait, format);
 
 interface Row {
   name: string;
@@ -188,7 +188,7 @@ for (let round = 0; round < ROUNDS; round++) {
   const waited = await run(1, waitRequest);
   const waited8 = await run(8, waitRequest);
   const waitP50Ms = percentile(waited.latencies, 50);
-  const round_ = {
+  const measured = {
     engineOnlyMedianMs: engine.medianMs,
     waitP50Ms,
     ratio: waitP50Ms / engine.medianMs,
@@ -196,13 +196,13 @@ for (let round = 0; round < ROUNDS; round++) {
     c8PerSecond: waited8.requestsPerSecond,
     c8OverC1: waited8.requestsPerSecond / waited.requestsPerSecond,
   };
-  rounds.push(round_);
+  rounds.push(measured);
   engineTimes.push(engine);
   waitRuns.push(waited);
   wait8Runs.push(waited8);
   console.error(
-    `  round ${round + 1}/${ROUNDS}: engine only ${engine.medianMs.toFixed(2)} ms, wait p50 ${waitP50Ms.toFixed(2)} ms, ratio ${round_.ratio.toFixed(3)}; ` +
-      `c=1 ${round_.c1PerSecond.toFixed(1)}/s, c=8 ${round_.c8PerSecond.toFixed(1)}/s, c8/c1 ${round_.c8OverC1.toFixed(3)}`,
+    `  round ${round + 1}/${ROUNDS}: engine only ${engine.medianMs.toFixed(2)} ms, wait p50 ${waitP50Ms.toFixed(2)} ms, ratio ${measured.ratio.toFixed(3)}; ` +
+      `c=1 ${measured.c1PerSecond.toFixed(1)}/s, c=8 ${measured.c8PerSecond.toFixed(1)}/s, c8/c1 ${measured.c8OverC1.toFixed(3)}`,
   );
 }
 const median = (xs: number[]) =>
@@ -227,6 +227,12 @@ const pooled = (runs: Driven[]): Driven => ({
 });
 const wait1 = record("wait render", 1, pooled(waitRuns));
 const wait8 = record("wait render", 8, pooled(wait8Runs));
+/** One wait render by fetch, to its last byte; anything but 200 is an error. */
+const waitOnce = async () => {
+  const res = await fetch(`${server.url}/v1/renders`, { method: "POST", headers, body: renderBody(true) });
+  if (res.status !== 200) throw new Error(`wait render answered ${res.status}`);
+  await res.arrayBuffer();
+};
 // A stricter pairing: single wait requests (fetch) interleaved round by round with engine-only
 // renders, so load drift hits both alike; each side starts cold after the other, which costs both
 // of them (and the HTTP side more: two processes and three threads wake per request).
@@ -235,15 +241,7 @@ const [engineInterleaved, waitInterleaved] = (await measureInterleaved(
     { name: "engine-only compose+png x1 (interleaved)", run: renderEngineOnly },
     {
       name: "wait render c=1 (interleaved)",
-      run: async () => {
-        const res = await fetch(`${server.url}/v1/renders`, {
-          method: "POST",
-          headers,
-          body: renderBody(true),
-        });
-        if (res.status !== 200) throw new Error(`wait render answered ${res.status}`);
-        await res.arrayBuffer();
-      },
+      run: waitOnce,
     },
   ],
   { warmupRounds: 5, minRounds: 100, maxRounds: 600, targetMs: 6000 },
@@ -255,11 +253,6 @@ console.error(
 
 // Sizing figures (docs/deploy.md). Wait-mode latency at 70 % load: wait requests arriving at a steady
 // 70 % of the c=8 throughput, whatever the answers.
-const waitOnce = async () => {
-  const res = await fetch(`${server.url}/v1/renders`, { method: "POST", headers, body: renderBody(true) });
-  if (res.status !== 200) throw new Error(`wait render answered ${res.status}`);
-  await res.arrayBuffer();
-};
 const steadyPerSecond = 0.7 * wait8.requestsPerSecond;
 const steadyStarted = performance.now();
 const steadyLatencies = await openLoop(steadyPerSecond, (DURATION_S / 2) * 1000, waitOnce);
@@ -275,7 +268,7 @@ const jpeg8 = await drive("wait render, JPEG", 8, {
   url: `${server.url}/v1/renders`,
   method: "POST",
   headers,
-  body: JSON.stringify({ ...JSON.parse(renderBody(true)), format: "jpg" }),
+  body: renderBody(true, "jpg"),
   duration: Math.max(1, DURATION_S / 2),
 });
 
