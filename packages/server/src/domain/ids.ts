@@ -29,6 +29,11 @@ export function newAssetToken(): string {
   return random16().toString("hex");
 }
 
+/** A strong ETag for bytes that never change once stored: unique to them, so not their hash. */
+export function newOpaqueEtag(): string {
+  return `"${random16().toString("hex")}"`;
+}
+
 export function newApiKeySecret(): string {
   return `sk_live_${randomBytes(32).toString("base64url")}`;
 }

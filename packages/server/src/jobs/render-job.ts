@@ -1,9 +1,9 @@
 import {
   RENDER_FAULT_MESSAGE,
   type RenderTask,
-  type RenderTaskResult,
+  type RenderTaskOutcome,
 } from "../adapters/queue/render-messages.ts";
-import { newAssetToken, newId } from "../domain/ids.ts";
+import { newAssetToken, newId, newOpaqueEtag } from "../domain/ids.ts";
 import { buildCallbackEvent } from "../domain/webhooks/index.ts";
 import type { AssetRecord } from "../ports/asset-store.ts";
 import type { Clock } from "../ports/clock.ts";
@@ -16,7 +16,12 @@ const EXT = { png: "png", jpeg: "jpg", webp: "webp" } as const;
 export interface RenderJobDeps {
   renders: RenderStore;
   clock: Clock;
-  runTask(task: Omit<RenderTask, "taskId">): Promise<RenderTaskResult>;
+  runTask(task: Omit<RenderTask, "taskId">): Promise<RenderTaskOutcome>;
+  /**
+   * Told of each output hash being recorded after its render completed (see OutputHashes), so that
+   * readers of assets in this process can wait for it.
+   */
+  recordingHash?(recorded: Promise<void>): void;
   /** Absolute links of an output asset, for the completion callback body (needs the public base URL). */
   assetLinks?(asset: AssetRecord): Promise<{ asset_url: string; output_url: string }>;
 }
@@ -40,7 +45,7 @@ export async function runRenderJob(
   const { render, document } = job;
   const ext = EXT[render.format];
   const blobKey = `renders/${render.id}.${ext}`;
-  let result: RenderTaskResult;
+  let result: RenderTaskOutcome;
   try {
     result = await deps.runTask({
       accountId: render.accountId,
@@ -80,7 +85,9 @@ export async function runRenderJob(
     height: result.height,
     blobKey,
     token: newAssetToken(),
-    etag: `"${result.sha256.slice(0, 32)}"`,
+    // Not derived from the bytes, whose hash comes later: an output never changes, so an ETag only
+    // has to be its own.
+    etag: newOpaqueEtag(),
     metadata: render.metadata,
     tags: render.tags,
     renderId: render.id,
@@ -90,7 +97,6 @@ export async function runRenderJob(
     at,
     warnings: result.warnings,
     asset,
-    sha256: result.sha256,
     ...(render.webhookUrl && deps.assetLinks
       ? {
           callback: await completionCallback(
@@ -104,6 +110,20 @@ export async function runRenderJob(
       : {}),
   });
   if (!completed) return null;
+  // The worker posts the output's hash after its result (RenderTaskOutcome); recorded when it comes.
+  const recorded = result.sha256
+    .then((sha256) => (sha256 === null ? undefined : deps.renders.recordOutputHash(asset, sha256)))
+    .catch((error: unknown) => {
+      console.error(
+        JSON.stringify({
+          level: "error",
+          msg: "output hash not recorded",
+          render_id: renderId,
+          err: String(error),
+        }),
+      );
+    });
+  deps.recordingHash?.(recorded);
   return {
     render: { ...render, status: "completed", assetId, warnings: result.warnings, completedAt: at },
     asset,

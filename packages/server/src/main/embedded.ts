@@ -11,6 +11,7 @@ import { buildApp } from "../http/app.ts";
 import { hmacOutputLinks } from "../http/output-links.ts";
 import { assetLinksAt } from "../http/views.ts";
 import { createWebhookDeliverer } from "../jobs/deliver-webhooks.ts";
+import { OutputHashes } from "../jobs/output-hashes.ts";
 import { giveUpRenderJob, type RenderJobDeps, runRenderJob } from "../jobs/render-job.ts";
 import type { ServeConfig } from "./config.ts";
 import { openDataDir } from "./data-dir.ts";
@@ -43,10 +44,12 @@ export async function startEmbeddedServer(
   // Callback bodies carry absolute links; the base is known once the server listens (renders are
   // only accepted, or recovered, after that).
   let linkBase = config.publicUrl?.replace(/\/+$/, "") ?? "";
+  const outputHashes = new OutputHashes();
   const jobDeps: RenderJobDeps = {
     renders: data.renders,
     clock: data.clock,
     runTask: pool.run,
+    recordingHash: (recording) => outputHashes.track(recording),
     assetLinks: (asset) => assetLinksAt({ outputLinks, clock: data.clock }, linkBase, asset),
   };
   const queue = createLocalRenderQueue({
@@ -66,6 +69,7 @@ export async function startEmbeddedServer(
       webhooks,
       webhookSecrets: createSqliteWebhookSecretStore(data.db),
       batches: createSqliteBatchStore(data.db),
+      outputHashes,
       ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
       openSignup: config.openSignup,
     },

@@ -11,6 +11,7 @@ import { buildApp } from "../http/app.ts";
 import type { App } from "../http/app-types.ts";
 import { assetLinksAt } from "../http/views.ts";
 import { createWebhookDeliverer } from "../jobs/deliver-webhooks.ts";
+import { OutputHashes } from "../jobs/output-hashes.ts";
 import { giveUpRenderJob, runRenderJob } from "../jobs/render-job.ts";
 import type { ServeConfig } from "./config.ts";
 import { dataPaths } from "./data-dir.ts";
@@ -56,6 +57,8 @@ export async function startScaledServer(
   // this process's own address once it listens (`all`).
   let linkBase = config.publicUrl?.replace(/\/+$/, "") ?? "";
 
+  // Role `all` renders in this process too: its asset reads can wait for the output hashes it records.
+  const outputHashes = servesApi && renders ? new OutputHashes() : null;
   let app: App | null = null;
   let queue: Awaited<ReturnType<typeof createPgRenderQueue>> | null = null;
   let firstStart: RunningServer["firstStart"] = null;
@@ -73,6 +76,7 @@ export async function startScaledServer(
         ...state,
         queue,
         safeFetch,
+        ...(outputHashes ? { outputHashes } : {}),
         ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
         openSignup: config.openSignup,
       },
@@ -117,6 +121,7 @@ export async function startScaledServer(
             clock: state.clock,
             runTask,
             assetLinks: (asset) => assetLinksAt(state, linkBase, asset),
+            ...(outputHashes ? { recordingHash: (recording) => outputHashes.track(recording) } : {}),
           },
           id,
         ),

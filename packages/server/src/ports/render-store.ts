@@ -80,15 +80,13 @@ export interface RenderStore {
   /**
    * Completes the render and records its output asset together, and its completion callback in the
    * webhook outbox when given (same transaction: a completed render with a webhook_url always has
-   * its event, a failed one never). No-op if already finished. `sha256` (lowercase hex, of the output
-   * bytes) is recorded with the asset as for uploads, but does not dedupe: identical renders are
-   * separate assets. True when this call completed it, false when it had already finished.
+   * its event, a failed one never). No-op if already finished. True when this call completed it,
+   * false when it had already finished.
    */
   complete(
     id: string,
     result: {
       asset: AssetRecord;
-      sha256: string;
       warnings: RenderWarningView[];
       at: string;
       callback?: OutboxEventInput;
@@ -99,4 +97,10 @@ export interface RenderStore {
    * call failed it, false when it had already finished.
    */
   failAndRefund(id: string, error: { code: string; message: string }, at: string): Promise<boolean>;
+  /**
+   * Records the SHA-256 (lowercase hex) of a completed render's output, which comes just after the
+   * completion: kept with the asset as for uploads, but it does not dedupe (identical renders are
+   * separate assets). A no-op when the asset is gone (deleted meanwhile) or its hash is recorded.
+   */
+  recordOutputHash(asset: Pick<AssetRecord, "id" | "accountId">, sha256: string): Promise<void>;
 }

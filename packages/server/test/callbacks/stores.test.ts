@@ -91,7 +91,6 @@ it("complete() stores the callback event with the completion; if the event canno
   const ok = await acceptedRender(accountId);
   await data.renders.complete(ok.id, {
     asset: outputAsset(ok),
-    sha256: "0".repeat(64),
     warnings: [],
     at: new Date().toISOString(),
     callback: event(ok, '{"id":"x"}'),
@@ -104,7 +103,6 @@ it("complete() stores the callback event with the completion; if the event canno
   await expect(
     data.renders.complete(broken.id, {
       asset: outputAsset(broken),
-      sha256: "0".repeat(64),
       warnings: [],
       at: new Date().toISOString(),
       callback: event(broken, null),

@@ -232,7 +232,6 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
         expect((await fx.other.renders.claim(render.id))?.render.status).toBe("rendering");
         await fx.renders.complete(render.id, {
           asset: makeAsset(render),
-          sha256: OUTPUT_SHA,
           warnings: [],
           at: T1,
         });
@@ -250,7 +249,6 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
         expect((await fx.other.renders.get(accountId, render.id))?.status).toBe("rendering");
         await fx.renders.complete(render.id, {
           asset: makeAsset(render),
-          sha256: OUTPUT_SHA,
           warnings: [],
           at: T1,
         });
@@ -275,10 +273,9 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
         await fx.renders.claim(render.id);
         const asset = makeAsset(render);
         const warnings = [{ code: "text_truncated", slot: "title", message: "Shrunk to fit" }];
-        await fx.renders.complete(render.id, { asset, sha256: OUTPUT_SHA, warnings, at: T1 });
+        await fx.renders.complete(render.id, { asset, warnings, at: T1 });
         await fx.other.renders.complete(render.id, {
           asset: makeAsset(render),
-          sha256: OUTPUT_SHA,
           warnings: [],
           at: T0,
         });
@@ -289,21 +286,30 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
           warnings,
           completedAt: T1,
         });
-        // Outputs record their hash like uploads, and identical outputs do not collide as uploads would.
+        // The output's hash comes after the completion (its worker hashes after answering): recorded
+        // like an upload's, once, and identical outputs do not collide as uploads would.
+        expect((await fx.library.get(accountId, asset.id))?.sha256).toBeNull();
+        // Scoped to the asset's account: another account's id names nothing.
+        await fx.renders.recordOutputHash({ id: asset.id, accountId: "acct_other" }, "11".repeat(32));
+        expect((await fx.library.get(accountId, asset.id))?.sha256).toBeNull();
+        await fx.renders.recordOutputHash(asset, OUTPUT_SHA);
+        await fx.other.renders.recordOutputHash(asset, "00".repeat(32));
         expect((await fx.library.get(accountId, asset.id))?.sha256).toBe(OUTPUT_SHA);
         await fx.renders.failAndRefund(render.id, { code: "late", message: "too late" }, T1);
         expect((await fx.renders.get(accountId, render.id))?.status).toBe("completed");
         expect(await fx.ledger.balance(accountId)).toBe(8);
         const twin = makeRender(accountId, templateId);
         await fx.renders.accept(twin);
-        await fx.renders.complete(twin.id, {
-          asset: makeAsset(twin),
-          sha256: OUTPUT_SHA,
-          warnings: [],
-          at: T1,
-        });
+        const twinAsset = makeAsset(twin);
+        await fx.renders.complete(twin.id, { asset: twinAsset, warnings: [], at: T1 });
+        await fx.renders.recordOutputHash(twinAsset, OUTPUT_SHA);
         expect((await fx.renders.get(accountId, twin.id))?.status).toBe("completed");
+        expect((await fx.library.get(accountId, twinAsset.id))?.sha256).toBe(OUTPUT_SHA);
         expect(await fx.library.findBySha256(accountId, OUTPUT_SHA)).toBeNull();
+        // An output deleted before its hash came: nothing to record, and no error.
+        await fx.library.delete(accountId, twinAsset.id);
+        await expect(fx.renders.recordOutputHash(twinAsset, OUTPUT_SHA)).resolves.toBeUndefined();
+        expect(await fx.library.get(accountId, twinAsset.id)).toBeNull();
       });
 
       it("stores the completion callback in the outbox with the completion, never for a failure", async () => {
@@ -322,13 +328,11 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
         const event = callback(done);
         await fx.renders.complete(done.id, {
           asset: makeAsset(done),
-          sha256: OUTPUT_SHA,
           warnings: [],
           at: T1,
           callback: event,
         });
         await fx.other.renders.complete(done.id, {
-          sha256: OUTPUT_SHA,
           asset: makeAsset(done),
           warnings: [],
           at: T1,
@@ -372,7 +376,6 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
         ]);
         await fx.renders.complete(render.id, {
           asset: makeAsset(render),
-          sha256: OUTPUT_SHA,
           warnings: [],
           at: T1,
         });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -39,11 +40,26 @@ const task = (outputKey: string, documentKey = "tpl_pool@1") => ({
   outputKey,
 });
 
-it("a worker writes the output blob and reports its size and ETag", async () => {
+it("a worker writes the output blob and reports its size, then the SHA-256 of the stored bytes", async () => {
   const result = await pool.run(task("renders/one.png"));
   expect(result).toMatchObject({ ok: true, width: 200, height: 100, contentType: "image/png" });
+  if (!result.ok) throw new Error("render failed");
   const bytes = await blobs.get("renders/one.png");
-  expect(result.ok && result.byteSize).toBe(bytes?.byteLength);
+  expect(result.byteSize).toBe(bytes?.byteLength);
+  expect(await result.sha256).toBe(
+    createHash("sha256")
+      .update(bytes as Uint8Array)
+      .digest("hex"),
+  );
+});
+
+it("a hash the worker never posted (it died first) resolves to null instead of hanging", async () => {
+  const result = await pool.run(task("renders/unhashed.png"));
+  if (!result.ok) throw new Error("render failed");
+  // The hash message may already be on its way; either it arrives or the death settles it.
+  await pool.crashWorker(0);
+  const sha256 = await result.sha256;
+  expect(sha256 === null || /^[0-9a-f]{64}$/.test(sha256)).toBe(true);
 });
 
 it("a task whose worker crashes is run again on the replacement and completes once", async () => {

@@ -40,7 +40,10 @@ export function createFileBlobStore(root: string, options: FileBlobStoreOptions 
         if (!made.has(dir)) mkdirSync(dir, { recursive: true });
         made.add(dir);
         if (!spares.writeOver(path, bytes)) writeFileSync(path, bytes);
-        void spares.refill(bytes.byteLength);
+        // Once the caller has answered (its result posted in the same turn): starting the fill took
+        // about 0.08 ms of the render's time to answer (a file name, an open queued on the pool).
+        const size = bytes.byteLength;
+        setImmediate(() => void spares.refill(size));
         return;
       }
       const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;

@@ -90,14 +90,10 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
         return { render: toRender(rows[0] as Row), document: v.rows[0].document };
       });
     },
-    complete(id, { asset, sha256, warnings, at, callback }) {
+    complete(id, { asset, warnings, at, callback }) {
       return withTransaction(pool, async (client) => {
         if (!(await lockPending(client, id))) return false;
         await insertAsset(client, asset);
-        await client.query(
-          "INSERT INTO asset_files (asset_id, account_id, sha256, render_output) VALUES ($1, $2, $3, true)",
-          [asset.id, asset.accountId, sha256],
-        );
         await client.query(
           "UPDATE renders SET status = 'completed', asset_id = $1, warnings = $2, completed_at = $3 WHERE id = $4",
           [asset.id, json(warnings), at, id],
@@ -125,6 +121,14 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
         await notifyFinished(client, id);
         return true;
       });
+    },
+    async recordOutputHash(asset, sha256) {
+      await pool.query(
+        `INSERT INTO asset_files (asset_id, account_id, sha256, render_output)
+         SELECT id, account_id, $1, true FROM assets WHERE id = $2 AND account_id = $3
+         ON CONFLICT (asset_id) DO NOTHING`,
+        [sha256, asset.id, asset.accountId],
+      );
     },
   };
 }

@@ -2,7 +2,7 @@ import { Worker } from "node:worker_threads";
 import {
   RENDER_FAULT_MESSAGE,
   type RenderTask,
-  type RenderTaskResult,
+  type RenderTaskOutcome,
   type RenderWorkerData,
   type WorkerMessage,
 } from "./render-messages.ts";
@@ -11,7 +11,7 @@ const WORKER_FILE = new URL("./render-worker.ts", import.meta.url);
 
 interface Pending {
   task: RenderTask;
-  resolve: (r: RenderTaskResult) => void;
+  resolve: (r: RenderTaskOutcome) => void;
   /** Workers that died while running this task. */
   deaths: number;
 }
@@ -22,6 +22,8 @@ interface Slot {
   current: Pending | null;
   /** Document keys this worker holds: their tasks go without the document. */
   documents: Set<string>;
+  /** Tasks that succeeded on this worker and whose output hash it has yet to post, by task id. */
+  hashes: Map<number, (sha256: string | null) => void>;
 }
 
 /**
@@ -40,7 +42,7 @@ const MAX_DOCUMENTS_PER_WORKER = 64;
 const MAX_DEATHS_PER_TASK = 1;
 
 export interface WorkerPool {
-  run(task: Omit<RenderTask, "taskId">): Promise<RenderTaskResult>;
+  run(task: Omit<RenderTask, "taskId">): Promise<RenderTaskOutcome>;
   readonly size: number;
   /** Resolves when every worker has created its renderer (for benchmarks and tests). */
   ready(): Promise<void>;
@@ -63,16 +65,25 @@ export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPo
 
   const spawn = (index: number) => {
     const worker = new Worker(WORKER_FILE, { workerData: data });
-    const slot: Slot = { worker, ready: false, current: null, documents: new Set() };
+    const slot: Slot = { worker, ready: false, current: null, documents: new Set(), hashes: new Map() };
     slots[index] = slot;
     worker.on("message", (message: WorkerMessage) => {
       if (message.type === "ready") {
         slot.ready = true;
         if (slots.every((s) => s.ready)) for (const w of readyWaiters.splice(0)) w();
+      } else if (message.type === "hashed") {
+        slot.hashes.get(message.taskId)?.(message.sha256);
+        slot.hashes.delete(message.taskId);
+        return;
       } else if (slot.current && message.result.taskId === slot.current.task.taskId) {
         const { resolve } = slot.current;
         slot.current = null;
-        resolve(message.result);
+        const { result } = message;
+        if (!result.ok) resolve(result);
+        else {
+          const sha256 = new Promise<string | null>((hashed) => slot.hashes.set(result.taskId, hashed));
+          resolve({ ...result, sha256 });
+        }
       }
       pump();
     });
@@ -83,6 +94,8 @@ export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPo
       slot.ready = false;
       const current = slot.current;
       slot.current = null;
+      for (const hashed of slot.hashes.values()) hashed(null);
+      slot.hashes.clear();
       if (current && current.deaths < MAX_DEATHS_PER_TASK && !closing) {
         waiting.unshift({ ...current, deaths: current.deaths + 1 });
       } else {

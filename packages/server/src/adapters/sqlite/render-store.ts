@@ -83,15 +83,11 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
       if (!v) throw new Error(`render ${id} pins a missing template version`);
       return { render, document: v.document };
     },
-    async complete(id, { asset, sha256, warnings, at, callback }) {
+    async complete(id, { asset, warnings, at, callback }) {
       return transaction(db, () => {
         const r = endingFacts.get(id);
         if (!r || (r.status !== "queued" && r.status !== "rendering")) return false;
         insertAsset(db, asset);
-        sql(
-          db,
-          "INSERT INTO asset_files (asset_id, account_id, sha256, render_output) VALUES (?, ?, ?, 1)",
-        ).run(asset.id, asset.accountId, sha256);
         sql(
           db,
           "UPDATE renders SET status = 'completed', asset_id = ?, warnings = ?, completed_at = ? WHERE id = ?",
@@ -116,6 +112,14 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
         ).run(r.account_id as string, r.credits_charged as number, id, error.code, at);
         return true;
       });
+    },
+    async recordOutputHash(asset, sha256) {
+      sql(
+        db,
+        `INSERT INTO asset_files (asset_id, account_id, sha256, render_output)
+         SELECT id, account_id, ?, 1 FROM assets WHERE id = ? AND account_id = ?
+         ON CONFLICT (asset_id) DO NOTHING`,
+      ).run(sha256, asset.id, asset.accountId);
     },
   };
 }
