@@ -19,6 +19,18 @@ export interface RenderRequest {
   webhook_url?: string;
 }
 
+/**
+ * Starting a render before its charge has committed: the render overlaps the charge's transaction
+ * (about 0.15 ms of a waiting caller's time on the embedded default). `start` returns what to call
+ * with the charge's outcome (true: committed; false: refused or failed, and the render is thrown
+ * away), or null when it did not start the render after all.
+ */
+export interface EarlyStart {
+  balance(accountId: string): Promise<number>;
+  /** Resolves once the render is on its way (RenderQueue.startEarly). */
+  start(render: RenderRecord): Promise<((admitted: boolean) => void) | null>;
+}
+
 export interface AcceptRenderDeps {
   templates: TemplateStore;
   renders: RenderStore;
@@ -54,7 +66,7 @@ export async function acceptRender(
    * start the render now, which is then accepted as `rendering`. Asked that late so that other
    * requests accepted while this one was being checked are counted.
    */
-  options: { idempotencyKey?: string; startsAtOnce?: () => boolean } = {},
+  options: { idempotencyKey?: string; startsAtOnce?: () => boolean; startEarly?: EarlyStart } = {},
 ): Promise<Result<RenderRecord>> {
   const scale = req.scale === undefined ? 1 : req.scale;
   if (!isValidScale(scale)) return fail("invalid_scale", "scale must be a number from 1 to 4 inclusive.");
@@ -126,7 +138,22 @@ export async function acceptRender(
     createdAt: deps.clock.now().toISOString(),
     completedAt: null,
   };
-  const outcome = await deps.renders.accept(render);
+  // Started while its charge commits (EarlyStart), when it starts at once and the balance covers it
+  // (so a refused charge, which throws the render away, takes a race with another request).
+  const admit =
+    render.status === "rendering" &&
+    options.startEarly &&
+    (await options.startEarly.balance(accountId)) >= render.creditsCharged
+      ? await options.startEarly.start(render)
+      : null;
+  let outcome: Awaited<ReturnType<RenderStore["accept"]>>;
+  try {
+    outcome = await deps.renders.accept(render);
+  } catch (error) {
+    admit?.(false);
+    throw error;
+  }
+  admit?.(outcome.accepted);
   if (!outcome.accepted) {
     return fail(
       "insufficient_credits",

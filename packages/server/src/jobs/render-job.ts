@@ -24,6 +24,8 @@ export interface RenderJobDeps {
   recordingHash?(recorded: Promise<void>): void;
   /** Absolute links of an output asset, for the completion callback body (needs the public base URL). */
   assetLinks?(asset: AssetRecord): Promise<{ asset_url: string; output_url: string }>;
+  /** Deletes the output of a render thrown away (started early, then refused: RenderQueue.startEarly). */
+  discardOutput?(blobKey: string): Promise<void>;
 }
 
 /**
@@ -39,6 +41,11 @@ export async function runRenderJob(
   renderId: string,
   /** The render as accepted, when the caller holds it (RenderStore.claim need not read it back). */
   accepted?: RenderRecord,
+  /**
+   * Set when the render started before its acceptance committed (RenderQueue.startEarly): whether it
+   * did. Nothing of the render's end is written before that is known.
+   */
+  admitted?: Promise<boolean>,
 ): Promise<FinishedRender | null> {
   const job = await deps.renders.claim(renderId, accepted);
   if (!job) return null;
@@ -63,6 +70,11 @@ export async function runRenderJob(
       JSON.stringify({ level: "error", msg: "render task crashed", render_id: renderId, err: String(error) }),
     );
     result = { taskId: 0, ok: false, code: "internal_error", message: RENDER_FAULT_MESSAGE };
+  }
+  if (admitted && !(await admitted)) {
+    // Refused after all (the charge lost a race for the last credits): no row names this output.
+    if (result.ok) await deps.discardOutput?.(blobKey);
+    return null;
   }
   // Storage away for a moment: the queue runs the job again (with backoff), and gives it up in the end.
   if (!result.ok && result.retryable) throw new Error(`render ${renderId}: ${result.message}`);

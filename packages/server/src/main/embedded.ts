@@ -50,6 +50,7 @@ export async function startEmbeddedServer(
     clock: data.clock,
     runTask: pool.run,
     recordingHash: (recording) => outputHashes.track(recording),
+    discardOutput: (blobKey) => data.blobs.delete(blobKey),
     assetLinks: (asset) => assetLinksAt({ outputLinks, clock: data.clock }, linkBase, asset),
   };
   const queue = createLocalRenderQueue({
@@ -57,7 +58,7 @@ export async function startEmbeddedServer(
     concurrency: config.workers,
     maxQueued: config.maxQueued,
     giveUp: (id) => giveUpRenderJob(data, id),
-    run: (id, accepted) => runRenderJob(jobDeps, id, accepted),
+    run: (id, accepted, admitted) => runRenderJob(jobDeps, id, accepted, admitted),
   });
 
   const app = await buildApp(

@@ -26,6 +26,14 @@ export interface RenderQueue {
    */
   startsAtOnce?(): boolean;
   /**
+   * Starts a render that `startsAtOnce` just said would start, before its acceptance commits (see
+   * EarlyStart in domain/renders.ts). Resolves once the render is on its way to a worker, or with
+   * null when it cannot start now after all. The function it resolves with must be told whether the
+   * acceptance committed: until then the render's end is not written, and if it did not, the render
+   * is thrown away, output and all. A later `enqueue` of it is a no-op.
+   */
+  startEarly?(render: RenderRecord): Promise<((admitted: boolean) => void) | null>;
+  /**
    * Resolves with the finished render, or null when it is still running at the deadline.
    */
   waitFor(accountId: string, renderId: string, timeoutMs: number): Promise<FinishedRender | null>;

@@ -1,4 +1,7 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { testBackend } from "../api-pg/backend.ts";
 import { api, balanceOf, newAccount, publishTemplate, startTestServer, type TestServer } from "./support.ts";
 
 let t: TestServer;
@@ -69,4 +72,45 @@ it("the balance holds across processes: another connection charging at the same 
   expect(accepted).toBeLessThanOrEqual(8);
   expect(await balanceOf(t, key)).toBe(8 - accepted);
   expect(await balanceOf(t, key)).toBeGreaterThanOrEqual(0);
+});
+
+it("the same race with waiting callers: 10 images, 40 refused, and no output left by a render refused after it started", async () => {
+  // Two workers: a waiting caller's render may start before its charge commits (RenderQueue.startEarly),
+  // and the charge may then lose the race for the last credits.
+  const own = await startTestServer({ workers: 2 });
+  try {
+    const { key } = await newAccount(own, 10);
+    await publishTemplate(own, key);
+    const body = { template: "test-card", modifications: [], wait: true };
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => api(own, "POST", "/v1/renders", { key, body })),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(10);
+    expect(results.filter((r) => r.status === 402)).toHaveLength(40);
+    expect(await balanceOf(own, key)).toBe(0);
+    // Pairs on one credit: both may start while both charges race for it.
+    for (let i = 0; i < 10; i++) {
+      const single = await newAccount(own, 1);
+      await publishTemplate(own, single.key);
+      const pair = await Promise.all(
+        [0, 1].map(() => api(own, "POST", "/v1/renders", { key: single.key, body })),
+      );
+      expect(pair.map((r) => r.status).sort()).toEqual([200, 402]);
+      results.push(...pair);
+    }
+    // Only the embedded default starts renders early (the PostgreSQL backend's queue is pg-boss), and
+    // only there do outputs sit in a directory to list.
+    if (testBackend() !== "sqlite") return;
+    // Closing drains every render still running, those thrown away included.
+    await own.server.close();
+    const outputs = readdirSync(join(own.data.paths.blobs, "renders"));
+    expect(outputs.sort()).toEqual(
+      results
+        .filter((r) => r.status === 200)
+        .map((r) => `${r.body.id}.png`)
+        .sort(),
+    );
+  } finally {
+    await own.close();
+  }
 });

@@ -11,16 +11,19 @@ function harness(options: { concurrency: number; maxQueued?: number }) {
   const started: string[] = [];
   /** The accepted record each run was handed (its id), or null. */
   const handedOver: (string | null)[] = [];
+  /** What each run started early was told of its acceptance, by id. */
+  const admittedOf = new Map<string, Promise<boolean>>();
   const finish = new Map<string, (ended: FinishedRender | null) => void>();
   const store = { pending: async () => [], get: async () => null } as unknown as RenderStore;
   const queue = createLocalRenderQueue({
     renders: store,
     ...options,
     giveUp: async () => {},
-    run: (id, accepted) =>
+    run: (id, accepted, admitted) =>
       new Promise<FinishedRender | null>((resolve) => {
         started.push(id);
         handedOver.push(accepted?.id ?? null);
+        if (admitted) admittedOf.set(id, admitted);
         finish.set(id, resolve);
       }),
   });
@@ -28,7 +31,7 @@ function harness(options: { concurrency: number; maxQueued?: number }) {
     finish.get(id)?.(ended);
     await new Promise((r) => setImmediate(r));
   };
-  return { queue, started, handedOver, complete };
+  return { queue, started, handedOver, admittedOf, complete };
 }
 
 describe("local render queue", () => {
@@ -83,6 +86,30 @@ describe("local render queue", () => {
     expect(queue.startsAtOnce?.()).toBe(true);
     const drained = queue.drain();
     expect(queue.startsAtOnce?.()).toBe(false);
+    await drained;
+  });
+
+  it("starts a render early with its record, tells the run whether it was admitted, and ignores its enqueue", async () => {
+    const { queue, started, handedOver, admittedOf, complete } = harness({ concurrency: 1 });
+    const render = { id: "r1", accountId: "a" } as RenderRecord;
+    const admit = await queue.startEarly?.(render);
+    expect(started).toEqual(["r1"]);
+    expect(handedOver).toEqual(["r1"]);
+    expect(queue.startsAtOnce?.()).toBe(false);
+    // No slot left: nothing starts early, and the caller enqueues as usual.
+    expect(await queue.startEarly?.({ id: "r2", accountId: "a" } as RenderRecord)).toBeNull();
+    admit?.(true);
+    expect(await admittedOf.get("r1")).toBe(true);
+    queue.enqueue("r1", "a", render);
+    await complete("r1");
+    expect(started).toEqual(["r1"]);
+    // Refused: the run is told so (it throws the render away).
+    const refuse = await queue.startEarly?.({ id: "r3", accountId: "a" } as RenderRecord);
+    refuse?.(false);
+    expect(await admittedOf.get("r3")).toBe(false);
+    await complete("r3");
+    const drained = queue.drain();
+    expect(await queue.startEarly?.({ id: "r4", accountId: "a" } as RenderRecord)).toBeNull();
     await drained;
   });
 

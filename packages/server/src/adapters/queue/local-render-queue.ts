@@ -26,8 +26,9 @@ export function createLocalRenderQueue(options: {
   /**
    * Runs one render to its end; resolves with how it ended when it ended it (waiters get that as is).
    * `accepted`: the record as accepted, on its first run in this process (see RenderStore.claim).
+   * `admitted`: for a render started before its acceptance committed (startEarly), whether it did.
    */
-  run(renderId: string, accepted?: RenderRecord): Promise<FinishedRender | null>;
+  run(renderId: string, accepted?: RenderRecord, admitted?: Promise<boolean>): Promise<FinishedRender | null>;
   /** Ends a render whose runs kept failing (failed and refunded; a no-op if it had finished). */
   giveUp(renderId: string): Promise<unknown>;
   /** Waits before each run again after a failed one; default 1, 2, 4, 8, 16 s. */
@@ -48,19 +49,25 @@ export function createLocalRenderQueue(options: {
   finished.setMaxListeners(0);
   let draining = false;
 
+  const start = (id: string, accepted?: RenderRecord, admitted?: Promise<boolean>) => {
+    const done = options.run(id, accepted, admitted).then(
+      (ended) => settle(id, ended, false),
+      (error: unknown) => {
+        logFault("render job failed", id, error);
+        return settle(id, null, true);
+      },
+    );
+    inFlight.set(id, done);
+  };
+
+  const startsAtOnce = () => !draining && pendingCount === 0 && inFlight.size < options.concurrency;
+
   const pump = () => {
     while (!draining && inFlight.size < options.concurrency && pendingCount > 0) {
       const id = takeNext();
       const accepted = acceptedRecords.get(id);
       acceptedRecords.delete(id);
-      const done = options.run(id, accepted).then(
-        (ended) => settle(id, ended, false),
-        (error: unknown) => {
-          logFault("render job failed", id, error);
-          return settle(id, null, true);
-        },
-      );
-      inFlight.set(id, done);
+      start(id, accepted);
     }
   };
 
@@ -119,8 +126,20 @@ export function createLocalRenderQueue(options: {
       push(renderId, accountId);
       pump();
     },
-    startsAtOnce() {
-      return !draining && pendingCount === 0 && inFlight.size < options.concurrency;
+    startsAtOnce,
+    async startEarly(render) {
+      if (!startsAtOnce() || known.has(render.id)) return null;
+      known.add(render.id);
+      accountOf.set(render.id, render.accountId);
+      let admit: (admitted: boolean) => void = () => {};
+      const admitted = new Promise<boolean>((resolve) => {
+        admit = resolve;
+      });
+      start(render.id, render, admitted);
+      // The run reaches its worker a few microtasks from now (its claim, then the task's message):
+      // answering after them lets the caller's charge commit while the worker renders.
+      await new Promise((resolve) => setImmediate(resolve));
+      return admit;
     },
     isFull(incoming = 1) {
       // A batch larger than the whole limit needs an empty queue, not a retry that can never succeed.

@@ -1,6 +1,6 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { acceptRender } from "../../domain/renders.ts";
+import { acceptRender, type EarlyStart } from "../../domain/renders.ts";
 import type { RenderRecord } from "../../ports/render-store.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
@@ -65,7 +65,8 @@ async function resumedRender(deps: AppDeps, request: FastifyRequest): Promise<Re
 
 /**
  * `waiting`: the caller waits for the outcome, so a render the queue starts at once is accepted as
- * `rendering` directly (one write fewer); an asynchronous caller is answered `queued` as documented.
+ * `rendering` directly (one write fewer), and started while its charge commits when the queue can
+ * (RenderQueue.startEarly); an asynchronous caller is answered `queued` as documented.
  */
 async function accept(
   deps: AppDeps,
@@ -82,11 +83,19 @@ async function accept(
     {
       ...(typeof key === "string" ? { idempotencyKey: key } : {}),
       startsAtOnce: () => waiting && (deps.queue.startsAtOnce?.() ?? false),
+      ...(waiting && deps.queue.startEarly ? { startEarly: earlyStartOn(deps) } : {}),
     },
   );
   if (!accepted.ok) throw toApiError(accepted);
   deps.queue.enqueue(accepted.value.id, accepted.value.accountId, accepted.value);
   return accepted.value;
+}
+
+function earlyStartOn(deps: AppDeps): EarlyStart {
+  return {
+    balance: (accountId) => deps.ledger.balance(accountId),
+    start: (render) => deps.queue.startEarly?.(render) ?? Promise.resolve(null),
+  };
 }
 
 export function registerRenderCreate(app: App, deps: AppDeps): void {
