@@ -55,7 +55,7 @@ export async function startEmbeddedServer(
   };
   const queue = createLocalRenderQueue({
     renders: data.renders,
-    concurrency: config.workers,
+    concurrency: pool.capacity,
     maxQueued: config.maxQueued,
     giveUp: (id) => giveUpRenderJob(data, id),
     run: (id, accepted, admitted) => runRenderJob(jobDeps, id, accepted, admitted),

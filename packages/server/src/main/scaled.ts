@@ -112,6 +112,8 @@ export async function startScaledServer(
     // A job taken before the engines load would sit out part of its expiry in this process's queue.
     await pool.ready();
     stopRendering = await startPgRenderWorkers(boss, {
+      // One job per render thread, not pool.capacity: a job taken starts its lease, and one waiting
+      // behind another in a thread would sit out part of it (the embedded queue has no leases).
       concurrency: config.workers,
       giveUp: (id) => giveUpRenderJob(state, id),
       run: (id) =>

@@ -46,10 +46,12 @@ describe("a full render queue", () => {
       template: "test-card",
       modifications: [{ name: "photo", image_url: `http://127.0.0.1:${holdPort}/slow-${n}.png` }],
     });
-    // The only worker waits on the first render's image; the second waits in the queue: full at 1.
-    const first = await api(t, "POST", "/v1/renders", { key, body: stalled(1) });
-    const second = await api(t, "POST", "/v1/renders", { key, body: stalled(2) });
-    expect([first.status, second.status]).toEqual([202, 202]);
+    // The only worker holds two renders (worker-pool.ts TASKS_PER_WORKER), each waiting on its image;
+    // the third waits in the queue: full at 1.
+    const stalledJobs = [];
+    for (const n of [1, 2, 3])
+      stalledJobs.push(await api(t, "POST", "/v1/renders", { key, body: stalled(n) }));
+    expect(stalledJobs.map((j) => j.status)).toEqual([202, 202, 202]);
     const before = await balanceOf(t, key);
 
     const single = await api(t, "POST", "/v1/renders", {
@@ -69,7 +71,7 @@ describe("a full render queue", () => {
     // Release the stalled image requests (a 404 fails those renders with a refund) and the queue drains.
     releasing = true;
     for (const res of held.splice(0)) res.writeHead(404).end();
-    for (const job of [first, second]) {
+    for (const job of stalledJobs) {
       const done = await untilFinished(t, key, (job.body as { id: string }).id);
       expect(done.status).toBe("failed");
     }

@@ -53,6 +53,24 @@ it("a worker writes the output blob and reports its size, then the SHA-256 of th
   );
 });
 
+it("a worker holding a second task draws it while the first encodes; every output is the lone render's", async () => {
+  const lone = await pool.run(task("renders/lone.png"));
+  expect(lone.ok).toBe(true);
+  const expected = await blobs.get("renders/lone.png");
+  // One worker, three tasks at once: the second is sent behind the first (queuedBehind), the third waits.
+  const results = await Promise.all([1, 2, 3].map((i) => pool.run(task(`renders/piped-${i}.png`))));
+  expect(results.map((r) => r.ok)).toEqual([true, true, true]);
+  for (const i of [1, 2, 3]) expect(await blobs.get(`renders/piped-${i}.png`)).toEqual(expected);
+});
+
+it("both tasks a dying worker held are run again on its replacement", async () => {
+  const running = [pool.run(task("renders/held-1.png")), pool.run(task("renders/held-2.png"))];
+  await pool.crashWorker(0);
+  const results = await Promise.all(running);
+  expect(results.map((r) => r.ok)).toEqual([true, true]);
+  expect(await blobs.get("renders/held-2.png")).not.toBeNull();
+});
+
 it("a hash the worker never posted (it died first) resolves to null instead of hanging", async () => {
   const result = await pool.run(task("renders/unhashed.png"));
   if (!result.ok) throw new Error("render failed");

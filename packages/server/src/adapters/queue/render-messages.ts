@@ -21,6 +21,11 @@ export interface RenderTask {
   scale: number;
   format: OutputFormat;
   quality: number | null;
+  /**
+   * Sent while the worker still had another task: work is backing up, so the worker should free its
+   * engine for the next draw as soon as this one is drawn (NodeRenderOptions.releaseEngineAfterDraw).
+   */
+  queuedBehind?: true;
   /** Blob key the worker writes the output to (derived from the render id, so a re-run overwrites it). */
   outputKey: string;
 }

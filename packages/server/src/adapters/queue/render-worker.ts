@@ -64,6 +64,7 @@ async function run(task: RenderTask): Promise<{ result: RenderTaskResult; output
       scale: task.scale,
       format: task.format,
       ...(task.quality === null ? {} : { quality: task.quality }),
+      ...(task.queuedBehind ? { releaseEngineAfterDraw: true } : {}),
       loadImage: (src: string) => loadImage(task.accountId, src),
       // Assets are immutable: their prepared pixels can be reused without reading the blob again,
       // by renders of the account that owns them (the prepared-image cache is shared by all).

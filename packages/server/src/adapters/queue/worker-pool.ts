@@ -19,7 +19,8 @@ interface Pending {
 interface Slot {
   worker: Worker;
   ready: boolean;
-  current: Pending | null;
+  /** Tasks sent to this worker and not answered yet, oldest first (at most TASKS_PER_WORKER). */
+  running: Pending[];
   /** Document keys this worker holds: their tasks go without the document. */
   documents: Set<string>;
   /** Tasks that succeeded on this worker and whose output hash it has yet to post, by task id. */
@@ -41,9 +42,20 @@ const MAX_DOCUMENTS_PER_WORKER = 64;
  */
 const MAX_DEATHS_PER_TASK = 1;
 
+/**
+ * Tasks a worker holds at once: the one it renders and the next. The next is sent flagged
+ * `queuedBehind`, and the worker then frees its engine as soon as each frame is drawn, so the next
+ * draw overlaps this encode (otherwise a worker's thread idles while sharp encodes, and its encoder
+ * idles while it draws). The cost: a task queued behind a long render in one worker is not taken
+ * over by another that frees up first.
+ */
+const TASKS_PER_WORKER = 2;
+
 export interface WorkerPool {
   run(task: Omit<RenderTask, "taskId">): Promise<RenderTaskOutcome>;
   readonly size: number;
+  /** Tasks the pool runs at once (size x tasks per worker): the in-flight limit for its queue. */
+  readonly capacity: number;
   /** Resolves when every worker has created its renderer (for benchmarks and tests). */
   ready(): Promise<void>;
   /** Kills one worker thread as a crash would (its task is retried on the replacement). For tests. */
@@ -52,8 +64,8 @@ export interface WorkerPool {
 }
 
 /**
- * Render worker threads, one task per worker at a time. Rendering (layout, raster, encode) is CPU
- * bound, so it never runs on the HTTP event loop. A worker that dies is replaced; its current task is
+ * Render worker threads, each holding up to TASKS_PER_WORKER tasks and drawing one at a time. Rendering (layout, raster, encode) is CPU
+ * bound, so it never runs on the HTTP event loop. A worker that dies is replaced; its tasks are
  * retried on the replacement (see MAX_DEATHS_PER_TASK) and no other task is affected.
  */
 export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPool {
@@ -65,7 +77,7 @@ export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPo
 
   const spawn = (index: number) => {
     const worker = new Worker(WORKER_FILE, { workerData: data });
-    const slot: Slot = { worker, ready: false, current: null, documents: new Set(), hashes: new Map() };
+    const slot: Slot = { worker, ready: false, running: [], documents: new Set(), hashes: new Map() };
     slots[index] = slot;
     worker.on("message", (message: WorkerMessage) => {
       if (message.type === "ready") {
@@ -75,10 +87,11 @@ export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPo
         slot.hashes.get(message.taskId)?.(message.sha256);
         slot.hashes.delete(message.taskId);
         return;
-      } else if (slot.current && message.result.taskId === slot.current.task.taskId) {
-        const { resolve } = slot.current;
-        slot.current = null;
+      } else {
         const { result } = message;
+        const at = slot.running.findIndex((p) => p.task.taskId === result.taskId);
+        if (at < 0) return;
+        const [{ resolve }] = slot.running.splice(at, 1) as [Pending];
         if (!result.ok) resolve(result);
         else {
           const sha256 = new Promise<string | null>((hashed) => slot.hashes.set(result.taskId, hashed));
@@ -92,15 +105,16 @@ export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPo
       // Nothing may be dispatched to the dead thread while its replacement starts.
       const wasReady = slot.ready;
       slot.ready = false;
-      const current = slot.current;
-      slot.current = null;
+      const lost = slot.running.splice(0);
       for (const hashed of slot.hashes.values()) hashed(null);
       slot.hashes.clear();
-      if (current && current.deaths < MAX_DEATHS_PER_TASK && !closing) {
-        waiting.unshift({ ...current, deaths: current.deaths + 1 });
-      } else {
-        current?.resolve({
-          taskId: current.task.taskId,
+      // Run again first, in their order; each counts the death (it may be the one that caused it).
+      const retried = closing ? [] : lost.filter((p) => p.deaths < MAX_DEATHS_PER_TASK);
+      waiting.unshift(...retried.map((p) => ({ ...p, deaths: p.deaths + 1 })));
+      for (const p of lost) {
+        if (retried.includes(p)) continue;
+        p.resolve({
+          taskId: p.task.taskId,
           ok: false,
           code: "internal_error",
           message: RENDER_FAULT_MESSAGE,
@@ -117,12 +131,19 @@ export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPo
     worker.on("exit", (code) => onDeath(`exit ${code}`));
   };
 
+  /** Sends waiting tasks to the least busy ready workers, up to TASKS_PER_WORKER each. */
   const pump = () => {
-    for (const slot of slots) {
-      if (!slot.ready || slot.current || waiting.length === 0) continue;
-      const next = waiting.shift() as (typeof waiting)[number];
-      slot.current = next;
-      slot.worker.postMessage(withoutKnownDocument(slot, next.task));
+    while (waiting.length > 0) {
+      let slot: Slot | null = null;
+      for (const s of slots) {
+        if (!s?.ready || s.running.length >= TASKS_PER_WORKER) continue;
+        if (!slot || s.running.length < slot.running.length) slot = s;
+      }
+      if (!slot) return;
+      const next = waiting.shift() as Pending;
+      const task = withoutKnownDocument(slot, next.task);
+      slot.running.push(next);
+      slot.worker.postMessage(slot.running.length > 1 ? { ...task, queuedBehind: true } : task);
     }
   };
 
@@ -130,6 +151,7 @@ export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPo
 
   return {
     size,
+    capacity: size * TASKS_PER_WORKER,
     run(task) {
       return new Promise((resolve) => {
         waiting.push({ task: { ...task, taskId: nextTaskId++ }, resolve, deaths: 0 });
