@@ -64,8 +64,8 @@ export interface WorkerPool {
 }
 
 /**
- * Render worker threads, each holding up to TASKS_PER_WORKER tasks and drawing one at a time. Rendering (layout, raster, encode) is CPU
- * bound, so it never runs on the HTTP event loop. A worker that dies is replaced; its tasks are
+ * Render worker threads, each holding up to TASKS_PER_WORKER tasks and drawing one at a time.
+ * Rendering (layout, raster, encode) is CPU bound, so it never runs on the HTTP event loop. A worker that dies is replaced; its tasks are
  * retried on the replacement (see MAX_DEATHS_PER_TASK) and no other task is affected.
  */
 export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPool {
