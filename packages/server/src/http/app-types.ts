@@ -73,11 +73,6 @@ export interface AppDeps {
   batches: BatchStore;
   /** Reads uploaded images and fonts before they enter the library (POST /v1/assets, /v1/assets/import). */
   uploadInspector: UploadInspector;
-  /**
-   * Output hashes this process is still recording (jobs/output-hashes.ts): asset reads wait for them.
-   * Absent where renders run in other processes.
-   */
-  outputHashes?: { recorded(): Promise<void> };
 }
 
 /** What buildApp is given: the upload inspector defaults to the media one (sharp, wawoff2, CanvasKit). */

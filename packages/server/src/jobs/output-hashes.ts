@@ -1,3 +1,5 @@
+import type { AssetLibrary } from "../domain/assets/asset-library.ts";
+
 /**
  * The output hashes this process is recording. A render's SHA-256 reaches the main thread just after
  * its result, and is recorded after the render is completed (and its waiting caller answered; see
@@ -16,5 +18,20 @@ export class OutputHashes {
   /** Resolves once every hash tracked so far is recorded (at once when none is in flight). */
   async recorded(): Promise<void> {
     if (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
+  }
+
+  /** `library` with the reads that show hashes (get, query) waiting first for those in flight. */
+  readsAfterHashes(library: AssetLibrary): AssetLibrary {
+    return {
+      ...library,
+      get: async (accountId, id) => {
+        await this.recorded();
+        return library.get(accountId, id);
+      },
+      query: async (accountId, query) => {
+        await this.recorded();
+        return library.query(accountId, query);
+      },
+    };
   }
 }

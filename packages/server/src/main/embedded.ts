@@ -70,7 +70,8 @@ export async function startEmbeddedServer(
       webhooks,
       webhookSecrets: createSqliteWebhookSecretStore(data.db),
       batches: createSqliteBatchStore(data.db),
-      outputHashes,
+      // An output's hash is recorded just after its render is answered: reads wait for it.
+      assetLibrary: outputHashes.readsAfterHashes(data.assetLibrary),
       ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
       openSignup: config.openSignup,
     },

@@ -76,7 +76,7 @@ export async function startScaledServer(
         ...state,
         queue,
         safeFetch,
-        ...(outputHashes ? { outputHashes } : {}),
+        ...(outputHashes ? { assetLibrary: outputHashes.readsAfterHashes(state.assetLibrary) } : {}),
         ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
         openSignup: config.openSignup,
       },

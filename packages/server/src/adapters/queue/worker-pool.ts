@@ -65,8 +65,9 @@ export interface WorkerPool {
 
 /**
  * Render worker threads, each holding up to TASKS_PER_WORKER tasks and drawing one at a time.
- * Rendering (layout, raster, encode) is CPU bound, so it never runs on the HTTP event loop. A worker that dies is replaced; its tasks are
- * retried on the replacement (see MAX_DEATHS_PER_TASK) and no other task is affected.
+ * Rendering (layout, raster, encode) is CPU bound, so it never runs on the HTTP event loop. A worker
+ * that dies is replaced; its tasks are retried on the replacement (see MAX_DEATHS_PER_TASK) and no
+ * other task is affected.
  */
 export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPool {
   const slots: Slot[] = [];
@@ -109,10 +110,12 @@ export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPo
       for (const hashed of slot.hashes.values()) hashed(null);
       slot.hashes.clear();
       // Run again first, in their order; each counts the death (it may be the one that caused it).
-      const retried = closing ? [] : lost.filter((p) => p.deaths < MAX_DEATHS_PER_TASK);
-      waiting.unshift(...retried.map((p) => ({ ...p, deaths: p.deaths + 1 })));
+      const retried: Pending[] = [];
       for (const p of lost) {
-        if (retried.includes(p)) continue;
+        if (!closing && p.deaths < MAX_DEATHS_PER_TASK) {
+          retried.push({ ...p, deaths: p.deaths + 1 });
+          continue;
+        }
         p.resolve({
           taskId: p.task.taskId,
           ok: false,
@@ -120,6 +123,7 @@ export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPo
           message: RENDER_FAULT_MESSAGE,
         });
       }
+      waiting.unshift(...retried);
       pump();
       if (!closing) {
         console.error(JSON.stringify({ level: "error", msg: "render worker died; replacing it", reason }));

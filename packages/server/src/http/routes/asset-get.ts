@@ -8,7 +8,6 @@ export function registerAssetGet(app: App, deps: AppDeps): void {
     "/v1/assets/:id",
     { schema: { summary: "Get one asset", tags: ["assets"], params: IdParams, response: { 200: Asset } } },
     async (request) => {
-      await deps.outputHashes?.recorded(); // an output answered just now shows its sha256
       const asset = await deps.assetLibrary.get(request.accountId, request.params.id);
       if (!asset) throw notFound("asset");
       return assetView(deps, request, asset);

@@ -43,7 +43,6 @@ export function registerAssetUpdate(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const body = request.body;
-      await deps.outputHashes?.recorded(); // an output answered just now shows its sha256
       const current = await deps.assetLibrary.get(request.accountId, request.params.id);
       if (!current) throw notFound("asset");
       const patch: AssetPatch = {};

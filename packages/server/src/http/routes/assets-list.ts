@@ -31,7 +31,6 @@ export function registerAssetsList(app: App, deps: AppDeps): void {
           ...(cursor !== undefined ? { cursor } : {}),
         }),
       );
-      await deps.outputHashes?.recorded(); // an output answered just now shows its sha256
       return pageView(deps, request, await deps.assetLibrary.query(request.accountId, query));
     },
   );

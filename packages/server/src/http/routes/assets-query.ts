@@ -74,7 +74,6 @@ export function registerAssetsQuery(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const query = orThrow(parseAssetQuery(request.body));
-      await deps.outputHashes?.recorded(); // an output answered just now shows its sha256
       return pageView(deps, request, await deps.assetLibrary.query(request.accountId, query));
     },
   );
