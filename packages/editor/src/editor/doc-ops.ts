@@ -169,7 +169,7 @@ export function addLayer(doc: Doc, frameIndex: number, layer: Layer): Doc {
 
 export function blankDocument(key: string, name: string): Doc {
   return {
-    version: 1,
+    version: 2,
     key,
     name,
     slots: [],

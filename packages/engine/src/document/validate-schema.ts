@@ -14,7 +14,7 @@ const checker = TypeCompiler.Compile(TemplateDocument);
 /** `$ref` targets inside the document schema (the recursive group layer refers to itself by id). */
 const schemasById = new Map<string, TSchema>([
   ["GroupLayer", GroupLayer],
-  ["TemplateDocumentV1", TemplateDocument],
+  ["TemplateDocumentV2", TemplateDocument],
 ]);
 
 /** Errors listed before the rest are dropped: a document broken everywhere needs the first few fixed first. */
@@ -31,11 +31,11 @@ const PATTERN_MESSAGES: Record<string, string> = {
     'must be a slug: lowercase letters, digits and "-", starting with a letter or digit (at most 64 characters)',
 };
 
-export function isTemplateDocumentV1(value: unknown): value is TemplateDocumentT {
+export function isTemplateDocument(value: unknown): value is TemplateDocumentT {
   return checker.Check(value);
 }
 
-/** Schema errors of a value that failed `isTemplateDocumentV1`, one per problem, in document order. */
+/** Schema errors of a value that failed `isTemplateDocument`, one per problem, in document order. */
 export function schemaErrors(value: unknown): ValidationError[] {
   const out: ValidationError[] = [];
   const seenPaths = new Set<string>();

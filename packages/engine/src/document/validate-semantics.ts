@@ -1,25 +1,28 @@
+import type { LayerBase } from "../layers/kind.ts";
+import { kindOf, LAYER_KINDS } from "../layers/registry.ts";
 import type { FrameT, Layer, SlotT, SlotType, TemplateDocumentT } from "./schema.ts";
-import { didYouMean, joinPath, quoteList, type ValidationError } from "./validate-paths.ts";
+import { didYouMean, isRecord, joinPath, quoteList, type ValidationError } from "./validate-paths.ts";
 import { validateSlotValues } from "./values.ts";
 
 /** Groups inside groups, at most. The renderer recurses per level; real designs use 2 or 3. */
 export const MAX_GROUP_DEPTH = 32;
 
-/** Which slot type each bindable property takes, per layer kind (schema.ts documents the same list). */
-export const BINDABLE_PROPERTIES: Readonly<
-  Record<Layer["type"] | "frame", Readonly<Record<string, SlotType>>>
-> = {
-  text: { text: "text", color: "color" },
-  image: { src: "image" },
-  shape: { fill: "color", "stroke.color": "color" },
-  group: {},
-  frame: { background: "color" },
+/** A frame's bindable properties and paints (its background). */
+const FRAME = { bindable: { background: "color" } as Record<string, SlotType>, paints: ["background"] };
+
+/** Which slot type each bindable property takes, per layer kind and for frames (from the registry). */
+export const BINDABLE_PROPERTIES: Readonly<Record<string, Readonly<Record<string, SlotType>>>> = {
+  ...Object.fromEntries(LAYER_KINDS.map((kind) => [kind.type, kind.bindable])),
+  frame: FRAME.bindable,
 };
 
+// `fill.stops[1].color`: the colour of one stop of a gradient paint.
+const STOP_BINDING = /^(.+)\.stops\[(0|[1-9][0-9]?)\]\.color$/;
+
 /**
- * Rules JSON Schema cannot express, run on a document that already matches the v1 schema: names that
- * must be unique, bindings that must point at an existing slot of the right type, defaults and samples
- * that must be valid values, and a text layer's `min_size` that must not exceed its size.
+ * Rules JSON Schema cannot express, run on a document that already matches the schema: names that
+ * must be unique, bindings that must point at an existing slot of the right type, gradient stops in
+ * order, defaults and samples that must be valid values, and each layer kind's own rules.
  */
 export function semanticErrors(doc: TemplateDocumentT): ValidationError[] {
   const errors: ValidationError[] = [];
@@ -69,8 +72,11 @@ export function semanticErrors(doc: TemplateDocumentT): ValidationError[] {
 }
 
 function checkFrame(frame: FrameT, path: string, slots: Map<string, SlotT>, errors: ValidationError[]): void {
-  checkBindings(frame.bind, "frame", path, slots, errors, { hasStroke: false });
+  checkPaints(frame, FRAME.paints, path, errors);
+  checkBindings(frame, "a frame", FRAME, path, slots, errors);
   const ids = new Map<string, string>();
+  const layersById = new Map<string, LayerBase>();
+  const placed: { layer: Layer; path: string }[] = [];
   const visit = (layers: readonly Layer[], parentPath: string, depth: number): void => {
     layers.forEach((layer, i) => {
       const layerPath = joinPath(joinPath(parentPath, "layers"), i);
@@ -80,41 +86,86 @@ function checkFrame(frame: FrameT, path: string, slots: Map<string, SlotT>, erro
           path: `${layerPath}.id`,
           message: `duplicate layer id ${JSON.stringify(layer.id)} in frame ${JSON.stringify(frame.name)} (first at ${first})`,
         });
-      } else ids.set(layer.id, layerPath);
-      const hasStroke = layer.type === "shape" && layer.stroke !== undefined && layer.stroke !== null;
-      checkBindings(layer.bind, layer.type, layerPath, slots, errors, { hasStroke });
-      if (layer.type === "text" && layer.min_size !== undefined && layer.min_size > layer.font.size) {
-        errors.push({ path: `${layerPath}.min_size`, message: `must be <= font.size (${layer.font.size})` });
+      } else {
+        ids.set(layer.id, layerPath);
+        layersById.set(layer.id, layer);
       }
-      if (layer.type === "group") {
+      placed.push({ layer, path: layerPath });
+      const children = kindOf(layer).children?.(layer);
+      if (children) {
         if (depth >= MAX_GROUP_DEPTH) {
           errors.push({
             path: layerPath,
             message: `groups are nested too deeply (at most ${MAX_GROUP_DEPTH} levels)`,
           });
-        } else visit(layer.layers, layerPath, depth + 1);
+        } else visit(children as Layer[], layerPath, depth + 1);
       }
     });
   };
   visit(frame.layers, path, 0);
+  const context = { slots, layersById };
+  for (const { layer, path: layerPath } of placed) {
+    const kind = kindOf(layer);
+    checkPaints(layer, kind.paints ?? [], layerPath, errors);
+    checkBindings(layer, `a ${kind.type} layer`, kind, layerPath, slots, errors);
+    checkCondition(layer, layerPath, slots, errors);
+    for (const error of kind.validate?.(layer, layerPath, context) ?? []) errors.push(error);
+  }
+}
+
+/** The value at a dotted property path of a layer (`stroke.color`). */
+function valueAt(owner: object, property: string): unknown {
+  let node: unknown = owner;
+  for (const step of property.split(".")) node = isRecord(node) ? node[step] : undefined;
+  return node;
+}
+
+/** Gradient stops must be in ascending order of offset. */
+function checkPaints(owner: object, paints: readonly string[], ownerPath: string, errors: ValidationError[]) {
+  for (const property of paints) {
+    const paint = valueAt(owner, property);
+    if (!isRecord(paint) || !Array.isArray(paint.stops)) continue;
+    const stops = paint.stops as { offset: number }[];
+    stops.forEach((stop, i) => {
+      const previous = stops[i - 1];
+      if (previous !== undefined && stop.offset < previous.offset) {
+        errors.push({
+          path: `${joinPath(`${ownerPath}.${property}.stops`, i)}.offset`,
+          message: `must be >= the previous stop's offset (${previous.offset}); stops go in ascending order`,
+        });
+      }
+    });
+  }
 }
 
 function checkBindings(
-  bind: Readonly<Record<string, string>> | undefined,
-  owner: Layer["type"] | "frame",
+  owner: { bind?: Readonly<Record<string, string>> },
+  what: string,
+  kind: { bindable: Readonly<Record<string, SlotType>>; paints?: readonly string[] },
   ownerPath: string,
   slots: Map<string, SlotT>,
   errors: ValidationError[],
-  layer: { hasStroke: boolean },
 ): void {
+  const bind = owner.bind;
   if (bind === undefined) return;
-  const bindable = BINDABLE_PROPERTIES[owner];
-  const properties = Object.keys(bindable);
-  const what = owner === "frame" ? "a frame" : `a ${owner} layer`;
+  const properties = Object.keys(kind.bindable);
   for (const property of Object.keys(bind)) {
     const path = joinPath(joinPath(ownerPath, "bind"), property);
     const slotName = bind[property] ?? "";
-    const expected = Object.hasOwn(bindable, property) ? bindable[property] : undefined;
+    const stop = STOP_BINDING.exec(property);
+    let expected = Object.hasOwn(kind.bindable, property) ? kind.bindable[property] : undefined;
+    if (expected === undefined && stop?.[1] !== undefined && (kind.paints ?? []).includes(stop[1])) {
+      const stops = valueAt(owner, `${stop[1]}.stops`);
+      if (!Array.isArray(stops)) {
+        errors.push({ path, message: `is bound, but ${stop[1]} is not a gradient (it has no stops)` });
+        continue;
+      }
+      if (Number(stop[2]) >= stops.length) {
+        errors.push({ path, message: `is bound, but ${stop[1]} has only ${stops.length} stops` });
+        continue;
+      }
+      expected = "color";
+    }
     if (expected === undefined) {
       const message =
         properties.length === 0
@@ -134,8 +185,20 @@ function checkBindings(
         path,
         message: `slot ${JSON.stringify(slotName)} is a ${slot.type} slot, but ${JSON.stringify(property)} needs ${expected === "image" ? "an" : "a"} ${expected} slot`,
       });
-    } else if (property === "stroke.color" && !layer.hasStroke) {
-      errors.push({ path, message: 'is bound, but the layer has no stroke to colour (add "stroke")' });
     }
   }
+}
+
+function checkCondition(
+  layer: Layer,
+  layerPath: string,
+  slots: Map<string, SlotT>,
+  errors: ValidationError[],
+) {
+  const condition = layer.visible_when;
+  if (condition === undefined || slots.has(condition.slot)) return;
+  errors.push({
+    path: `${layerPath}.visible_when.slot`,
+    message: `slot ${JSON.stringify(condition.slot)} does not exist${didYouMean(condition.slot, slots.keys())}`,
+  });
 }

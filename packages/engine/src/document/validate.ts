@@ -1,7 +1,7 @@
 import { migrateDocument } from "./migrate.ts";
 import type { TemplateDocumentT } from "./schema.ts";
 import type { ValidationError } from "./validate-paths.ts";
-import { isTemplateDocumentV1, MAX_ERRORS, schemaErrors } from "./validate-schema.ts";
+import { isTemplateDocument, MAX_ERRORS, schemaErrors } from "./validate-schema.ts";
 import { semanticErrors } from "./validate-semantics.ts";
 import { checkStructure } from "./validate-structure.ts";
 
@@ -13,7 +13,7 @@ export type DocumentValidationResult =
 
 /**
  * Validates a template document of any supported version: structural sanity (depth, no cycles), then
- * migration to the current version, then the v1 schema, then the semantic rules. Errors name JSON paths
+ * migration to the current version, then the current schema, then the semantic rules. Errors name JSON paths
  * of the migrated document (`frames[1].layers[3].font.size`), one per problem, at most MAX_ERRORS.
  * Never throws; a valid current-version document is returned as the same object, unmodified.
  */
@@ -24,7 +24,7 @@ export function validateDocument(input: unknown): DocumentValidationResult {
     const migrated = migrateDocument(input);
     if (!migrated.ok) return migrated;
     const doc = migrated.document;
-    if (!isTemplateDocumentV1(doc)) return { ok: false, errors: schemaErrors(doc) };
+    if (!isTemplateDocument(doc)) return { ok: false, errors: schemaErrors(doc) };
     const errors = semanticErrors(doc);
     if (errors.length > 0) return { ok: false, errors: errors.slice(0, MAX_ERRORS) };
     return { ok: true, document: doc };

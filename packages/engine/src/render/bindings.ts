@@ -1,4 +1,5 @@
 import type { RenderWarning, SlotValues } from "../api.ts";
+import type { VisibleWhenT } from "../document/common.ts";
 import type { SlotT, TemplateDocumentT } from "../document/schema.ts";
 
 /** A property value after slot binding, with where it came from. */
@@ -41,6 +42,22 @@ export class Bindings {
     if (fallback === undefined) return { value: designValue, slot, path: designPath };
     this.reportDefault(slot, layerId);
     return { value: fallback, slot, path: `slots.${slot}.default` };
+  }
+
+  /**
+   * The value a slot has in this render for conditions: the request's, else the slot's default, else
+   * empty. Records no warning (a condition reads a slot; it does not draw it).
+   */
+  slotValue(slot: string): string {
+    const given = Object.hasOwn(this.values, slot) ? this.values[slot] : undefined;
+    return given ?? this.slots.get(slot)?.default ?? "";
+  }
+
+  /** Whether a layer's `visible_when` condition holds. */
+  holds(condition: VisibleWhenT): boolean {
+    const value = this.slotValue(condition.slot);
+    if ("equals" in condition) return value === condition.equals;
+    return condition.is === "empty" ? value.trim() === "" : value.trim() !== "";
   }
 
   private reportDefault(slot: string, layerId: string | null): void {

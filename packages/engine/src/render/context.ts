@@ -1,5 +1,6 @@
 import type { Canvas, CanvasKit, Paint } from "canvaskit-wasm";
 import type { PreparedImage, RenderWarning } from "../api.ts";
+import type { Layer } from "../document/schema.ts";
 import type { Bindings } from "./bindings.ts";
 import type { FontLibrary } from "./fonts.ts";
 import type { ParagraphFactory } from "./text-layout.ts";
@@ -16,4 +17,6 @@ export interface PaintContext {
   scale: number;
   /** One paint reused by every shape and layer of the engine; painters set every property they rely on. */
   paint: Paint;
+  /** Paints child layers (a group's) with every common property applied; `path` is the parent's JSON path. */
+  paintLayers(layers: readonly Layer[], path: string): void;
 }

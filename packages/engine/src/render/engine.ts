@@ -8,7 +8,7 @@ import type {
   RenderResult,
   RenderWarning,
 } from "../api.ts";
-import type { Layer, TemplateDocumentT } from "../document/schema.ts";
+import type { TemplateDocumentT } from "../document/schema.ts";
 import { Bindings } from "./bindings.ts";
 import { parseHexColor } from "./color.ts";
 import type { PaintContext } from "./context.ts";
@@ -51,7 +51,7 @@ export function createEngine({ canvasKit, fonts }: EngineSetup): Engine {
       const scale = checkScale(options.scale);
       const { frame, path } = findFrame(document, options.frame);
       const bindings = new Bindings(document, options.values ?? NO_VALUES, null);
-      return planFrameImages(frame.layers as Layer[], path, bindings, scale);
+      return planFrameImages(frame.layers, path, bindings, scale);
     },
 
     render(document: TemplateDocumentT, input: RenderInput): RenderResult {
@@ -85,9 +85,10 @@ export function createEngine({ canvasKit, fonts }: EngineSetup): Engine {
         images: input.images ?? NO_IMAGES,
         scale,
         paint,
+        paintLayers: (layers, parentPath) => paintLayers(ctx, layers, parentPath),
       };
       try {
-        paintLayers(ctx, frame.layers as Layer[], path);
+        paintLayers(ctx, frame.layers, path);
       } finally {
         canvas.restoreToCount(saved);
       }

@@ -1,5 +1,6 @@
 import type { ImageFit, ImageRequest } from "../api.ts";
 import type { ImageLayerT, Layer } from "../document/schema.ts";
+import { kindOf } from "../layers/registry.ts";
 import type { Bindings } from "./bindings.ts";
 import { forEachDrawnLayer, toDevice } from "./geometry.ts";
 
@@ -36,10 +37,10 @@ export function planFrameImages(
   scale: number,
 ): ImageRequest[] {
   const byKey = new Map<string, ImageRequest>();
-  forEachDrawnLayer(layers, framePath, (layer, path) => {
-    if (layer.type !== "image") return;
-    const request = imageRequestFor(layer, path, bindings, scale);
-    if (request && !byKey.has(request.key)) byKey.set(request.key, request);
+  forEachDrawnLayer(layers, framePath, bindings, (layer, path) => {
+    for (const request of kindOf(layer).images?.(layer, path, bindings, scale) ?? []) {
+      if (!byKey.has(request.key)) byKey.set(request.key, request);
+    }
   });
   return [...byKey.values()];
 }

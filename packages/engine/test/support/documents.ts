@@ -75,7 +75,7 @@ export function documentOf(layers: Layer[], options: DocumentOptions = {}): Temp
     ...(options.frameBind === undefined ? {} : { bind: options.frameBind }),
   };
   return {
-    version: 1,
+    version: 2,
     key: "test",
     name: "Test",
     slots: options.slots ?? [],

@@ -1,7 +1,59 @@
+import { type Static, Type as T } from "@sinclair/typebox";
 import type { InputRRect } from "canvaskit-wasm";
-import type { ShapeLayerT } from "../document/schema.ts";
-import { parseHexColor } from "./color.ts";
-import type { PaintContext } from "./context.ts";
+import { HexColor, layerCommon } from "../document/common.ts";
+import { parseHexColor } from "../render/color.ts";
+import type { PaintContext } from "../render/context.ts";
+import { defineLayerKind } from "./kind.ts";
+
+export const CornerRadius = T.Union([
+  T.Number({ minimum: 0 }),
+  /** top-left, top-right, bottom-right, bottom-left */
+  T.Tuple([
+    T.Number({ minimum: 0 }),
+    T.Number({ minimum: 0 }),
+    T.Number({ minimum: 0 }),
+    T.Number({ minimum: 0 }),
+  ]),
+]);
+
+export const Stroke = T.Object(
+  { color: HexColor, width: T.Number({ exclusiveMinimum: 0, maximum: 1000 }) },
+  { additionalProperties: false },
+);
+
+/** Bindable properties: `fill`, `stroke.color`. */
+export const ShapeLayer = T.Object(
+  {
+    ...layerCommon,
+    type: T.Literal("shape"),
+    shape: T.Union([T.Literal("rectangle"), T.Literal("ellipse")]),
+    /** null: no fill. */
+    fill: T.Union([HexColor, T.Null()]),
+    stroke: T.Optional(T.Union([Stroke, T.Null()])),
+    corner_radius: T.Optional(CornerRadius),
+  },
+  { additionalProperties: false },
+);
+
+export type ShapeLayerT = Static<typeof ShapeLayer>;
+
+export const shapeKind = defineLayerKind<ShapeLayerT>({
+  type: "shape",
+  schema: ShapeLayer,
+  bindable: { fill: "color", "stroke.color": "color" },
+  paint: paintShape,
+  validate(layer, path) {
+    if (layer.bind?.["stroke.color"] !== undefined && (layer.stroke === undefined || layer.stroke === null)) {
+      return [
+        {
+          path: `${path}.bind["stroke.color"]`,
+          message: 'is bound, but the layer has no stroke to colour (add "stroke")',
+        },
+      ];
+    }
+    return [];
+  },
+});
 
 type Radii = readonly [number, number, number, number];
 
@@ -21,7 +73,7 @@ function roundedRect(x: number, y: number, w: number, h: number, radii: Radii, i
  * Rectangles (corner radii, one or four) and ellipses. The stroke is drawn inside the box, as design
  * tools do by default, so a shape never grows past the box the designer drew.
  */
-export function paintShape(ctx: PaintContext, layer: ShapeLayerT, path: string): void {
+function paintShape(ctx: PaintContext, layer: ShapeLayerT, path: string): void {
   const { ck, canvas, paint } = ctx;
   const fill = ctx.bindings.resolve(layer.bind, "fill", layer.fill, `${path}.fill`, layer.id);
   const radii = cornerRadii(layer.corner_radius);

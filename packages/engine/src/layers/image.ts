@@ -1,8 +1,45 @@
-import type { ImageLayerT } from "../document/schema.ts";
-import type { PaintContext } from "./context.ts";
-import { EngineError } from "./errors.ts";
-import { imageRequestFor } from "./image-plan.ts";
-import { drawablePixels } from "./premultiply.ts";
+import { type Static, Type as T } from "@sinclair/typebox";
+import { layerCommon } from "../document/common.ts";
+import type { PaintContext } from "../render/context.ts";
+import { EngineError } from "../render/errors.ts";
+import { imageRequestFor } from "../render/image-plan.ts";
+import { drawablePixels } from "../render/premultiply.ts";
+import { defineLayerKind } from "./kind.ts";
+
+/** Bindable properties: `src`. */
+export const ImageLayer = T.Object(
+  {
+    ...layerCommon,
+    type: T.Literal("image"),
+    /** URL or asset reference; "" draws nothing. */
+    src: T.String({ maxLength: 2048 }),
+    fit: T.Optional(
+      T.Union([T.Literal("cover"), T.Literal("contain"), T.Literal("fill")], { default: "cover" }),
+    ),
+    /** Point of the source image kept in view when `cover` crops, 0..1 on each axis. */
+    focal: T.Optional(
+      T.Object(
+        { x: T.Number({ minimum: 0, maximum: 1 }), y: T.Number({ minimum: 0, maximum: 1 }) },
+        { additionalProperties: false },
+      ),
+    ),
+    corner_radius: T.Optional(T.Number({ minimum: 0, default: 0 })),
+  },
+  { additionalProperties: false },
+);
+
+export type ImageLayerT = Static<typeof ImageLayer>;
+
+export const imageKind = defineLayerKind<ImageLayerT>({
+  type: "image",
+  schema: ImageLayer,
+  bindable: { src: "image" },
+  paint: paintImage,
+  images(layer, path, bindings, scale) {
+    const request = imageRequestFor(layer, path, bindings, scale);
+    return request ? [request] : [];
+  },
+});
 
 /**
  * Draws the host-prepared pixels of an image layer 1:1 with nearest sampling (architecture.md: cubic
@@ -10,7 +47,7 @@ import { drawablePixels } from "./premultiply.ts";
  * only clips the corner radius. Axis-aligned layers are snapped to whole device pixels so each source
  * pixel lands on exactly one surface pixel; rotated layers are drawn into their local box.
  */
-export function paintImage(ctx: PaintContext, layer: ImageLayerT, path: string): void {
+function paintImage(ctx: PaintContext, layer: ImageLayerT, path: string): void {
   const request = imageRequestFor(layer, path, ctx.bindings, ctx.scale);
   if (!request) return;
   const prepared = ctx.images.get(request.key);

@@ -1,0 +1,165 @@
+import { type Static, Type as T } from "@sinclair/typebox";
+
+/**
+ * Schema pieces shared by every layer kind: colours, paints, bindings and the common layer properties
+ * (geometry, opacity, effects, masks, conditions). Each layer kind's own schema lives with its drawing
+ * in `src/layers/<type>.ts`; `schema.ts` assembles the document from the registry.
+ */
+
+/** `#RRGGBB` or `#RRGGBBAA` (design values may be translucent; slot values are `#RRGGBB`, spec section 2). */
+export const HexColor = T.String({
+  pattern: "^#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?$",
+  description: "#RRGGBB or #RRGGBBAA",
+});
+
+export const SlotName = T.String({
+  pattern: "^[A-Za-z_][A-Za-z0-9_-]{0,63}$",
+  description: "Slot name used in modifications",
+});
+
+/** Property path of a layer -> slot name (`text`, `fill`, `stroke.color`, `fill.stops[1].color`). */
+export const Bindings = T.Record(T.String({ minLength: 1, maxLength: 64 }), SlotName);
+
+export const GradientStop = T.Object(
+  {
+    /** Position along the gradient, 0..1; stops are in ascending order. */
+    offset: T.Number({ minimum: 0, maximum: 1 }),
+    color: HexColor,
+  },
+  { additionalProperties: false },
+);
+
+const Stops = T.Array(GradientStop, { minItems: 2, maxItems: 16 });
+
+/**
+ * Linear gradient across the box. `angle` follows CSS `linear-gradient`: degrees clockwise from
+ * "to top", so 90 runs left to right and 180 (the default) top to bottom; the gradient line is as long
+ * as CSS makes it (the box's corners get the first and last colours).
+ */
+export const LinearGradient = T.Object(
+  {
+    type: T.Literal("linear"),
+    angle: T.Optional(T.Number({ minimum: -360, maximum: 360, default: 180 })),
+    stops: Stops,
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Radial gradient. `center` is a point of the box in fractions (0..1 on each axis, default the
+ * centre); `radius` is a fraction of the larger side of the box (default 0.5: reaches the edges of a
+ * square box).
+ */
+export const RadialGradient = T.Object(
+  {
+    type: T.Literal("radial"),
+    center: T.Optional(
+      T.Object(
+        { x: T.Number({ minimum: -1, maximum: 2 }), y: T.Number({ minimum: -1, maximum: 2 }) },
+        { additionalProperties: false },
+      ),
+    ),
+    radius: T.Optional(T.Number({ exclusiveMinimum: 0, maximum: 10, default: 0.5 })),
+    stops: Stops,
+  },
+  { additionalProperties: false },
+);
+
+/** What fills something: a solid colour (a plain hex string, as in v1) or a gradient. */
+export const Paint = T.Union([HexColor, LinearGradient, RadialGradient]);
+
+export const DropShadow = T.Object(
+  {
+    /** Offset in template pixels. */
+    x: T.Number({ minimum: -1000, maximum: 1000 }),
+    y: T.Number({ minimum: -1000, maximum: 1000 }),
+    /** Blur radius in template pixels (CSS box-shadow blur: sigma = blur / 2). */
+    blur: T.Number({ minimum: 0, maximum: 500 }),
+    color: HexColor,
+  },
+  { additionalProperties: false },
+);
+
+export const BLEND_MODES = [
+  "normal",
+  "multiply",
+  "screen",
+  "overlay",
+  "darken",
+  "lighten",
+  "color-dodge",
+  "color-burn",
+  "hard-light",
+  "soft-light",
+  "difference",
+  "exclusion",
+  "hue",
+  "saturation",
+  "color",
+  "luminosity",
+] as const;
+export const BlendMode = T.Union(BLEND_MODES.map((mode) => T.Literal(mode)));
+
+/**
+ * Clips the layer (and its effects' source) to a shape in the layer's box: a circle (the largest one
+ * centred in the box), an ellipse filling the box, a rounded rectangle, or the outline of another layer
+ * of the same frame (a shape, polygon, star or path layer, by id; usually hidden with `visible: false`).
+ */
+export const Mask = T.Union([
+  T.Object({ shape: T.Literal("circle") }, { additionalProperties: false }),
+  T.Object({ shape: T.Literal("ellipse") }, { additionalProperties: false }),
+  T.Object(
+    { shape: T.Literal("rounded"), radius: T.Number({ minimum: 0, maximum: 10_000 }) },
+    { additionalProperties: false },
+  ),
+  T.Object({ layer: T.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+]);
+
+/**
+ * Draws the layer only when a slot's value (the request's, else the slot's default, else empty) is
+ * non-empty, empty, or equal to a value. A hidden layer draws nothing, loads nothing and warns nothing.
+ */
+export const VisibleWhen = T.Union([
+  T.Object(
+    { slot: SlotName, is: T.Union([T.Literal("non_empty"), T.Literal("empty")]) },
+    { additionalProperties: false },
+  ),
+  T.Object({ slot: SlotName, equals: T.String({ maxLength: 10_000 }) }, { additionalProperties: false }),
+]);
+
+/** Properties every layer kind has. */
+export const layerCommon = {
+  id: T.String({ minLength: 1, maxLength: 64 }),
+  name: T.Optional(T.String({ maxLength: 200 })),
+  x: T.Number(),
+  y: T.Number(),
+  width: T.Number({ minimum: 0 }),
+  height: T.Number({ minimum: 0 }),
+  /** Degrees, clockwise, about the layer's centre. */
+  rotation: T.Optional(T.Number({ default: 0 })),
+  opacity: T.Optional(T.Number({ minimum: 0, maximum: 1, default: 1 })),
+  visible: T.Optional(T.Boolean({ default: true })),
+  bind: T.Optional(Bindings),
+  /** Mirror the layer about its vertical (flip_x) or horizontal (flip_y) centre line. */
+  flip_x: T.Optional(T.Boolean({ default: false })),
+  flip_y: T.Optional(T.Boolean({ default: false })),
+  /** Drawn beneath the layer, first one lowest. */
+  shadows: T.Optional(T.Array(DropShadow, { maxItems: 8 })),
+  blend_mode: T.Optional(BlendMode),
+  mask: T.Optional(Mask),
+  visible_when: T.Optional(VisibleWhen),
+};
+
+export type HexColorT = Static<typeof HexColor>;
+export type GradientStopT = Static<typeof GradientStop>;
+export type LinearGradientT = Static<typeof LinearGradient>;
+export type RadialGradientT = Static<typeof RadialGradient>;
+export type PaintT = Static<typeof Paint>;
+export type DropShadowT = Static<typeof DropShadow>;
+export type BlendModeT = Static<typeof BlendMode>;
+export type MaskT = Static<typeof Mask>;
+export type VisibleWhenT = Static<typeof VisibleWhen>;
+
+/** The common properties as one object schema (for types; kinds spread `layerCommon` into their own). */
+export const LayerCommon = T.Object(layerCommon);
+export type LayerCommonT = Static<typeof LayerCommon>;

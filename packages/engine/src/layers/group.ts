@@ -1,0 +1,40 @@
+import { Type as T, type TSchema } from "@sinclair/typebox";
+import { type LayerCommonT, layerCommon } from "../document/common.ts";
+import { defineLayerKind } from "./kind.ts";
+import type { Layer } from "./registry.ts";
+
+/** Children are positioned relative to the group's origin; the group's rotation, opacity and effects apply to all. */
+export interface GroupLayerT extends LayerCommonT {
+  type: "group";
+  layers: Layer[];
+}
+
+/** The group schema refers to itself; its children are any leaf kind or another group. */
+export function groupSchema(leafSchemas: readonly TSchema[]): TSchema {
+  return T.Recursive(
+    (Self) =>
+      T.Object(
+        {
+          ...layerCommon,
+          type: T.Literal("group"),
+          layers: T.Array(T.Union([...leafSchemas, Self]), { maxItems: 500 }),
+        },
+        { additionalProperties: false },
+      ),
+    { $id: "GroupLayer" },
+  );
+}
+
+export function groupKind(schema: TSchema) {
+  return defineLayerKind<GroupLayerT>({
+    type: "group",
+    schema,
+    bindable: {},
+    paint(ctx, layer, path) {
+      ctx.canvas.translate(layer.x, layer.y);
+      ctx.paintLayers(layer.layers, path);
+    },
+    children: (layer) => layer.layers,
+    childOrigin: (layer) => ({ x: layer.x, y: layer.y }),
+  });
+}

@@ -1,0 +1,137 @@
+import { type Static, Type as T } from "@sinclair/typebox";
+import { HexColor, layerCommon } from "../document/common.ts";
+import { parseHexColor } from "../render/color.ts";
+import type { PaintContext } from "../render/context.ts";
+import { isRightToLeft, layoutText } from "../render/text-layout.ts";
+import { defineLayerKind } from "./kind.ts";
+
+export const Font = T.Object(
+  {
+    family: T.String({ minLength: 1, maxLength: 128 }),
+    weight: T.Optional(T.Integer({ minimum: 100, maximum: 900, default: 400 })),
+    style: T.Optional(T.Union([T.Literal("normal"), T.Literal("italic")], { default: "normal" })),
+    /** Pixels at scale 1. */
+    size: T.Number({ exclusiveMinimum: 0, maximum: 2000 }),
+    /** Multiple of the font size. */
+    line_height: T.Optional(T.Number({ exclusiveMinimum: 0, maximum: 10, default: 1.2 })),
+    /** Pixels at scale 1, added between characters. */
+    letter_spacing: T.Optional(T.Number({ minimum: -100, maximum: 1000, default: 0 })),
+  },
+  { additionalProperties: false },
+);
+
+/** Bindable properties: `text`, `color`. */
+export const TextLayer = T.Object(
+  {
+    ...layerCommon,
+    type: T.Literal("text"),
+    text: T.String({ maxLength: 10_000 }),
+    font: Font,
+    color: HexColor,
+    align: T.Optional(
+      T.Union([T.Literal("left"), T.Literal("center"), T.Literal("right"), T.Literal("justify")], {
+        default: "left",
+      }),
+    ),
+    vertical_align: T.Optional(
+      T.Union([T.Literal("top"), T.Literal("middle"), T.Literal("bottom")], { default: "top" }),
+    ),
+    /** Lines beyond this are cut and the last line ends with an ellipsis (warning `text_truncated`). */
+    max_lines: T.Optional(T.Integer({ minimum: 1, maximum: 1000 })),
+    /** `shrink`: reduce the font size (not below `min_size`) until the text fits the box (warning `text_shrunk`). */
+    fit: T.Optional(T.Union([T.Literal("none"), T.Literal("shrink")], { default: "none" })),
+    min_size: T.Optional(T.Number({ exclusiveMinimum: 0, maximum: 2000 })),
+    transform: T.Optional(T.Union([T.Literal("none"), T.Literal("uppercase")], { default: "none" })),
+  },
+  { additionalProperties: false },
+);
+
+export type FontT = Static<typeof Font>;
+export type TextLayerT = Static<typeof TextLayer>;
+
+export const textKind = defineLayerKind<TextLayerT>({
+  type: "text",
+  schema: TextLayer,
+  bindable: { text: "text", color: "color" },
+  paint: paintText,
+  // Glyphs may overhang their box (italics, accents, a last line cut by the height): allow two font sizes.
+  overhang: (layer) => layer.font.size * 2,
+  fontFamilies: (layer) => [layer.font.family],
+  validate(layer, path) {
+    if (layer.min_size !== undefined && layer.min_size > layer.font.size) {
+      return [{ path: `${path}.min_size`, message: `must be <= font.size (${layer.font.size})` }];
+    }
+    return [];
+  },
+});
+
+/** Draws a text layer in its local box (the canvas is already in the layer's coordinate space). */
+function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
+  const text = ctx.bindings.resolve(layer.bind, "text", layer.text, `${path}.text`, layer.id);
+  const color = ctx.bindings.resolve(layer.bind, "color", layer.color, `${path}.color`, layer.id);
+  const content = layer.transform === "uppercase" ? text.value.toUpperCase() : text.value;
+  if (content === "") return;
+  const font = layer.font;
+  const layout = layoutText(
+    ctx.paragraphs,
+    {
+      text: content,
+      families: ctx.fonts.familiesFor(font.family),
+      size: font.size,
+      lineHeight: font.line_height ?? 1.2,
+      letterSpacing: font.letter_spacing ?? 0,
+      weight: font.weight ?? 400,
+      italic: font.style === "italic",
+      color: parseHexColor(color.value, color.path),
+      align: layer.align ?? "left",
+      rtl: isRightToLeft(content),
+    },
+    { width: layer.width, height: layer.height },
+    { maxLines: layer.max_lines, shrink: layer.fit === "shrink", minSize: layer.min_size },
+  );
+  const { paragraph } = layout;
+  const free = layer.height - paragraph.getHeight();
+  const offset = layer.vertical_align === "bottom" ? free : layer.vertical_align === "middle" ? free / 2 : 0;
+  ctx.canvas.drawParagraph(paragraph, layer.x, layer.y + offset);
+
+  const slot = text.slot;
+  if (layout.shrunk) {
+    ctx.warnings.push({
+      code: "text_shrunk",
+      slot,
+      layer: layer.id,
+      message: `Text of layer "${layer.id}" was shrunk from ${font.size}px to ${layout.size}px to fit its box.`,
+    });
+  }
+  if (layout.truncated) {
+    ctx.warnings.push({
+      code: "text_truncated",
+      slot,
+      layer: layer.id,
+      message: `Text of layer "${layer.id}" did not fit and was cut after ${paragraph.getNumberOfLines()} line(s).`,
+    });
+  }
+  const missing = ctx.fonts.missingFromFamily(font.family, content);
+  if (missing.length > 0) {
+    const unresolved = paragraph.unresolvedCodepoints();
+    const tofu =
+      unresolved.length > 0
+        ? ` No font in the set has ${quote(unresolved.map((cp) => String.fromCodePoint(cp)))}.`
+        : "";
+    const lacking = ctx.fonts.hasFamily(font.family)
+      ? `has no glyph for ${quote(missing)}`
+      : "is not in the font set";
+    ctx.warnings.push({
+      code: "glyph_fallback",
+      slot,
+      layer: layer.id,
+      message: `Font "${font.family}" of layer "${layer.id}" ${lacking}; fallback fonts were used.${tofu}`,
+    });
+  }
+  paragraph.delete();
+}
+
+function quote(characters: string[]): string {
+  const shown = characters.slice(0, 10).join(" ");
+  return characters.length > 10 ? `${shown} (and ${characters.length - 10} more)` : shown;
+}

@@ -1,0 +1,122 @@
+import type { CanvasKit, Paint as SkPaint } from "canvaskit-wasm";
+import type { PaintT } from "../document/common.ts";
+import type { Bindings, Resolved } from "./bindings.ts";
+import { parseHexColor } from "./color.ts";
+
+/** The box a paint is laid out in (template px): gradients run across it. */
+export interface PaintBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+// Skia's gradient flag: interpolate in premultiplied colour, as CSS does (a stop fading to
+// transparent does not turn grey on the way).
+const INTERPOLATE_PREMULTIPLIED = 1;
+
+/**
+ * A paint property after slot binding. A colour slot bound to the property itself replaces the whole
+ * paint with a solid colour; `<property>.stops[i].color` bindings replace one gradient stop's colour.
+ * `path` names the value in errors (the slot value's path when a slot supplied it).
+ */
+export function resolvePaint(
+  bindings: Bindings,
+  bind: Readonly<Record<string, string>> | undefined,
+  property: string,
+  design: PaintT,
+  designPath: string,
+  layerId: string | null,
+): Resolved<PaintT> {
+  if (typeof design === "string" || bind?.[property] !== undefined) {
+    const solid = typeof design === "string" ? design : (design.stops[0]?.color ?? "#00000000");
+    return bindings.resolve(bind, property, solid, designPath, layerId);
+  }
+  let changed = false;
+  const stops = design.stops.map((stop, i) => {
+    const key = `${property}.stops[${i}].color`;
+    if (bind?.[key] === undefined) return stop;
+    const color = bindings.resolve(bind, key, stop.color, `${designPath}.stops[${i}].color`, layerId);
+    changed = true;
+    return { offset: stop.offset, color: color.value };
+  });
+  return { value: changed ? { ...design, stops } : design, slot: null, path: designPath };
+}
+
+/**
+ * Sets `paint` to draw `value` over `box`: a colour, or a gradient shader. Returns the function that
+ * frees the shader; call it once the drawing is done (the paint is then back to a plain colour).
+ */
+export function applyPaint(
+  ck: CanvasKit,
+  paint: SkPaint,
+  value: PaintT,
+  path: string,
+  box: PaintBox,
+): () => void {
+  if (typeof value === "string") {
+    paint.setColor(parseHexColor(value, path));
+    return noop;
+  }
+  const colors = value.stops.map((stop, i) => parseHexColor(stop.color, `${path}.stops[${i}].color`));
+  const offsets = value.stops.map((stop) => stop.offset);
+  let shader: ReturnType<CanvasKit["Shader"]["MakeColor"]>;
+  if (value.type === "linear") {
+    const [start, end] = linearEnds(value.angle ?? 180, box);
+    shader = ck.Shader.MakeLinearGradient(
+      start,
+      end,
+      colors,
+      offsets,
+      ck.TileMode.Clamp,
+      undefined,
+      INTERPOLATE_PREMULTIPLIED,
+    );
+  } else {
+    const center = value.center ?? { x: 0.5, y: 0.5 };
+    const radius = (value.radius ?? 0.5) * Math.max(box.width, box.height);
+    shader = ck.Shader.MakeRadialGradient(
+      [box.x + center.x * box.width, box.y + center.y * box.height],
+      Math.max(radius, 1e-3),
+      colors,
+      offsets,
+      ck.TileMode.Clamp,
+      undefined,
+      INTERPOLATE_PREMULTIPLIED,
+    );
+  }
+  paint.setColor(OPAQUE_BLACK);
+  paint.setShader(shader);
+  return () => {
+    paint.setShader(null);
+    shader.delete();
+  };
+}
+
+/** Whether every pixel the paint draws is opaque (lets the frame background keep the opaque fast path). */
+export function isOpaquePaint(value: PaintT, path: string): boolean {
+  if (typeof value === "string") return (parseHexColor(value, path)[3] ?? 0) === 1;
+  return value.stops.every(
+    (stop, i) => (parseHexColor(stop.color, `${path}.stops[${i}].color`)[3] ?? 0) === 1,
+  );
+}
+
+const OPAQUE_BLACK = Float32Array.of(0, 0, 0, 1);
+const noop = () => {};
+
+/**
+ * The gradient line of CSS `linear-gradient(<angle>)`: through the box centre, in the angle's
+ * direction (0 = up, 90 = right), long enough that the corners get the end colours.
+ */
+function linearEnds(angle: number, box: PaintBox): [[number, number], [number, number]] {
+  const radians = (angle * Math.PI) / 180;
+  const dx = Math.sin(radians);
+  const dy = -Math.cos(radians);
+  const half = (Math.abs(box.width * dx) + Math.abs(box.height * dy)) / 2;
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  return [
+    [cx - dx * half, cy - dy * half],
+    [cx + dx * half, cy + dy * half],
+  ];
+}
