@@ -2,8 +2,9 @@
  * `npm run bench:engine`: the issue 2 reference scene through the engine, against three baselines
  * measured in the same run: (a) the floor, sharp encoding a buffer of the same size with the same
  * settings; (b) satori + resvg; (c) a warm headless Chromium page, when /usr/bin/chromium exists.
- * One render at a time on one thread (sharp.concurrency(1)). Prints a table and writes
- * bench/results/engine.json.
+ * One render at a time on one thread (sharp.concurrency(1)). Then the document v2 "rich" scene
+ * (bench/reference-scene-rich.json) against its own floor, and the resident memory of a process after
+ * 1,000 renders of each scene. Prints a table and writes bench/results/engine.json.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
@@ -24,12 +25,15 @@ import {
 } from "./lib/measure.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
 import { readReferenceScene } from "./lib/reference-scene.ts";
+import { residentAfterRenders } from "./lib/render-loop.ts";
 
 type Format = "png" | "jpeg" | "webp";
 const FORMATS: Format[] = ["png", "jpeg", "webp"];
 
 interface Row extends Measurement {
   group: "engine" | "floor" | "satori+resvg" | "chromium";
+  /** `reference`: the v1 reference scene; `rich`: the v2 one (gradient, shadow, rich text, QR, masked and filtered photo). */
+  scene: "reference" | "rich";
   scale: number;
   format: Format | "rgba";
 }
@@ -41,6 +45,7 @@ const PHOTO_SRC = "reference-photo.jpg";
 sharp.concurrency(1);
 
 const document = await readReferenceScene();
+const richDocument = await readReferenceScene("rich");
 const values = document.sample ?? {};
 const photo = await makeReferencePhoto();
 
@@ -75,43 +80,50 @@ type Candidate = {
   name: string;
   run: () => unknown;
   group: Row["group"];
+  scene?: Row["scene"];
   scale: number;
   format: Row["format"];
 };
 
-async function engineCandidates(scale: number): Promise<Candidate[]> {
-  const options = { frame: "og", values, scale };
+async function engineCandidates(scale: number, scene: Row["scene"] = "reference"): Promise<Candidate[]> {
+  const doc = scene === "rich" ? richDocument : document;
+  const tag = scene === "rich" ? "rich " : "";
+  const options = { frame: "og", values: doc.sample ?? {}, scale };
   // Compose alone: prepared pixels are cached per (source, box, fit) in the host, so a steady-state
   // render pays for drawing only.
   const images = new Map<string, PreparedImage>();
-  for (const request of engine.planImages(document, options)) {
+  for (const request of engine.planImages(doc, options)) {
     images.set(request.key, await prepareImage(await loadImage(request.src), request));
   }
   // Floor: the same encoder with the same settings on a copy of this frame's pixels, so the
   // compressor sees the same content.
-  const frame = engine.render(document, { ...options, images });
+  const frame = engine.render(doc, { ...options, images });
   const pixels = { ...frame, pixels: frame.pixels.slice() };
+  const formats = scene === "rich" ? (["png"] as const) : FORMATS;
   return [
     {
-      name: `compose x${scale}`,
+      name: `${tag}compose x${scale}`,
       group: "engine",
+      scene,
       scale,
       format: "rgba",
-      run: () => engine.render(document, { ...options, images }),
+      run: () => engine.render(doc, { ...options, images }),
     },
-    ...FORMATS.map(
+    ...formats.map(
       (format): Candidate => ({
-        name: `compose+${format} x${scale}`,
+        name: `${tag}compose+${format} x${scale}`,
         group: "engine",
+        scene,
         scale,
         format,
-        run: () => renderer.render(document, { ...options, format, loadImage, sourceIdentity }),
+        run: () => renderer.render(doc, { ...options, format, loadImage, sourceIdentity }),
       }),
     ),
-    ...FORMATS.map(
+    ...formats.map(
       (format): Candidate => ({
-        name: `floor ${format} x${scale}`,
+        name: `${tag}floor ${format} x${scale}`,
         group: "floor",
+        scene,
         scale,
         format,
         run: () => encodeImage(pixels, { format }),
@@ -162,7 +174,7 @@ async function runGroup(label: string, candidates: Candidate[], options: RoundOp
   const measured = await measureInterleaved(candidates, options);
   for (const [i, m] of measured.entries()) {
     const c = candidates[i] as Candidate;
-    rows.push({ ...m, group: c.group, scale: c.scale, format: c.format });
+    rows.push({ ...m, group: c.group, scene: c.scene ?? "reference", scale: c.scale, format: c.format });
     console.error(`  ${m.name}: median ${m.medianMs.toFixed(2)} ms (${m.iterations} runs)`);
   }
 }
@@ -173,24 +185,38 @@ await runGroup("scale 1", [...(await engineCandidates(1)), ...baselines], {
   targetMs: 30_000,
 });
 await runGroup("scale 4", await engineCandidates(4), { minRounds: 8, targetMs: 25_000 });
+await runGroup("rich scene, scale 1", await engineCandidates(1, "rich"), { minRounds: 30, targetMs: 15_000 });
 await chromiumBaseline?.close();
 
-const find = (group: Row["group"], scale: number, format: Row["format"]) =>
-  rows.find((r) => r.group === group && r.scale === scale && r.format === format);
+const find = (group: Row["group"], scale: number, format: Row["format"], scene: Row["scene"] = "reference") =>
+  rows.find((r) => r.group === group && r.scene === scene && r.scale === scale && r.format === format);
 
 const ours = find("engine", 1, "png");
 const floor = find("floor", 1, "png");
 const satoriRow = find("satori+resvg", 1, "png");
 const chromiumRow = find("chromium", 1, "png");
-if (!ours || !floor || !satoriRow) throw new Error("missing a scale 1 PNG measurement");
+const richOurs = find("engine", 1, "png", "rich");
+const richFloor = find("floor", 1, "png", "rich");
+if (!ours || !floor || !satoriRow || !richOurs || !richFloor)
+  throw new Error("missing a scale 1 PNG measurement");
+console.error("memory: 1,000 renders of each scene, each in a fresh process");
+const memory = {
+  reference: await residentAfterRenders("reference", 1000),
+  rich: await residentAfterRenders("rich", 1000),
+};
 
 const ratios = {
   composePngOverFloor: ours.medianMs / floor.medianMs,
+  richComposePngOverFloor: richOurs.medianMs / richFloor.medianMs,
+  richResidentOverReference: memory.rich.residentMiB / memory.reference.residentMiB,
   fasterThanSatoriResvg: satoriRow.medianMs / ours.medianMs,
   fasterThanChromium: chromiumRow ? chromiumRow.medianMs / ours.medianMs : null,
 };
 const targets = {
   composePngWithin2_5xFloor: ratios.composePngOverFloor <= 2.5,
+  composePngWithin1_6xFloor: ratios.composePngOverFloor <= 1.6,
+  richComposePngWithin2xFloor: ratios.richComposePngOverFloor <= 2.0,
+  richResidentWithin20Percent: ratios.richResidentOverReference <= 1.2,
   atLeast2_5xFasterThanSatoriResvg: ratios.fasterThanSatoriResvg >= 2.5,
   atLeast6xFasterThanChromium: ratios.fasterThanChromium === null ? null : ratios.fasterThanChromium >= 6,
 };
@@ -220,6 +246,15 @@ console.log(
   `\ncompose+PNG x1 = ${ratios.composePngOverFloor.toFixed(2)}x the floor (target <= 2.5x: ${verdict(targets.composePngWithin2_5xFloor)})`,
 );
 console.log(
+  `compose+PNG x1 = ${ratios.composePngOverFloor.toFixed(2)}x the floor (document v2 target <= 1.6x: ${verdict(targets.composePngWithin1_6xFloor)})`,
+);
+console.log(
+  `rich scene compose+PNG x1 = ${ratios.richComposePngOverFloor.toFixed(2)}x its own floor (target <= 2.0x: ${verdict(targets.richComposePngWithin2xFloor)})`,
+);
+console.log(
+  `resident memory after 1,000 renders: reference ${memory.reference.residentMiB.toFixed(0)} MiB, rich ${memory.rich.residentMiB.toFixed(0)} MiB = ${ratios.richResidentOverReference.toFixed(2)}x (target <= 1.2x: ${verdict(targets.richResidentWithin20Percent)})`,
+);
+console.log(
   `compose+PNG x1 is ${ratios.fasterThanSatoriResvg.toFixed(2)}x faster than satori+resvg (target >= 2.5x: ${verdict(targets.atLeast2_5xFasterThanSatoriResvg)})`,
 );
 console.log(
@@ -238,7 +273,9 @@ await writeFile(
       cpu,
       loadAverage: { start: loadAtStart, end: loadAtEnd },
       scene: "bench/reference-scene.json",
+      richScene: "bench/reference-scene-rich.json",
       rows,
+      memory,
       ratios,
       targets,
     },

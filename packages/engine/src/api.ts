@@ -31,6 +31,23 @@ export interface FontSet {
   companions?: Readonly<Record<string, string>>;
 }
 
+/**
+ * One element of an icon drawn on a 24x24 grid, exactly as in Lucide's `icon-nodes.json`: a tag
+ * (`path`, `circle`, `ellipse`, `rect`, `line`, `polyline`, `polygon`) and its SVG attributes as
+ * strings (`["circle", { cx: "12", cy: "12", r: "10" }]`). Elements are stroked; one with a `fill`
+ * other than `none` is filled too.
+ */
+export type IconElement = readonly [tag: string, attributes: Readonly<Record<string, string>>];
+export type IconShape = readonly IconElement[];
+
+/**
+ * Icon data the host supplies (the engine does no I/O): Node and the browser both parse the same
+ * `lucide-static/icon-nodes.json` and pass it through `iconSetFromNodes`, so both draw the same icons.
+ */
+export interface IconSet {
+  get(name: string): IconShape | undefined;
+}
+
 /** Slot name -> value: text for text slots, an image reference for image slots, `#RRGGBB` for colours. */
 export type SlotValues = Readonly<Record<string, string>>;
 

@@ -28,3 +28,4 @@ export {
 } from "./document/values.ts";
 export { createEngine, type EngineSetup } from "./render/engine.ts";
 export { EngineError, type EngineErrorCode } from "./render/errors.ts";
+export { iconSetFromNodes } from "./render/icons.ts";

@@ -20,6 +20,7 @@ export {
   type RenderErrorCode,
   type SlotValueIssue,
 } from "./errors.ts";
+export { loadIconSet } from "./icons.ts";
 export { PreparedImageCache } from "./image-cache.ts";
 export {
   coverRegion,

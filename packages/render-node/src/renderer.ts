@@ -3,6 +3,7 @@ import {
   type Engine,
   type FontFace,
   type FontSet,
+  type IconSet,
   type ImageRequest,
   type PreparedImage,
   type RenderWarning,
@@ -15,6 +16,7 @@ import { loadFontSet } from "@pictor/fonts";
 import { loadCanvasKit } from "./canvaskit.ts";
 import { type EncodedImage, encodeImage, type OutputFormat } from "./encode.ts";
 import { ImageFetchError, InvalidDocumentError, InvalidSlotValuesError, RenderError } from "./errors.ts";
+import { loadIconSet } from "./icons.ts";
 import { PreparedImageCache } from "./image-cache.ts";
 import { DEFAULT_IMAGE_LIMITS, type ImageLimits, prepareImage } from "./prepare-image.ts";
 
@@ -24,6 +26,8 @@ export type ImageLoader = (src: string, slot: string | null) => Promise<Uint8Arr
 export interface NodeRendererOptions {
   /** Default: the shipped set from @pictor/fonts. */
   fonts?: FontSet;
+  /** Default: the shipped Lucide icons (lucide-static's icon-nodes.json), loaded once per thread. */
+  icons?: IconSet;
   /** Budget for prepared image pixels kept between renders; default 256 MiB. */
   cacheBytes?: number;
   imageLimits?: Partial<ImageLimits>;
@@ -86,11 +90,12 @@ function messageOf(error: unknown): string {
 }
 
 export async function createNodeRenderer(options: NodeRendererOptions = {}): Promise<NodeRenderer> {
-  const [canvasKit, fonts] = await Promise.all([
+  const [canvasKit, fonts, icons] = await Promise.all([
     loadCanvasKit(),
     options.fonts ? Promise.resolve(options.fonts) : loadFontSet(),
+    options.icons ? Promise.resolve(options.icons) : loadIconSet(),
   ]);
-  const engine: Engine = createEngine({ canvasKit, fonts });
+  const engine: Engine = createEngine({ canvasKit, fonts, icons });
   const cache = new PreparedImageCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
   const limits: ImageLimits = { ...DEFAULT_IMAGE_LIMITS, ...options.imageLimits };
   // Validation is per document object: a host that keeps a published version in memory pays once.

@@ -9,6 +9,7 @@ export type {
   FontFace,
   FrameT,
   GroupLayerT,
+  IconShape,
   ImageLayerT,
   ImageRequest,
   Layer,

@@ -5,6 +5,7 @@ import type {
   Engine,
   EngineModule,
   FontFace,
+  IconShape,
   ImageRequest,
   PreparedImage,
   RenderWarning,
@@ -102,6 +103,16 @@ function normaliseValues(
   return out;
 }
 
+/**
+ * The icon data of icon layers: lucide-static's icon-nodes.json, the very file the API's render
+ * workers read (packages/render-node/src/icons.ts), bundled by Vite as a chunk of its own (served by
+ * this server, never fetched from elsewhere) and loaded alongside the engine.
+ */
+async function loadIconNodes(): Promise<Record<string, IconShape>> {
+  const nodes = await import("lucide-static/icon-nodes.json", { with: { type: "json" } });
+  return nodes.default as unknown as Record<string, IconShape>;
+}
+
 let loading: Promise<EditorEngine> | null = null;
 let lastTimings = { validateMs: 0, drawMs: 0 };
 
@@ -120,13 +131,15 @@ export function loadEditorEngine(): Promise<EditorEngine> {
 }
 
 async function create(): Promise<EditorEngine> {
-  const [module, fonts] = await Promise.all([
+  const [module, fonts, iconNodes] = await Promise.all([
     import(/* @vite-ignore */ ENGINE_URL) as Promise<EngineModule>,
     loadFonts(),
+    loadIconNodes(),
   ]);
   const options: CanvasKitInitOptions = { locateFile: (file: string) => `${ENGINE_DIR}${file}` };
   const canvasKit = await module.CanvasKitInit(options);
-  const engine: Engine = module.createEngine({ canvasKit, fonts });
+  const icons = module.iconSetFromNodes(iconNodes);
+  const engine: Engine = module.createEngine({ canvasKit, fonts, icons });
   const withAccountFonts = createAccountFontLoader(module, engine, new Set(fonts.faces.map((f) => f.family)));
   const images = new Map<string, Promise<PreparedImage>>();
 

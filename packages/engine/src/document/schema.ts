@@ -15,10 +15,16 @@ import { Bindings, HexColor, SlotName } from "./common.ts";
  */
 
 export type { GroupLayerT } from "../layers/group.ts";
+export { IconLayer, type IconLayerT } from "../layers/icon.ts";
+export { ICON_NAMES, ICON_SET } from "../layers/icon-names.ts";
 export { ImageLayer, type ImageLayerT } from "../layers/image.ts";
+export { LineLayer, type LineLayerT } from "../layers/line.ts";
+export { PathLayer, type PathLayerT } from "../layers/path.ts";
+export { PolygonLayer, type PolygonLayerT } from "../layers/polygon.ts";
 export type { Layer } from "../layers/registry.ts";
 export { GroupLayer } from "../layers/registry.ts";
 export { CornerRadius, ShapeLayer, type ShapeLayerT, Stroke } from "../layers/shape.ts";
+export { StarLayer, type StarLayerT } from "../layers/star.ts";
 export { Font, type FontT, TextLayer, type TextLayerT } from "../layers/text.ts";
 export { Bindings, HexColor } from "./common.ts";
 

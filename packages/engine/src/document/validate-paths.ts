@@ -53,19 +53,33 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 99;
 }
 
-/** ` (did you mean "x"?)` when one candidate is a plausible typo of `name`, else "". */
+/**
+ * ` (did you mean "x"?)` when one candidate is a plausible typo of `name`, else "". Of equally close
+ * candidates the one sharing the longest start with `name` wins (typos are rarer at the start:
+ * "hart" -> "heart", not "chart").
+ */
 export function didYouMean(name: string, candidates: Iterable<string>): string {
   if (name.length > 64) return "";
   let best: string | null = null;
   let bestDistance = Math.max(1, Math.min(3, Math.floor(name.length / 3)));
   for (const candidate of candidates) {
     const distance = candidate.toLowerCase() === name.toLowerCase() ? 0 : editDistance(name, candidate);
-    if (distance <= bestDistance && (best === null || distance < bestDistance)) {
+    const closer =
+      best === null ||
+      distance < bestDistance ||
+      (distance === bestDistance && commonPrefix(name, candidate) > commonPrefix(name, best));
+    if (distance <= bestDistance && closer) {
       best = candidate;
       bestDistance = distance;
     }
   }
   return best === null ? "" : ` (did you mean ${JSON.stringify(best)}?)`;
+}
+
+function commonPrefix(a: string, b: string): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n]?.toLowerCase() === b[n]?.toLowerCase()) n++;
+  return n;
 }
 
 export function quoteList(values: readonly unknown[]): string {

@@ -49,6 +49,11 @@ export interface LayerKind<L extends LayerBase = LayerBase> {
   overhang?(layer: L): number;
   /** The layer's outline in its parent's coordinates, when it can serve as another layer's mask. */
   outline?(ck: CanvasKit, layer: L): Path | null;
+  /**
+   * Drawn even when the box has no area (a line across a box of height 0); other leaf layers with an
+   * empty box draw nothing and are skipped.
+   */
+  readonly drawsWithoutArea?: boolean;
   /** Child layers, for kinds that contain others (groups): visited for validation, images and fonts. */
   children?(layer: L): readonly LayerBase[];
   /** Offset of the children's coordinate space (a group's origin). */

@@ -1,18 +1,41 @@
 import type { TSchema } from "@sinclair/typebox";
 import { type GroupLayerT, groupKind, groupSchema } from "./group.ts";
+import { type IconLayerT, iconKind } from "./icon.ts";
 import { type ImageLayerT, imageKind } from "./image.ts";
 import type { LayerBase, LayerKind } from "./kind.ts";
+import { type LineLayerT, lineKind } from "./line.ts";
+import { type PathLayerT, pathKind } from "./path.ts";
+import { type PolygonLayerT, polygonKind } from "./polygon.ts";
 import { type ShapeLayerT, shapeKind } from "./shape.ts";
+import { type StarLayerT, starKind } from "./star.ts";
 import { type TextLayerT, textKind } from "./text.ts";
 
 /**
  * Every layer type the document knows, in one table. Adding a type is a file in this folder (schema,
  * layout, drawing) plus a line here and in `Layer`; nothing else switches over layer types.
  */
-const LEAF_KINDS = [textKind, imageKind, shapeKind] as const;
+const LEAF_KINDS = [
+  textKind,
+  imageKind,
+  shapeKind,
+  lineKind,
+  polygonKind,
+  starKind,
+  pathKind,
+  iconKind,
+] as const;
 
 /** Any layer of a document. */
-export type Layer = TextLayerT | ImageLayerT | ShapeLayerT | GroupLayerT;
+export type Layer =
+  | TextLayerT
+  | ImageLayerT
+  | ShapeLayerT
+  | LineLayerT
+  | PolygonLayerT
+  | StarLayerT
+  | PathLayerT
+  | IconLayerT
+  | GroupLayerT;
 
 export const GroupLayer = groupSchema(LEAF_KINDS.map((kind) => kind.schema));
 const GROUP_KIND = groupKind(GroupLayer);

@@ -2,6 +2,7 @@ import type { CanvasKit } from "canvaskit-wasm";
 import type {
   Engine,
   FontSet,
+  IconSet,
   PreparedImage,
   RenderInput,
   RenderOptions,
@@ -14,6 +15,7 @@ import { parseHexColor } from "./color.ts";
 import type { PaintContext } from "./context.ts";
 import { FontLibrary } from "./fonts.ts";
 import { checkScale, findFrame, toDevice } from "./geometry.ts";
+import { IconLibrary } from "./icons.ts";
 import { planFrameImages } from "./image-plan.ts";
 import { paintLayers } from "./layers.ts";
 import { RasterSurface } from "./surface.ts";
@@ -27,16 +29,22 @@ export interface EngineSetup {
   /** A CanvasKit instance the host loaded (same .wasm in Node and the browser). */
   canvasKit: CanvasKit;
   fonts: FontSet;
+  /**
+   * Icon data for icon layers (the same parsed Lucide `icon-nodes.json` in every host, see
+   * `iconSetFromNodes`). Without it, rendering a document with an icon layer fails (`icon_unavailable`).
+   */
+  icons?: IconSet;
 }
 
 /**
  * The renderer. Fonts are registered and the surface allocated once per engine and reused by every
  * render (architecture.md); one engine draws one frame at a time.
  */
-export function createEngine({ canvasKit, fonts }: EngineSetup): Engine {
+export function createEngine({ canvasKit, fonts, icons }: EngineSetup): Engine {
   const ck = canvasKit;
   const library = new FontLibrary(ck, fonts);
   const paragraphs = new ParagraphFactory(ck, library);
+  const iconLibrary = new IconLibrary(ck, icons ?? null);
   const surface = new RasterSurface(ck);
   const paint = new ck.Paint();
   let disposed = false;
@@ -83,6 +91,7 @@ export function createEngine({ canvasKit, fonts }: EngineSetup): Engine {
         bindings,
         warnings,
         images: input.images ?? NO_IMAGES,
+        icons: iconLibrary,
         scale,
         paint,
         paintLayers: (layers, parentPath) => paintLayers(ctx, layers, parentPath),
@@ -110,6 +119,7 @@ export function createEngine({ canvasKit, fonts }: EngineSetup): Engine {
       surface.release();
       paint.delete();
       library.dispose();
+      iconLibrary.dispose();
     },
   };
 }

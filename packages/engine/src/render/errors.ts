@@ -1,5 +1,11 @@
 /** Codes of the errors the engine throws for input it cannot render. */
-export type EngineErrorCode = "invalid_scale" | "frame_not_found" | "invalid_color" | "image_size_mismatch";
+export type EngineErrorCode =
+  | "invalid_scale"
+  | "frame_not_found"
+  | "invalid_color"
+  | "image_size_mismatch"
+  /** The host supplied no data for an icon the document names (engine created without `icons`). */
+  | "icon_unavailable";
 
 /**
  * Bad render input. `path` is the JSON path of the offending value (e.g. `scale`,

@@ -48,7 +48,10 @@ export function isDrawn(layer: Layer, bindings: Bindings | null): boolean {
   if (layer.visible === false || (layer.opacity ?? 1) <= 0) return false;
   if (layer.visible_when !== undefined && bindings !== null && !bindings.holds(layer.visible_when))
     return false;
-  return kindOf(layer).children !== undefined || (layer.width > 0 && layer.height > 0);
+  const kind = kindOf(layer);
+  return (
+    kind.children !== undefined || kind.drawsWithoutArea === true || (layer.width > 0 && layer.height > 0)
+  );
 }
 
 /** Calls `visit` for every drawn layer, depth first, in paint order, with its JSON path. */

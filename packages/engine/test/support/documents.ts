@@ -1,10 +1,15 @@
 import type {
   FrameT,
   GroupLayerT,
+  IconLayerT,
   ImageLayerT,
   Layer,
+  LineLayerT,
+  PathLayerT,
+  PolygonLayerT,
   ShapeLayerT,
   SlotT,
+  StarLayerT,
   TemplateDocumentT,
   TextLayerT,
 } from "@pictor/engine";
@@ -47,6 +52,75 @@ export function imageLayer(
   fields: Optional<ImageLayerT, "id" | "type" | "x" | "y" | "width" | "height">,
 ): ImageLayerT {
   return { id: "image", type: "image", x: 20, y: 20, width: 160, height: 100, ...fields };
+}
+
+export function lineLayer(
+  fields: Optional<LineLayerT, "id" | "type" | "x" | "y" | "width" | "height" | "stroke">,
+): LineLayerT {
+  return {
+    id: "line",
+    type: "line",
+    x: 20,
+    y: 20,
+    width: 160,
+    height: 100,
+    stroke: { color: "#1D3557", width: 4 },
+    ...fields,
+  };
+}
+
+export function polygonLayer(
+  fields: Optional<PolygonLayerT, "id" | "type" | "x" | "y" | "width" | "height" | "sides" | "fill">,
+): PolygonLayerT {
+  return {
+    id: "polygon",
+    type: "polygon",
+    x: 20,
+    y: 20,
+    width: 100,
+    height: 100,
+    sides: 6,
+    fill: "#E63946",
+    ...fields,
+  };
+}
+
+export function starLayer(
+  fields: Optional<StarLayerT, "id" | "type" | "x" | "y" | "width" | "height" | "points" | "fill">,
+): StarLayerT {
+  return {
+    id: "star",
+    type: "star",
+    x: 20,
+    y: 20,
+    width: 100,
+    height: 100,
+    points: 5,
+    fill: "#F4A261",
+    ...fields,
+  };
+}
+
+export function pathLayer(
+  fields: Optional<PathLayerT, "id" | "type" | "x" | "y" | "width" | "height" | "fill">,
+): PathLayerT {
+  return { id: "path", type: "path", x: 20, y: 20, width: 100, height: 100, fill: "#264653", ...fields };
+}
+
+export function iconLayer(
+  fields: Optional<IconLayerT, "id" | "type" | "x" | "y" | "width" | "height" | "icon" | "color">,
+): IconLayerT {
+  return {
+    id: "icon",
+    type: "icon",
+    x: 20,
+    y: 20,
+    width: 64,
+    height: 64,
+    icon: "heart",
+    color: "#111111",
+    ...fields,
+  };
 }
 
 export function groupLayer(

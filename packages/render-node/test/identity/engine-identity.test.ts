@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { Engine, PreparedImage, TemplateDocumentT } from "@pictor/engine";
 import { createEngine, validateDocument } from "@pictor/engine";
 import { loadFontSet } from "@pictor/fonts";
-import { loadCanvasKit, prepareImage } from "@pictor/render-node";
+import { loadCanvasKit, loadIconSet, prepareImage } from "@pictor/render-node";
 import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -126,12 +126,13 @@ async function writePng(file: string, rgba: Uint8Array, width: number, height: n
     if (!haveChromium) throw new Error(`CI is set but ${CHROMIUM} is missing: install Debian's chromium`);
     // A private output directory: other test files may build the bundle into dist/ at the same time.
     bundleDir = await mkdtemp(join(tmpdir(), "pictor-identity-"));
-    const [{ bundleFile, wasmFile }, fonts, canvasKit] = await Promise.all([
+    const [{ bundleFile, wasmFile }, fonts, canvasKit, icons] = await Promise.all([
       buildBrowserBundle(bundleDir),
       loadFontSet(),
       loadCanvasKit(),
+      loadIconSet(),
     ]);
-    engine = createEngine({ canvasKit, fonts });
+    engine = createEngine({ canvasKit, fonts, icons });
 
     server = new StaticServer();
     await server.start();
@@ -140,6 +141,8 @@ async function writePng(file: string, rgba: Uint8Array, width: number, height: n
     server.serveFile("/pictor-engine.browser.js", bundleFile);
     server.serveFile("/pictor-engine.browser.js.map", `${bundleFile}.map`);
     server.serveFile("/canvaskit/canvaskit.wasm", wasmFile);
+    // The very icon-nodes.json Node's loadIconSet reads, as the editor bundles it.
+    server.serveFile("/icons.json", fileURLToPath(import.meta.resolve("lucide-static/icon-nodes.json")));
     const manifest = {
       fallback: fonts.fallback,
       companions: fonts.companions,
@@ -238,4 +241,92 @@ async function writePng(file: string, rgba: Uint8Array, width: number, height: n
       );
     }
   });
+
+  // Icons come from each host's own copy of the icon data: this is where a difference would show.
+  test.each(SCALES)("line, polygon, star, path and icon layers at scale %d", async (scale) => {
+    const document = vectorKindsDocument();
+    const nodeResult = engine.render(document, { scale });
+    const nodeSha = createHash("sha256").update(nodeResult.pixels).digest("hex");
+    const inBrowser = await page.evaluate(([doc, opts]) => window.pictorHarness.render(doc, opts, []), [
+      document,
+      { scale },
+    ] as const);
+    expect(inBrowser.sha256).toBe(nodeSha);
+  });
 });
+
+function vectorKindsDocument(): TemplateDocumentT {
+  const gradient = {
+    type: "linear" as const,
+    angle: 90,
+    stops: [
+      { offset: 0, color: "#F4A261" },
+      { offset: 1, color: "#E63946" },
+    ],
+  };
+  const box = { x: 0, y: 0, width: 80, height: 80 };
+  return {
+    version: 2,
+    key: "vector-kinds",
+    name: "Vector kinds",
+    slots: [],
+    frames: [
+      {
+        name: "main",
+        width: 460,
+        height: 200,
+        layers: [
+          {
+            ...box,
+            id: "line",
+            type: "line",
+            y: 20,
+            height: 0,
+            stroke: { color: gradient, width: 6 },
+            dash: [10, 4],
+          },
+          {
+            ...box,
+            id: "polygon",
+            type: "polygon",
+            x: 100,
+            y: 40,
+            sides: 6,
+            corner_radius: 8,
+            fill: gradient,
+          },
+          {
+            ...box,
+            id: "star",
+            type: "star",
+            x: 200,
+            y: 40,
+            points: 5,
+            fill: "#2A9D8F",
+            stroke: { color: "#1D355799", width: 4, align: "center" },
+          },
+          {
+            ...box,
+            id: "path",
+            type: "path",
+            x: 300,
+            y: 40,
+            d: "M0 0H10V10H0Z M3 3H7V7H3Z",
+            fill_rule: "evenodd",
+            fill: "#264653",
+          },
+          {
+            ...box,
+            id: "icon",
+            type: "icon",
+            x: 380,
+            y: 40,
+            icon: "palette",
+            color: "#1D3557B0",
+            rotation: 10,
+          },
+        ],
+      },
+    ],
+  };
+}

@@ -1,7 +1,7 @@
 // Runs in headless Chromium. Loads the engine bundle and the same canvaskit.wasm as Node, the same
 // font bytes as Node's loadFontSet(), and images prepared by the Node host; renders and reports a
 // SHA-256 of the RGBA so Node can compare without moving megabytes over the DevTools protocol.
-import { CanvasKitInit, createEngine } from "/pictor-engine.browser.js";
+import { CanvasKitInit, createEngine, iconSetFromNodes } from "/pictor-engine.browser.js";
 
 let engine;
 let lastPixels = new Uint8Array(0);
@@ -26,9 +26,11 @@ window.pictorHarness = {
         bytes: await fetchBytes(f.url),
       })),
     );
+    const icons = iconSetFromNodes(await (await fetch("/icons.json")).json());
     engine = createEngine({
       canvasKit,
       fonts: { faces, fallback: manifest.fallback, companions: manifest.companions },
+      icons,
     });
     return { faces: faces.length };
   },

@@ -1,0 +1,129 @@
+import { type Static, Type as T } from "@sinclair/typebox";
+import type { Path } from "canvaskit-wasm";
+import { Paint, type PaintT } from "../document/common.ts";
+import type { SlotType } from "../document/schema.ts";
+import type { ValidationError } from "../document/validate-paths.ts";
+import type { LayerBase } from "../layers/kind.ts";
+import type { PaintContext } from "./context.ts";
+import { applyPaint, resolvePaint } from "./paint.ts";
+
+/**
+ * Fill and stroke of the outline kinds (polygon, star, path): their shared schema properties and the
+ * one drawing routine, so the three draw strokes, gradients and bindings alike.
+ */
+
+export const StrokeAlign = T.Union([T.Literal("inside"), T.Literal("center"), T.Literal("outside")]);
+export const StrokeJoin = T.Union([T.Literal("miter"), T.Literal("round"), T.Literal("bevel")]);
+
+/**
+ * `width` in template px. `align`: where the stroke sits on the outline (inside it, centred on it, or
+ * outside it); each kind documents its default. `join`: corners (default "miter", Skia's limit 4:
+ * sharper corners are bevelled).
+ */
+export const OutlineStroke = T.Object(
+  {
+    color: Paint,
+    width: T.Number({ exclusiveMinimum: 0, maximum: 1000 }),
+    align: T.Optional(StrokeAlign),
+    join: T.Optional(StrokeJoin),
+  },
+  { additionalProperties: false },
+);
+
+/** Spread into a kind's schema: `fill` (null: none) and the optional `stroke`. */
+export const fillStrokeProperties = {
+  fill: T.Union([Paint, T.Null()]),
+  stroke: T.Optional(T.Union([OutlineStroke, T.Null()])),
+};
+
+export const FILL_STROKE_BINDABLE: Readonly<Record<string, SlotType>> = {
+  fill: "color",
+  "stroke.color": "color",
+};
+export const FILL_STROKE_PAINTS: readonly string[] = ["fill", "stroke.color"];
+
+export type OutlineStrokeT = Static<typeof OutlineStroke>;
+export type StrokeAlignT = Static<typeof StrokeAlign>;
+
+export interface FillStrokeLayer extends LayerBase {
+  fill: PaintT | null;
+  stroke?: OutlineStrokeT | null | undefined;
+}
+
+/** A bound stroke colour needs a stroke to colour (as for shape layers). */
+export function fillStrokeErrors(layer: FillStrokeLayer, path: string): ValidationError[] {
+  if (layer.bind?.["stroke.color"] === undefined || (layer.stroke ?? null) !== null) return [];
+  return [
+    {
+      path: `${path}.bind["stroke.color"]`,
+      message: 'is bound, but the layer has no stroke to colour (add "stroke")',
+    },
+  ];
+}
+
+/** Template px the stroke may reach past the box: miter corners reach up to 2x (centre) or 4x (outside) the width. */
+export function fillStrokeOverhang(layer: FillStrokeLayer, defaultAlign: StrokeAlignT): number {
+  const stroke = layer.stroke;
+  if (!stroke) return 1;
+  const align = stroke.align ?? defaultAlign;
+  if (align === "inside") return 1;
+  return Math.ceil(stroke.width * (align === "center" ? 2 : 4)) + 1;
+}
+
+/**
+ * Fills `outline` (template px, the layer's parent's coordinates) with the layer's fill, then strokes
+ * it. Inside and outside strokes are a centred stroke of twice the width clipped to the outline's
+ * inside or outside, so they follow any outline (curves, self-intersections, even-odd holes).
+ * Gradients run across the layer's box.
+ */
+export function paintFillStroke(
+  ctx: PaintContext,
+  layer: FillStrokeLayer,
+  outline: Path,
+  path: string,
+  defaultAlign: StrokeAlignT,
+): void {
+  const { ck, canvas, paint, bindings } = ctx;
+  paint.setAntiAlias(true);
+  paint.setAlphaf(1);
+  const fill =
+    layer.fill === null
+      ? bindings.resolve(layer.bind, "fill", null, `${path}.fill`, layer.id)
+      : resolvePaint(bindings, layer.bind, "fill", layer.fill, `${path}.fill`, layer.id);
+  if (fill.value !== null) {
+    paint.setStyle(ck.PaintStyle.Fill);
+    const release = applyPaint(ck, paint, fill.value, fill.path, layer);
+    canvas.drawPath(outline, paint);
+    release();
+  }
+  const stroke = layer.stroke;
+  if (!stroke) return;
+  const color = resolvePaint(
+    bindings,
+    layer.bind,
+    "stroke.color",
+    stroke.color,
+    `${path}.stroke.color`,
+    layer.id,
+  );
+  const align = stroke.align ?? defaultAlign;
+  const saved = canvas.save();
+  if (align !== "center") {
+    canvas.clipPath(outline, align === "inside" ? ck.ClipOp.Intersect : ck.ClipOp.Difference, true);
+  }
+  paint.setStyle(ck.PaintStyle.Stroke);
+  paint.setStrokeWidth(align === "center" ? stroke.width : stroke.width * 2);
+  paint.setStrokeJoin(
+    stroke.join === "round"
+      ? ck.StrokeJoin.Round
+      : stroke.join === "bevel"
+        ? ck.StrokeJoin.Bevel
+        : ck.StrokeJoin.Miter,
+  );
+  const release = applyPaint(ck, paint, color.value, color.path, layer);
+  canvas.drawPath(outline, paint);
+  release();
+  // The paint is shared by every layer: leave the join as the other painters expect it.
+  paint.setStrokeJoin(ck.StrokeJoin.Miter);
+  canvas.restoreToCount(saved);
+}
