@@ -1,4 +1,5 @@
 export type * from "./api.ts";
+export { BLEND_MODES } from "./document/common.ts";
 export {
   documentFontFamilies,
   renameFontFamilies,

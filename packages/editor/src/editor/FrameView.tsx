@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import type { FrameT, Layer, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
 import type { EditorEngine, FrameRender } from "../engine/load-engine.ts";
 import { writeImageData } from "../engine/pixels.ts";
-import type { NewLayerKind } from "./doc-ops.ts";
+import { findLayer, type NewLayerKind } from "./doc-ops.ts";
 import {
   type Box,
   extent,
@@ -56,6 +56,15 @@ const HANDLES: [number, number][] = [
 ];
 
 const SNAP_SCREEN_PX = 6;
+/** A box thinner than this on screen (a horizontal line's box has height 0) is hit as this thick. */
+const HIT_MIN_SCREEN_PX = 8;
+
+function hitTarget(box: Box, zoom: number): Box {
+  const min = HIT_MIN_SCREEN_PX / zoom;
+  const width = Math.max(box.width, min);
+  const height = Math.max(box.height, min);
+  return { ...box, x: box.x - (width - box.width) / 2, y: box.y - (height - box.height) / 2, width, height };
+}
 
 /** One frame: the engine's pixels in a canvas, with selection handles and guides drawn over them. */
 export function FrameView(props: Props) {
@@ -128,7 +137,7 @@ export function FrameView(props: Props) {
     for (let i = layers.length - 1; i >= 0; i--) {
       const l = layers[i] as Layer;
       if (l.visible === false) continue;
-      if (hitBox(layerBox(l), x, y)) return l;
+      if (hitBox(hitTarget(layerBox(l), zoom), x, y)) return l;
     }
     return null;
   }
@@ -145,7 +154,7 @@ export function FrameView(props: Props) {
     const selectedHere =
       selection?.frame === frameIndex && selection.layer ? absoluteBox(frame, selection.layer) : null;
     // Keep dragging the selected layer (e.g. a group child) when the press lands inside it.
-    if (selectedHere && selection?.layer && hitBox(selectedHere, p.x, p.y)) {
+    if (selectedHere && selection?.layer && hitBox(hitTarget(selectedHere, zoom), p.x, p.y)) {
       const start = layerStart(selection.layer);
       if (start) setDrag({ kind: "move", id: selection.layer, start, px: p.x, py: p.y, moved: false });
       return;
@@ -155,17 +164,7 @@ export function FrameView(props: Props) {
   }
 
   function layerStart(id: string): Box | null {
-    const find = (layers: readonly Layer[]): Layer | null => {
-      for (const l of layers) {
-        if (l.id === id) return l;
-        if (l.type === "group") {
-          const inner = find(l.layers as Layer[]);
-          if (inner) return inner;
-        }
-      }
-      return null;
-    };
-    const l = find(frame.layers as Layer[]);
+    const l = findLayer(frame.layers, id);
     return l ? layerBox(l) : null;
   }
 

@@ -1,5 +1,7 @@
 import { useState } from "react";
 import type { FrameT, Layer } from "../engine/engine-types.ts";
+import { layerIcon, layerLabel } from "./layer-forms/registry.ts";
+import { childLayers } from "./layer-tree.ts";
 import type { Selection } from "./selection.ts";
 
 interface Props {
@@ -8,12 +10,6 @@ interface Props {
   onSelect(selection: Selection): void;
   onReorder(frameIndex: number, id: string, to: number): void;
   onToggleVisible(frameIndex: number, id: string): void;
-}
-
-const ICON: Record<string, string> = { text: "T", image: "▣", shape: "■", ellipse: "●", group: "❒" };
-
-function iconOf(l: Layer): string {
-  return l.type === "shape" && l.shape === "ellipse" ? (ICON.ellipse as string) : (ICON[l.type] ?? "?");
 }
 
 /** Frames and their layers, topmost first; drag a row to reorder (drop on another row takes its place). */
@@ -45,7 +41,9 @@ export function LayersPanel({ frames, selection, onSelect, onReorder, onToggleVi
             onClick={() => onSelect({ frame: frameIndex, layer: l.id })}
             onKeyDown={(e) => e.key === "Enter" && onSelect({ frame: frameIndex, layer: l.id })}
           >
-            <span className="layer-icon">{iconOf(l)}</span>
+            <span className="layer-icon" title={layerLabel(l)} data-testid="layer-icon">
+              {layerIcon(l)}
+            </span>
             <span className="layer-name">{l.name ?? l.id}</span>
             {l.bind && Object.keys(l.bind).length > 0 && (
               <span className="bound" title="Bound to a slot">
@@ -64,7 +62,7 @@ export function LayersPanel({ frames, selection, onSelect, onReorder, onToggleVi
               {l.visible === false ? "◌" : "◉"}
             </button>
           </div>
-          {l.type === "group" && rows(frameIndex, l.layers as Layer[], depth + 1)}
+          {rows(frameIndex, childLayers(l) ?? [], depth + 1)}
         </div>
       ));
 

@@ -1,4 +1,5 @@
-import type { FrameT, Layer, SlotT, TemplateDocumentT } from "../engine/engine-types.ts";
+import type { FrameT, Layer, TemplateDocumentT } from "../engine/engine-types.ts";
+import { childLayers, eachLayer, withChildLayers } from "./layer-tree.ts";
 
 /** Immutable edits of a template document: each returns a new document sharing untouched parts. */
 
@@ -7,8 +8,9 @@ export type Doc = TemplateDocumentT;
 export function findLayer(layers: readonly Layer[], id: string): Layer | null {
   for (const layer of layers) {
     if (layer.id === id) return layer;
-    if (layer.type === "group") {
-      const inner = findLayer(layer.layers as Layer[], id);
+    const children = childLayers(layer);
+    if (children) {
+      const inner = findLayer(children, id);
       if (inner) return inner;
     }
   }
@@ -21,10 +23,9 @@ function mapLayers(layers: readonly Layer[], id: string, fn: (layer: Layer) => L
     if (layer.id === id) {
       const next = fn(layer);
       if (next) out.push(next);
-    } else if (layer.type === "group") {
-      out.push({ ...layer, layers: mapLayers(layer.layers as Layer[], id, fn) } as Layer);
     } else {
-      out.push(layer);
+      const children = childLayers(layer);
+      out.push(children ? withChildLayers(layer, mapLayers(children, id, fn)) : layer);
     }
   }
   return out;
@@ -47,13 +48,7 @@ export function removeLayer(doc: Doc, frameIndex: number, id: string): Doc {
 
 export function allLayerIds(doc: Doc): Set<string> {
   const ids = new Set<string>();
-  const walk = (layers: readonly Layer[]) => {
-    for (const l of layers) {
-      ids.add(l.id);
-      if (l.type === "group") walk(l.layers as Layer[]);
-    }
-  };
-  for (const f of doc.frames) walk(f.layers as Layer[]);
+  for (const f of doc.frames) for (const l of eachLayer(f.layers)) ids.add(l.id);
   return ids;
 }
 
@@ -87,9 +82,10 @@ export function moveLayer(doc: Doc, frameIndex: number, id: string, delta: numbe
       if (taken) copy.splice(j, 0, taken);
       return copy;
     }
-    return layers.map((l) =>
-      l.type === "group" ? ({ ...l, layers: reorder(l.layers as Layer[]) } as Layer) : l,
-    );
+    return layers.map((l) => {
+      const children = childLayers(l);
+      return children ? withChildLayers(l, reorder(children.slice())) : l;
+    });
   };
   return updateFrame(doc, frameIndex, (f) => ({ ...f, layers: reorder(f.layers as Layer[]) }));
 }
@@ -111,19 +107,18 @@ export function duplicateLayer(doc: Doc, frameIndex: number, id: string): { doc:
   const layer = frame ? findLayer(frame.layers as Layer[], id) : null;
   if (!frame || !layer) return { doc, id: null };
   const newId = uniqueId(doc, layer.type);
-  const copy = { ...structuredClone(layer), id: newId, x: layer.x + 20, y: layer.y + 20 } as Layer;
-  if (copy.type === "group") {
-    let n = 0;
-    const rename = (ls: Layer[]): Layer[] =>
-      ls.map((l) => {
-        n++;
-        const renamed = { ...l, id: `${newId}-${n}` } as Layer;
-        return renamed.type === "group"
-          ? ({ ...renamed, layers: rename(renamed.layers as Layer[]) } as Layer)
-          : renamed;
-      });
-    copy.layers = rename(copy.layers as Layer[]) as typeof copy.layers;
-  }
+  // A deep copy keeps every property of the layer's kind (gradients, shadows, masks, unknown ones).
+  let n = 0;
+  const rename = (ls: readonly Layer[]): Layer[] =>
+    ls.map((l) => {
+      n++;
+      const renamed = { ...l, id: `${newId}-${n}` } as Layer;
+      const children = childLayers(renamed);
+      return children ? withChildLayers(renamed, rename(children)) : renamed;
+    });
+  const clone = { ...structuredClone(layer), id: newId, x: layer.x + 20, y: layer.y + 20 } as Layer;
+  const children = childLayers(clone);
+  const copy = children ? withChildLayers(clone, rename(children)) : clone;
   const next = updateFrame(doc, frameIndex, (f) => {
     const layers = (f.layers as Layer[]).slice();
     const at = layers.findIndex((l) => l.id === id);
@@ -133,34 +128,65 @@ export function duplicateLayer(doc: Doc, frameIndex: number, id: string): { doc:
   return { doc: next, id: newId };
 }
 
-export type NewLayerKind = "text" | "image" | "rectangle" | "ellipse";
+type NewBox = { x: number; y: number; width: number; height: number };
+
+interface NewLayerSpec {
+  /** Base of the new layer's id (`rect` -> rect-1). */
+  idBase: string;
+  /** Default height as a share of the frame's, and at most (text lines are short, pictures tall). */
+  heightShare: number;
+  maxHeight: number;
+  make(id: string, box: NewBox): Layer;
+}
+
+/**
+ * What each "add layer" tool creates: one row per tool, so a new tool is one entry here (and one in
+ * the toolbar), not another branch. A layer kind without a row can still be opened, edited and
+ * duplicated; it just has no tool yet.
+ */
+export const NEW_LAYERS = {
+  text: {
+    idBase: "text",
+    heightShare: 0.2,
+    maxHeight: 120,
+    make: (id, box) => ({
+      id,
+      type: "text",
+      ...box,
+      text: "Your headline",
+      font: { family: "Inter", weight: 700, size: 48 },
+      color: "#111827",
+    }),
+  },
+  image: {
+    idBase: "image",
+    heightShare: 0.3,
+    maxHeight: 320,
+    make: (id, box) => ({ id, type: "image", ...box, src: "", fit: "cover" }),
+  },
+  rectangle: {
+    idBase: "rect",
+    heightShare: 0.3,
+    maxHeight: 320,
+    make: (id, box) => ({ id, type: "shape", shape: "rectangle", ...box, fill: "#6366F1" }),
+  },
+  ellipse: {
+    idBase: "ellipse",
+    heightShare: 0.3,
+    maxHeight: 320,
+    make: (id, box) => ({ id, type: "shape", shape: "ellipse", ...box, fill: "#F59E0B" }),
+  },
+} satisfies Record<string, NewLayerSpec>;
+
+export type NewLayerKind = keyof typeof NEW_LAYERS;
 
 export function newLayer(doc: Doc, frame: FrameT, kind: NewLayerKind, at?: { x: number; y: number }): Layer {
-  const w = Math.round(Math.min(frame.width * 0.4, 480));
-  const h =
-    kind === "text"
-      ? Math.round(Math.min(frame.height * 0.2, 120))
-      : Math.round(Math.min(frame.height * 0.3, 320));
-  const x = Math.round(at ? at.x - w / 2 : (frame.width - w) / 2);
-  const y = Math.round(at ? at.y - h / 2 : (frame.height - h) / 2);
-  const base = { x, y, width: w, height: h };
-  switch (kind) {
-    case "text":
-      return {
-        id: uniqueId(doc, "text"),
-        type: "text",
-        ...base,
-        text: "Your headline",
-        font: { family: "Inter", weight: 700, size: 48 },
-        color: "#111827",
-      };
-    case "image":
-      return { id: uniqueId(doc, "image"), type: "image", ...base, src: "", fit: "cover" };
-    case "rectangle":
-      return { id: uniqueId(doc, "rect"), type: "shape", shape: "rectangle", ...base, fill: "#6366F1" };
-    case "ellipse":
-      return { id: uniqueId(doc, "ellipse"), type: "shape", shape: "ellipse", ...base, fill: "#F59E0B" };
-  }
+  const spec: NewLayerSpec = NEW_LAYERS[kind];
+  const width = Math.round(Math.min(frame.width * 0.4, 480));
+  const height = Math.round(Math.min(frame.height * spec.heightShare, spec.maxHeight));
+  const x = Math.round(at ? at.x - width / 2 : (frame.width - width) / 2);
+  const y = Math.round(at ? at.y - height / 2 : (frame.height - height) / 2);
+  return spec.make(uniqueId(doc, spec.idBase), { x, y, width, height });
 }
 
 export function addLayer(doc: Doc, frameIndex: number, layer: Layer): Doc {
@@ -175,27 +201,6 @@ export function blankDocument(key: string, name: string): Doc {
     slots: [],
     frames: [{ name: "main", width: 1200, height: 630, background: "#FFFFFF", layers: [] }],
   };
-}
-
-/** Slot types a layer property may bind to. */
-export function bindableProps(layer: Layer | null): { prop: string; type: SlotT["type"] }[] {
-  if (!layer) return [{ prop: "background", type: "color" }];
-  switch (layer.type) {
-    case "text":
-      return [
-        { prop: "text", type: "text" },
-        { prop: "color", type: "color" },
-      ];
-    case "image":
-      return [{ prop: "src", type: "image" }];
-    case "shape":
-      return [
-        { prop: "fill", type: "color" },
-        { prop: "stroke.color", type: "color" },
-      ];
-    default:
-      return [];
-  }
 }
 
 /** Removes bindings to a slot that no longer exists (a renamed or deleted slot). */
@@ -215,7 +220,8 @@ export function renameBindings(doc: Doc, from: string, to: string | null): Doc {
       const next = { ...l } as Layer;
       if (bind) next.bind = bind;
       else delete next.bind;
-      return next.type === "group" ? ({ ...next, layers: walk(next.layers as Layer[]) } as Layer) : next;
+      const children = childLayers(next);
+      return children ? withChildLayers(next, walk(children.slice())) : next;
     });
   const sample = doc.sample ? { ...doc.sample } : undefined;
   if (sample && from in sample) {

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { cssPaint, describePaint, type PaintValue } from "./paint-view.ts";
 
 /** Small controlled inputs for the properties panel. Each commits a parsed value or nothing. */
 
@@ -118,6 +119,52 @@ export function ColorField({
           }}
         />
       </div>
+    </div>
+  );
+}
+
+/**
+ * A paint property (document v2): a solid colour is edited as a colour; a gradient is shown as a
+ * read-only swatch ("linear gradient, 3 stops") and left untouched.
+ */
+export function PaintField({
+  label,
+  value,
+  onChange,
+  testId,
+  nullable,
+}: Omit<FieldProps<PaintValue | null>, "onChange"> & {
+  /** Only solid colours are edited here (null: none, when nullable). */
+  onChange(value: string | null): void;
+  nullable?: boolean;
+}) {
+  if (value === null || typeof value === "string")
+    return <ColorField label={label} value={value} onChange={onChange} testId={testId} nullable={nullable} />;
+  const text = describePaint(value);
+  return (
+    <div className="field compact">
+      <span>{label}</span>
+      <div
+        className="color-row"
+        data-testid={testId}
+        data-paint={value.type}
+        title={`${text} (read-only here)`}
+      >
+        <span className="paint-swatch" style={{ background: cssPaint(value) }} />
+        <span className="muted small">{text}</span>
+      </div>
+    </div>
+  );
+}
+
+/** A property the editor has no control for yet, shown as JSON. */
+export function JsonView({ label, value, testId }: { label: string; value: unknown; testId?: string }) {
+  return (
+    <div className="field">
+      <span>{label}</span>
+      <pre className="json-view mono small" data-testid={testId}>
+        {JSON.stringify(value, null, 2)}
+      </pre>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { FrameT, Layer } from "../engine/engine-types.ts";
 import type { Box } from "./geometry.ts";
+import { childLayers } from "./layer-tree.ts";
 
 export interface Selection {
   frame: number;
@@ -36,11 +37,12 @@ export function absoluteBox(frame: FrameT, id: string): Box | null {
           rotation: turned + (l.rotation ?? 0),
         };
       }
-      if (l.type === "group") {
+      const children = childLayers(l);
+      if (children) {
         const g = l;
         const rotation = g.rotation ?? 0;
         const inner = walk(
-          g.layers as Layer[],
+          children,
           (x, y) => {
             const r = turn(x - g.width / 2, y - g.height / 2, rotation);
             return place(g.x + g.width / 2 + r.x, g.y + g.height / 2 + r.y);
@@ -60,8 +62,9 @@ export function parentRotation(frame: FrameT, id: string): number {
   const walk = (layers: readonly Layer[], turned: number): number | null => {
     for (const l of layers) {
       if (l.id === id) return turned;
-      if (l.type === "group") {
-        const inner = walk(l.layers as Layer[], turned + (l.rotation ?? 0));
+      const children = childLayers(l);
+      if (children) {
+        const inner = walk(children, turned + (l.rotation ?? 0));
         if (inner !== null) return inner;
       }
     }

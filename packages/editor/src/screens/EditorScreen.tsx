@@ -18,6 +18,7 @@ import { FrameView, type Tool } from "../editor/FrameView.tsx";
 import type { Box } from "../editor/geometry.ts";
 import { useHistory } from "../editor/history.ts";
 import { LayersPanel } from "../editor/LayersPanel.tsx";
+import type { KindInfo } from "../editor/layer-forms/types.ts";
 import { PreviewPanel } from "../editor/PreviewPanel.tsx";
 import { PropertiesPanel } from "../editor/PropertiesPanel.tsx";
 import { PublishPanel } from "../editor/PublishPanel.tsx";
@@ -276,6 +277,15 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
     },
   });
 
+  // What the engine's layer registry says about kinds, for the properties forms.
+  const kinds = useMemo<KindInfo>(
+    () => ({
+      bindable: engine?.module.BINDABLE_PROPERTIES ?? {},
+      blendModes: engine?.module.BLEND_MODES ?? [],
+    }),
+    [engine],
+  );
+
   const frameStatuses = useMemo(
     () =>
       doc.frames.map((f, i) => ({
@@ -506,6 +516,7 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
               doc={doc}
               frameIndex={frameIndex}
               layer={layer}
+              kinds={kinds}
               onLayer={patchLayer}
               onFrame={(patch, key) =>
                 history.set(

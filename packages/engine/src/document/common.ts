@@ -103,7 +103,9 @@ export const BlendMode = T.Union(BLEND_MODES.map((mode) => T.Literal(mode)));
 /**
  * Clips the layer (and its effects' source) to a shape in the layer's box: a circle (the largest one
  * centred in the box), an ellipse filling the box, a rounded rectangle, or the outline of another layer
- * of the same frame (a shape, polygon, star or path layer, by id; usually hidden with `visible: false`).
+ * beside it, in the same frame or group (a shape, polygon, star or path layer, by id; usually hidden
+ * with `visible: false`). Box shapes turn and mirror with the layer; a layer's outline stays where that
+ * layer is drawn (render/mask.ts).
  */
 export const Mask = T.Union([
   T.Object({ shape: T.Literal("circle") }, { additionalProperties: false }),

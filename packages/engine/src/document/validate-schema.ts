@@ -98,12 +98,46 @@ function collectUnion(error: ValueError, root: unknown, push: Push): boolean {
     const described = [...new Set(variants.map(describeSchema))];
     return push({ path, message: `must be ${described.join(" or ")}` });
   }
+  // Variants told apart by another literal property (a mask's `shape`): the one the value names.
+  const named = candidates.filter(({ v }) => namesVariant(v, value));
+  const tag = named.length === 0 ? literalKeyOf(variants, value) : null;
+  if (tag !== null) {
+    return push({
+      path: pointerToPath(`${error.path}/${tag.key}`, root),
+      message: `must be one of ${quoteList(tag.values)}`,
+    });
+  }
   let best: ValueError[] | null = null;
-  for (const { i } of candidates) {
+  for (const { i } of named.length > 0 ? named : candidates) {
     const list = [...((error.errors[i] ?? []) as ValueErrorIterator)];
     if (best === null || list.length < best.length) best = list;
   }
   return collect(best ?? [], root, push);
+}
+
+/** Whether the value has every literal property of the object variant (and it has at least one). */
+function namesVariant(variant: TSchema, value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const literals = Object.entries((variant.properties ?? {}) as Record<string, TSchema>).filter(
+    ([, property]) => property[Kind] === "Literal",
+  );
+  return literals.length > 0 && literals.every(([key, property]) => value[key] === property.const);
+}
+
+/** A property of the value that some variants require to be a literal: the key and its allowed values. */
+function literalKeyOf(
+  variants: readonly TSchema[],
+  value: unknown,
+): { key: string; values: unknown[] } | null {
+  if (!isRecord(value)) return null;
+  for (const key of Object.keys(value)) {
+    const values = variants
+      .map((v) => (v.properties as Record<string, TSchema> | undefined)?.[key])
+      .filter((property) => property?.[Kind] === "Literal")
+      .map((property) => property?.const);
+    if (values.length > 0) return { key, values: [...new Set(values)] };
+  }
+  return null;
 }
 
 function kindOfValue(value: unknown): string {

@@ -1,6 +1,7 @@
 import type { LayerBase } from "../layers/kind.ts";
 import { kindOf, LAYER_KINDS } from "../layers/registry.ts";
 import type { FrameT, Layer, SlotT, SlotType, TemplateDocumentT } from "./schema.ts";
+import { maskErrors } from "./validate-masks.ts";
 import { didYouMean, isRecord, joinPath, quoteList, type ValidationError } from "./validate-paths.ts";
 import { validateSlotValues } from "./values.ts";
 
@@ -109,6 +110,7 @@ function checkFrame(frame: FrameT, path: string, slots: Map<string, SlotT>, erro
     checkPaints(layer, kind.paints ?? [], layerPath, errors);
     checkBindings(layer, `a ${kind.type} layer`, kind, layerPath, slots, errors);
     checkCondition(layer, layerPath, slots, errors);
+    for (const error of maskErrors(layer, layerPath, ids, layersById)) errors.push(error);
     for (const error of kind.validate?.(layer, layerPath, context) ?? []) errors.push(error);
   }
 }

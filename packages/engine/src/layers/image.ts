@@ -1,12 +1,18 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { layerCommon } from "../document/common.ts";
+import { joinPath, type ValidationError } from "../document/validate-paths.ts";
 import type { PaintContext } from "../render/context.ts";
 import { EngineError } from "../render/errors.ts";
+import { ImageBorder, paintImageBorder } from "../render/image-border.ts";
+import { DUOTONE_BINDABLE, ImageFilters, imageFilterPaint } from "../render/image-filters.ts";
 import { imageRequestFor } from "../render/image-plan.ts";
 import { drawablePixels } from "../render/premultiply.ts";
 import { defineLayerKind } from "./kind.ts";
 
-/** Bindable properties: `src`. */
+/**
+ * Bindable properties: `src`, `border.color` (and its gradient stop colours), `filters.duotone.dark`
+ * and `filters.duotone.light`. `border`: render/image-border.ts; `filters`: render/image-filters.ts.
+ */
 export const ImageLayer = T.Object(
   {
     ...layerCommon,
@@ -24,6 +30,8 @@ export const ImageLayer = T.Object(
       ),
     ),
     corner_radius: T.Optional(T.Number({ minimum: 0, default: 0 })),
+    border: T.Optional(ImageBorder),
+    filters: T.Optional(ImageFilters),
   },
   { additionalProperties: false },
 );
@@ -33,8 +41,25 @@ export type ImageLayerT = Static<typeof ImageLayer>;
 export const imageKind = defineLayerKind<ImageLayerT>({
   type: "image",
   schema: ImageLayer,
-  bindable: { src: "image" },
+  bindable: { src: "image", "border.color": "color", ...DUOTONE_BINDABLE },
+  paints: ["border.color"],
   paint: paintImage,
+  validate(layer, path) {
+    const errors: ValidationError[] = [];
+    const bound = (property: string, missing: boolean, what: string) => {
+      if (layer.bind?.[property] !== undefined && missing) {
+        errors.push({
+          path: joinPath(joinPath(path, "bind"), property),
+          message: `is bound, but the layer has no ${what}`,
+        });
+      }
+    };
+    bound("border.color", layer.border === undefined, 'border to colour (add "border")');
+    const noDuotone = layer.filters?.duotone === undefined;
+    bound("filters.duotone.dark", noDuotone, 'duotone filter (add "filters.duotone")');
+    bound("filters.duotone.light", noDuotone, 'duotone filter (add "filters.duotone")');
+    return errors;
+  },
   images(layer, path, bindings, scale) {
     const request = imageRequestFor(layer, path, bindings, scale);
     return request ? [request] : [];
@@ -44,8 +69,9 @@ export const imageKind = defineLayerKind<ImageLayerT>({
 /**
  * Draws the host-prepared pixels of an image layer 1:1 with nearest sampling (architecture.md: cubic
  * resampling in the engine cost 75-93 ms). Fit and focal point were applied by the host; the engine
- * only clips the corner radius. Axis-aligned layers are snapped to whole device pixels so each source
- * pixel lands on exactly one surface pixel; rotated layers are drawn into their local box.
+ * clips the corner radius, applies filters and draws the border. Axis-aligned layers are snapped to
+ * whole device pixels so each source pixel lands on exactly one surface pixel; rotated and mirrored
+ * layers are drawn into their local box.
  */
 function paintImage(ctx: PaintContext, layer: ImageLayerT, path: string): void {
   const request = imageRequestFor(layer, path, ctx.bindings, ctx.scale);
@@ -81,19 +107,36 @@ function paintImage(ctx: PaintContext, layer: ImageLayerT, path: string): void {
     canvas.clipRRect(ck.RRectXY(ck.XYWHRect(x, y, w, h), radius, radius), ck.ClipOp.Intersect, true);
   const m = canvas.getTotalMatrix();
   const [sx = 1, kx = 0, tx = 0, ky = 0, sy = 1, ty = 0] = m;
-  const inverse = kx === 0 && ky === 0 ? ck.Matrix.invert(m) : null;
+  // Mirrored layers (flip_x, flip_y) take the local-box path too: the snapped rectangle is unmirrored.
+  const inverse = kx === 0 && ky === 0 && sx > 0 && sy > 0 ? ck.Matrix.invert(m) : null;
+  // Filters draw through a paint (colour filters keep the 1:1 pixel path); a blur's sigma is in the
+  // canvas's units: device px on the snapped path, template px (Skia scales it) when rotated.
+  const filtered = imageFilterPaint(
+    ck,
+    layer.filters,
+    layer.bind,
+    ctx.bindings,
+    path,
+    layer.id,
+    inverse ? sx : 1,
+  );
+  let dest: Float32Array;
   if (inverse) {
     const left = Math.round(sx * x + tx);
     const top = Math.round(sy * y + ty);
     canvas.concat(inverse);
-    const dest = ck.XYWHRect(left, top, prepared.width, prepared.height);
-    canvas.drawImageRectOptions(image, source, dest, ck.FilterMode.Nearest, ck.MipmapMode.None, null);
+    dest = ck.XYWHRect(left, top, prepared.width, prepared.height);
   } else {
-    const dest = ck.XYWHRect(x, y, w, h);
-    canvas.drawImageRectOptions(image, source, dest, ck.FilterMode.Nearest, ck.MipmapMode.None, null);
+    dest = ck.XYWHRect(x, y, w, h);
   }
+  // The blur extends the edge pixels outward: keep it to the image's own box.
+  if (filtered?.blurs) canvas.clipRect(dest, ck.ClipOp.Intersect, inverse === null);
+  const imagePaint = filtered?.paint ?? null;
+  canvas.drawImageRectOptions(image, source, dest, ck.FilterMode.Nearest, ck.MipmapMode.None, imagePaint);
   canvas.restore();
   image.delete();
+  imagePaint?.delete();
+  paintImageBorder(ctx, layer, path);
   if (prepared.upscaled) {
     ctx.warnings.push({
       code: "image_upscaled",

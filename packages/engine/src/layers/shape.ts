@@ -1,5 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import type { InputRRect } from "canvaskit-wasm";
+import type { CanvasKit, InputRRect, Path } from "canvaskit-wasm";
 import { HexColor, layerCommon } from "../document/common.ts";
 import { parseHexColor } from "../render/color.ts";
 import type { PaintContext } from "../render/context.ts";
@@ -42,6 +42,7 @@ export const shapeKind = defineLayerKind<ShapeLayerT>({
   schema: ShapeLayer,
   bindable: { fill: "color", "stroke.color": "color" },
   paint: paintShape,
+  outline: shapeOutline,
   validate(layer, path) {
     if (layer.bind?.["stroke.color"] !== undefined && (layer.stroke === undefined || layer.stroke === null)) {
       return [
@@ -67,6 +68,15 @@ function cornerRadii(radius: ShapeLayerT["corner_radius"]): Radii {
 function roundedRect(x: number, y: number, w: number, h: number, radii: Radii, inset: number): InputRRect {
   const [tl, tr, br, bl] = radii.map((r) => Math.max(0, r - inset)) as unknown as Radii;
   return Float32Array.of(x + inset, y + inset, x + w - inset, y + h - inset, tl, tl, tr, tr, br, br, bl, bl);
+}
+
+/** The box's rectangle (with its corner radii) or ellipse, as another layer's mask. */
+function shapeOutline(ck: CanvasKit, layer: ShapeLayerT): Path {
+  const { x, y, width: w, height: h } = layer;
+  const builder = new ck.PathBuilder();
+  if (layer.shape === "ellipse") builder.addOval(ck.XYWHRect(x, y, w, h));
+  else builder.addRRect(roundedRect(x, y, w, h, cornerRadii(layer.corner_radius), 0));
+  return builder.detachAndDelete();
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Canvas, CanvasKit, Paint } from "canvaskit-wasm";
+import type { Canvas, CanvasKit, Paint, Path } from "canvaskit-wasm";
 import type { PreparedImage, RenderWarning } from "../api.ts";
 import type { Layer } from "../document/schema.ts";
 import type { Bindings } from "./bindings.ts";
@@ -20,6 +20,12 @@ export interface PaintContext {
   scale: number;
   /** One paint reused by every shape and layer of the engine; painters set every property they rely on. */
   paint: Paint;
+  /**
+   * The outline the layer being painted is masked to, in its drawing coordinates (render/mask.ts), or
+   * null; set by the common pipeline for each layer, so kinds that draw along their edge (image
+   * borders) can follow it.
+   */
+  mask: Path | null;
   /** Paints child layers (a group's) with every common property applied; `path` is the parent's JSON path. */
   paintLayers(layers: readonly Layer[], path: string): void;
 }

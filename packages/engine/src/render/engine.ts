@@ -94,6 +94,7 @@ export function createEngine({ canvasKit, fonts, icons }: EngineSetup): Engine {
         icons: iconLibrary,
         scale,
         paint,
+        mask: null,
         paintLayers: (layers, parentPath) => paintLayers(ctx, layers, parentPath),
       };
       try {

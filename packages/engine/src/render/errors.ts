@@ -5,7 +5,9 @@ export type EngineErrorCode =
   | "invalid_color"
   | "image_size_mismatch"
   /** The host supplied no data for an icon the document names (engine created without `icons`). */
-  | "icon_unavailable";
+  | "icon_unavailable"
+  /** A `{ layer }` mask names no sibling layer with an outline (validation refuses such documents). */
+  | "invalid_mask";
 
 /**
  * Bad render input. `path` is the JSON path of the offending value (e.g. `scale`,

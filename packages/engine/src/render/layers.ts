@@ -2,11 +2,12 @@ import type { Layer } from "../document/schema.ts";
 import { kindOf } from "../layers/registry.ts";
 import type { PaintContext } from "./context.ts";
 import { isDrawn } from "./geometry.ts";
+import { clipToMask } from "./mask.ts";
 
 /** Paints layers in order; `path` is the JSON path of their parent (frame or group). */
 export function paintLayers(ctx: PaintContext, layers: readonly Layer[], path: string): void {
   layers.forEach((layer, index) => {
-    if (isDrawn(layer, ctx.bindings)) paintLayer(ctx, layer, `${path}.layers[${index}]`);
+    if (isDrawn(layer, ctx.bindings)) paintLayer(ctx, layer, `${path}.layers[${index}]`, layers);
   });
 }
 
@@ -14,9 +15,10 @@ export function paintLayers(ctx: PaintContext, layers: readonly Layer[], path: s
  * Common layer properties, the same for every kind: rotation (degrees clockwise about the box
  * centre), flip, then opacity. Opacity < 1 goes through a layer bounded to the box (plus the kind's
  * overhang) so overlapping parts of one layer (fill and stroke, a group's children) blend once, as in
- * design tools.
+ * design tools. The mask clips last, inside those layers (render/mask.ts); `siblings` are the layers
+ * of the same parent, where `{ layer }` masks are found.
  */
-function paintLayer(ctx: PaintContext, layer: Layer, path: string): void {
+function paintLayer(ctx: PaintContext, layer: Layer, path: string, siblings: readonly Layer[]): void {
   const { canvas, ck } = ctx;
   const kind = kindOf(layer);
   const rotation = layer.rotation ?? 0;
@@ -47,6 +49,14 @@ function paintLayer(ctx: PaintContext, layer: Layer, path: string): void {
     );
     paint.delete();
   }
-  kind.paint(ctx, layer, path);
+  const mask = layer.mask === undefined ? null : clipToMask(ctx, layer, layer.mask, siblings, path);
+  const outerMask = ctx.mask;
+  ctx.mask = mask;
+  try {
+    kind.paint(ctx, layer, path);
+  } finally {
+    ctx.mask = outerMask;
+    mask?.delete();
+  }
   canvas.restoreToCount(saved);
 }

@@ -12,6 +12,7 @@ import {
   renameBindings,
 } from "../../../editor/src/editor/doc-ops.ts";
 import { toModifications } from "../../../editor/src/editor/modifications.ts";
+import { cssPaint, describePaint } from "../../../editor/src/editor/paint-view.ts";
 
 function withLayers(): TemplateDocumentT {
   let doc = blankDocument("doc-ops", "Doc ops");
@@ -48,6 +49,76 @@ describe("editor document operations", () => {
     expect(copy?.x).toBe((original?.x ?? 0) + 20);
     expect(validateDocument(dup.doc).ok).toBe(true);
     expect(ids(removeLayer(doc, 0, "image-1"))).toEqual(["text-1", "rect-1", "ellipse-1"]);
+  });
+
+  it("duplicates v2 layers with every property of their kind, and groups with fresh child ids", () => {
+    const gradient = {
+      type: "linear" as const,
+      angle: 90,
+      stops: [
+        { offset: 0, color: "#2563EB" },
+        { offset: 1, color: "#F43F5E" },
+      ],
+    };
+    const badge = {
+      id: "badge",
+      type: "polygon" as const,
+      sides: 6,
+      x: 10,
+      y: 10,
+      width: 100,
+      height: 100,
+      fill: gradient,
+      shadows: [{ x: 0, y: 4, blur: 8, color: "#00000055" }],
+      blend_mode: "multiply" as const,
+    };
+    let doc = blankDocument("v2", "V2");
+    doc = addLayer(doc, 0, badge);
+    doc = addLayer(doc, 0, {
+      id: "g",
+      type: "group",
+      x: 0,
+      y: 0,
+      width: 200,
+      height: 200,
+      layers: [{ ...structuredClone(badge), id: "inner" }],
+    });
+    const dup = duplicateLayer(doc, 0, "badge");
+    expect(dup.id).toBe("polygon-1");
+    expect(dup.doc.frames[0]?.layers[1]).toEqual({ ...badge, id: "polygon-1", x: 30, y: 30 });
+    const group = duplicateLayer(dup.doc, 0, "g");
+    expect(group.id).toBe("group-1");
+    expect(group.doc.frames[0]?.layers[3]).toMatchObject({
+      id: "group-1",
+      layers: [{ ...badge, id: "group-1-1" }],
+    });
+    expect(validateDocument(group.doc).ok).toBe(true);
+    // A layer type this editor does not know is carried along untouched.
+    const unknown = { id: "q", type: "hologram", x: 0, y: 0, width: 5, height: 5, beam: { r: 1 } };
+    const odd = addLayer(doc, 0, unknown as unknown as TemplateDocumentT["frames"][0]["layers"][0]);
+    expect(duplicateLayer(odd, 0, "q").doc.frames[0]?.layers[3]).toEqual({
+      ...unknown,
+      id: "hologram-1",
+      x: 20,
+      y: 20,
+    });
+  });
+
+  it("describes gradients for their read-only swatch", () => {
+    const linear = {
+      type: "linear",
+      stops: [
+        { offset: 0, color: "#000000" },
+        { offset: 0.5, color: "#FF0000" },
+        { offset: 1, color: "#FFFFFF" },
+      ],
+    };
+    expect(describePaint(linear)).toBe("linear gradient, 3 stops");
+    expect(cssPaint(linear)).toBe("linear-gradient(180deg, #000000 0%, #FF0000 50%, #FFFFFF 100%)");
+    expect(cssPaint({ type: "radial", center: { x: 0.25, y: 0.5 }, stops: linear.stops.slice(1) })).toBe(
+      "radial-gradient(circle at 25% 50%, #FF0000 50%, #FFFFFF 100%)",
+    );
+    expect(describePaint("#112233")).toBe("#112233");
   });
 
   it("renaming a slot renames its bindings and sample value; deleting one unbinds", () => {

@@ -59,6 +59,82 @@ async function starterAssets(call: ReturnType<typeof apiClient>): Promise<string
   return [...found];
 }
 
+const GRADIENT = {
+  type: "linear",
+  angle: 90,
+  stops: [
+    { offset: 0, color: "#2563EB" },
+    { offset: 0.5, color: "#9333EA" },
+    { offset: 1, color: "#F43F5E" },
+  ],
+};
+
+/**
+ * A document v2 with what v1 had no word for: a gradient paint, drop shadows, a blend mode and layer
+ * kinds the editor has no controls for yet (a gradient-filled polygon, an icon).
+ */
+function v2Card() {
+  return {
+    version: 2,
+    key: "v2-card",
+    name: "V2 card",
+    slots: [{ name: "accent", type: "color", default: "#DC2626" }],
+    frames: [
+      {
+        name: "main",
+        width: 480,
+        height: 300,
+        background: "#FFFFFF",
+        layers: [
+          {
+            id: "card",
+            type: "shape",
+            shape: "rectangle",
+            x: 40,
+            y: 40,
+            width: 200,
+            height: 140,
+            corner_radius: 16,
+            fill: "#2563EB",
+            shadows: [{ x: 6, y: 8, blur: 12, color: "#0F172A66" }],
+          },
+          {
+            id: "badge",
+            type: "polygon",
+            sides: 6,
+            x: 290,
+            y: 60,
+            width: 140,
+            height: 140,
+            fill: GRADIENT,
+            stroke: { color: "#78350F", width: 4 },
+            shadows: [{ x: 0, y: 6, blur: 10, color: "#00000055" }],
+            blend_mode: "multiply",
+            bind: { "fill.stops[2].color": "accent" },
+          },
+          {
+            id: "heart",
+            type: "icon",
+            icon: "heart",
+            x: 60,
+            y: 200,
+            width: 80,
+            height: 80,
+            color: "#16A34A",
+            bind: { color: "accent" },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** Straight RGBA of one frame pixel. */
+function pixelAt(rgba: Buffer, width: number, x: number, y: number): number[] {
+  const i = (y * width + x) * 4;
+  return [...rgba.subarray(i, i + 4)];
+}
+
 /**
  * One server and one browser for both journeys: the editor build (Vite, into packages/editor/dist)
  * happens once, so no other test file may rebuild the dist while this one serves it.
@@ -475,6 +551,96 @@ describe.skipIf(!haveChromium && !inCI)(
         (await straightRgba(fallbackEditor)).equals(fallbackApi.rgba),
         "editor pixels differ from the API PNG for the account without the font",
       ).toBe(true);
+    }, 300_000);
+    it("opens a v2 document with gradients, shadows and new layer kinds, edits common properties, and renders as the API does", async () => {
+      const { page, url } = h;
+      await page.goto(url);
+      await page.evaluate(() => sessionStorage.clear());
+      const key = await signUp(page, url, "Document v2");
+      await page.getByTestId("continue").click();
+      const call = apiClient(url, key);
+      const original = v2Card();
+      const created = await call<{ id: string }>("/v1/templates", {
+        body: { document: original, publish: true },
+      });
+
+      await page.goto(`${url}/#/t/${created.id}`);
+      await page.getByTestId("editor").waitFor({ timeout: 90_000 });
+      const sameAsApi = async (label: string) => {
+        const api = await renderThroughApi(url, key, {
+          template: "v2-card",
+          frame: "main",
+          scale: 1,
+          modifications: [],
+        });
+        const editor = await editorPixels(page, "main", {}, 1);
+        // The colour slot is not given: its default is used (as the API warns too), nothing else.
+        expect([...new Set(editor.warnings.map((w) => w.code))]).toEqual(["slot_default_used"]);
+        expect([editor.width, editor.height]).toEqual([api.width, api.height]);
+        const rgba = await straightRgba(editor);
+        expect(rgba.equals(api.rgba), `${label}: editor pixels differ from the API PNG`).toBe(true);
+        return rgba;
+      };
+      const rgba = await sameAsApi("as created");
+      // The gradient runs left to right across the badge (blue, purple, rose, multiplied on white);
+      // the icon takes its bound slot's default colour.
+      const [left, right] = [pixelAt(rgba, 480, 305, 130), pixelAt(rgba, 480, 415, 130)];
+      expect(left[2]).toBeGreaterThan((left[0] ?? 0) + 60);
+      expect(right[0]).toBeGreaterThan((right[2] ?? 0) + 20);
+
+      // Layers panel: each kind's icon from the editor's form registry.
+      const icon = (id: string) =>
+        page.locator(`[data-layer="${id}"] [data-testid="layer-icon"]`).textContent();
+      expect([await icon("card"), await icon("badge"), await icon("heart")]).toEqual(["■", "⬟", "☺"]);
+
+      // The shape's form (layer-forms/shape.tsx); the polygon has no form yet: the generic one shows
+      // its own properties as JSON, its gradient as a read-only swatch (never a broken colour input)
+      // and edits its solid stroke colour; shadows and blend mode sit with the common effects.
+      await page.locator('[data-layer="card"]').click();
+      expect(await page.getByTestId("prop-fill").inputValue()).toBe("#2563EB");
+      expect(await page.getByTestId("prop-shadows").textContent()).toContain("#0F172A66");
+      await page.locator('[data-layer="badge"]').click();
+      expect(await page.getByTestId("generic-form").isVisible()).toBe(true);
+      expect(await page.getByTestId("prop-fill").getAttribute("data-paint")).toBe("linear");
+      expect(await page.getByTestId("prop-fill").textContent()).toContain("linear gradient, 3 stops");
+      expect(JSON.parse((await page.getByTestId("prop-json").textContent()) ?? "{}")).toMatchObject({
+        sides: 6,
+        fill: GRADIENT,
+      });
+      expect(await page.getByTestId("prop-shadows").textContent()).toContain("#00000055");
+      expect(await page.getByTestId("prop-blend-mode").inputValue()).toBe("multiply");
+      expect(JSON.parse((await page.getByTestId("prop-stop-bindings").textContent()) ?? "{}")).toEqual({
+        "fill.stops[2].color": "accent",
+      });
+      await page.screenshot({ path: join(SCREENSHOTS, "editor-v2.png") });
+
+      // Common properties stay editable on every kind: move the polygon, fade the icon, flip the card.
+      await page.getByTestId("prop-x").fill("250");
+      await page.getByTestId("prop-stroke.color").fill("#1E3A8A");
+      await page.locator('[data-layer="heart"]').click();
+      await page.getByTestId("prop-opacity").fill("0.5");
+      await page.locator('[data-layer="card"]').click();
+      await page.getByTestId("prop-flip-x").check();
+      // Duplicating keeps the kind's own properties.
+      await page.locator('[data-layer="badge"]').click();
+      await page.keyboard.press("Control+d");
+      await waitSaved(page);
+
+      const saved = (
+        await call<{ document: { frames: { layers: Record<string, unknown>[] }[] } }>(
+          `/v1/templates/${created.id}`,
+        )
+      ).document;
+      const [card, badge, heart] = original.frames[0]?.layers ?? [];
+      expect(saved.frames[0]?.layers).toEqual([
+        { ...card, flip_x: true },
+        { ...badge, x: 250, stroke: { color: "#1E3A8A", width: 4 } },
+        { ...badge, id: "polygon-1", x: 270, y: 80, stroke: { color: "#1E3A8A", width: 4 } },
+        { ...heart, opacity: 0.5 },
+      ]);
+      await call(`/v1/templates/${created.id}/publish`, { body: {} });
+      const edited = await sameAsApi("after editing");
+      expect(edited.equals(rgba)).toBe(false);
     }, 300_000);
   },
 );

@@ -1,0 +1,79 @@
+import { useState } from "react";
+import type { ImageLayerT } from "../../engine/engine-types.ts";
+import { AssetPicker } from "../AssetPicker.tsx";
+import { BindSelect } from "../BindSelect.tsx";
+import { NumberField, SelectField, TextField } from "../fields.tsx";
+import { defineLayerForm, type LayerFormProps } from "./types.ts";
+
+function ImageForm({ doc, layer, onLayer }: LayerFormProps<ImageLayerT>) {
+  const set = (patch: Partial<ImageLayerT>, key: string) => onLayer(patch, key);
+  const focal = layer.focal ?? { x: 0.5, y: 0.5 };
+  const [picking, setPicking] = useState(false);
+  return (
+    <section>
+      <h3>Image</h3>
+      <button type="button" className="btn small" data-testid="choose-asset" onClick={() => setPicking(true)}>
+        Choose from the asset library…
+      </button>
+      {picking && (
+        <AssetPicker
+          onClose={() => setPicking(false)}
+          onPick={(id) => {
+            set({ src: `asset://${id}` }, "src-pick");
+            setPicking(false);
+          }}
+        />
+      )}
+      <TextField
+        label="Source (asset id, asset://…, or https URL)"
+        testId="prop-src"
+        value={layer.src}
+        placeholder="ast_… or https://…"
+        onChange={(src) => set({ src: /^ast_[A-Za-z0-9]+$/.test(src) ? `asset://${src}` : src }, "src")}
+      />
+      <BindSelect
+        prop="src"
+        type="image"
+        slots={doc.slots}
+        bind={layer.bind}
+        onChange={(bind) => set({ bind }, "bind")}
+      />
+      <div className="grid2">
+        <SelectField
+          label="Fit"
+          value={layer.fit ?? "cover"}
+          options={["cover", "contain", "fill"] as const}
+          onChange={(fit) => set({ fit }, "fit")}
+        />
+        <NumberField
+          label="Radius"
+          value={layer.corner_radius ?? 0}
+          min={0}
+          onChange={(v) => set({ corner_radius: v ?? 0 }, "radius")}
+        />
+        <NumberField
+          label="Focal X"
+          value={focal.x}
+          min={0}
+          max={1}
+          step={0.05}
+          onChange={(v) => v !== undefined && set({ focal: { ...focal, x: v } }, "fx")}
+        />
+        <NumberField
+          label="Focal Y"
+          value={focal.y}
+          min={0}
+          max={1}
+          step={0.05}
+          onChange={(v) => v !== undefined && set({ focal: { ...focal, y: v } }, "fy")}
+        />
+      </div>
+    </section>
+  );
+}
+
+export const imageForm = defineLayerForm<ImageLayerT>({
+  label: () => "image",
+  icon: () => "▣",
+  Form: ImageForm,
+});

@@ -1,0 +1,38 @@
+/**
+ * How the editor shows a document Paint (document/common.ts in the engine): a "#RRGGBB[AA]" string is
+ * a solid colour; anything else (a linear or radial gradient today) is shown, not edited, until the
+ * editor has gradient controls. Structural types, so a paint kind the engine adds later still shows.
+ */
+
+export interface GradientLike {
+  type: string;
+  angle?: number;
+  center?: { x: number; y: number };
+  radius?: number;
+  stops?: readonly { offset: number; color: string }[];
+}
+
+export type PaintValue = string | GradientLike;
+
+export function isSolid(paint: PaintValue | null | undefined): paint is string {
+  return typeof paint === "string";
+}
+
+/** "linear gradient, 3 stops". */
+export function describePaint(paint: PaintValue): string {
+  if (typeof paint === "string") return paint;
+  const stops = paint.stops?.length ?? 0;
+  return `${paint.type} gradient, ${stops} stop${stops === 1 ? "" : "s"}`;
+}
+
+/** A CSS background approximating the paint, for a swatch (the canvas shows the real drawing). */
+export function cssPaint(paint: PaintValue): string {
+  if (typeof paint === "string") return paint;
+  const stops = (paint.stops ?? []).map((s) => `${s.color} ${Math.round(s.offset * 1000) / 10}%`).join(", ");
+  if (stops === "") return "transparent";
+  if (paint.type === "radial") {
+    const c = paint.center ?? { x: 0.5, y: 0.5 };
+    return `radial-gradient(circle at ${c.x * 100}% ${c.y * 100}%, ${stops})`;
+  }
+  return `linear-gradient(${paint.angle ?? 180}deg, ${stops})`;
+}
