@@ -4,20 +4,21 @@ import { fileURLToPath } from "node:url";
 import { TemplateDocument } from "../packages/engine/src/document/schema.ts";
 
 /**
- * Writes the template document v1 JSON Schema (draft-07, which is what TypeBox emits: tuples use the
+ * Writes the template document v2 JSON Schema (draft-07, which is what TypeBox emits: tuples use the
  * array form of `items`) for editors, other languages and CI of templates-as-code repositories.
- * The committed file is compared (as parsed JSON) with a fresh export by packages/engine/test/document/schema-export.test.ts.
+ * `template-v1.schema.json` beside it is the frozen v1 schema, kept for v1 authors' editors; it is never
+ * regenerated. The committed file is compared (as parsed JSON) with a fresh export by packages/engine/test/document/schema-export.test.ts.
  *
  *   node scripts/export-schema.ts
  */
 export const SCHEMA_FILE = fileURLToPath(
-  new URL("../packages/engine/schema/template-v1.schema.json", import.meta.url),
+  new URL("../packages/engine/schema/template-v2.schema.json", import.meta.url),
 );
 
 export function exportTemplateSchema(): string {
   const schema = {
     $schema: "http://json-schema.org/draft-07/schema#",
-    title: "Pictor template document v1",
+    title: "Pictor template document v2",
     // JSON.stringify drops TypeBox's symbol-keyed metadata, leaving plain JSON Schema.
     ...JSON.parse(JSON.stringify(TemplateDocument)),
   };

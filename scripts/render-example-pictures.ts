@@ -20,7 +20,9 @@ const outDir = join(root, "docs/examples");
 const wanted = new Set(process.argv.slice(2));
 const renderer = await createNodeRenderer();
 mkdirSync(outDir, { recursive: true });
-for (const file of readdirSync(templatesDir).filter((f) => f.endsWith(".json")).sort()) {
+for (const file of readdirSync(templatesDir)
+  .filter((f) => f.endsWith(".json"))
+  .sort()) {
   const checked = validateDocument(JSON.parse(readFileSync(join(templatesDir, file), "utf8")));
   if (!checked.ok) throw new Error(`${file}: ${JSON.stringify(checked.errors)}`);
   const document = checked.document;

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 
-/** A small valid v1 document; each test copies it and breaks one thing. */
+/** A small valid current (v2) document; each test copies it and breaks one thing. */
 export function validDocument(): Record<string, unknown> & {
   slots: Record<string, unknown>[];
   frames: (Record<string, unknown> & { layers: Record<string, unknown>[] })[];
 } {
   return {
-    version: 1,
+    version: 2,
     key: "promo",
     name: "Promo",
     slots: [

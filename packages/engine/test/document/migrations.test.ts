@@ -51,27 +51,34 @@ describe("migration registry", () => {
 });
 
 describe("v0 draft -> v1", () => {
-  it("produces exactly the expected v1 document", () => {
+  const expectedV1 = () =>
+    readJson(new URL("./fixtures/v0.migrated.json", import.meta.url)) as Record<string, unknown>;
+
+  it("produces exactly the expected v1 document (the v0 -> v1 step alone)", () => {
+    const step = migrations.find((m) => m.from === 0);
+    expect(step?.up(fixture(0))).toEqual(expectedV1());
+  });
+
+  it("arrives at the current version through v1 with nothing else changed", () => {
     const result = migrateDocument(fixture(0));
     expect(result.ok).toBe(true);
-    if (result.ok)
-      expect(result.document).toEqual(readJson(new URL("./fixtures/v0.migrated.json", import.meta.url)));
+    if (result.ok) expect(result.document).toEqual({ ...expectedV1(), version: CURRENT_VERSION });
   });
 
   it("treats an explicit version 0 like a missing version", () => {
     const result = migrateDocument({ ...fixture(0), version: 0 });
-    expect(result.ok && result.document.version).toBe(1);
+    expect(result.ok && result.document.version).toBe(CURRENT_VERSION);
   });
 
   it("keeps malformed v0 fields so v1 validation names them at their new paths", () => {
     const v0 = fixture(0) as { layers: Record<string, unknown>[] };
     (v0.layers[1] as Record<string, unknown>).font_size = -4;
-    (v0.layers[1] as Record<string, unknown>).shadow = true;
+    (v0.layers[1] as Record<string, unknown>).glow = true;
     const result = validateDocument(v0);
     expect(result).toEqual({
       ok: false,
       errors: [
-        { path: "frames[0].layers[1].shadow", message: "is not a known property" },
+        { path: "frames[0].layers[1].glow", message: "is not a known property" },
         { path: "frames[0].layers[1].font.size", message: "must be > 0" },
       ],
     });
@@ -86,6 +93,14 @@ describe("v0 draft -> v1", () => {
       const result = validateDocument(draft);
       expect(result.ok).toBe(false);
     }
+  });
+});
+
+describe("v1 -> v2", () => {
+  it("only sets the version: every v1 value means the same in v2", () => {
+    const v1 = fixture(1);
+    const result = migrateDocument(v1);
+    expect(result).toEqual({ ok: true, document: { ...v1, version: 2 }, fromVersion: 1 });
   });
 });
 
