@@ -1,6 +1,6 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { LAYER_SCHEMAS, type Layer } from "../layers/registry.ts";
-import { Bindings, HexColor, SlotName } from "./common.ts";
+import { Bindings, Paint, SlotName } from "./common.ts";
 
 /**
  * Template document v2: the JSON a designer's template is stored as (in the database, and in Git as
@@ -70,7 +70,8 @@ export const Frame = T.Object(
     name: T.String({ pattern: "^[A-Za-z0-9_-]{1,64}$" }),
     width: T.Integer({ minimum: 1, maximum: 8000 }),
     height: T.Integer({ minimum: 1, maximum: 8000 }),
-    background: T.Optional(HexColor),
+    /** A paint: colour or gradient across the frame; white when absent. */
+    background: T.Optional(Paint),
     bind: T.Optional(Bindings),
     layers: T.Array(AnyLayer, { maxItems: 500 }),
   },

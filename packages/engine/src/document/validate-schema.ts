@@ -93,9 +93,9 @@ function collectUnion(error: ValueError, root: unknown, push: Push): boolean {
     return collect(error.errors[index] ?? [], root, push);
   }
   const kind = kindOfValue(value);
-  const candidates = variants.map((v, i) => ({ i, v })).filter(({ v }) => kindOfSchema(v) === kind);
+  const candidates = variants.map((v, i) => ({ i, v })).filter(({ v }) => kindsOfSchema(v).includes(kind));
   if (candidates.length === 0) {
-    const described = [...new Set(variants.map(describeSchema))];
+    const described = [...new Set(variants.flatMap(describeSchemas))];
     return push({ path, message: `must be ${described.join(" or ")}` });
   }
   // Variants told apart by another literal property (a mask's `shape`): the one the value names.
@@ -146,6 +146,17 @@ function kindOfValue(value: unknown): string {
   return typeof value;
 }
 
+/** A union nested in a union (a paint or null) offers every kind its members take. */
+function kindsOfSchema(schema: TSchema): string[] {
+  if (schema[Kind] === "Union") return (schema.anyOf as TSchema[]).map(deref).flatMap(kindsOfSchema);
+  return [kindOfSchema(schema)];
+}
+
+function describeSchemas(schema: TSchema): string[] {
+  if (schema[Kind] === "Union") return (schema.anyOf as TSchema[]).map(deref).flatMap(describeSchemas);
+  return [describeSchema(schema)];
+}
+
 function kindOfSchema(schema: TSchema): string {
   switch (schema[Kind]) {
     case "Literal":
@@ -181,7 +192,7 @@ function describeSchema(schema: TSchema): string {
     case "String":
       return schema.pattern === "^#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?$" ? 'a colour like "#RRGGBB"' : "a string";
     default:
-      return "an object";
+      return schema.properties?.stops ? "a gradient object" : "an object";
   }
 }
 

@@ -1,8 +1,8 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import type { CanvasKit, InputRRect, Path } from "canvaskit-wasm";
-import { HexColor, layerCommon } from "../document/common.ts";
-import { parseHexColor } from "../render/color.ts";
+import { layerCommon, Paint } from "../document/common.ts";
 import type { PaintContext } from "../render/context.ts";
+import { applyPaint, resolvePaint } from "../render/paint.ts";
 import { defineLayerKind } from "./kind.ts";
 
 export const CornerRadius = T.Union([
@@ -17,7 +17,7 @@ export const CornerRadius = T.Union([
 ]);
 
 export const Stroke = T.Object(
-  { color: HexColor, width: T.Number({ exclusiveMinimum: 0, maximum: 1000 }) },
+  { color: Paint, width: T.Number({ exclusiveMinimum: 0, maximum: 1000 }) },
   { additionalProperties: false },
 );
 
@@ -27,8 +27,8 @@ export const ShapeLayer = T.Object(
     ...layerCommon,
     type: T.Literal("shape"),
     shape: T.Union([T.Literal("rectangle"), T.Literal("ellipse")]),
-    /** null: no fill. */
-    fill: T.Union([HexColor, T.Null()]),
+    /** A paint (colour or gradient across the box); null: no fill. */
+    fill: T.Union([Paint, T.Null()]),
     stroke: T.Optional(T.Union([Stroke, T.Null()])),
     corner_radius: T.Optional(CornerRadius),
   },
@@ -41,6 +41,7 @@ export const shapeKind = defineLayerKind<ShapeLayerT>({
   type: "shape",
   schema: ShapeLayer,
   bindable: { fill: "color", "stroke.color": "color" },
+  paints: ["fill", "stroke.color"],
   paint: paintShape,
   outline: shapeOutline,
   validate(layer, path) {
@@ -85,7 +86,10 @@ function shapeOutline(ck: CanvasKit, layer: ShapeLayerT): Path {
  */
 function paintShape(ctx: PaintContext, layer: ShapeLayerT, path: string): void {
   const { ck, canvas, paint } = ctx;
-  const fill = ctx.bindings.resolve(layer.bind, "fill", layer.fill, `${path}.fill`, layer.id);
+  const fill =
+    layer.fill === null
+      ? ctx.bindings.resolve(layer.bind, "fill", null, `${path}.fill`, layer.id)
+      : resolvePaint(ctx.bindings, layer.bind, "fill", layer.fill, `${path}.fill`, layer.id);
   const radii = cornerRadii(layer.corner_radius);
   const draw = (inset: number) => {
     const { x, y, width: w, height: h } = layer;
@@ -99,12 +103,14 @@ function paintShape(ctx: PaintContext, layer: ShapeLayerT, path: string): void {
   paint.setAlphaf(1);
   if (fill.value !== null) {
     paint.setStyle(ck.PaintStyle.Fill);
-    paint.setColor(parseHexColor(fill.value, fill.path));
+    const release = applyPaint(ck, paint, fill.value, fill.path, layer);
     draw(0);
+    release();
   }
   const stroke = layer.stroke;
   if (stroke) {
-    const color = ctx.bindings.resolve(
+    const color = resolvePaint(
+      ctx.bindings,
       layer.bind,
       "stroke.color",
       stroke.color,
@@ -114,7 +120,8 @@ function paintShape(ctx: PaintContext, layer: ShapeLayerT, path: string): void {
     const width = Math.min(stroke.width, layer.width, layer.height);
     paint.setStyle(ck.PaintStyle.Stroke);
     paint.setStrokeWidth(width);
-    paint.setColor(parseHexColor(color.value, color.path));
+    const release = applyPaint(ck, paint, color.value, color.path, layer);
     draw(width / 2);
+    release();
   }
 }

@@ -18,11 +18,13 @@ import { checkScale, findFrame, toDevice } from "./geometry.ts";
 import { IconLibrary } from "./icons.ts";
 import { planFrameImages } from "./image-plan.ts";
 import { paintLayers } from "./layers.ts";
+import { applyPaint, isOpaquePaint, resolvePaint } from "./paint.ts";
 import { RasterSurface } from "./surface.ts";
 import { ParagraphFactory } from "./text-layout.ts";
 
 const DEFAULT_BACKGROUND = "#FFFFFF";
 const NO_VALUES = Object.freeze({});
+const TRANSPARENT = Float32Array.of(0, 0, 0, 0);
 const NO_IMAGES: ReadonlyMap<string, PreparedImage> = new Map();
 
 export interface EngineSetup {
@@ -68,19 +70,35 @@ export function createEngine({ canvasKit, fonts, icons }: EngineSetup): Engine {
       const { frame, path } = findFrame(document, input.frame);
       const warnings: RenderWarning[] = [];
       const bindings = new Bindings(document, input.values ?? NO_VALUES, warnings);
-      const background = bindings.resolve(
+      const background = resolvePaint(
+        bindings,
         frame.bind,
         "background",
         frame.background ?? DEFAULT_BACKGROUND,
         `${path}.background`,
         null,
       );
-      const backgroundColor = parseHexColor(background.value, background.path);
       const width = toDevice(frame.width, scale);
       const height = toDevice(frame.height, scale);
       const target = surface.acquire(width, height);
       const canvas = target.getCanvas();
-      canvas.clear(backgroundColor);
+      const backgroundOpaque = isOpaquePaint(background.value, background.path);
+      if (typeof background.value === "string") {
+        canvas.clear(parseHexColor(background.value, background.path));
+      } else {
+        // A gradient background is drawn over a transparent surface, in template px like every layer.
+        canvas.clear(TRANSPARENT);
+        canvas.save();
+        canvas.scale(scale, scale);
+        paint.setStyle(ck.PaintStyle.Fill);
+        paint.setAntiAlias(false);
+        paint.setAlphaf(1);
+        const frameBox = { x: 0, y: 0, width: frame.width, height: frame.height };
+        const release = applyPaint(ck, paint, background.value, background.path, frameBox);
+        canvas.drawRect(ck.XYWHRect(0, 0, frame.width, frame.height), paint);
+        release();
+        canvas.restore();
+      }
       const saved = canvas.save();
       canvas.scale(scale, scale);
       const ctx: PaintContext = {
@@ -105,7 +123,7 @@ export function createEngine({ canvasKit, fonts, icons }: EngineSetup): Engine {
       target.flush();
       const pixels = surface.pixels();
       // Source-over drawing never lowers alpha, so an opaque background means an opaque image.
-      const opaque = backgroundColor[3] === 1 || isOpaque(pixels);
+      const opaque = backgroundOpaque || isOpaque(pixels);
       return { width, height, pixels, premultiplied: true, opaque, warnings };
     },
 

@@ -102,7 +102,13 @@ describe("example templates", () => {
     const photo = layers.find((l) => l.type === "image");
     expect(photo).toMatchObject({ fit: "cover", width: 600, height: 630 });
     expect(
-      layers.some((l) => l.type === "shape" && l.fill?.length === 9 && l.corner_radius !== undefined),
+      layers.some(
+        (l) =>
+          l.type === "shape" &&
+          typeof l.fill === "string" &&
+          l.fill.length === 9 &&
+          l.corner_radius !== undefined,
+      ),
     ).toBe(true);
     const sizes = layers.flatMap((l) => (l.type === "text" ? [l.font.size] : []));
     expect(sizes).toContain(64);
