@@ -92,7 +92,14 @@ export const TemplateDocument = T.Object(
   { additionalProperties: false, $id: "TemplateDocumentV2" },
 );
 
-export type { HexColorT } from "./common.ts";
+export type {
+  BlendModeT,
+  DropShadowT,
+  HexColorT,
+  MaskT,
+  PaintT,
+  VisibleWhenT,
+} from "./common.ts";
 export type SlotT = Static<typeof Slot>;
 export type TextSlotT = Static<typeof TextSlot>;
 export type ImageSlotT = Static<typeof ImageSlot>;

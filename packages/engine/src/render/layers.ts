@@ -1,6 +1,7 @@
 import type { Layer } from "../document/schema.ts";
 import { kindOf } from "../layers/registry.ts";
 import type { PaintContext } from "./context.ts";
+import { compositingPaint, needsUnboundedLayer } from "./effects.ts";
 import { isDrawn } from "./geometry.ts";
 import { clipToMask } from "./mask.ts";
 
@@ -13,16 +14,14 @@ export function paintLayers(ctx: PaintContext, layers: readonly Layer[], path: s
 
 /**
  * Common layer properties, the same for every kind: rotation (degrees clockwise about the box
- * centre), flip, then opacity. Opacity < 1 goes through a layer bounded to the box (plus the kind's
- * overhang) so overlapping parts of one layer (fill and stroke, a group's children) blend once, as in
- * design tools. The mask clips last, inside those layers (render/mask.ts); `siblings` are the layers
+ * centre), flip, then opacity, shadows and blend mode in one offscreen layer (render/effects.ts), so
+ * overlapping parts of one layer (fill and stroke, a group's children) blend once, as in design tools. The mask clips last, inside those layers (render/mask.ts); `siblings` are the layers
  * of the same parent, where `{ layer }` masks are found.
  */
 function paintLayer(ctx: PaintContext, layer: Layer, path: string, siblings: readonly Layer[]): void {
   const { canvas, ck } = ctx;
   const kind = kindOf(layer);
   const rotation = layer.rotation ?? 0;
-  const opacity = layer.opacity ?? 1;
   const saved = canvas.save();
   const cx = layer.x + layer.width / 2;
   const cy = layer.y + layer.height / 2;
@@ -32,12 +31,12 @@ function paintLayer(ctx: PaintContext, layer: Layer, path: string, siblings: rea
     canvas.scale(layer.flip_x === true ? -1 : 1, layer.flip_y === true ? -1 : 1);
     canvas.translate(-cx, -cy);
   }
-  if (opacity < 1) {
-    const paint = new ck.Paint();
-    paint.setAlphaf(opacity);
-    const margin = kind.children ? null : (kind.overhang?.(layer) ?? 1);
+  const composite = compositingPaint(ck, layer, path);
+  if (composite !== null) {
+    // Opacity alone is bounded to the box (plus the kind's overhang) to keep the offscreen layer small.
+    const margin = kind.children || needsUnboundedLayer(layer) ? null : (kind.overhang?.(layer) ?? 1);
     canvas.saveLayer(
-      paint,
+      composite,
       margin === null
         ? null
         : ck.LTRBRect(
@@ -47,7 +46,7 @@ function paintLayer(ctx: PaintContext, layer: Layer, path: string, siblings: rea
             layer.y + layer.height + margin,
           ),
     );
-    paint.delete();
+    composite.delete();
   }
   const mask = layer.mask === undefined ? null : clipToMask(ctx, layer, layer.mask, siblings, path);
   const outerMask = ctx.mask;

@@ -1,0 +1,89 @@
+import type { BlendMode, CanvasKit, ImageFilter, Paint } from "canvaskit-wasm";
+import type { BlendModeT, DropShadowT } from "../document/common.ts";
+import type { Layer } from "../document/schema.ts";
+import { parseHexColor } from "./color.ts";
+
+/**
+ * The paint of the offscreen layer a layer draws into when it needs compositing: opacity, drop shadows
+ * (an image filter) and a blend mode, all in one saveLayer. Null when the layer needs none of them, so
+ * plain layers cost nothing extra. Image filters on a saveLayer take their parameters in the layer's
+ * local space (Skia maps them through the canvas matrix), so shadows scale with `scale` and turn with a
+ * rotated layer, as they do in design tools.
+ */
+export function compositingPaint(ck: CanvasKit, layer: Layer, path: string): Paint | null {
+  const opacity = layer.opacity ?? 1;
+  const shadows = layer.shadows ?? [];
+  const blend = layer.blend_mode ?? "normal";
+  if (opacity >= 1 && shadows.length === 0 && blend === "normal") return null;
+  const paint = new ck.Paint();
+  paint.setAlphaf(opacity);
+  if (blend !== "normal") paint.setBlendMode(blendModeOf(ck, blend));
+  if (shadows.length > 0) {
+    const filter = shadowFilter(ck, shadows, `${path}.shadows`);
+    paint.setImageFilter(filter);
+    filter.delete();
+  }
+  return paint;
+}
+
+/** Whether the offscreen layer must be unbounded (a shadow reaches past the layer's own box). */
+export function needsUnboundedLayer(layer: Layer): boolean {
+  return (layer.shadows?.length ?? 0) > 0;
+}
+
+/** CSS blur radius -> Gaussian sigma (the same relation CSS box-shadow and text-shadow use). */
+const sigmaOf = (blur: number) => blur / 2;
+
+/**
+ * The layer's pixels over its shadows, the first shadow lowest. One shadow is Skia's drop-shadow
+ * filter; several are drop-shadow-only filters stacked with source-over blends, the layer on top.
+ */
+function shadowFilter(ck: CanvasKit, shadows: readonly DropShadowT[], path: string): ImageFilter {
+  const make = (shadow: DropShadowT, index: number, only: boolean) => {
+    const color = parseHexColor(shadow.color, `${path}[${index}].color`);
+    const sigma = sigmaOf(shadow.blur);
+    return only
+      ? ck.ImageFilter.MakeDropShadowOnly(shadow.x, shadow.y, sigma, sigma, color, null)
+      : ck.ImageFilter.MakeDropShadow(shadow.x, shadow.y, sigma, sigma, color, null);
+  };
+  const [first] = shadows;
+  if (shadows.length === 1 && first) return make(first, 0, false);
+  let below: ImageFilter | null = null;
+  shadows.forEach((shadow, index) => {
+    const next = make(shadow, index, true);
+    if (below === null) {
+      below = next;
+      return;
+    }
+    const stacked: ImageFilter = ck.ImageFilter.MakeBlend(ck.BlendMode.SrcOver, below, next);
+    below.delete();
+    next.delete();
+    below = stacked;
+  });
+  // `below` holds at least two shadows here; the layer itself (the null input) goes on top.
+  const shadowsOnly = below as unknown as ImageFilter;
+  const withLayer = ck.ImageFilter.MakeBlend(ck.BlendMode.SrcOver, shadowsOnly, null);
+  shadowsOnly.delete();
+  return withLayer;
+}
+
+function blendModeOf(ck: CanvasKit, mode: Exclude<BlendModeT, "normal">): BlendMode {
+  const modes: Record<Exclude<BlendModeT, "normal">, BlendMode> = {
+    multiply: ck.BlendMode.Multiply,
+    screen: ck.BlendMode.Screen,
+    overlay: ck.BlendMode.Overlay,
+    darken: ck.BlendMode.Darken,
+    lighten: ck.BlendMode.Lighten,
+    "color-dodge": ck.BlendMode.ColorDodge,
+    "color-burn": ck.BlendMode.ColorBurn,
+    "hard-light": ck.BlendMode.HardLight,
+    "soft-light": ck.BlendMode.SoftLight,
+    difference: ck.BlendMode.Difference,
+    exclusion: ck.BlendMode.Exclusion,
+    hue: ck.BlendMode.Hue,
+    saturation: ck.BlendMode.Saturation,
+    color: ck.BlendMode.Color,
+    luminosity: ck.BlendMode.Luminosity,
+  };
+  return modes[mode];
+}
