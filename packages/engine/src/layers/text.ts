@@ -1,8 +1,11 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { HexColor, layerCommon } from "../document/common.ts";
+import { layerCommon, Paint, type PaintT } from "../document/common.ts";
 import { parseHexColor } from "../render/color.ts";
 import type { PaintContext } from "../render/context.ts";
+import { applyLetterCase } from "../render/letter-case.ts";
+import { resolvePaint } from "../render/paint.ts";
 import { isRightToLeft, layoutText } from "../render/text-layout.ts";
+import { drawHighlights, drawTextPasses, firstColorOf } from "../render/text-styles.ts";
 import { defineLayerKind } from "./kind.ts";
 
 export const Font = T.Object(
@@ -20,14 +23,36 @@ export const Font = T.Object(
   { additionalProperties: false },
 );
 
-/** Bindable properties: `text`, `color`. */
+/** An outline around the glyphs (drawn beneath the fill, so it reads as an outside stroke). */
+export const TextStroke = T.Object(
+  { width: T.Number({ exclusiveMinimum: 0, maximum: 200 }), color: Paint },
+  { additionalProperties: false },
+);
+
+/** A band behind each line of text, as a highlighter pen or a caption background. */
+export const TextHighlight = T.Object(
+  {
+    color: Paint,
+    /** Template px around each line's glyphs. */
+    padding: T.Optional(T.Number({ minimum: 0, maximum: 500, default: 4 })),
+    corner_radius: T.Optional(T.Number({ minimum: 0, maximum: 500, default: 0 })),
+  },
+  { additionalProperties: false },
+);
+
+/** Bindable properties: `text`, `color`, `stroke.color`, `highlight.color`. */
 export const TextLayer = T.Object(
   {
     ...layerCommon,
     type: T.Literal("text"),
     text: T.String({ maxLength: 10_000 }),
     font: Font,
-    color: HexColor,
+    /** A paint: colour or gradient across the layer box. */
+    color: Paint,
+    stroke: T.Optional(TextStroke),
+    highlight: T.Optional(TextHighlight),
+    underline: T.Optional(T.Boolean({ default: false })),
+    strikethrough: T.Optional(T.Boolean({ default: false })),
     align: T.Optional(
       T.Union([T.Literal("left"), T.Literal("center"), T.Literal("right"), T.Literal("justify")], {
         default: "left",
@@ -41,7 +66,12 @@ export const TextLayer = T.Object(
     /** `shrink`: reduce the font size (not below `min_size`) until the text fits the box (warning `text_shrunk`). */
     fit: T.Optional(T.Union([T.Literal("none"), T.Literal("shrink")], { default: "none" })),
     min_size: T.Optional(T.Number({ exclusiveMinimum: 0, maximum: 2000 })),
-    transform: T.Optional(T.Union([T.Literal("none"), T.Literal("uppercase")], { default: "none" })),
+    /** Letter case shown (slot values are sent as written): `title` capitalises each word's first letter. */
+    transform: T.Optional(
+      T.Union([T.Literal("none"), T.Literal("uppercase"), T.Literal("lowercase"), T.Literal("title")], {
+        default: "none",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -52,24 +82,38 @@ export type TextLayerT = Static<typeof TextLayer>;
 export const textKind = defineLayerKind<TextLayerT>({
   type: "text",
   schema: TextLayer,
-  bindable: { text: "text", color: "color" },
+  bindable: { text: "text", color: "color", "stroke.color": "color", "highlight.color": "color" },
+  paints: ["color", "stroke.color", "highlight.color"],
   paint: paintText,
-  // Glyphs may overhang their box (italics, accents, a last line cut by the height): allow two font sizes.
-  overhang: (layer) => layer.font.size * 2,
+  // Glyphs may overhang their box (italics, accents, a last line cut by the height): allow two font
+  // sizes, plus the outline and the highlight's padding.
+  overhang: (layer) =>
+    layer.font.size * 2 +
+    (layer.stroke?.width ?? 0) +
+    (layer.highlight?.padding ?? 4) * (layer.highlight ? 1 : 0),
   fontFamilies: (layer) => [layer.font.family],
   validate(layer, path) {
+    const errors = [];
     if (layer.min_size !== undefined && layer.min_size > layer.font.size) {
-      return [{ path: `${path}.min_size`, message: `must be <= font.size (${layer.font.size})` }];
+      errors.push({ path: `${path}.min_size`, message: `must be <= font.size (${layer.font.size})` });
     }
-    return [];
+    for (const part of ["stroke", "highlight"] as const) {
+      if (layer.bind?.[`${part}.color`] !== undefined && layer[part] === undefined) {
+        errors.push({
+          path: `${path}.bind["${part}.color"]`,
+          message: `is bound, but the layer has no ${part} to colour (add "${part}")`,
+        });
+      }
+    }
+    return errors;
   },
 });
 
 /** Draws a text layer in its local box (the canvas is already in the layer's coordinate space). */
 function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
   const text = ctx.bindings.resolve(layer.bind, "text", layer.text, `${path}.text`, layer.id);
-  const color = ctx.bindings.resolve(layer.bind, "color", layer.color, `${path}.color`, layer.id);
-  const content = layer.transform === "uppercase" ? text.value.toUpperCase() : text.value;
+  const color = resolvePaint(ctx.bindings, layer.bind, "color", layer.color, `${path}.color`, layer.id);
+  const content = applyLetterCase(text.value, layer.transform);
   if (content === "") return;
   const font = layer.font;
   const layout = layoutText(
@@ -82,9 +126,12 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
       letterSpacing: font.letter_spacing ?? 0,
       weight: font.weight ?? 400,
       italic: font.style === "italic",
-      color: parseHexColor(color.value, color.path),
+      color: parseHexColor(firstColorOf(color.value), color.path),
       align: layer.align ?? "left",
       rtl: isRightToLeft(content),
+      decoration:
+        (layer.underline === true ? ctx.ck.UnderlineDecoration : 0) |
+        (layer.strikethrough === true ? ctx.ck.LineThroughDecoration : 0),
     },
     { width: layer.width, height: layer.height },
     { maxLines: layer.max_lines, shrink: layer.fit === "shrink", minSize: layer.min_size },
@@ -92,7 +139,27 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
   const { paragraph } = layout;
   const free = layer.height - paragraph.getHeight();
   const offset = layer.vertical_align === "bottom" ? free : layer.vertical_align === "middle" ? free / 2 : 0;
-  ctx.canvas.drawParagraph(paragraph, layer.x, layer.y + offset);
+  const origin = { x: layer.x, y: layer.y + offset };
+  if (layer.highlight === undefined && layer.stroke === undefined && typeof color.value === "string") {
+    ctx.canvas.drawParagraph(paragraph, origin.x, origin.y);
+  } else {
+    const box = { x: layer.x, y: layer.y, width: layer.width, height: layer.height };
+    const resolveOn = (property: string, value: PaintT) =>
+      resolvePaint(ctx.bindings, layer.bind, property, value, `${path}.${property}`, layer.id);
+    if (layer.highlight !== undefined) {
+      const highlight = {
+        color: resolveOn("highlight.color", layer.highlight.color),
+        padding: layer.highlight.padding ?? 4,
+        radius: layer.highlight.corner_radius ?? 0,
+      };
+      drawHighlights(ctx, paragraph, highlight, origin, box);
+    }
+    const stroke =
+      layer.stroke === undefined
+        ? null
+        : { width: layer.stroke.width, color: resolveOn("stroke.color", layer.stroke.color) };
+    drawTextPasses(ctx, layout, color, stroke, origin, box);
+  }
 
   const slot = text.slot;
   if (layout.shrunk) {

@@ -137,6 +137,7 @@ export function createEngine({ canvasKit, fonts, icons }: EngineSetup): Engine {
       disposed = true;
       surface.release();
       paint.delete();
+      paragraphs.dispose();
       library.dispose();
       iconLibrary.dispose();
     },

@@ -1,4 +1,4 @@
-import type { CanvasKit, FontWeight, Paragraph, TextAlign, TextDirection } from "canvaskit-wasm";
+import type { CanvasKit, FontWeight, Paint, Paragraph, TextAlign, TextDirection } from "canvaskit-wasm";
 import type { TextLayerT } from "../document/schema.ts";
 import { splitEmojiRuns } from "./emoji-runs.ts";
 import type { FontLibrary } from "./fonts.ts";
@@ -43,6 +43,10 @@ export interface TextSpec {
   color: Float32Array;
   align: NonNullable<TextLayerT["align"]>;
   rtl: boolean;
+  /** Underline and/or line-through (CanvasKit decoration flags); 0 or absent for none. */
+  decoration?: number;
+  /** Draws the glyphs with this paint (a gradient shader, an outline stroke) instead of `color`. */
+  foreground?: Paint;
 }
 
 export interface TextLayout {
@@ -50,6 +54,8 @@ export interface TextLayout {
   size: number;
   shrunk: boolean;
   truncated: boolean;
+  /** The same layout (size, width, lines, cut) built again with another glyph paint. */
+  rebuild(foreground: Paint): Paragraph;
 }
 
 export class ParagraphFactory {
@@ -86,6 +92,7 @@ export class ParagraphFactory {
       letterSpacing: spec.letterSpacing,
       heightMultiplier: spec.lineHeight,
       halfLeading: true,
+      ...(spec.decoration ? { decoration: spec.decoration, decorationColor: spec.color } : {}),
     };
     const style = new ck.ParagraphStyle({
       textStyle,
@@ -106,6 +113,9 @@ export class ParagraphFactory {
       ...(maxLines === undefined ? {} : { maxLines, ellipsis: ELLIPSIS }),
     });
     const builder = ck.ParagraphBuilder.MakeFromFontCollection(style, this.fonts.collection);
+    const background = spec.foreground ? this.transparentPaint() : null;
+    if (spec.foreground && background)
+      builder.pushPaintStyle(new ck.TextStyle(textStyle), spec.foreground, background);
     const emojiFamily = this.fonts.emojiFamily;
     for (const run of splitEmojiRuns(spec.text)) {
       if (run.emoji && emojiFamily !== null) {
@@ -120,6 +130,22 @@ export class ParagraphFactory {
     builder.delete();
     paragraph.layout(width);
     return paragraph;
+  }
+
+  private transparent: Paint | null = null;
+
+  dispose(): void {
+    this.transparent?.delete();
+    this.transparent = null;
+  }
+
+  /** The background paint pushPaintStyle requires: nothing behind the glyphs. */
+  private transparentPaint(): Paint {
+    if (this.transparent === null) {
+      this.transparent = new this.ck.Paint();
+      this.transparent.setColor(Float32Array.of(0, 0, 0, 0));
+    }
+    return this.transparent;
   }
 }
 
@@ -194,20 +220,32 @@ export function layoutText(
   }
   const lineHeight = size * spec.lineHeight;
   const linesInBox = Math.max(1, Math.floor((box.height + EPSILON) / lineHeight));
+  let cutLines: number | undefined;
   if (paragraph.getNumberOfLines() > linesInBox) {
     paragraph.delete();
-    const maxLines = Math.min(linesInBox, options.maxLines ?? linesInBox);
-    paragraph = factory.build(spec, size, box.width, maxLines);
+    cutLines = Math.min(linesInBox, options.maxLines ?? linesInBox);
+    paragraph = factory.build(spec, size, box.width, cutLines);
   }
-  if (!paragraph.didExceedMaxLines()) return { paragraph, size, shrunk: size < spec.size, truncated: false };
+  const rebuildWith = (finalSpec: TextSpec, maxLines: number | undefined) => (foreground: Paint) =>
+    factory.build({ ...finalSpec, foreground }, size, box.width, maxLines);
+  const lines = cutLines ?? options.maxLines;
+  if (!paragraph.didExceedMaxLines())
+    return { paragraph, size, shrunk: size < spec.size, truncated: false, rebuild: rebuildWith(spec, lines) };
   const lastLine = paragraph.getLineMetrics().at(-1);
   if (lastLine?.isHardBreak) {
     // Skia adds no ellipsis when the cut falls on a line break; end the last line with one ourselves
     // (if that makes the line too wide, Skia's own ellipsis shortens it).
-    const lines = paragraph.getNumberOfLines();
+    const kept = paragraph.getNumberOfLines();
     const visible = `${spec.text.slice(0, lastLine.endIndex).trimEnd()}${ELLIPSIS}`;
     paragraph.delete();
-    paragraph = factory.build({ ...spec, text: visible }, size, box.width, lines);
+    paragraph = factory.build({ ...spec, text: visible }, size, box.width, kept);
+    return {
+      paragraph,
+      size,
+      shrunk: size < spec.size,
+      truncated: true,
+      rebuild: rebuildWith({ ...spec, text: visible }, kept),
+    };
   }
-  return { paragraph, size, shrunk: size < spec.size, truncated: true };
+  return { paragraph, size, shrunk: size < spec.size, truncated: true, rebuild: rebuildWith(spec, lines) };
 }

@@ -236,7 +236,7 @@ describe("validateDocument: semantic rules", () => {
       "property that cannot be bound",
       (d) => (d.frames[0].layers[0].bind = { font: "headline" }),
       "frames[0].layers[0].bind.font",
-      '"font" cannot be bound on a text layer; bindable: "text", "color"',
+      '"font" cannot be bound on a text layer; bindable: "text", "color", "stroke.color", "highlight.color"',
     ],
     [
       "binding on a group",
