@@ -27,6 +27,7 @@ export {
   type SlotValuesResult,
   validateSlotValues,
 } from "./document/values.ts";
+export { checkRenderValues } from "./render/check-values.ts";
 export { createEngine, type EngineSetup } from "./render/engine.ts";
 export { EngineError, type EngineErrorCode } from "./render/errors.ts";
 export { iconSetFromNodes } from "./render/icons.ts";

@@ -83,7 +83,7 @@ export class InvalidDocumentError extends RenderError {
 }
 
 export interface SlotValueIssue extends DocumentIssue {
-  kind: "unknown_slot" | "invalid";
+  kind: "unknown_slot" | "invalid" | "unencodable";
   slot: string;
 }
 

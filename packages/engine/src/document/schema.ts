@@ -21,6 +21,7 @@ export { ImageLayer, type ImageLayerT } from "../layers/image.ts";
 export { LineLayer, type LineLayerT } from "../layers/line.ts";
 export { PathLayer, type PathLayerT } from "../layers/path.ts";
 export { PolygonLayer, type PolygonLayerT } from "../layers/polygon.ts";
+export { QrLayer, type QrLayerT } from "../layers/qr.ts";
 export type { Layer } from "../layers/registry.ts";
 export { GroupLayer } from "../layers/registry.ts";
 export { CornerRadius, ShapeLayer, type ShapeLayerT, Stroke } from "../layers/shape.ts";

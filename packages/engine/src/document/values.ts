@@ -8,8 +8,8 @@ export const MAX_IMAGE_REFERENCE_LENGTH = 2048;
 
 const SLOT_COLOR = /^#[0-9A-Fa-f]{6}$/;
 
-/** `unknown_slot` maps to 422 unknown_slot at the HTTP layer; `invalid` to 400 invalid_request. */
-export type SlotValueErrorKind = "unknown_slot" | "invalid";
+/** `unknown_slot` maps to 422 unknown_slot at the HTTP layer; `invalid` to 400 invalid_request; `unencodable` (a QR code or barcode cannot hold the value) to 422 value_not_encodable. */
+export type SlotValueErrorKind = "unknown_slot" | "invalid" | "unencodable";
 
 export interface SlotValueError extends ValidationError {
   kind: SlotValueErrorKind;

@@ -6,6 +6,7 @@ import type { LayerBase, LayerKind } from "./kind.ts";
 import { type LineLayerT, lineKind } from "./line.ts";
 import { type PathLayerT, pathKind } from "./path.ts";
 import { type PolygonLayerT, polygonKind } from "./polygon.ts";
+import { type QrLayerT, qrKind } from "./qr.ts";
 import { type ShapeLayerT, shapeKind } from "./shape.ts";
 import { type StarLayerT, starKind } from "./star.ts";
 import { type TextLayerT, textKind } from "./text.ts";
@@ -23,6 +24,7 @@ const LEAF_KINDS = [
   starKind,
   pathKind,
   iconKind,
+  qrKind,
 ] as const;
 
 /** Any layer of a document. */
@@ -35,6 +37,7 @@ export type Layer =
   | StarLayerT
   | PathLayerT
   | IconLayerT
+  | QrLayerT
   | GroupLayerT;
 
 export const GroupLayer = groupSchema(LEAF_KINDS.map((kind) => kind.schema));

@@ -6,6 +6,8 @@ export type EngineErrorCode =
   | "image_size_mismatch"
   /** The host supplied no data for an icon the document names (engine created without `icons`). */
   | "icon_unavailable"
+  /** A code layer met a value its symbology cannot encode (checked before rendering; see checkRenderValues). */
+  | "value_not_encodable"
   /** A `{ layer }` mask names no sibling layer with an outline (validation refuses such documents). */
   | "invalid_mask";
 

@@ -93,7 +93,7 @@ describe("line, polygon, star, path and icon layers: errors name the JSON path",
     expect(errorsOf(lineLayer({ dash: [0, 0] }))).toEqual([
       { path: `${AT}.dash`, message: "must have a length above 0 (all zeros draw no dashes)" },
     ]);
-    expect(errorsOf({ ...lineLayer({}), cap: "pointy" })[0]?.path).toBe(`${AT}.cap`);
+    expect(errorsOf({ ...lineLayer({}), cap: "pointy" } as never)[0]?.path).toBe(`${AT}.cap`);
   });
 
   it("a line's fill is not a property, and its colour binding is stroke.color", () => {

@@ -11,6 +11,7 @@ export interface Failure {
     | "template_not_published"
     | "unknown_slot"
     | "image_out_of_folder"
+    | "value_not_encodable"
     | "invalid_webhook_url"
     | "insufficient_credits";
   message: string;

@@ -2,6 +2,7 @@ import type { AssetStore } from "../ports/asset-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { OutputFormat, RenderRecord, RenderStore } from "../ports/render-store.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
+import { checkRenderValues } from "./document.ts";
 import { type Failure, fail, type Result } from "./failure.ts";
 import { newId } from "./ids.ts";
 import { type Modification, ownedAssets, resolveModifications } from "./render-request.ts";
@@ -103,6 +104,14 @@ export async function acceptRender(
 
   const values = await resolveModifications(doc, req.modifications, ownedAssets(deps.assets, accountId));
   if (!values.ok) return values;
+  // Values of the right type that the frame still cannot show (a QR code too long for its level) are
+  // refused here, before the charge, rather than rendered as a blank.
+  const [unencodable] = checkRenderValues(doc, frame.name, values.value);
+  if (unencodable) {
+    return fail("value_not_encodable", `Slot '${unencodable.slot}' ${unencodable.message}.`, {
+      slot: unencodable.slot,
+    });
+  }
 
   if (req.webhook_url !== undefined) {
     const checked = await deps.checkUrl(req.webhook_url);

@@ -18,6 +18,7 @@ export type ApiErrorCode =
   | "template_not_published"
   | "unknown_slot"
   | "image_out_of_folder"
+  | "value_not_encodable"
   | "invalid_webhook_url"
   | "idempotency_key_reused"
   | "image_fetch_failed"
@@ -43,6 +44,8 @@ export const STATUS_BY_CODE: Record<ApiErrorCode, number> = {
   template_not_published: 422,
   unknown_slot: 422,
   image_out_of_folder: 422,
+  // A QR code or barcode slot got a value its symbology cannot hold (too long, letters for EAN-13).
+  value_not_encodable: 422,
   invalid_webhook_url: 422,
   idempotency_key_reused: 422,
   image_fetch_failed: 422,

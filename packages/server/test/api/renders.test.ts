@@ -221,6 +221,61 @@ describe("POST /v1/renders: refusals charge nothing", () => {
     expect(await balanceOf(t, key)).toBe(before);
   });
 
+  it("value_not_encodable names the slot when a QR code cannot hold the value, and charges nothing", async () => {
+    const document = {
+      version: 2,
+      key: "ticket-qr",
+      name: "Ticket",
+      slots: [{ name: "code", type: "text", default: "TICKET-1" }],
+      frames: [
+        {
+          name: "main",
+          width: 200,
+          height: 200,
+          layers: [
+            {
+              id: "qr",
+              type: "qr",
+              x: 0,
+              y: 0,
+              width: 200,
+              height: 200,
+              value: "",
+              error_correction: "H",
+              bind: { value: "code" },
+            },
+          ],
+        },
+      ],
+    };
+    await publishTemplate(t, key, document);
+    const before = await balanceOf(t, key);
+    const tooLong = { name: "code", text: "x".repeat(3000) };
+    const res = await render({ template: "ticket-qr", wait: true, modifications: [tooLong] });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: "value_not_encodable", slot: "code" });
+    expect(res.body.error.message).toContain("error correction level H");
+    const batch = await api(t, "POST", "/v1/renders/batch", {
+      key,
+      body: {
+        renders: [
+          { template: "ticket-qr", modifications: [tooLong] },
+          { template: "ticket-qr", modifications: [{ name: "code", text: "SEAT-14C" }] },
+        ],
+      },
+    });
+    expect(batch.body.renders?.[0] ?? batch.body.rows?.[0]).toMatchObject({
+      error: { code: "value_not_encodable" },
+    });
+    expect(await balanceOf(t, key)).toBe(before - 1);
+    const ok = await render({
+      template: "ticket-qr",
+      wait: true,
+      modifications: [{ name: "code", text: "SEAT-15D" }],
+    });
+    expect(ok.body.status).toBe("completed");
+  });
+
   it("template_not_published for a draft", async () => {
     await api(t, "POST", "/v1/templates", { key, body: { document: testTemplate("draft-only") } });
     const res = await api(t, "POST", "/v1/renders", {

@@ -1,0 +1,128 @@
+/// <reference path="../types/qrcode-core.d.ts" />
+import { type Static, Type as T } from "@sinclair/typebox";
+import qrcode from "qrcode/lib/core/qrcode.js";
+import { layerCommon, Paint } from "../document/common.ts";
+import type { SlotValueError } from "../document/values.ts";
+import type { Bindings } from "../render/bindings.ts";
+import type { PaintContext } from "../render/context.ts";
+import { EngineError } from "../render/errors.ts";
+import { applyPaint, resolvePaint } from "../render/paint.ts";
+import { defineLayerKind } from "./kind.ts";
+
+/**
+ * A QR code of `value` (bindable to a text slot), drawn by the engine from the matrix the `qrcode`
+ * library computes: a square of the box's shorter side, centred, `quiet_zone` light modules around the
+ * code (4, the standard's minimum for reliable scanning). An empty value draws nothing.
+ */
+export const QrLayer = T.Object(
+  {
+    ...layerCommon,
+    type: T.Literal("qr"),
+    value: T.String({ maxLength: 7089 }),
+    error_correction: T.Optional(
+      T.Union([T.Literal("L"), T.Literal("M"), T.Literal("Q"), T.Literal("H")], { default: "M" }),
+    ),
+    /** The dark modules. */
+    color: T.Optional(Paint),
+    /** The light modules and the quiet zone; null leaves them transparent. */
+    background: T.Optional(T.Union([Paint, T.Null()])),
+    quiet_zone: T.Optional(T.Integer({ minimum: 0, maximum: 16, default: 4 })),
+  },
+  { additionalProperties: false },
+);
+export type QrLayerT = Static<typeof QrLayer>;
+
+interface QrMatrix {
+  size: number;
+  /** Row-major, 1 = dark module. */
+  data: Uint8Array;
+}
+
+/** The module matrix, or the reason the value cannot be encoded at this level. */
+function encode(value: string, level: NonNullable<QrLayerT["error_correction"]>): QrMatrix | string {
+  try {
+    const symbol = qrcode.create(value, { errorCorrectionLevel: level });
+    return { size: symbol.modules.size, data: symbol.modules.data };
+  } catch (error) {
+    return `cannot be encoded as a QR code at error correction level ${level}: ${(error as Error).message}`;
+  }
+}
+
+const boundValue = (layer: QrLayerT, path: string, bindings: Bindings) =>
+  bindings.resolve(layer.bind, "value", layer.value, `${path}.value`, layer.id);
+
+export const qrKind = defineLayerKind<QrLayerT>({
+  type: "qr",
+  schema: QrLayer,
+  bindable: { value: "text", color: "color", background: "color" },
+  paints: ["color", "background"],
+  paint: paintQr,
+  validate(layer, path) {
+    if (layer.bind?.value !== undefined || layer.value === "") return [];
+    const matrix = encode(layer.value, layer.error_correction ?? "M");
+    return typeof matrix === "string" ? [{ path: `${path}.value`, message: matrix }] : [];
+  },
+  checkValues(layer, path, bindings): SlotValueError[] {
+    const value = boundValue(layer, path, bindings);
+    if (value.slot === null || value.value === "") return [];
+    const matrix = encode(value.value, layer.error_correction ?? "M");
+    if (typeof matrix !== "string") return [];
+    return [{ path: value.path, slot: value.slot, kind: "unencodable", message: matrix }];
+  },
+});
+
+function paintQr(ctx: PaintContext, layer: QrLayerT, path: string): void {
+  const value = boundValue(layer, path, ctx.bindings);
+  if (value.value === "") return;
+  const matrix = encode(value.value, layer.error_correction ?? "M");
+  if (typeof matrix === "string") throw new EngineError("value_not_encodable", value.path, matrix);
+  const { ck, canvas, paint } = ctx;
+  const quiet = layer.quiet_zone ?? 4;
+  const side = Math.min(layer.width, layer.height);
+  const module = side / (matrix.size + quiet * 2);
+  const left = layer.x + (layer.width - side) / 2;
+  const top = layer.y + (layer.height - side) / 2;
+  const box = { x: left, y: top, width: side, height: side };
+  // No antialiasing: module edges land on whole device pixels, with no seams between neighbours.
+  paint.setAntiAlias(false);
+  paint.setAlphaf(1);
+  paint.setStyle(ck.PaintStyle.Fill);
+  const background = layer.background === undefined ? "#FFFFFF" : layer.background;
+  if (background !== null) {
+    const light = resolvePaint(
+      ctx.bindings,
+      layer.bind,
+      "background",
+      background,
+      `${path}.background`,
+      layer.id,
+    );
+    const release = applyPaint(ck, paint, light.value, light.path, box);
+    canvas.drawRect(ck.XYWHRect(left, top, side, side), paint);
+    release();
+  }
+  const builder = new ck.PathBuilder();
+  const origin = quiet * module;
+  for (let row = 0; row < matrix.size; row++) {
+    for (let column = 0; column < matrix.size; column++) {
+      if (matrix.data[row * matrix.size + column] !== 1) continue;
+      builder.addRect(
+        ck.XYWHRect(left + origin + column * module, top + origin + row * module, module, module),
+      );
+    }
+  }
+  const modules = builder.detachAndDelete();
+  const dark = resolvePaint(
+    ctx.bindings,
+    layer.bind,
+    "color",
+    layer.color ?? "#000000",
+    `${path}.color`,
+    layer.id,
+  );
+  const release = applyPaint(ck, paint, dark.value, dark.path, box);
+  canvas.drawPath(modules, paint);
+  release();
+  modules.delete();
+  paint.setAntiAlias(true);
+}
