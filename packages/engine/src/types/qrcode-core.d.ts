@@ -8,5 +8,6 @@ declare module "qrcode/lib/core/qrcode.js" {
   const qrcode: {
     create(text: string, options: { errorCorrectionLevel: "L" | "M" | "Q" | "H" }): QrSymbol;
   };
+  // biome-ignore lint/style/noDefaultExport: the CommonJS module is its default export.
   export default qrcode;
 }
