@@ -1,7 +1,7 @@
 import type { Layer } from "../document/schema.ts";
 import { kindOf } from "../layers/registry.ts";
 import type { PaintContext } from "./context.ts";
-import { compositingPaint, needsUnboundedLayer } from "./effects.ts";
+import { compositingPaint, shadowReach } from "./effects.ts";
 import { isDrawn } from "./geometry.ts";
 import { clipToMask } from "./mask.ts";
 
@@ -33,8 +33,8 @@ function paintLayer(ctx: PaintContext, layer: Layer, path: string, siblings: rea
   }
   const composite = compositingPaint(ck, layer, path);
   if (composite !== null) {
-    // Opacity alone is bounded to the box (plus the kind's overhang) to keep the offscreen layer small.
-    const margin = kind.children || needsUnboundedLayer(layer) ? null : (kind.overhang?.(layer) ?? 1);
+    // Bounded to the box plus the kind's overhang and the shadows' reach, to keep the offscreen layer small.
+    const margin = kind.children ? null : (kind.overhang?.(layer) ?? 1) + shadowReach(layer);
     canvas.saveLayer(
       composite,
       margin === null
