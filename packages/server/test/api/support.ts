@@ -198,7 +198,10 @@ export async function untilFinished(t: { url: string }, key: string, id: string,
     const res = await api(t, "GET", `/v1/renders/${id}`, { key });
     if (res.body.status === "completed" || res.body.status === "failed") return res.body;
     if (Date.now() > deadline) throw new Error(`render ${id} still ${res.body.status}`);
-    await new Promise((r) => setTimeout(r, 25));
+    // Polls below the key's refill rate (20 a second): a render that takes seconds under load must not
+    // spend the key's whole budget, or the test's next request is answered 429.
+    const retryAfter = res.status === 429 ? Number(res.headers.get("retry-after") ?? 1) * 1000 : 0;
+    await new Promise((r) => setTimeout(r, Math.max(60, retryAfter)));
   }
 }
 

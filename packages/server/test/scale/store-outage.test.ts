@@ -118,7 +118,7 @@ describe.skipIf(!cluster)("PostgreSQL briefly unreachable", () => {
     expect((await untilFinished(t(), apiKey, held.body.id)).status).toBe("completed");
     expect(await ledger()).toEqual({ grant: 1, charge: 3 });
     const balance = await api(t(), "GET", "/v1/account", { key: apiKey });
-    expect(balance.body.credits_balance).toBe(27);
+    expect(balance.body.credits_balance, `GET /v1/account answered ${balance.status}`).toBe(27);
   });
 });
 
