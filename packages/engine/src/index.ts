@@ -12,6 +12,7 @@ export {
   migrateDocument,
   migrations,
 } from "./document/migrate.ts";
+export { parseRichText, plainTextOf, type RichRun, type RichTextResult } from "./document/rich-text.ts";
 export * from "./document/schema.ts";
 export {
   type DocumentValidationResult,

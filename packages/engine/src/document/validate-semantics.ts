@@ -1,5 +1,6 @@
 import type { LayerBase } from "../layers/kind.ts";
 import { kindOf, LAYER_KINDS } from "../layers/registry.ts";
+import { markupError, parseRichText } from "./rich-text.ts";
 import type { FrameT, Layer, SlotT, SlotType, TemplateDocumentT } from "./schema.ts";
 import { maskErrors } from "./validate-masks.ts";
 import { didYouMean, isRecord, joinPath, quoteList, type ValidationError } from "./validate-paths.ts";
@@ -42,6 +43,10 @@ export function semanticErrors(doc: TemplateDocumentT): ValidationError[] {
     }
     slots.set(slot.name, slot);
     slotPaths.set(slot.name, path);
+    if (slot.type === "text" && slot.default !== undefined && slot.rich === true) {
+      const markup = parseRichText(slot.default);
+      if (!markup.ok) errors.push({ path: `${path}.default`, message: markupError(markup) });
+    }
     if (slot.type === "text" && slot.default !== undefined && slot.max_length !== undefined) {
       if ([...slot.default].length > slot.max_length) {
         errors.push({

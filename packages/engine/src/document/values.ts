@@ -1,3 +1,4 @@
+import { markupError, parseRichText } from "./rich-text.ts";
 import type { TemplateDocumentT } from "./schema.ts";
 import { didYouMean, isRecord, joinPath, type ValidationError } from "./validate-paths.ts";
 
@@ -79,7 +80,11 @@ function checkValues(
             ? " (the slot's max_length)"
             : "";
         fail("invalid", `must be at most ${limit} characters${why}`);
-      } else accepted.push([name, value]);
+      } else {
+        const markup = slot.rich === true ? parseRichText(value) : null;
+        if (markup !== null && !markup.ok) fail("invalid", markupError(markup));
+        else accepted.push([name, value]);
+      }
     } else if (value === "") {
       fail("invalid", "must not be empty (an image URL or asset reference)");
     } else if (value.length > MAX_IMAGE_REFERENCE_LENGTH) {

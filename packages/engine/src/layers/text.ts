@@ -1,8 +1,11 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { layerCommon, Paint, type PaintT } from "../document/common.ts";
+import { markupError, parseRichText, plainTextOf, type RichRun } from "../document/rich-text.ts";
+import type { Bindings, Resolved } from "../render/bindings.ts";
 import { parseHexColor } from "../render/color.ts";
 import type { PaintContext } from "../render/context.ts";
-import { applyLetterCase } from "../render/letter-case.ts";
+import { EngineError } from "../render/errors.ts";
+import { applyLetterCase, applyLetterCaseToRuns } from "../render/letter-case.ts";
 import { resolvePaint } from "../render/paint.ts";
 import { isRightToLeft, layoutText } from "../render/text-layout.ts";
 import { drawHighlights, drawTextPasses, firstColorOf } from "../render/text-styles.ts";
@@ -92,8 +95,14 @@ export const textKind = defineLayerKind<TextLayerT>({
     (layer.stroke?.width ?? 0) +
     (layer.highlight?.padding ?? 4) * (layer.highlight ? 1 : 0),
   fontFamilies: (layer) => [layer.font.family],
-  validate(layer, path) {
+  validate(layer, path, doc) {
     const errors = [];
+    const textSlot = layer.bind?.text === undefined ? undefined : doc.slots.get(layer.bind.text);
+    if (textSlot?.type === "text" && textSlot.rich === true) {
+      // The design text shows when the rich slot has no value and no default: it is markup too.
+      const parsed = parseRichText(layer.text);
+      if (!parsed.ok) errors.push({ path: `${path}.text`, message: markupError(parsed) });
+    }
     if (layer.min_size !== undefined && layer.min_size > layer.font.size) {
       errors.push({ path: `${path}.min_size`, message: `must be <= font.size (${layer.font.size})` });
     }
@@ -113,13 +122,15 @@ export const textKind = defineLayerKind<TextLayerT>({
 function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
   const text = ctx.bindings.resolve(layer.bind, "text", layer.text, `${path}.text`, layer.id);
   const color = resolvePaint(ctx.bindings, layer.bind, "color", layer.color, `${path}.color`, layer.id);
-  const content = applyLetterCase(text.value, layer.transform);
+  const runs = richRuns(ctx.bindings, text, layer.transform);
+  const content = runs === undefined ? applyLetterCase(text.value, layer.transform) : plainTextOf(runs);
   if (content === "") return;
   const font = layer.font;
   const layout = layoutText(
     ctx.paragraphs,
     {
       text: content,
+      ...(runs === undefined ? {} : { runs }),
       families: ctx.fonts.familiesFor(font.family),
       size: font.size,
       lineHeight: font.line_height ?? 1.2,
@@ -201,4 +212,17 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
 function quote(characters: string[]): string {
   const shown = characters.slice(0, 10).join(" ");
   return characters.length > 10 ? `${shown} (and ${characters.length - 10} more)` : shown;
+}
+
+/** The styled runs of text bound to a rich slot (after letter case), or undefined for plain text. */
+function richRuns(
+  bindings: Bindings,
+  text: Resolved<string>,
+  transform: TextLayerT["transform"],
+): RichRun[] | undefined {
+  if (!bindings.isRich(text.slot)) return undefined;
+  const parsed = parseRichText(text.value);
+  // Validation refuses bad markup in values, defaults and designs; only a direct engine caller gets here.
+  if (!parsed.ok) throw new EngineError("invalid_markup", text.path, markupError(parsed));
+  return applyLetterCaseToRuns(parsed.runs, transform);
 }

@@ -44,6 +44,13 @@ export class Bindings {
     return { value: fallback, slot, path: `slots.${slot}.default` };
   }
 
+  /** Whether the named slot holds rich text (its values are markup, document/rich-text.ts). */
+  isRich(slot: string | null): boolean {
+    if (slot === null) return false;
+    const declared = this.slots.get(slot);
+    return declared?.type === "text" && declared.rich === true;
+  }
+
   /**
    * The value a slot has in this render for conditions: the request's, else the slot's default, else
    * empty. Records no warning (a condition reads a slot; it does not draw it).

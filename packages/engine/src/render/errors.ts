@@ -8,6 +8,8 @@ export type EngineErrorCode =
   | "icon_unavailable"
   /** A code layer met a value its symbology cannot encode (checked before rendering; see checkRenderValues). */
   | "value_not_encodable"
+  /** Rich text whose markup does not parse (validation refuses such values before rendering). */
+  | "invalid_markup"
   /** A `{ layer }` mask names no sibling layer with an outline (validation refuses such documents). */
   | "invalid_mask";
 

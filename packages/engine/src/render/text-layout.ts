@@ -1,5 +1,16 @@
-import type { CanvasKit, FontWeight, Paint, Paragraph, TextAlign, TextDirection } from "canvaskit-wasm";
+import type {
+  CanvasKit,
+  FontWeight,
+  Paint,
+  Paragraph,
+  ParagraphBuilder,
+  TextAlign,
+  TextDirection,
+  TextStyle as TextStyleSpec,
+} from "canvaskit-wasm";
+import { plainTextOf, type RichRun, sliceRuns } from "../document/rich-text.ts";
 import type { TextLayerT } from "../document/schema.ts";
+import { parseHexColor } from "./color.ts";
 import { splitEmojiRuns } from "./emoji-runs.ts";
 import type { FontLibrary } from "./fonts.ts";
 
@@ -47,6 +58,16 @@ export interface TextSpec {
   decoration?: number;
   /** Draws the glyphs with this paint (a gradient shader, an outline stroke) instead of `color`. */
   foreground?: Paint;
+  /** With `foreground`: whether runs with their own `<color>` take it too (an outline does, a gradient fill does not). */
+  foregroundOverColors?: boolean;
+  /** Rich text: styled runs whose texts join to `text` (document/rich-text.ts). */
+  runs?: readonly RichRun[];
+}
+
+/** How a `rebuild` draws the glyphs: with `paint`, over `<color>` runs too when `overColors`. */
+export interface GlyphPaint {
+  paint: Paint;
+  overColors: boolean;
 }
 
 export interface TextLayout {
@@ -55,7 +76,7 @@ export interface TextLayout {
   shrunk: boolean;
   truncated: boolean;
   /** The same layout (size, width, lines, cut) built again with another glyph paint. */
-  rebuild(foreground: Paint): Paragraph;
+  rebuild(glyphs: GlyphPaint): Paragraph;
 }
 
 export class ParagraphFactory {
@@ -114,22 +135,63 @@ export class ParagraphFactory {
     });
     const builder = ck.ParagraphBuilder.MakeFromFontCollection(style, this.fonts.collection);
     const background = spec.foreground ? this.transparentPaint() : null;
-    if (spec.foreground && background)
-      builder.pushPaintStyle(new ck.TextStyle(textStyle), spec.foreground, background);
-    const emojiFamily = this.fonts.emojiFamily;
-    for (const run of splitEmojiRuns(spec.text)) {
-      if (run.emoji && emojiFamily !== null) {
-        builder.pushStyle(new ck.TextStyle({ ...textStyle, fontFamilies: [emojiFamily, ...spec.families] }));
-        builder.addText(run.text);
+    if (spec.runs === undefined) {
+      if (spec.foreground && background)
+        builder.pushPaintStyle(new ck.TextStyle(textStyle), spec.foreground, background);
+      this.addText(builder, spec.text, textStyle, spec.families);
+    } else {
+      for (const run of spec.runs) {
+        const runStyle = this.richStyle(textStyle, spec, run);
+        const glyphs = run.color === null || spec.foregroundOverColors === true ? spec.foreground : undefined;
+        if (glyphs && background) builder.pushPaintStyle(new ck.TextStyle(runStyle), glyphs, background);
+        else builder.pushStyle(new ck.TextStyle(runStyle));
+        this.addText(builder, run.text, runStyle, spec.families);
         builder.pop();
-      } else {
-        builder.addText(run.text);
       }
     }
     const paragraph = builder.build();
     builder.delete();
     paragraph.layout(width);
     return paragraph;
+  }
+
+  /** Adds text, drawing emoji-presentation runs with the emoji font first. */
+  private addText(
+    builder: ParagraphBuilder,
+    text: string,
+    textStyle: TextStyleSpec,
+    families: string[],
+  ): void {
+    const emojiFamily = this.fonts.emojiFamily;
+    for (const run of splitEmojiRuns(text)) {
+      if (run.emoji && emojiFamily !== null) {
+        builder.pushStyle(new this.ck.TextStyle({ ...textStyle, fontFamilies: [emojiFamily, ...families] }));
+        builder.addText(run.text);
+        builder.pop();
+      } else {
+        builder.addText(run.text);
+      }
+    }
+  }
+
+  /** The layer's text style with a rich run's bold, italic, decorations and colour. */
+  private richStyle(base: TextStyleSpec, spec: TextSpec, run: RichRun): TextStyleSpec {
+    const ck = this.ck;
+    const decoration =
+      (spec.decoration ?? 0) |
+      (run.underline ? ck.UnderlineDecoration : 0) |
+      (run.strike ? ck.LineThroughDecoration : 0);
+    const color = run.color === null ? spec.color : parseHexColor(run.color, "text");
+    return {
+      ...base,
+      color,
+      fontStyle: {
+        // Bold is the shipped bold face (700), or heavier when the layer is already bold.
+        weight: { value: run.bold ? (spec.weight >= 700 ? 900 : 700) : spec.weight } as FontWeight,
+        slant: run.italic || spec.italic ? ck.FontSlant.Italic : ck.FontSlant.Upright,
+      },
+      ...(decoration ? { decoration, decorationColor: color } : {}),
+    };
   }
 
   private transparent: Paint | null = null;
@@ -226,8 +288,13 @@ export function layoutText(
     cutLines = Math.min(linesInBox, options.maxLines ?? linesInBox);
     paragraph = factory.build(spec, size, box.width, cutLines);
   }
-  const rebuildWith = (finalSpec: TextSpec, maxLines: number | undefined) => (foreground: Paint) =>
-    factory.build({ ...finalSpec, foreground }, size, box.width, maxLines);
+  const rebuildWith = (finalSpec: TextSpec, maxLines: number | undefined) => (glyphs: GlyphPaint) =>
+    factory.build(
+      { ...finalSpec, foreground: glyphs.paint, foregroundOverColors: glyphs.overColors },
+      size,
+      box.width,
+      maxLines,
+    );
   const lines = cutLines ?? options.maxLines;
   if (!paragraph.didExceedMaxLines())
     return { paragraph, size, shrunk: size < spec.size, truncated: false, rebuild: rebuildWith(spec, lines) };
@@ -236,16 +303,23 @@ export function layoutText(
     // Skia adds no ellipsis when the cut falls on a line break; end the last line with one ourselves
     // (if that makes the line too wide, Skia's own ellipsis shortens it).
     const kept = paragraph.getNumberOfLines();
-    const visible = `${spec.text.slice(0, lastLine.endIndex).trimEnd()}${ELLIPSIS}`;
+    const visible = cutText(spec, lastLine.endIndex);
     paragraph.delete();
-    paragraph = factory.build({ ...spec, text: visible }, size, box.width, kept);
+    paragraph = factory.build(visible, size, box.width, kept);
     return {
       paragraph,
       size,
       shrunk: size < spec.size,
       truncated: true,
-      rebuild: rebuildWith({ ...spec, text: visible }, kept),
+      rebuild: rebuildWith(visible, kept),
     };
   }
   return { paragraph, size, shrunk: size < spec.size, truncated: true, rebuild: rebuildWith(spec, lines) };
+}
+
+/** The spec's text up to `end` (UTF-16), trailing space dropped, ending with an ellipsis. */
+function cutText(spec: TextSpec, end: number): TextSpec {
+  if (spec.runs === undefined) return { ...spec, text: `${spec.text.slice(0, end).trimEnd()}${ELLIPSIS}` };
+  const runs = sliceRuns(spec.runs, end, ELLIPSIS);
+  return { ...spec, runs, text: plainTextOf(runs) };
 }

@@ -3,7 +3,7 @@ import type { PaintT } from "../document/common.ts";
 import type { Resolved } from "./bindings.ts";
 import type { PaintContext } from "./context.ts";
 import { applyPaint, type PaintBox } from "./paint.ts";
-import type { TextLayout } from "./text-layout.ts";
+import type { GlyphPaint, TextLayout } from "./text-layout.ts";
 
 /** The colour a gradient paint lays text out with (and colours its decorations with): its first stop. */
 export function firstColorOf(paint: PaintT): string {
@@ -69,7 +69,7 @@ export function drawTextPasses(
     outline.setStrokeWidth(stroke.width * 2);
     outline.setStrokeJoin(ck.StrokeJoin.Round);
     const release = applyPaint(ck, outline, stroke.color.value, stroke.color.path, box);
-    drawRebuilt(ctx, layout, outline, origin);
+    drawRebuilt(ctx, layout, { paint: outline, overColors: true }, origin);
     release();
     outline.delete();
   }
@@ -81,7 +81,7 @@ export function drawTextPasses(
   gradient.setAntiAlias(true);
   gradient.setStyle(ck.PaintStyle.Fill);
   const release = applyPaint(ck, gradient, fill.value, fill.path, box);
-  drawRebuilt(ctx, layout, gradient, origin);
+  drawRebuilt(ctx, layout, { paint: gradient, overColors: false }, origin);
   release();
   gradient.delete();
 }
@@ -89,10 +89,10 @@ export function drawTextPasses(
 function drawRebuilt(
   ctx: PaintContext,
   layout: TextLayout,
-  paint: import("canvaskit-wasm").Paint,
+  glyphs: GlyphPaint,
   origin: { x: number; y: number },
 ) {
-  const paragraph = layout.rebuild(paint);
+  const paragraph = layout.rebuild(glyphs);
   ctx.canvas.drawParagraph(paragraph, origin.x, origin.y);
   paragraph.delete();
 }

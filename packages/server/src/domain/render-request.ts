@@ -1,5 +1,5 @@
 import type { AssetRecord, AssetStore } from "../ports/asset-store.ts";
-import type { SlotT, TemplateDocumentT } from "./document.ts";
+import { type SlotT, type TemplateDocumentT, validateSlotValues } from "./document.ts";
 import { fail, type Result } from "./failure.ts";
 
 export interface Modification {
@@ -75,6 +75,16 @@ export async function resolveModifications(
   });
   if (errors.length > 0)
     return fail("invalid_request", errors[0]?.message ?? "Invalid modifications.", { errors });
+  // What the slot itself asks of a value of the right type: a text slot's max_length, a rich slot's markup.
+  const checked = validateSlotValues(doc, values);
+  if (!checked.ok) {
+    const index = new Map(modifications.map((mod, i) => [mod.name, i]));
+    const pathOf = (slot: string) =>
+      `modifications[${index.get(slot)}].${VALUE_FIELD[(slots.get(slot) as SlotT).type]}`;
+    const found = checked.errors.map((error) => ({ path: pathOf(error.slot), message: error.message }));
+    const first = checked.errors[0];
+    return fail("invalid_request", `Slot '${first?.slot}' ${first?.message}.`, { errors: found });
+  }
 
   for (const [i, mod] of modifications.entries()) {
     const slot = slots.get(mod.name) as SlotT;

@@ -276,6 +276,60 @@ describe("POST /v1/renders: refusals charge nothing", () => {
     expect(ok.body.status).toBe("completed");
   });
 
+  it("rich text slots: malformed markup is 400 invalid_request with the path and position, nothing charged", async () => {
+    const document = {
+      version: 2,
+      key: "rich-quote",
+      name: "Quote",
+      slots: [{ name: "quote", type: "text", rich: true }],
+      frames: [
+        {
+          name: "main",
+          width: 300,
+          height: 100,
+          layers: [
+            {
+              id: "quote",
+              type: "text",
+              x: 10,
+              y: 10,
+              width: 280,
+              height: 80,
+              text: "A <b>bold</b> claim",
+              font: { family: "Inter", size: 24 },
+              color: "#111111",
+              bind: { text: "quote" },
+            },
+          ],
+        },
+      ],
+    };
+    await publishTemplate(t, key, document);
+    const before = await balanceOf(t, key);
+    const bad = { name: "quote", text: "Say <b>hello</i>" };
+    const res = await render({ template: "rich-quote", wait: true, modifications: [bad] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("invalid_request");
+    expect(res.body.error.errors[0]).toMatchObject({
+      path: "modifications[0].text",
+      message:
+        "has malformed markup at character 13: </i> closes <b>, opened at character 5: close <b> first",
+    });
+    const batch = await api(t, "POST", "/v1/renders/batch", {
+      key,
+      body: { renders: [{ template: "rich-quote", modifications: [bad] }] },
+    });
+    expect(JSON.stringify(batch.body)).toContain("malformed markup at character 13");
+    expect(await balanceOf(t, key)).toBe(before);
+    const ok = await render({
+      template: "rich-quote",
+      wait: true,
+      modifications: [{ name: "quote", text: 'Say <b>hello</b> in <color value="#E11D48">red</color>' }],
+    });
+    expect(ok.body.status).toBe("completed");
+    expect(await balanceOf(t, key)).toBe(before - 1);
+  });
+
   it("template_not_published for a draft", async () => {
     await api(t, "POST", "/v1/templates", { key, body: { document: testTemplate("draft-only") } });
     const res = await api(t, "POST", "/v1/renders", {
