@@ -7,7 +7,8 @@ import type { PaintContext } from "../render/context.ts";
 import { EngineError } from "../render/errors.ts";
 import { applyLetterCase, applyLetterCaseToRuns } from "../render/letter-case.ts";
 import { resolvePaint } from "../render/paint.ts";
-import { isRightToLeft, layoutText } from "../render/text-layout.ts";
+import { layoutText } from "../render/text-box.ts";
+import { isRightToLeft } from "../render/text-layout.ts";
 import { drawHighlights, drawTextPasses, firstColorOf } from "../render/text-styles.ts";
 import { defineLayerKind } from "./kind.ts";
 
@@ -66,9 +67,18 @@ export const TextLayer = T.Object(
     ),
     /** Lines beyond this are cut and the last line ends with an ellipsis (warning `text_truncated`). */
     max_lines: T.Optional(T.Integer({ minimum: 1, maximum: 1000 })),
-    /** `shrink`: reduce the font size (not below `min_size`) until the text fits the box (warning `text_shrunk`). */
-    fit: T.Optional(T.Union([T.Literal("none"), T.Literal("shrink")], { default: "none" })),
+    /**
+     * `shrink`: reduce the font size (not below `min_size`) until the text fits the box (warning
+     * `text_shrunk`). `fill`: the same, and grow it (up to `max_size`) while the text still fits.
+     */
+    fit: T.Optional(
+      T.Union([T.Literal("none"), T.Literal("shrink"), T.Literal("fill")], { default: "none" }),
+    ),
     min_size: T.Optional(T.Number({ exclusiveMinimum: 0, maximum: 2000 })),
+    /** With fit `fill`: the largest size text grows to (default: one line as tall as the box). */
+    max_size: T.Optional(T.Number({ exclusiveMinimum: 0, maximum: 2000 })),
+    /** Pixels at scale 1 added after each line break (between paragraphs). */
+    paragraph_spacing: T.Optional(T.Number({ minimum: 0, maximum: 1000, default: 0 })),
     /** Letter case shown (slot values are sent as written): `title` capitalises each word's first letter. */
     transform: T.Optional(
       T.Union([T.Literal("none"), T.Literal("uppercase"), T.Literal("lowercase"), T.Literal("title")], {
@@ -105,6 +115,9 @@ export const textKind = defineLayerKind<TextLayerT>({
     }
     if (layer.min_size !== undefined && layer.min_size > layer.font.size) {
       errors.push({ path: `${path}.min_size`, message: `must be <= font.size (${layer.font.size})` });
+    }
+    if (layer.max_size !== undefined && layer.max_size < layer.font.size) {
+      errors.push({ path: `${path}.max_size`, message: `must be >= font.size (${layer.font.size})` });
     }
     for (const part of ["stroke", "highlight"] as const) {
       if (layer.bind?.[`${part}.color`] !== undefined && layer[part] === undefined) {
@@ -145,32 +158,34 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
         (layer.strikethrough === true ? ctx.ck.LineThroughDecoration : 0),
     },
     { width: layer.width, height: layer.height },
-    { maxLines: layer.max_lines, shrink: layer.fit === "shrink", minSize: layer.min_size },
+    {
+      maxLines: layer.max_lines,
+      shrink: layer.fit === "shrink" || layer.fit === "fill",
+      minSize: layer.min_size,
+      maxSize: layer.fit === "fill" ? (layer.max_size ?? defaultMaxSize(layer)) : undefined,
+      paragraphSpacing: layer.paragraph_spacing,
+    },
   );
   const { paragraph } = layout;
-  const free = layer.height - paragraph.getHeight();
+  const free = layer.height - layout.height;
   const offset = layer.vertical_align === "bottom" ? free : layer.vertical_align === "middle" ? free / 2 : 0;
   const origin = { x: layer.x, y: layer.y + offset };
-  if (layer.highlight === undefined && layer.stroke === undefined && typeof color.value === "string") {
-    ctx.canvas.drawParagraph(paragraph, origin.x, origin.y);
-  } else {
-    const box = { x: layer.x, y: layer.y, width: layer.width, height: layer.height };
-    const resolveOn = (property: string, value: PaintT) =>
-      resolvePaint(ctx.bindings, layer.bind, property, value, `${path}.${property}`, layer.id);
-    if (layer.highlight !== undefined) {
-      const highlight = {
-        color: resolveOn("highlight.color", layer.highlight.color),
-        padding: layer.highlight.padding ?? 4,
-        radius: layer.highlight.corner_radius ?? 0,
-      };
-      drawHighlights(ctx, paragraph, highlight, origin, box);
-    }
-    const stroke =
-      layer.stroke === undefined
-        ? null
-        : { width: layer.stroke.width, color: resolveOn("stroke.color", layer.stroke.color) };
-    drawTextPasses(ctx, layout, color, stroke, origin, box);
+  const box = { x: layer.x, y: layer.y, width: layer.width, height: layer.height };
+  const resolveOn = (property: string, value: PaintT) =>
+    resolvePaint(ctx.bindings, layer.bind, property, value, `${path}.${property}`, layer.id);
+  if (layer.highlight !== undefined) {
+    const highlight = {
+      color: resolveOn("highlight.color", layer.highlight.color),
+      padding: layer.highlight.padding ?? 4,
+      radius: layer.highlight.corner_radius ?? 0,
+    };
+    drawHighlights(ctx, layout, highlight, origin, box);
   }
+  const stroke =
+    layer.stroke === undefined
+      ? null
+      : { width: layer.stroke.width, color: resolveOn("stroke.color", layer.stroke.color) };
+  drawTextPasses(ctx, layout, color, stroke, origin, box);
 
   const slot = text.slot;
   if (layout.shrunk) {
@@ -225,4 +240,9 @@ function richRuns(
   // Validation refuses bad markup in values, defaults and designs; only a direct engine caller gets here.
   if (!parsed.ok) throw new EngineError("invalid_markup", text.path, markupError(parsed));
   return applyLetterCaseToRuns(parsed.runs, transform);
+}
+
+/** Fit `fill` grows text at most to the size at which one line is as tall as the box. */
+function defaultMaxSize(layer: TextLayerT): number {
+  return Math.min(2000, Math.max(layer.font.size, layer.height / (layer.font.line_height ?? 1.2)));
 }

@@ -8,7 +8,7 @@ import type {
   TextDirection,
   TextStyle as TextStyleSpec,
 } from "canvaskit-wasm";
-import { plainTextOf, type RichRun, sliceRuns } from "../document/rich-text.ts";
+import type { RichRun } from "../document/rich-text.ts";
 import type { TextLayerT } from "../document/schema.ts";
 import { parseHexColor } from "./color.ts";
 import { splitEmojiRuns } from "./emoji-runs.ts";
@@ -23,15 +23,16 @@ import type { FontLibrary } from "./fonts.ts";
  * - Lines are exactly size x line_height apart (forced strut), whichever fallback font a line uses.
  * - Overflow with fit `none`: cut after the last line that fits the box, ellipsis, `text_truncated`.
  * - Fit `shrink`: largest size on a 0.5 px grid, down to `min_size` (default: half the size, not
- *   below 8 px), that fits height, `max_lines` and breaks no word; then overflow as above.
+ *   below 8 px), that fits height, `max_lines` and breaks no word; then overflow as above. Fit `fill`
+ *   also grows the size, up to `max_size`, while the text still fits.
+ * - Paragraph spacing: extra space after each hard line break; the paragraph is laid out once and
+ *   drawn in bands (text-box.ts), so line breaking and fitting stay those of one paragraph.
  */
 export const ELLIPSIS = "\u2026";
 /** Shrink-to-fit tries sizes on this grid (template px): fine enough to look continuous, and deterministic. */
 export const SHRINK_STEP = 0.5;
 /** Default `min_size` when a shrinking layer has none: half the size, but not below 8 px. */
 export const DEFAULT_MIN_SIZE_FLOOR = 8;
-// Layout sums float advances; a line that overshoots the box by less than this still fits.
-const EPSILON = 0.01;
 
 const RTL_STRONG =
   /^[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Adlam}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Hanifi_Rohingya}\p{Script=Yezidi}]$/u;
@@ -68,15 +69,6 @@ export interface TextSpec {
 export interface GlyphPaint {
   paint: Paint;
   overColors: boolean;
-}
-
-export interface TextLayout {
-  paragraph: Paragraph;
-  size: number;
-  shrunk: boolean;
-  truncated: boolean;
-  /** The same layout (size, width, lines, cut) built again with another glyph paint. */
-  rebuild(glyphs: GlyphPaint): Paragraph;
 }
 
 export class ParagraphFactory {
@@ -209,117 +201,4 @@ export class ParagraphFactory {
     }
     return this.transparent;
   }
-}
-
-// Scripts written without spaces, where a line may break between any two characters.
-const BREAKS_ANYWHERE =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-
-/**
- * Whether a soft line break falls inside a word (the word was wider than the box). Paragraph's
- * min intrinsic width is not usable for this: after an emergency break it reports the fragments.
- */
-function breaksInsideWord(paragraph: Paragraph, text: string): boolean {
-  const lines = paragraph.getLineMetrics();
-  for (let i = 0; i < lines.length - 1; i++) {
-    const line = lines[i];
-    if (!line || line.isHardBreak || line.endExcludingWhitespaces < line.endIndex) continue;
-    const end = line.endIndex;
-    const before = text[end - 1];
-    if (end <= 0 || end >= text.length || before === undefined || BREAKS_ANYWHERE.test(before)) continue;
-    if (paragraph.getWordBoundary(end - 1).end > end) return true;
-  }
-  return false;
-}
-
-function fitsBox(paragraph: Paragraph, text: string, height: number): boolean {
-  return (
-    !paragraph.didExceedMaxLines() &&
-    paragraph.getHeight() <= height + EPSILON &&
-    !breaksInsideWord(paragraph, text)
-  );
-}
-
-/**
- * Lays a text layer out in its box (template px).
- * - `fit: shrink` binary-searches the largest size on a SHRINK_STEP grid from `min_size` up to the
- *   design size at which the text fits: within the box height, within `max_lines`, and no word broken
- *   because it is wider than the box.
- * - Text that still does not fit the box height (fit `none`, or shrink stopped at `min_size`) is cut
- *   after the last line that fits and ends with an ellipsis, like `max_lines`: a render never paints
- *   text over the rest of the design. Both cuts give `text_truncated`.
- */
-export function layoutText(
-  factory: ParagraphFactory,
-  spec: TextSpec,
-  box: { width: number; height: number },
-  options: { maxLines: number | undefined; shrink: boolean; minSize: number | undefined },
-): TextLayout {
-  let size = spec.size;
-  let paragraph = factory.build(spec, size, box.width, options.maxLines);
-  if (options.shrink && !fitsBox(paragraph, spec.text, box.height)) {
-    const floor = Math.min(spec.size, options.minSize ?? Math.max(DEFAULT_MIN_SIZE_FLOOR, spec.size / 2));
-    const steps = Math.floor((spec.size - floor) / SHRINK_STEP + 1e-9);
-    // Largest k whose size floor + k*step fits; k = 0 is used when nothing fits.
-    let lo = 0;
-    let hi = floor + steps * SHRINK_STEP >= spec.size - 1e-9 ? steps - 1 : steps;
-    let best = 0;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const candidate = factory.build(spec, floor + mid * SHRINK_STEP, box.width, options.maxLines);
-      const fits = fitsBox(candidate, spec.text, box.height);
-      candidate.delete();
-      if (fits) {
-        best = mid;
-        lo = mid + 1;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    paragraph.delete();
-    size = floor + best * SHRINK_STEP;
-    paragraph = factory.build(spec, size, box.width, options.maxLines);
-  }
-  const lineHeight = size * spec.lineHeight;
-  const linesInBox = Math.max(1, Math.floor((box.height + EPSILON) / lineHeight));
-  let cutLines: number | undefined;
-  if (paragraph.getNumberOfLines() > linesInBox) {
-    paragraph.delete();
-    cutLines = Math.min(linesInBox, options.maxLines ?? linesInBox);
-    paragraph = factory.build(spec, size, box.width, cutLines);
-  }
-  const rebuildWith = (finalSpec: TextSpec, maxLines: number | undefined) => (glyphs: GlyphPaint) =>
-    factory.build(
-      { ...finalSpec, foreground: glyphs.paint, foregroundOverColors: glyphs.overColors },
-      size,
-      box.width,
-      maxLines,
-    );
-  const lines = cutLines ?? options.maxLines;
-  if (!paragraph.didExceedMaxLines())
-    return { paragraph, size, shrunk: size < spec.size, truncated: false, rebuild: rebuildWith(spec, lines) };
-  const lastLine = paragraph.getLineMetrics().at(-1);
-  if (lastLine?.isHardBreak) {
-    // Skia adds no ellipsis when the cut falls on a line break; end the last line with one ourselves
-    // (if that makes the line too wide, Skia's own ellipsis shortens it).
-    const kept = paragraph.getNumberOfLines();
-    const visible = cutText(spec, lastLine.endIndex);
-    paragraph.delete();
-    paragraph = factory.build(visible, size, box.width, kept);
-    return {
-      paragraph,
-      size,
-      shrunk: size < spec.size,
-      truncated: true,
-      rebuild: rebuildWith(visible, kept),
-    };
-  }
-  return { paragraph, size, shrunk: size < spec.size, truncated: true, rebuild: rebuildWith(spec, lines) };
-}
-
-/** The spec's text up to `end` (UTF-16), trailing space dropped, ending with an ellipsis. */
-function cutText(spec: TextSpec, end: number): TextSpec {
-  if (spec.runs === undefined) return { ...spec, text: `${spec.text.slice(0, end).trimEnd()}${ELLIPSIS}` };
-  const runs = sliceRuns(spec.runs, end, ELLIPSIS);
-  return { ...spec, runs, text: plainTextOf(runs) };
 }

@@ -1,9 +1,9 @@
-import type { Paragraph } from "canvaskit-wasm";
 import type { PaintT } from "../document/common.ts";
 import type { Resolved } from "./bindings.ts";
 import type { PaintContext } from "./context.ts";
 import { applyPaint, type PaintBox } from "./paint.ts";
-import type { GlyphPaint, TextLayout } from "./text-layout.ts";
+import { drawLaidOut, type TextLayout } from "./text-box.ts";
+import type { GlyphPaint } from "./text-layout.ts";
 
 /** The colour a gradient paint lays text out with (and colours its decorations with): its first stop. */
 export function firstColorOf(paint: PaintT): string {
@@ -22,7 +22,7 @@ export interface HighlightStyle {
  */
 export function drawHighlights(
   ctx: PaintContext,
-  paragraph: Paragraph,
+  layout: TextLayout,
   style: HighlightStyle,
   origin: { x: number; y: number },
   box: PaintBox,
@@ -32,17 +32,17 @@ export function drawHighlights(
   paint.setAntiAlias(true);
   paint.setStyle(ck.PaintStyle.Fill);
   const release = applyPaint(ck, paint, style.color.value, style.color.path, box);
-  for (const line of paragraph.getLineMetrics()) {
-    if (line.width <= 0) continue;
+  layout.paragraph.getLineMetrics().forEach((line, i) => {
+    if (line.width <= 0) return;
     const pad = style.padding;
     const rect = ck.XYWHRect(
       origin.x + line.left - pad,
-      origin.y + line.baseline - line.ascent - pad,
+      origin.y + (layout.lineOffsets[i] ?? 0) + line.baseline - line.ascent - pad,
       line.width + pad * 2,
       line.ascent + line.descent + pad * 2,
     );
     canvas.drawRRect(ck.RRectXY(rect, style.radius, style.radius), paint);
-  }
+  });
   release();
   paint.delete();
 }
@@ -74,7 +74,7 @@ export function drawTextPasses(
     outline.delete();
   }
   if (typeof fill.value === "string") {
-    canvas.drawParagraph(layout.paragraph, origin.x, origin.y);
+    drawLaidOut(ck, canvas, layout, layout.paragraph, origin);
     return;
   }
   const gradient = new ck.Paint();
@@ -93,6 +93,6 @@ function drawRebuilt(
   origin: { x: number; y: number },
 ) {
   const paragraph = layout.rebuild(glyphs);
-  ctx.canvas.drawParagraph(paragraph, origin.x, origin.y);
+  drawLaidOut(ctx.ck, ctx.canvas, layout, paragraph, origin);
   paragraph.delete();
 }
