@@ -13,9 +13,9 @@ import { Stroke } from "./shape.ts";
 import { STAR_INNER_RADIUS } from "./star.ts";
 
 /** Gap between two symbols when `spacing` is absent, as a fraction of the symbol's side. */
-export const DEFAULT_RATING_SPACING = 0.2;
-export const DEFAULT_RATING_COLOR = "#F59E0B";
-export const DEFAULT_RATING_EMPTY_COLOR = "#E5E7EB";
+const DEFAULT_RATING_SPACING = 0.2;
+const DEFAULT_RATING_COLOR = "#F59E0B";
+const DEFAULT_RATING_EMPTY_COLOR = "#E5E7EB";
 
 /**
  * A rating: `max` (1..20, default 5) symbols (`shape`: star, circle or heart) in a row, of which
@@ -76,7 +76,7 @@ interface RatingRow {
   top: number;
 }
 
-export function ratingRow(layer: RatingLayerT): RatingRow {
+function ratingRow(layer: RatingLayerT): RatingRow {
   const count = layer.max ?? 5;
   const gaps = count - 1;
   let size: number;
@@ -115,7 +115,7 @@ function addHeart(builder: PathBuilder, x: number, y: number, s: number): void {
 }
 
 /** Every symbol's outline, one contour each, left to right. */
-export function ratingSymbols(ck: CanvasKit, shape: RatingShape, row: RatingRow): Path {
+function ratingSymbols(ck: CanvasKit, shape: RatingShape, row: RatingRow): Path {
   const builder = new ck.PathBuilder();
   for (let i = 0; i < row.count; i++) {
     const x = row.left + i * (row.size + row.spacing);
