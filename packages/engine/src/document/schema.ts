@@ -22,6 +22,7 @@ export { LineLayer, type LineLayerT } from "../layers/line.ts";
 export { PathLayer, type PathLayerT } from "../layers/path.ts";
 export { PolygonLayer, type PolygonLayerT } from "../layers/polygon.ts";
 export { QrLayer, type QrLayerT } from "../layers/qr.ts";
+export { RatingLayer, type RatingLayerT } from "../layers/rating.ts";
 export type { Layer } from "../layers/registry.ts";
 export { GroupLayer } from "../layers/registry.ts";
 export { CornerRadius, ShapeLayer, type ShapeLayerT, Stroke } from "../layers/shape.ts";

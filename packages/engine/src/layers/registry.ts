@@ -7,6 +7,7 @@ import { type LineLayerT, lineKind } from "./line.ts";
 import { type PathLayerT, pathKind } from "./path.ts";
 import { type PolygonLayerT, polygonKind } from "./polygon.ts";
 import { type QrLayerT, qrKind } from "./qr.ts";
+import { type RatingLayerT, ratingKind } from "./rating.ts";
 import { type ShapeLayerT, shapeKind } from "./shape.ts";
 import { type StarLayerT, starKind } from "./star.ts";
 import { type TextLayerT, textKind } from "./text.ts";
@@ -25,6 +26,7 @@ const LEAF_KINDS = [
   pathKind,
   iconKind,
   qrKind,
+  ratingKind,
 ] as const;
 
 /** Any layer of a document. */
@@ -38,6 +40,7 @@ export type Layer =
   | PathLayerT
   | IconLayerT
   | QrLayerT
+  | RatingLayerT
   | GroupLayerT;
 
 export const GroupLayer = groupSchema(LEAF_KINDS.map((kind) => kind.schema));

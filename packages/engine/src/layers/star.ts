@@ -19,12 +19,15 @@ import { defineLayerKind } from "./kind.ts";
  * too. The stroke is inside the outline unless `stroke.align` says otherwise. Bindable: `fill`,
  * `stroke.color` (and gradient stop colours).
  */
+/** The inner corners' radius of a star unless it says otherwise (also the rating layer's stars). */
+export const STAR_INNER_RADIUS = 0.5;
+
 export const StarLayer = T.Object(
   {
     ...layerCommon,
     type: T.Literal("star"),
     points: T.Integer({ minimum: 3, maximum: 64 }),
-    inner_radius: T.Optional(T.Number({ minimum: 0, maximum: 1, default: 0.5 })),
+    inner_radius: T.Optional(T.Number({ minimum: 0, maximum: 1, default: STAR_INNER_RADIUS })),
     ...fillStrokeProperties,
     corner_radius: T.Optional(T.Number({ minimum: 0, maximum: 10_000, default: 0 })),
   },
@@ -34,7 +37,7 @@ export const StarLayer = T.Object(
 export type StarLayerT = Static<typeof StarLayer>;
 
 function outline(ck: CanvasKit, layer: StarLayerT): Path {
-  const vertices = regularVertices(layer.points, layer.inner_radius ?? 0.5, layer);
+  const vertices = regularVertices(layer.points, layer.inner_radius ?? STAR_INNER_RADIUS, layer);
   return roundedPolygonPath(ck, vertices, layer.corner_radius ?? 0);
 }
 

@@ -4,8 +4,9 @@ import { Paint, type PaintT } from "../document/common.ts";
 import type { SlotType } from "../document/schema.ts";
 import type { ValidationError } from "../document/validate-paths.ts";
 import type { LayerBase } from "../layers/kind.ts";
+import type { Resolved } from "./bindings.ts";
 import type { PaintContext } from "./context.ts";
-import { applyPaint, resolvePaint } from "./paint.ts";
+import { applyPaint, type PaintBox, resolvePaint, resolvePaintOrNone } from "./paint.ts";
 
 /**
  * Fill and stroke of the outline kinds (polygon, star, path): their shared schema properties and the
@@ -51,7 +52,10 @@ export interface FillStrokeLayer extends LayerBase {
 }
 
 /** A bound stroke colour needs a stroke to colour (as for shape layers). */
-export function fillStrokeErrors(layer: FillStrokeLayer, path: string): ValidationError[] {
+export function fillStrokeErrors(
+  layer: Pick<FillStrokeLayer, "bind" | "stroke">,
+  path: string,
+): ValidationError[] {
   if (layer.bind?.["stroke.color"] === undefined || (layer.stroke ?? null) !== null) return [];
   return [
     {
@@ -86,10 +90,7 @@ export function paintFillStroke(
   const { ck, canvas, paint, bindings } = ctx;
   paint.setAntiAlias(true);
   paint.setAlphaf(1);
-  const fill =
-    layer.fill === null
-      ? bindings.resolve(layer.bind, "fill", null, `${path}.fill`, layer.id)
-      : resolvePaint(bindings, layer.bind, "fill", layer.fill, `${path}.fill`, layer.id);
+  const fill = resolvePaintOrNone(bindings, layer.bind, "fill", layer.fill, `${path}.fill`, layer.id);
   if (fill.value !== null) {
     paint.setStyle(ck.PaintStyle.Fill);
     const release = applyPaint(ck, paint, fill.value, fill.path, layer);
@@ -106,7 +107,22 @@ export function paintFillStroke(
     `${path}.stroke.color`,
     layer.id,
   );
-  const align = stroke.align ?? defaultAlign;
+  strokeOutline(ctx, outline, stroke, color, stroke.align ?? defaultAlign, layer);
+}
+
+/**
+ * Strokes `outline` with `color` over `box` (where a gradient runs). Inside and outside strokes are a
+ * centred stroke of twice the width clipped to the outline's inside or outside.
+ */
+export function strokeOutline(
+  ctx: PaintContext,
+  outline: Path,
+  stroke: { width: number; join?: OutlineStrokeT["join"] },
+  color: Resolved<PaintT>,
+  align: StrokeAlignT,
+  box: PaintBox,
+): void {
+  const { ck, canvas, paint } = ctx;
   const saved = canvas.save();
   if (align !== "center") {
     canvas.clipPath(outline, align === "inside" ? ck.ClipOp.Intersect : ck.ClipOp.Difference, true);
@@ -120,7 +136,7 @@ export function paintFillStroke(
         ? ck.StrokeJoin.Bevel
         : ck.StrokeJoin.Miter,
   );
-  const release = applyPaint(ck, paint, color.value, color.path, layer);
+  const release = applyPaint(ck, paint, color.value, color.path, box);
   canvas.drawPath(outline, paint);
   release();
   // The paint is shared by every layer: leave the join as the other painters expect it.

@@ -43,6 +43,19 @@ export function resolvePaint(
   return { value: changed ? { ...design, stops } : design, slot: null, path: designPath };
 }
 
+/** `resolvePaint` for a property that may be `null` (nothing drawn) in the design; a bound colour slot still colours it. */
+export function resolvePaintOrNone(
+  bindings: Bindings,
+  bind: Readonly<Record<string, string>> | undefined,
+  property: string,
+  design: PaintT | null,
+  designPath: string,
+  layerId: string | null,
+): Resolved<PaintT | null> {
+  if (design === null) return bindings.resolve(bind, property, null, designPath, layerId);
+  return resolvePaint(bindings, bind, property, design, designPath, layerId);
+}
+
 /**
  * Sets `paint` to draw `value` over `box`: a colour, or a gradient shader. Returns the function that
  * frees the shader; call it once the drawing is done (the paint is then back to a plain colour).

@@ -330,6 +330,55 @@ describe("POST /v1/renders: refusals charge nothing", () => {
     expect(await balanceOf(t, key)).toBe(before - 1);
   });
 
+  it("value_not_encodable names the slot when a rating layer gets a value that is not a rating, and charges nothing", async () => {
+    const document = {
+      version: 2,
+      key: "review-stars",
+      name: "Review",
+      slots: [{ name: "stars", type: "text" }],
+      frames: [
+        {
+          name: "main",
+          width: 200,
+          height: 40,
+          layers: [
+            {
+              id: "rating",
+              type: "rating",
+              x: 0,
+              y: 0,
+              width: 200,
+              height: 40,
+              value: "",
+              bind: { value: "stars" },
+            },
+          ],
+        },
+      ],
+    };
+    await publishTemplate(t, key, document);
+    const before = await balanceOf(t, key);
+    for (const text of ["6", "great"]) {
+      const res = await render({
+        template: "review-stars",
+        wait: true,
+        modifications: [{ name: "stars", text }],
+      });
+      expect(res.status).toBe(422);
+      expect(res.body.error).toMatchObject({ code: "value_not_encodable", slot: "stars" });
+      expect(res.body.error.message).toContain(
+        "Slot 'stars' must be a number from 0 to 5 for the rating layer",
+      );
+    }
+    expect(await balanceOf(t, key)).toBe(before);
+    const ok = await render({
+      template: "review-stars",
+      wait: true,
+      modifications: [{ name: "stars", text: "4,5" }],
+    });
+    expect(ok.body.status).toBe("completed");
+  });
+
   it("template_not_published for a draft", async () => {
     await api(t, "POST", "/v1/templates", { key, body: { document: testTemplate("draft-only") } });
     const res = await api(t, "POST", "/v1/renders", {
