@@ -1,4 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
+import { type BarcodeLayerT, barcodeKind } from "./barcode.ts";
 import { type GroupLayerT, groupKind, groupSchema } from "./group.ts";
 import { type IconLayerT, iconKind } from "./icon.ts";
 import { type ImageLayerT, imageKind } from "./image.ts";
@@ -25,6 +26,7 @@ const LEAF_KINDS = [
   pathKind,
   iconKind,
   qrKind,
+  barcodeKind,
 ] as const;
 
 /** Any layer of a document. */
@@ -38,6 +40,7 @@ export type Layer =
   | PathLayerT
   | IconLayerT
   | QrLayerT
+  | BarcodeLayerT
   | GroupLayerT;
 
 export const GroupLayer = groupSchema(LEAF_KINDS.map((kind) => kind.schema));
