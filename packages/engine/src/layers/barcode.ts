@@ -70,7 +70,7 @@ type Symbology = NonNullable<BarcodeLayerT["symbology"]>;
 
 const NAMES: Record<Symbology, string> = { code128: "Code 128", ean13: "EAN-13", upca: "UPC-A" };
 
-interface Symbol {
+interface EncodedSymbol {
   /** "1" a dark module, "0" a light one. */
   modules: string;
   /** The human-readable line. */
@@ -101,7 +101,7 @@ function encodeRetail(value: string, encoder: typeof EAN13, lengths: readonly [n
 }
 
 /** The modules and text of `value`, or why the symbology cannot hold it. */
-function encode(value: string, symbology: Symbology): Symbol | string {
+function encode(value: string, symbology: Symbology): EncodedSymbol | string {
   const refused = (reason: string) => `cannot be encoded as ${NAMES[symbology]}: ${reason}`;
   if (symbology === "code128") {
     const other = /\P{ASCII}/u.exec(value)?.[0];
