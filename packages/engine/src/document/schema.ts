@@ -14,6 +14,7 @@ import { Bindings, Paint, SlotName } from "./common.ts";
  * has one) in place.
  */
 
+export { BarcodeLayer, type BarcodeLayerT } from "../layers/barcode.ts";
 export type { GroupLayerT } from "../layers/group.ts";
 export { IconLayer, type IconLayerT } from "../layers/icon.ts";
 export { ICON_NAMES, ICON_SET } from "../layers/icon-names.ts";

@@ -2,11 +2,16 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import qrcode from "qrcode/lib/core/qrcode.js";
 import { layerCommon, Paint } from "../document/common.ts";
-import type { SlotValueError } from "../document/values.ts";
-import type { Bindings } from "../render/bindings.ts";
 import type { PaintContext } from "../render/context.ts";
 import { EngineError } from "../render/errors.ts";
-import { applyPaint, resolvePaint } from "../render/paint.ts";
+import {
+  beginCrispFill,
+  boundValue,
+  drawBackground,
+  drawInPaint,
+  encodableValueChecks,
+  endCrispFill,
+} from "./coded-value.ts";
 import { defineLayerKind } from "./kind.ts";
 
 /**
@@ -48,27 +53,16 @@ function encode(value: string, level: NonNullable<QrLayerT["error_correction"]>)
   }
 }
 
-const boundValue = (layer: QrLayerT, path: string, bindings: Bindings) =>
-  bindings.resolve(layer.bind, "value", layer.value, `${path}.value`, layer.id);
-
 export const qrKind = defineLayerKind<QrLayerT>({
   type: "qr",
   schema: QrLayer,
   bindable: { value: "text", color: "color", background: "color" },
   paints: ["color", "background"],
   paint: paintQr,
-  validate(layer, path) {
-    if (layer.bind?.value !== undefined || layer.value === "") return [];
-    const matrix = encode(layer.value, layer.error_correction ?? "M");
-    return typeof matrix === "string" ? [{ path: `${path}.value`, message: matrix }] : [];
-  },
-  checkValues(layer, path, bindings): SlotValueError[] {
-    const value = boundValue(layer, path, bindings);
-    if (value.slot === null || value.value === "") return [];
-    const matrix = encode(value.value, layer.error_correction ?? "M");
-    if (typeof matrix !== "string") return [];
-    return [{ path: value.path, slot: value.slot, kind: "unencodable", message: matrix }];
-  },
+  ...encodableValueChecks<QrLayerT>((layer, value) => {
+    const matrix = encode(value, layer.error_correction ?? "M");
+    return typeof matrix === "string" ? matrix : null;
+  }),
 });
 
 function paintQr(ctx: PaintContext, layer: QrLayerT, path: string): void {
@@ -76,31 +70,15 @@ function paintQr(ctx: PaintContext, layer: QrLayerT, path: string): void {
   if (value.value === "") return;
   const matrix = encode(value.value, layer.error_correction ?? "M");
   if (typeof matrix === "string") throw new EngineError("value_not_encodable", value.path, matrix);
-  const { ck, canvas, paint } = ctx;
+  const { ck, canvas } = ctx;
   const quiet = layer.quiet_zone ?? 4;
   const side = Math.min(layer.width, layer.height);
   const module = side / (matrix.size + quiet * 2);
   const left = layer.x + (layer.width - side) / 2;
   const top = layer.y + (layer.height - side) / 2;
   const box = { x: left, y: top, width: side, height: side };
-  // No antialiasing: module edges land on whole device pixels, with no seams between neighbours.
-  paint.setAntiAlias(false);
-  paint.setAlphaf(1);
-  paint.setStyle(ck.PaintStyle.Fill);
-  const background = layer.background === undefined ? "#FFFFFF" : layer.background;
-  if (background !== null) {
-    const light = resolvePaint(
-      ctx.bindings,
-      layer.bind,
-      "background",
-      background,
-      `${path}.background`,
-      layer.id,
-    );
-    const release = applyPaint(ck, paint, light.value, light.path, box);
-    canvas.drawRect(ck.XYWHRect(left, top, side, side), paint);
-    release();
-  }
+  beginCrispFill(ctx);
+  drawBackground(ctx, layer, path, box);
   const builder = new ck.PathBuilder();
   const origin = quiet * module;
   for (let row = 0; row < matrix.size; row++) {
@@ -112,17 +90,9 @@ function paintQr(ctx: PaintContext, layer: QrLayerT, path: string): void {
     }
   }
   const modules = builder.detachAndDelete();
-  const dark = resolvePaint(
-    ctx.bindings,
-    layer.bind,
-    "color",
-    layer.color ?? "#000000",
-    `${path}.color`,
-    layer.id,
-  );
-  const release = applyPaint(ck, paint, dark.value, dark.path, box);
-  canvas.drawPath(modules, paint);
-  release();
+  drawInPaint(ctx, layer, path, "color", layer.color ?? "#000000", box, () => {
+    canvas.drawPath(modules, ctx.paint);
+  });
   modules.delete();
-  paint.setAntiAlias(true);
+  endCrispFill(ctx);
 }

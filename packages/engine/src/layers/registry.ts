@@ -1,4 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
+import { type BarcodeLayerT, barcodeKind } from "./barcode.ts";
 import { type GroupLayerT, groupKind, groupSchema } from "./group.ts";
 import { type IconLayerT, iconKind } from "./icon.ts";
 import { type ImageLayerT, imageKind } from "./image.ts";
@@ -26,6 +27,7 @@ const LEAF_KINDS = [
   pathKind,
   iconKind,
   qrKind,
+  barcodeKind,
   ratingKind,
 ] as const;
 
@@ -40,6 +42,7 @@ export type Layer =
   | PathLayerT
   | IconLayerT
   | QrLayerT
+  | BarcodeLayerT
   | RatingLayerT
   | GroupLayerT;
 

@@ -1,10 +1,9 @@
 import { checkRenderValues, type QrLayerT, validateDocument } from "@pictor/engine";
 import jsQRModule from "jsqr";
-import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { documentOf } from "../support/documents.ts";
+import { throughFormat } from "../support/encoded.ts";
 import { testEngine } from "../support/engine.ts";
-import { unpremultiply } from "../support/golden.ts";
 import { expectGolden } from "../support/render.ts";
 
 const FEATURE = "layer-qr";
@@ -63,14 +62,9 @@ describe("QR code layers", () => {
   it.each(["png", "jpeg"] as const)("decodes to the slot's value after %s encoding", async (format) => {
     const engine = await testEngine();
     const result = engine.render(ticketDocument(), { values: { ticket: URL_VALUE } });
-    const raw = sharp(Buffer.from(unpremultiply(result.pixels)), {
-      raw: { width: result.width, height: result.height, channels: 4 },
-    });
-    const encoded = await (format === "png" ? raw.png() : raw.jpeg({ quality: 90 })).toBuffer();
-    const { data, info } = await sharp(encoded).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    const pixels = new Uint8Array(data);
-    expect(decode(pixels, info.width, info.height, 0, 200)).toBe(URL_VALUE);
-    expect(decode(pixels, info.width, info.height, 200, 200)).toBe(URL_VALUE);
+    const { pixels, width, height } = await throughFormat(result, format);
+    expect(decode(pixels, width, height, 0, 200)).toBe(URL_VALUE);
+    expect(decode(pixels, width, height, 200, 200)).toBe(URL_VALUE);
   });
 
   it("refuses a value too long for the error correction level, before rendering", () => {

@@ -379,6 +379,52 @@ describe("POST /v1/renders: refusals charge nothing", () => {
     expect(ok.body.status).toBe("completed");
   });
 
+  it("value_not_encodable says why an EAN-13 barcode cannot hold the value, and charges nothing", async () => {
+    const document = {
+      version: 2,
+      key: "product-ean",
+      name: "Product",
+      slots: [{ name: "gtin", type: "text", default: "400638133393" }],
+      frames: [
+        {
+          name: "main",
+          width: 240,
+          height: 100,
+          layers: [
+            {
+              id: "ean",
+              type: "barcode",
+              symbology: "ean13",
+              x: 0,
+              y: 0,
+              width: 240,
+              height: 100,
+              value: "",
+              bind: { value: "gtin" },
+            },
+          ],
+        },
+      ],
+    };
+    await publishTemplate(t, key, document);
+    const before = await balanceOf(t, key);
+    const res = await render({
+      template: "product-ean",
+      wait: true,
+      modifications: [{ name: "gtin", text: "40063813339X" }],
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: "value_not_encodable", slot: "gtin" });
+    expect(res.body.error.message).toContain("EAN-13: 12 or 13 digits expected");
+    expect(await balanceOf(t, key)).toBe(before);
+    const ok = await render({
+      template: "product-ean",
+      wait: true,
+      modifications: [{ name: "gtin", text: "4006381333931" }],
+    });
+    expect(ok.body.status).toBe("completed");
+  });
+
   it("template_not_published for a draft", async () => {
     await api(t, "POST", "/v1/templates", { key, body: { document: testTemplate("draft-only") } });
     const res = await api(t, "POST", "/v1/renders", {
