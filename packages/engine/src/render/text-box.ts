@@ -128,15 +128,19 @@ export function layoutText(
   options: FitOptions,
 ): TextLayout {
   const spacing = options.paragraphSpacing ?? 0;
+  // Skia rounds the paragraph's height; a size fits only if the cut below keeps every line too.
+  const fitsWhole = (paragraph: Paragraph, size: number) =>
+    fitsBox(paragraph, spec.text, box.height, spacing) &&
+    paragraph.getNumberOfLines() <= linesInBox(paragraph, size * spec.lineHeight, box.height, spacing);
   const fitsAtSize = (size: number) => {
     const candidate = factory.build(spec, size, box.width, options.maxLines);
-    const fits = fitsBox(candidate, spec.text, box.height, spacing);
+    const fits = fitsWhole(candidate, size);
     candidate.delete();
     return fits;
   };
   let size = spec.size;
   let paragraph = factory.build(spec, size, box.width, options.maxLines);
-  if (options.shrink && !fitsBox(paragraph, spec.text, box.height, spacing)) {
+  if (options.shrink && !fitsWhole(paragraph, size)) {
     const floor = Math.min(spec.size, options.minSize ?? Math.max(DEFAULT_MIN_SIZE_FLOOR, spec.size / 2));
     const steps = Math.floor((spec.size - floor) / SHRINK_STEP + 1e-9);
     // Largest k whose size floor + k*step fits; k = 0 is used when nothing fits.

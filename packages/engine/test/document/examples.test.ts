@@ -21,9 +21,13 @@ function* layersOf(layers: readonly Layer[]): Generator<Layer> {
   }
 }
 
-function boundSlots(frame: FrameT): string[] {
+/** Slots a frame draws (bindings) or reads (`visible_when` conditions). */
+function usedSlots(frame: FrameT): string[] {
   const names = Object.values(frame.bind ?? {});
-  for (const layer of layersOf(frame.layers)) names.push(...Object.values(layer.bind ?? {}));
+  for (const layer of layersOf(frame.layers)) {
+    names.push(...Object.values(layer.bind ?? {}));
+    if (layer.visible_when !== undefined) names.push(layer.visible_when.slot);
+  }
   return names;
 }
 
@@ -39,11 +43,11 @@ describe("example templates", () => {
   describe.each(files)("%s", (file) => {
     const doc = load(file);
 
-    it("has text, image and colour slots, all bound and all given a sample value", () => {
+    it("has text, image and colour slots, all used and all given a sample value", () => {
       const types = new Set(doc.slots.map((s) => s.type));
       expect([...types].sort()).toEqual(["color", "image", "text"]);
-      const bound = new Set(doc.frames.flatMap(boundSlots));
-      for (const slot of doc.slots) expect(bound, `slot ${slot.name} is never bound`).toContain(slot.name);
+      const used = new Set(doc.frames.flatMap(usedSlots));
+      for (const slot of doc.slots) expect(used, `slot ${slot.name} is never used`).toContain(slot.name);
       expect(Object.keys(doc.sample ?? {}).sort()).toEqual(doc.slots.map((s) => s.name).sort());
     });
 
