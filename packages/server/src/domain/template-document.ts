@@ -3,6 +3,7 @@ import { fail, type Result } from "./failure.ts";
 
 interface AnyLayerLike {
   bind?: Record<string, string>;
+  visible_when?: { slot: string };
   layers?: AnyLayerLike[];
 }
 
@@ -24,10 +25,12 @@ export function checkTemplateDocument(input: unknown, prefix = "document"): Resu
   );
 }
 
-function boundSlots(layers: AnyLayerLike[], into = new Set<string>()): Set<string> {
+/** Slots the layers draw (bindings) or read (`visible_when` conditions). */
+function usedSlots(layers: AnyLayerLike[], into = new Set<string>()): Set<string> {
   for (const layer of layers) {
     for (const slot of Object.values(layer.bind ?? {})) into.add(slot);
-    if (layer.layers) boundSlots(layer.layers, into);
+    if (layer.visible_when) into.add(layer.visible_when.slot);
+    if (layer.layers) usedSlots(layer.layers, into);
   }
   return into;
 }
@@ -36,7 +39,7 @@ function boundSlots(layers: AnyLayerLike[], into = new Set<string>()): Set<strin
 export function slotSchema(doc: TemplateDocumentT) {
   const framesBySlot = new Map<string, string[]>();
   for (const frame of doc.frames) {
-    for (const slot of boundSlots([frame as AnyLayerLike])) {
+    for (const slot of usedSlots([frame as AnyLayerLike])) {
       framesBySlot.set(slot, [...(framesBySlot.get(slot) ?? []), frame.name]);
     }
   }

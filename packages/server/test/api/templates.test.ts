@@ -114,6 +114,33 @@ describe("template management", () => {
     expect(res.body.slots[3]).toMatchObject({ folder: "brand", frames: ["main"] });
   });
 
+  it("schema: a rich text slot says so, and a slot only read by visible_when lists its frames", async () => {
+    const document = testTemplate("schema-rich") as unknown as {
+      slots: Record<string, unknown>[];
+      frames: { layers: Record<string, unknown>[] }[];
+    };
+    document.slots.push({ name: "quote", type: "text", rich: true }, { name: "plan", type: "text" });
+    document.frames[0]?.layers.push({
+      id: "quote",
+      type: "text",
+      x: 0,
+      y: 0,
+      width: 100,
+      height: 40,
+      text: "<b>Hi</b>",
+      font: { family: "Inter", size: 16 },
+      color: "#000000",
+      bind: { text: "quote" },
+      visible_when: { slot: "plan", equals: "pro" },
+    });
+    await api(t, "POST", "/v1/templates", { key, body: { document, publish: true } });
+    const res = await api(t, "GET", "/v1/templates/schema-rich/schema", { key });
+    expect(res.status).toBe(200);
+    const byName = new Map(res.body.slots.map((s: { name: string }) => [s.name, s]));
+    expect(byName.get("quote")).toMatchObject({ type: "text", rich: true, frames: ["main"] });
+    expect(byName.get("plan")).toMatchObject({ type: "text", frames: ["main"] });
+  });
+
   it("an invalid document is 400 with JSON paths; a taken key is 400; unknown ids 404", async () => {
     const bad = testTemplate("bad-doc") as unknown as { frames: { width: unknown }[] };
     (bad.frames[0] as { width: unknown }).width = -5;

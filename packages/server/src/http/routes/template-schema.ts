@@ -11,8 +11,14 @@ const SlotSchema = T.Object(
     folder: T.Optional(T.String()),
     default: T.Optional(T.String()),
     max_length: T.Optional(T.Integer()),
+    rich: T.Optional(
+      T.Boolean({ description: "Values are rich text markup: <b>, <i>, <u>, <s>, <color value>, <br>" }),
+    ),
     description: T.Optional(T.String()),
-    frames: T.Array(T.String(), { description: "Frames whose layout uses the slot" }),
+    frames: T.Array(T.String(), {
+      description:
+        "Frames whose layout uses the slot (binds it, or shows a layer only for some of its values)",
+    }),
   },
   { additionalProperties: false },
 );
