@@ -6,7 +6,7 @@ import { EngineError } from "../render/errors.ts";
 import { ImageBorder, paintImageBorder } from "../render/image-border.ts";
 import { DUOTONE_BINDABLE, ImageFilters, imageFilterPaint } from "../render/image-filters.ts";
 import { imageRequestFor } from "../render/image-plan.ts";
-import { drawablePixels } from "../render/premultiply.ts";
+import { drawablePixels, isOpaque } from "../render/premultiply.ts";
 import { defineLayerKind } from "./kind.ts";
 
 /**
@@ -59,6 +59,22 @@ export const imageKind = defineLayerKind<ImageLayerT>({
     bound("filters.duotone.dark", noDuotone, 'duotone filter (add "filters.duotone")');
     bound("filters.duotone.light", noDuotone, 'duotone filter (add "filters.duotone")');
     return errors;
+  },
+  // An opaque picture casts the shadow of its box (rounded as drawn; cut to the mask by the pipeline);
+  // one with transparent pixels (a cut-out product, a contained logo) is filtered, following its alpha.
+  silhouette(ctx, layer, path) {
+    const request = imageRequestFor(layer, path, ctx.bindings, ctx.scale);
+    const prepared = request === null ? undefined : ctx.images.get(request.key);
+    if (prepared === undefined || !isOpaqueImage(prepared.rgba)) return null;
+    const radius = layer.corner_radius ?? 0;
+    const rrect = ctx.ck.RRectXY(
+      ctx.ck.XYWHRect(layer.x, layer.y, layer.width, layer.height),
+      radius,
+      radius,
+    );
+    const builder = new ctx.ck.PathBuilder();
+    builder.addRRect(rrect);
+    return { outline: builder.detachAndDelete(), alpha: 1, rrect };
   },
   images(layer, path, bindings, scale) {
     const request = imageRequestFor(layer, path, bindings, scale);
@@ -145,4 +161,16 @@ function paintImage(ctx: PaintContext, layer: ImageLayerT, path: string): void {
       message: `Image of layer "${layer.id}" has fewer pixels than its ${request.width}x${request.height} box and was enlarged.`,
     });
   }
+}
+
+const opaquePixels = new WeakMap<Uint8Array, boolean>();
+
+/** Whether every pixel is opaque (remembered per prepared buffer: hosts cache prepared images). */
+function isOpaqueImage(rgba: Uint8Array): boolean {
+  let opaque = opaquePixels.get(rgba);
+  if (opaque === undefined) {
+    opaque = isOpaque(rgba);
+    opaquePixels.set(rgba, opaque);
+  }
+  return opaque;
 }

@@ -6,6 +6,7 @@ import type { ValidationError } from "../document/validate-paths.ts";
 import type { SlotValueError } from "../document/values.ts";
 import type { Bindings } from "../render/bindings.ts";
 import type { PaintContext } from "../render/context.ts";
+import type { Silhouette } from "../render/shadows.ts";
 
 /** What every layer value has, whatever its kind (see `layerCommon` in document/common.ts). */
 export interface LayerBase {
@@ -47,6 +48,12 @@ export interface LayerKind<L extends LayerBase = LayerBase> {
    * offscreen layer used for opacity. Default 1.
    */
   overhang?(layer: L): number;
+  /**
+   * What the layer casts drop shadows from (its outline and opacity), when the kind can tell without
+   * drawing; the shadows are then blurred outlines (render/shadows.ts). Without it, or when it returns
+   * null, shadows are a drop-shadow filter of the layer's pixels (slower, exact for any content).
+   */
+  silhouette?(ctx: PaintContext, layer: L, path: string): Silhouette | null;
   /** The layer's outline in its parent's coordinates, when it can serve as another layer's mask. */
   outline?(ck: CanvasKit, layer: L): Path | null;
   /**

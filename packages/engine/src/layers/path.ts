@@ -8,6 +8,7 @@ import {
   fillStrokeErrors,
   fillStrokeOverhang,
   fillStrokeProperties,
+  fillStrokeSilhouette,
   paintFillStroke,
 } from "../render/fill-stroke.ts";
 import { defineLayerKind } from "./kind.ts";
@@ -84,6 +85,7 @@ export const pathKind = defineLayerKind<PathLayerT>({
     shape.delete();
   },
   overhang: (layer) => fillStrokeOverhang(layer, "center"),
+  silhouette: (ctx, layer, path) => fillStrokeSilhouette(ctx, layer, outline(ctx.ck, layer), path, "center"),
   outline,
   validate(layer, path) {
     const errors = fillStrokeErrors(layer, path);

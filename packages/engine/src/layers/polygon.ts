@@ -7,6 +7,7 @@ import {
   fillStrokeErrors,
   fillStrokeOverhang,
   fillStrokeProperties,
+  fillStrokeSilhouette,
   paintFillStroke,
 } from "../render/fill-stroke.ts";
 import { regularVertices, roundedPolygonPath } from "../render/polygon-path.ts";
@@ -47,6 +48,7 @@ export const polygonKind = defineLayerKind<PolygonLayerT>({
     shape.delete();
   },
   overhang: (layer) => fillStrokeOverhang(layer, "inside"),
+  silhouette: (ctx, layer, path) => fillStrokeSilhouette(ctx, layer, outline(ctx.ck, layer), path, "inside"),
   outline,
   validate: fillStrokeErrors,
 });

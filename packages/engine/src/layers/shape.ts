@@ -2,7 +2,9 @@ import { type Static, Type as T } from "@sinclair/typebox";
 import type { CanvasKit, InputRRect, Path } from "canvaskit-wasm";
 import { layerCommon, Paint } from "../document/common.ts";
 import type { PaintContext } from "../render/context.ts";
-import { applyPaint, resolvePaint } from "../render/paint.ts";
+import { fillArea } from "../render/gradient-bands.ts";
+import { applyPaint, resolvePaint, resolvePaintOrNone } from "../render/paint.ts";
+import { paintAlpha } from "../render/shadows.ts";
 import { defineLayerKind } from "./kind.ts";
 
 export const CornerRadius = T.Union([
@@ -43,6 +45,30 @@ export const shapeKind = defineLayerKind<ShapeLayerT>({
   bindable: { fill: "color", "stroke.color": "color" },
   paints: ["fill", "stroke.color"],
   paint: paintShape,
+  // The stroke is inside the box: the box's outline is the whole shape.
+  silhouette(ctx, layer, path) {
+    const fill = resolvePaintOrNone(ctx.bindings, layer.bind, "fill", layer.fill, `${path}.fill`, layer.id);
+    if (fill.value === null) return null;
+    let alpha = paintAlpha(fill.value, fill.path);
+    if (layer.stroke) {
+      const { color } = layer.stroke;
+      const stroke = resolvePaint(
+        ctx.bindings,
+        layer.bind,
+        "stroke.color",
+        color,
+        `${path}.stroke.color`,
+        layer.id,
+      );
+      alpha = Math.max(alpha, paintAlpha(stroke.value, stroke.path));
+    }
+    const { x, y, width: w, height: h } = layer;
+    const rrect =
+      layer.shape === "ellipse"
+        ? ctx.ck.RRectXY(ctx.ck.XYWHRect(x, y, w, h), w / 2, h / 2)
+        : roundedRect(x, y, w, h, cornerRadii(layer.corner_radius), 0);
+    return { outline: shapeOutline(ctx.ck, layer), alpha, rrect };
+  },
   outline: shapeOutline,
   validate(layer, path) {
     if (layer.bind?.["stroke.color"] !== undefined && (layer.stroke === undefined || layer.stroke === null)) {
@@ -102,10 +128,14 @@ function paintShape(ctx: PaintContext, layer: ShapeLayerT, path: string): void {
   paint.setAntiAlias(true);
   paint.setAlphaf(1);
   if (fill.value !== null) {
-    paint.setStyle(ck.PaintStyle.Fill);
-    const release = applyPaint(ck, paint, fill.value, fill.path, layer);
-    draw(0);
-    release();
+    fillArea(ctx, fill.value, fill.path, layer, {
+      clip: () => {
+        const outline = shapeOutline(ck, layer);
+        canvas.clipPath(outline, ck.ClipOp.Intersect, true);
+        outline.delete();
+      },
+      drawSolid: () => draw(0),
+    });
   }
   const stroke = layer.stroke;
   if (stroke) {

@@ -7,6 +7,7 @@ import {
   fillStrokeErrors,
   fillStrokeOverhang,
   fillStrokeProperties,
+  fillStrokeSilhouette,
   paintFillStroke,
 } from "../render/fill-stroke.ts";
 import { regularVertices, roundedPolygonPath } from "../render/polygon-path.ts";
@@ -52,6 +53,7 @@ export const starKind = defineLayerKind<StarLayerT>({
     shape.delete();
   },
   overhang: (layer) => fillStrokeOverhang(layer, "inside"),
+  silhouette: (ctx, layer, path) => fillStrokeSilhouette(ctx, layer, outline(ctx.ck, layer), path, "inside"),
   outline,
   validate: fillStrokeErrors,
 });

@@ -2,17 +2,25 @@ import type { BlendMode, CanvasKit, ImageFilter, Paint } from "canvaskit-wasm";
 import type { BlendModeT, DropShadowT } from "../document/common.ts";
 import type { Layer } from "../document/schema.ts";
 import { parseHexColor } from "./color.ts";
+import { sigmaOf } from "./shadows.ts";
 
 /**
  * The paint of the offscreen layer a layer draws into when it needs compositing: opacity, drop shadows
- * (an image filter) and a blend mode, all in one saveLayer. Null when the layer needs none of them, so
+ * (an image filter, for kinds without a silhouette: render/shadows.ts) and a blend mode, all in one
+ * saveLayer. Null when the layer needs none of them, so
  * plain layers cost nothing extra. Image filters on a saveLayer take their parameters in the layer's
  * local space (Skia maps them through the canvas matrix), so shadows scale with `scale` and turn with a
  * rotated layer, as they do in design tools.
  */
-export function compositingPaint(ck: CanvasKit, layer: Layer, path: string): Paint | null {
+export function compositingPaint(
+  ck: CanvasKit,
+  layer: Layer,
+  path: string,
+  /** False when the shadows are drawn from the layer's silhouette instead (render/shadows.ts). */
+  filterShadows: boolean,
+): Paint | null {
   const opacity = layer.opacity ?? 1;
-  const shadows = layer.shadows ?? [];
+  const shadows = filterShadows ? (layer.shadows ?? []) : [];
   const blend = layer.blend_mode ?? "normal";
   if (opacity >= 1 && shadows.length === 0 && blend === "normal") return null;
   const paint = new ck.Paint();
@@ -38,9 +46,6 @@ export function shadowReach(layer: Layer): number {
   }
   return Math.ceil(reach);
 }
-
-/** CSS blur radius -> Gaussian sigma (the same relation CSS box-shadow and text-shadow use). */
-const sigmaOf = (blur: number) => blur / 2;
 
 /**
  * The layer's pixels over its shadows, the first shadow lowest. One shadow is Skia's drop-shadow

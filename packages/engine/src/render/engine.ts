@@ -15,10 +15,12 @@ import { parseHexColor } from "./color.ts";
 import type { PaintContext } from "./context.ts";
 import { FontLibrary } from "./fonts.ts";
 import { checkScale, findFrame, toDevice } from "./geometry.ts";
+import { fillClipWithGradient } from "./gradient-bands.ts";
 import { IconLibrary } from "./icons.ts";
 import { planFrameImages } from "./image-plan.ts";
 import { paintLayers } from "./layers.ts";
-import { applyPaint, isOpaquePaint, resolvePaint } from "./paint.ts";
+import { isOpaquePaint, resolvePaint } from "./paint.ts";
+import { isOpaque } from "./premultiply.ts";
 import { RasterSurface } from "./surface.ts";
 import { ParagraphFactory } from "./text-layout.ts";
 
@@ -90,13 +92,8 @@ export function createEngine({ canvasKit, fonts, icons }: EngineSetup): Engine {
         canvas.clear(TRANSPARENT);
         canvas.save();
         canvas.scale(scale, scale);
-        paint.setStyle(ck.PaintStyle.Fill);
-        paint.setAntiAlias(false);
-        paint.setAlphaf(1);
         const frameBox = { x: 0, y: 0, width: frame.width, height: frame.height };
-        const release = applyPaint(ck, paint, background.value, background.path, frameBox);
-        canvas.drawRect(ck.XYWHRect(0, 0, frame.width, frame.height), paint);
-        release();
+        fillClipWithGradient(ck, canvas, paint, background.value, background.path, frameBox);
         canvas.restore();
       }
       const saved = canvas.save();
@@ -142,9 +139,4 @@ export function createEngine({ canvasKit, fonts, icons }: EngineSetup): Engine {
       iconLibrary.dispose();
     },
   };
-}
-
-function isOpaque(pixels: Uint8Array): boolean {
-  for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 255) return false;
-  return true;
 }

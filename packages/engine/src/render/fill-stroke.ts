@@ -6,7 +6,9 @@ import type { ValidationError } from "../document/validate-paths.ts";
 import type { LayerBase } from "../layers/kind.ts";
 import type { Resolved } from "./bindings.ts";
 import type { PaintContext } from "./context.ts";
+import { fillArea } from "./gradient-bands.ts";
 import { applyPaint, type PaintBox, resolvePaint, resolvePaintOrNone } from "./paint.ts";
+import { paintAlpha, type Silhouette } from "./shadows.ts";
 
 /**
  * Fill and stroke of the outline kinds (polygon, star, path): their shared schema properties and the
@@ -92,10 +94,10 @@ export function paintFillStroke(
   paint.setAlphaf(1);
   const fill = resolvePaintOrNone(bindings, layer.bind, "fill", layer.fill, `${path}.fill`, layer.id);
   if (fill.value !== null) {
-    paint.setStyle(ck.PaintStyle.Fill);
-    const release = applyPaint(ck, paint, fill.value, fill.path, layer);
-    canvas.drawPath(outline, paint);
-    release();
+    fillArea(ctx, fill.value, fill.path, layer, {
+      clip: () => canvas.clipPath(outline, ck.ClipOp.Intersect, true),
+      drawSolid: () => canvas.drawPath(outline, paint),
+    });
   }
   const stroke = layer.stroke;
   if (!stroke) return;
@@ -129,17 +131,63 @@ export function strokeOutline(
   }
   paint.setStyle(ck.PaintStyle.Stroke);
   paint.setStrokeWidth(align === "center" ? stroke.width : stroke.width * 2);
-  paint.setStrokeJoin(
-    stroke.join === "round"
-      ? ck.StrokeJoin.Round
-      : stroke.join === "bevel"
-        ? ck.StrokeJoin.Bevel
-        : ck.StrokeJoin.Miter,
-  );
+  paint.setStrokeJoin(strokeJoinOf(ck, stroke.join));
   const release = applyPaint(ck, paint, color.value, color.path, box);
   canvas.drawPath(outline, paint);
   release();
   // The paint is shared by every layer: leave the join as the other painters expect it.
   paint.setStrokeJoin(ck.StrokeJoin.Miter);
   canvas.restoreToCount(saved);
+}
+
+/**
+ * The silhouette of an outline kind: its outline, grown by a centred or outside stroke, at its most
+ * opaque paint. Null (the shadows are then filtered) without an outline or a fill: a stroke-only
+ * outline casts only its line, which the filter draws exactly. Takes ownership of `outline`.
+ */
+export function fillStrokeSilhouette(
+  ctx: PaintContext,
+  layer: FillStrokeLayer,
+  outline: Path | null,
+  path: string,
+  defaultAlign: StrokeAlignT,
+): Silhouette | null {
+  if (outline === null) return null;
+  const { ck, bindings } = ctx;
+  const fill = resolvePaintOrNone(bindings, layer.bind, "fill", layer.fill, `${path}.fill`, layer.id);
+  if (fill.value === null) {
+    outline.delete();
+    return null;
+  }
+  let alpha = paintAlpha(fill.value, fill.path);
+  const stroke = layer.stroke;
+  if (!stroke) return { outline, alpha };
+  const color = resolvePaint(
+    bindings,
+    layer.bind,
+    "stroke.color",
+    stroke.color,
+    `${path}.stroke.color`,
+    layer.id,
+  );
+  alpha = Math.max(alpha, paintAlpha(color.value, color.path));
+  const align = stroke.align ?? defaultAlign;
+  if (align === "inside") return { outline, alpha };
+  const band = outline.makeStroked({
+    width: align === "center" ? stroke.width : stroke.width * 2,
+    join: strokeJoinOf(ck, stroke.join),
+  });
+  const grown = band === null ? null : ck.Path.MakeFromOp(outline, band, ck.PathOp.Union);
+  band?.delete();
+  if (grown === null) return { outline, alpha };
+  outline.delete();
+  return { outline: grown, alpha };
+}
+
+function strokeJoinOf(ck: PaintContext["ck"], join: OutlineStrokeT["join"]) {
+  return join === "round"
+    ? ck.StrokeJoin.Round
+    : join === "bevel"
+      ? ck.StrokeJoin.Bevel
+      : ck.StrokeJoin.Miter;
 }

@@ -3,7 +3,8 @@ import { kindOf } from "../layers/registry.ts";
 import type { PaintContext } from "./context.ts";
 import { compositingPaint, shadowReach } from "./effects.ts";
 import { isDrawn } from "./geometry.ts";
-import { clipToMask } from "./mask.ts";
+import { clipToMask, maskOutline } from "./mask.ts";
+import { drawSilhouetteShadows, intersectOutline, type Silhouette } from "./shadows.ts";
 
 /** Paints layers in order; `path` is the JSON path of their parent (frame or group). */
 export function paintLayers(ctx: PaintContext, layers: readonly Layer[], path: string): void {
@@ -31,7 +32,8 @@ function paintLayer(ctx: PaintContext, layer: Layer, path: string, siblings: rea
     canvas.scale(layer.flip_x === true ? -1 : 1, layer.flip_y === true ? -1 : 1);
     canvas.translate(-cx, -cy);
   }
-  const composite = compositingPaint(ck, layer, path);
+  const silhouette = castsSilhouette(ctx, layer, path, siblings);
+  const composite = compositingPaint(ck, layer, path, silhouette === null);
   if (composite !== null) {
     // Bounded to the box plus the kind's overhang and the shadows' reach, to keep the offscreen layer small.
     const margin = kind.children ? null : (kind.overhang?.(layer) ?? 1) + shadowReach(layer);
@@ -48,6 +50,10 @@ function paintLayer(ctx: PaintContext, layer: Layer, path: string, siblings: rea
     );
     composite.delete();
   }
+  if (silhouette !== null) {
+    drawSilhouetteShadows(ctx, layer.shadows ?? [], silhouette, `${path}.shadows`);
+    silhouette.outline.delete();
+  }
   const mask = layer.mask === undefined ? null : clipToMask(ctx, layer, layer.mask, siblings, path);
   const outerMask = ctx.mask;
   ctx.mask = mask;
@@ -58,4 +64,21 @@ function paintLayer(ctx: PaintContext, layer: Layer, path: string, siblings: rea
     mask?.delete();
   }
   canvas.restoreToCount(saved);
+}
+
+/** The silhouette a shadowed layer casts its shadows from (cut to its mask), or null: filter them. */
+function castsSilhouette(
+  ctx: PaintContext,
+  layer: Layer,
+  path: string,
+  siblings: readonly Layer[],
+): Silhouette | null {
+  if ((layer.shadows ?? []).length === 0) return null;
+  const silhouette = kindOf(layer).silhouette?.(ctx, layer, path) ?? null;
+  if (silhouette === null || layer.mask === undefined) return silhouette;
+  const mask = maskOutline(ctx.ck, layer, layer.mask, siblings, path);
+  const outline = intersectOutline(ctx.ck, silhouette.outline, mask);
+  mask.delete();
+  // Cut to the mask, the outline is no longer the rounded rectangle it may have been.
+  return outline === null ? null : { outline, alpha: silhouette.alpha };
 }

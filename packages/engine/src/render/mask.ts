@@ -34,7 +34,8 @@ export function clipToMask(
   return outline;
 }
 
-function maskOutline(
+/** The mask's outline in the masked layer's drawing coordinates; the caller deletes it. */
+export function maskOutline(
   ck: CanvasKit,
   layer: Layer,
   mask: MaskT,

@@ -121,7 +121,7 @@ const noop = () => {};
  * The gradient line of CSS `linear-gradient(<angle>)`: through the box centre, in the angle's
  * direction (0 = up, 90 = right), long enough that the corners get the end colours.
  */
-function linearEnds(angle: number, box: PaintBox): [[number, number], [number, number]] {
+export function linearEnds(angle: number, box: PaintBox): [[number, number], [number, number]] {
   const radians = (angle * Math.PI) / 180;
   const dx = Math.sin(radians);
   const dy = -Math.cos(radians);

@@ -49,3 +49,9 @@ function toDrawable(ck: CanvasKit, rgba: Uint8Array): DrawablePixels {
   }
   return { pixels: out, alphaType: ck.AlphaType.Premul };
 }
+
+/** Whether every pixel of RGBA bytes is opaque. */
+export function isOpaque(pixels: Uint8Array): boolean {
+  for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 255) return false;
+  return true;
+}
