@@ -1,12 +1,14 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import type { PreparedImage } from "../api.ts";
 import { layerCommon } from "../document/common.ts";
 import { joinPath, type ValidationError } from "../document/validate-paths.ts";
 import type { PaintContext } from "../render/context.ts";
 import { EngineError } from "../render/errors.ts";
 import { ImageBorder, paintImageBorder } from "../render/image-border.ts";
-import { DUOTONE_BINDABLE, ImageFilters, imageFilterPaint } from "../render/image-filters.ts";
+import { DUOTONE_BINDABLE, filterMatrices, ImageFilters, imageFilterPaint } from "../render/image-filters.ts";
+import type { ImageClip } from "../render/image-pixels.ts";
 import { imageRequestFor } from "../render/image-plan.ts";
-import { drawablePixels, isOpaque } from "../render/premultiply.ts";
+import { drawablePixels } from "../render/premultiply.ts";
 import { defineLayerKind } from "./kind.ts";
 
 /**
@@ -44,6 +46,7 @@ export const imageKind = defineLayerKind<ImageLayerT>({
   bindable: { src: "image", "border.color": "color", ...DUOTONE_BINDABLE },
   paints: ["border.color"],
   paint: paintImage,
+  masksItself: true,
   validate(layer, path) {
     const errors: ValidationError[] = [];
     const bound = (property: string, missing: boolean, what: string) => {
@@ -65,7 +68,8 @@ export const imageKind = defineLayerKind<ImageLayerT>({
   silhouette(ctx, layer, path) {
     const request = imageRequestFor(layer, path, ctx.bindings, ctx.scale);
     const prepared = request === null ? undefined : ctx.images.get(request.key);
-    if (prepared === undefined || !isOpaqueImage(prepared.rgba)) return null;
+    if (prepared === undefined) return null;
+    if (drawablePixels(ctx.ck, prepared.rgba).alphaType !== ctx.ck.AlphaType.Opaque) return null;
     const radius = layer.corner_radius ?? 0;
     const rrect = ctx.ck.RRectXY(
       ctx.ck.XYWHRect(layer.x, layer.y, layer.width, layer.height),
@@ -84,10 +88,11 @@ export const imageKind = defineLayerKind<ImageLayerT>({
 
 /**
  * Draws the host-prepared pixels of an image layer 1:1 with nearest sampling (architecture.md: cubic
- * resampling in the engine cost 75-93 ms). Fit and focal point were applied by the host; the engine
- * clips the corner radius, applies filters and draws the border. Axis-aligned layers are snapped to
- * whole device pixels so each source pixel lands on exactly one surface pixel; rotated and mirrored
- * layers are drawn into their local box.
+ * resampling in the engine cost 75-93 ms). Fit and focal point were applied by the host. Axis-aligned
+ * layers are snapped to whole device pixels so each source pixel lands on exactly one surface pixel;
+ * their colour filters, corner radius and mask are folded into the pixels (render/image-pixels.ts), so
+ * the canvas only blits them. Rotated and mirrored layers, and blurred ones, are drawn into their
+ * local box through Skia's filters and clips. The border goes on top, following the mask.
  */
 function paintImage(ctx: PaintContext, layer: ImageLayerT, path: string): void {
   const request = imageRequestFor(layer, path, ctx.bindings, ctx.scale);
@@ -101,6 +106,74 @@ function paintImage(ctx: PaintContext, layer: ImageLayerT, path: string): void {
       `prepared image is ${prepared.width}x${prepared.height}, the layer needs ${request.width}x${request.height}`,
     );
   }
+  const { ck, canvas } = ctx;
+  const m = canvas.getTotalMatrix();
+  const [sx = 1, kx = 0, tx = 0, ky = 0, sy = 1, ty = 0] = m;
+  // Mirrored layers (flip_x, flip_y) take the local-box path too: the snapped rectangle is unmirrored.
+  const inverse = kx === 0 && ky === 0 && sx > 0 && sy > 0 ? ck.Matrix.invert(m) : null;
+  const source = ck.XYWHRect(0, 0, prepared.width, prepared.height);
+  const matrices = layer.filters
+    ? filterMatrices(layer.filters, layer.bind, ctx.bindings, path, layer.id)
+    : [];
+  // A corner radius alone is what v1 documents could draw: it keeps Skia's clip, so they draw the very
+  // same bytes as before document v2 (the clip's blending rounds differently from folded coverage).
+  const v1Rounded = (layer.corner_radius ?? 0) > 0 && ctx.mask === null && matrices.length === 0;
+  if (inverse && (layer.filters?.blur ?? 0) <= 0 && !v1Rounded) {
+    const left = Math.round(sx * layer.x + tx);
+    const top = Math.round(sy * layer.y + ty);
+    const image = withCoverage(ctx, layer, ck.Matrix.multiply(ck.Matrix.translated(-left, -top), m), (clip) =>
+      ctx.composedImages.composed(prepared, matrices, clip),
+    );
+    canvas.save();
+    canvas.concat(inverse);
+    const dest = ck.XYWHRect(left, top, prepared.width, prepared.height);
+    canvas.drawImageRectOptions(image, source, dest, ck.FilterMode.Nearest, ck.MipmapMode.None, null);
+    canvas.restore();
+  } else {
+    paintImageThroughSkia(ctx, layer, path, prepared, inverse);
+  }
+  canvas.save();
+  if (ctx.mask !== null) canvas.clipPath(ctx.mask, ck.ClipOp.Intersect, true);
+  paintImageBorder(ctx, layer, path);
+  canvas.restore();
+  if (prepared.upscaled) {
+    ctx.warnings.push({
+      code: "image_upscaled",
+      slot: request.slot,
+      layer: layer.id,
+      message: `Image of layer "${layer.id}" has fewer pixels than its ${request.width}x${request.height} box and was enlarged.`,
+    });
+  }
+}
+
+/**
+ * Calls `use` with the coverage the image's pixels take (its mask and corner radius, with the matrix
+ * from the layer's coordinates to the image's device pixels), or null when it has none.
+ */
+function withCoverage<T>(
+  ctx: PaintContext,
+  layer: ImageLayerT,
+  toImage: number[],
+  use: (clip: ImageClip | null) => T,
+): T {
+  const { ck } = ctx;
+  const radius = layer.corner_radius ?? 0;
+  const rrect =
+    radius > 0 ? ck.RRectXY(ck.XYWHRect(layer.x, layer.y, layer.width, layer.height), radius, radius) : null;
+  const outlines = ctx.mask === null ? [] : [ctx.mask];
+  if (rrect === null && outlines.length === 0) return use(null);
+  const key = `${toImage.join(",")}|${radius}|${outlines.map((outline) => outline.toSVGString()).join("|")}`;
+  return use({ matrix: toImage, outlines, rrect, key });
+}
+
+/** The general path: Skia draws the image through the filters' paint, clipped to the radius and mask. */
+function paintImageThroughSkia(
+  ctx: PaintContext,
+  layer: ImageLayerT,
+  path: string,
+  prepared: PreparedImage,
+  inverse: number[] | null,
+): void {
   const { ck, canvas } = ctx;
   const { pixels, alphaType } = drawablePixels(ck, prepared.rgba);
   const image = ck.MakeImage(
@@ -118,15 +191,13 @@ function paintImage(ctx: PaintContext, layer: ImageLayerT, path: string): void {
   const { x, y, width: w, height: h } = layer;
   const source = ck.XYWHRect(0, 0, prepared.width, prepared.height);
   canvas.save();
+  if (ctx.mask !== null) canvas.clipPath(ctx.mask, ck.ClipOp.Intersect, true);
   const radius = layer.corner_radius ?? 0;
   if (radius > 0)
     canvas.clipRRect(ck.RRectXY(ck.XYWHRect(x, y, w, h), radius, radius), ck.ClipOp.Intersect, true);
-  const m = canvas.getTotalMatrix();
-  const [sx = 1, kx = 0, tx = 0, ky = 0, sy = 1, ty = 0] = m;
-  // Mirrored layers (flip_x, flip_y) take the local-box path too: the snapped rectangle is unmirrored.
-  const inverse = kx === 0 && ky === 0 && sx > 0 && sy > 0 ? ck.Matrix.invert(m) : null;
-  // Filters draw through a paint (colour filters keep the 1:1 pixel path); a blur's sigma is in the
-  // canvas's units: device px on the snapped path, template px (Skia scales it) when rotated.
+  const [sx = 1, , tx = 0, , sy = 1, ty = 0] = canvas.getTotalMatrix();
+  // Filters draw through a paint; a blur's sigma is in the canvas's units: device px on the snapped
+  // path, template px (Skia scales it) when rotated.
   const filtered = imageFilterPaint(
     ck,
     layer.filters,
@@ -152,25 +223,4 @@ function paintImage(ctx: PaintContext, layer: ImageLayerT, path: string): void {
   canvas.restore();
   image.delete();
   imagePaint?.delete();
-  paintImageBorder(ctx, layer, path);
-  if (prepared.upscaled) {
-    ctx.warnings.push({
-      code: "image_upscaled",
-      slot: request.slot,
-      layer: layer.id,
-      message: `Image of layer "${layer.id}" has fewer pixels than its ${request.width}x${request.height} box and was enlarged.`,
-    });
-  }
-}
-
-const opaquePixels = new WeakMap<Uint8Array, boolean>();
-
-/** Whether every pixel is opaque (remembered per prepared buffer: hosts cache prepared images). */
-function isOpaqueImage(rgba: Uint8Array): boolean {
-  let opaque = opaquePixels.get(rgba);
-  if (opaque === undefined) {
-    opaque = isOpaque(rgba);
-    opaquePixels.set(rgba, opaque);
-  }
-  return opaque;
 }

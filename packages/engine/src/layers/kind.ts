@@ -54,6 +54,11 @@ export interface LayerKind<L extends LayerBase = LayerBase> {
    * null, shadows are a drop-shadow filter of the layer's pixels (slower, exact for any content).
    */
   silhouette?(ctx: PaintContext, layer: L, path: string): Silhouette | null;
+  /**
+   * The kind applies its mask itself (`ctx.mask`, not clipped on the canvas): images fold it into
+   * their pixels, since a clip under an image is slow in the engine's Skia (render/image-pixels.ts).
+   */
+  readonly masksItself?: boolean;
   /** The layer's outline in its parent's coordinates, when it can serve as another layer's mask. */
   outline?(ck: CanvasKit, layer: L): Path | null;
   /**

@@ -4,6 +4,7 @@ import type { Layer } from "../document/schema.ts";
 import type { Bindings } from "./bindings.ts";
 import type { FontLibrary } from "./fonts.ts";
 import type { IconLibrary } from "./icons.ts";
+import type { ComposedImages } from "./image-pixels.ts";
 import type { ParagraphFactory } from "./text-layout.ts";
 
 /** Everything a layer painter needs for one render. */
@@ -17,6 +18,8 @@ export interface PaintContext {
   images: ReadonlyMap<string, PreparedImage>;
   /** Icon outlines from the host's icon data, cached per engine. */
   icons: IconLibrary;
+  /** Image layers' pixels with filters and masks applied, cached per engine. */
+  composedImages: ComposedImages;
   scale: number;
   /** One paint reused by every shape and layer of the engine; painters set every property they rely on. */
   paint: Paint;

@@ -17,6 +17,7 @@ import { FontLibrary } from "./fonts.ts";
 import { checkScale, findFrame, toDevice } from "./geometry.ts";
 import { fillClipWithGradient } from "./gradient-bands.ts";
 import { IconLibrary } from "./icons.ts";
+import { ComposedImages } from "./image-pixels.ts";
 import { planFrameImages } from "./image-plan.ts";
 import { paintLayers } from "./layers.ts";
 import { isOpaquePaint, resolvePaint } from "./paint.ts";
@@ -50,6 +51,7 @@ export function createEngine({ canvasKit, fonts, icons }: EngineSetup): Engine {
   const paragraphs = new ParagraphFactory(ck, library);
   const iconLibrary = new IconLibrary(ck, icons ?? null);
   const surface = new RasterSurface(ck);
+  const composedImages = new ComposedImages(ck);
   const paint = new ck.Paint();
   let disposed = false;
 
@@ -107,6 +109,7 @@ export function createEngine({ canvasKit, fonts, icons }: EngineSetup): Engine {
         warnings,
         images: input.images ?? NO_IMAGES,
         icons: iconLibrary,
+        composedImages,
         scale,
         paint,
         mask: null,
@@ -133,6 +136,7 @@ export function createEngine({ canvasKit, fonts, icons }: EngineSetup): Engine {
       if (disposed) return;
       disposed = true;
       surface.release();
+      composedImages.dispose();
       paint.delete();
       paragraphs.dispose();
       library.dispose();

@@ -46,7 +46,7 @@ export const DUOTONE_BINDABLE = {
 } as const;
 
 /** A 4x5 row-major colour matrix (Skia's layout; the last column is an offset in 0..1). */
-type ColorMatrix = number[];
+export type ColorMatrix = number[];
 
 /** The filters that change anything, as colour matrices in the order they apply. */
 function colorMatrices(
@@ -131,6 +131,27 @@ function duotoneMatrix(dark: Float32Array, light: Float32Array): ColorMatrix {
   return [...row(0), ...row(1), ...row(2), 0, 0, 0, 1, 0];
 }
 
+/** The colour matrices of a layer's filters in the order they apply, duotone colours after binding. */
+export function filterMatrices(
+  filters: ImageFiltersT,
+  bind: Readonly<Record<string, string>> | undefined,
+  bindings: Bindings,
+  path: string,
+  layerId: string,
+): ColorMatrix[] {
+  let duotone: { dark: Float32Array; light: Float32Array } | null = null;
+  if (filters.duotone) {
+    const tone = (which: "dark" | "light") => {
+      const design = filters.duotone?.[which] ?? "#000000";
+      const at = `${path}.filters.duotone.${which}`;
+      const color = bindings.resolve(bind, `filters.duotone.${which}`, design, at, layerId);
+      return parseHexColor(color.value, color.path);
+    };
+    duotone = { dark: tone("dark"), light: tone("light") };
+  }
+  return colorMatrices(filters, duotone);
+}
+
 /**
  * A paint drawing an image through the layer's filters, or null when they change nothing (the image
  * is then drawn without a paint, as before filters existed). `blurScale` converts template px to the
@@ -147,17 +168,7 @@ export function imageFilterPaint(
   blurScale: number,
 ): { paint: Paint; blurs: boolean } | null {
   if (filters === undefined) return null;
-  let duotone: { dark: Float32Array; light: Float32Array } | null = null;
-  if (filters.duotone) {
-    const tone = (which: "dark" | "light") => {
-      const design = filters.duotone?.[which] ?? "#000000";
-      const at = `${path}.filters.duotone.${which}`;
-      const color = bindings.resolve(bind, `filters.duotone.${which}`, design, at, layerId);
-      return parseHexColor(color.value, color.path);
-    };
-    duotone = { dark: tone("dark"), light: tone("light") };
-  }
-  const matrices = colorMatrices(filters, duotone);
+  const matrices = filterMatrices(filters, bind, bindings, path, layerId);
   const blur = (filters.blur ?? 0) * blurScale;
   if (matrices.length === 0 && blur <= 0) return null;
   const paint = new ck.Paint();

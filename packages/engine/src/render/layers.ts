@@ -54,7 +54,12 @@ function paintLayer(ctx: PaintContext, layer: Layer, path: string, siblings: rea
     drawSilhouetteShadows(ctx, layer.shadows ?? [], silhouette, `${path}.shadows`);
     silhouette.outline.delete();
   }
-  const mask = layer.mask === undefined ? null : clipToMask(ctx, layer, layer.mask, siblings, path);
+  const mask =
+    layer.mask === undefined
+      ? null
+      : kind.masksItself
+        ? maskOutline(ck, layer, layer.mask, siblings, path)
+        : clipToMask(ctx, layer, layer.mask, siblings, path);
   const outerMask = ctx.mask;
   ctx.mask = mask;
   try {

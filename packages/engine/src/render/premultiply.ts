@@ -28,26 +28,22 @@ export function drawablePixels(ck: CanvasKit, rgba: Uint8Array): DrawablePixels 
 }
 
 function toDrawable(ck: CanvasKit, rgba: Uint8Array): DrawablePixels {
-  let opaque = true;
-  for (let i = 3; i < rgba.length; i += 4) {
-    if (rgba[i] !== 255) {
-      opaque = false;
-      break;
-    }
-  }
-  if (opaque) return { pixels: rgba, alphaType: ck.AlphaType.Opaque };
-  const out = new Uint8Array(rgba.length);
+  if (isOpaque(rgba)) return { pixels: rgba, alphaType: ck.AlphaType.Opaque };
+  return { pixels: premultiplyInto(rgba, new Uint8Array(rgba.length)), alphaType: ck.AlphaType.Premul };
+}
+
+/** Straight RGBA -> premultiplied into `out` (which may be `rgba` itself); returns `out`. */
+export function premultiplyInto(rgba: Uint8Array, out: Uint8Array): Uint8Array {
   for (let i = 0; i < rgba.length; i += 4) {
     const a = rgba[i + 3] ?? 0;
     out[i + 3] = a;
-    if (a === 0) continue;
     // Rounded c*a/255, the rounding Skia's own premultiply uses.
     for (let c = 0; c < 3; c++) {
       const t = (rgba[i + c] ?? 0) * a + 128;
       out[i + c] = (t + (t >> 8)) >> 8;
     }
   }
-  return { pixels: out, alphaType: ck.AlphaType.Premul };
+  return out;
 }
 
 /** Whether every pixel of RGBA bytes is opaque. */
