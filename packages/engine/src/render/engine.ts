@@ -22,7 +22,7 @@ import { planFrameImages } from "./image-plan.ts";
 import { paintLayers } from "./layers.ts";
 import { isOpaquePaint, resolvePaint } from "./paint.ts";
 import { isOpaque } from "./premultiply.ts";
-import { RasterSurface } from "./surface.ts";
+import { LastBackground, RasterSurface } from "./surface.ts";
 import { ParagraphFactory } from "./text-layout.ts";
 
 const DEFAULT_BACKGROUND = "#FFFFFF";
@@ -52,6 +52,7 @@ export function createEngine({ canvasKit, fonts, icons }: EngineSetup): Engine {
   const iconLibrary = new IconLibrary(ck, icons ?? null);
   const surface = new RasterSurface(ck);
   const composedImages = new ComposedImages(ck);
+  const gradientBackgrounds = new LastBackground();
   const paint = new ck.Paint();
   let disposed = false;
 
@@ -90,13 +91,17 @@ export function createEngine({ canvasKit, fonts, icons }: EngineSetup): Engine {
       if (typeof background.value === "string") {
         canvas.clear(parseHexColor(background.value, background.path));
       } else {
-        // A gradient background is drawn over a transparent surface, in template px like every layer.
-        canvas.clear(TRANSPARENT);
-        canvas.save();
-        canvas.scale(scale, scale);
-        const frameBox = { x: 0, y: 0, width: frame.width, height: frame.height };
-        fillClipWithGradient(ck, canvas, paint, background.value, background.path, frameBox);
-        canvas.restore();
+        // A gradient background is drawn over a transparent surface, in template px like every layer;
+        // the frame's last one is kept and copied back (the same bytes) while it does not change.
+        const gradient = background.value;
+        gradientBackgrounds.draw(surface, `${JSON.stringify(gradient)}|${width}x${height}@${scale}`, () => {
+          canvas.clear(TRANSPARENT);
+          canvas.save();
+          canvas.scale(scale, scale);
+          const frameBox = { x: 0, y: 0, width: frame.width, height: frame.height };
+          fillClipWithGradient(ck, canvas, paint, gradient, background.path, frameBox);
+          canvas.restore();
+        });
       }
       const saved = canvas.save();
       canvas.scale(scale, scale);

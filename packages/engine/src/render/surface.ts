@@ -55,6 +55,11 @@ export class RasterSurface {
     return this.memory.toTypedArray() as Uint8Array;
   }
 
+  /** Finishes pending drawing, so `pixels()` holds it. */
+  flush(): void {
+    this.surface?.flush();
+  }
+
   release(): void {
     this.surface?.delete();
     if (this.memory) this.canvasKit.Free(this.memory);
@@ -62,5 +67,32 @@ export class RasterSurface {
     this.memory = null;
     this.width = 0;
     this.height = 0;
+  }
+}
+
+/** Backgrounds larger than this are drawn every time rather than kept (a 4x frame of 2400x2520 is 96 MB). */
+const MAX_KEPT_BACKGROUND_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The pixels of the last gradient background drawn, copied back into the surface when the next
+ * render has the same one (same paint, size and scale): a template's background rarely changes
+ * between renders, and copying 3 MB takes a fraction of drawing it. The bytes are exactly the drawn
+ * ones, so a copy and a drawing cannot differ.
+ */
+export class LastBackground {
+  private key: string | null = null;
+  private pixels: Uint8Array | null = null;
+
+  draw(surface: RasterSurface, key: string, drawIt: () => void): void {
+    const target = surface.pixels();
+    if (this.key === key && this.pixels !== null && this.pixels.length === target.length) {
+      target.set(this.pixels);
+      return;
+    }
+    drawIt();
+    surface.flush();
+    const drawn = surface.pixels();
+    this.key = drawn.length <= MAX_KEPT_BACKGROUND_BYTES ? key : null;
+    this.pixels = this.key === null ? null : drawn.slice();
   }
 }

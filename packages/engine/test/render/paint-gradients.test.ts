@@ -1,6 +1,8 @@
 import type { PaintT } from "@pictor/engine";
-import { validateDocument } from "@pictor/engine";
+import { createEngine, validateDocument } from "@pictor/engine";
+import { loadFontSet } from "@pictor/fonts";
 import { describe, expect, it } from "vitest";
+import { loadCanvasKit } from "../support/canvaskit.ts";
 import { documentOf, shapeLayer } from "../support/documents.ts";
 import { expectGolden } from "../support/render.ts";
 
@@ -135,5 +137,39 @@ describe("gradient paints", () => {
       path: "frames[0].layers[0].fill.stops",
       message: "must have at least 2 items",
     });
+  });
+});
+
+describe("gradient backgrounds kept between renders", () => {
+  const backdrop = (stop: string) =>
+    documentOf([shapeLayer({ id: "card", x: 100, y: 50, width: 200, height: 100, fill: "#FFFFFF80" })], {
+      background: {
+        type: "linear",
+        angle: 135,
+        stops: [
+          { offset: 0, color: "#0F172A" },
+          { offset: 1, color: stop },
+        ],
+      },
+    });
+
+  it("copies back exactly the pixels it drew, and draws again when the background changes", async () => {
+    const fresh = async (doc: ReturnType<typeof backdrop>, scale: number) => {
+      const engine = createEngine({ canvasKit: await loadCanvasKit(), fonts: await loadFontSet() });
+      const pixels = Buffer.from(engine.render(doc, { scale }).pixels);
+      engine.dispose();
+      return pixels;
+    };
+    const engine = createEngine({ canvasKit: await loadCanvasKit(), fonts: await loadFontSet() });
+    const render = (doc: ReturnType<typeof backdrop>, scale = 1) =>
+      Buffer.from(engine.render(doc, { scale }).pixels);
+    const first = render(backdrop("#312E81"));
+    expect(render(backdrop("#312E81")).equals(first)).toBe(true);
+    const other = render(backdrop("#BE185D"));
+    expect(other.equals(first)).toBe(false);
+    expect(other.equals(await fresh(backdrop("#BE185D"), 1))).toBe(true);
+    expect(render(backdrop("#BE185D"), 2).equals(await fresh(backdrop("#BE185D"), 2))).toBe(true);
+    expect(render(backdrop("#312E81")).equals(first)).toBe(true);
+    engine.dispose();
   });
 });
