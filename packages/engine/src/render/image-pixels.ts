@@ -130,25 +130,23 @@ export class ComposedImages {
  * Skia's matrix colour filters (and CSS between filter functions) do.
  */
 function applyColorMatrices(pixels: Uint8Array, matrices: readonly ColorMatrix[]): void {
-  const m = matrices.map((matrix) => Float64Array.from(matrix));
-  for (let i = 0; i < pixels.length; i += 4) {
-    let r = (pixels[i] ?? 0) / 255;
-    let g = (pixels[i + 1] ?? 0) / 255;
-    let b = (pixels[i + 2] ?? 0) / 255;
-    let a = (pixels[i + 3] ?? 0) / 255;
-    for (const x of m) {
-      const nr = x[0]! * r + x[1]! * g + x[2]! * b + x[3]! * a + x[4]!;
-      const ng = x[5]! * r + x[6]! * g + x[7]! * b + x[8]! * a + x[9]!;
-      const nb = x[10]! * r + x[11]! * g + x[12]! * b + x[13]! * a + x[14]!;
-      const na = x[15]! * r + x[16]! * g + x[17]! * b + x[18]! * a + x[19]!;
-      r = nr < 0 ? 0 : nr > 1 ? 1 : nr;
-      g = ng < 0 ? 0 : ng > 1 ? 1 : ng;
-      b = nb < 0 ? 0 : nb > 1 ? 1 : nb;
-      a = na < 0 ? 0 : na > 1 ? 1 : na;
+  const values = new Float64Array(pixels.length);
+  for (let i = 0; i < pixels.length; i++) values[i] = (pixels[i] ?? 0) / 255;
+  for (const matrix of matrices) {
+    const [r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0] = matrix;
+    const [b0 = 0, b1 = 0, b2 = 0, b3 = 0, b4 = 0, a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0] = matrix.slice(10);
+    for (let i = 0; i < values.length; i += 4) {
+      const r = values[i] ?? 0;
+      const g = values[i + 1] ?? 0;
+      const b = values[i + 2] ?? 0;
+      const a = values[i + 3] ?? 0;
+      values[i] = clamp01(r0 * r + r1 * g + r2 * b + r3 * a + r4);
+      values[i + 1] = clamp01(g0 * r + g1 * g + g2 * b + g3 * a + g4);
+      values[i + 2] = clamp01(b0 * r + b1 * g + b2 * b + b3 * a + b4);
+      values[i + 3] = clamp01(a0 * r + a1 * g + a2 * b + a3 * a + a4);
     }
-    pixels[i] = Math.round(r * 255);
-    pixels[i + 1] = Math.round(g * 255);
-    pixels[i + 2] = Math.round(b * 255);
-    pixels[i + 3] = Math.round(a * 255);
   }
+  for (let i = 0; i < pixels.length; i++) pixels[i] = Math.round((values[i] ?? 0) * 255);
 }
+
+const clamp01 = (v: number) => Math.min(1, Math.max(0, v));

@@ -132,7 +132,7 @@ export function groupLayer(
 export interface DocumentOptions {
   width?: number;
   height?: number;
-  background?: string;
+  background?: FrameT["background"];
   frameBind?: Record<string, string>;
   slots?: SlotT[];
   frames?: FrameT[];
