@@ -112,10 +112,7 @@ function shapeOutline(ck: CanvasKit, layer: ShapeLayerT): Path {
  */
 function paintShape(ctx: PaintContext, layer: ShapeLayerT, path: string): void {
   const { ck, canvas, paint } = ctx;
-  const fill =
-    layer.fill === null
-      ? ctx.bindings.resolve(layer.bind, "fill", null, `${path}.fill`, layer.id)
-      : resolvePaint(ctx.bindings, layer.bind, "fill", layer.fill, `${path}.fill`, layer.id);
+  const fill = resolvePaintOrNone(ctx.bindings, layer.bind, "fill", layer.fill, `${path}.fill`, layer.id);
   const radii = cornerRadii(layer.corner_radius);
   const draw = (inset: number) => {
     const { x, y, width: w, height: h } = layer;
