@@ -29,7 +29,7 @@ export class ComposedImages {
   private bytes = 0;
   private readonly maxBytes: number;
 
-  constructor(ck: CanvasKit, maxBytes = 64 * 1024 * 1024) {
+  constructor(ck: CanvasKit, maxBytes = 32 * 1024 * 1024) {
     this.ck = ck;
     this.coverage = new RasterSurface(ck);
     this.maxBytes = maxBytes;
