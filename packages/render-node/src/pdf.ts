@@ -64,11 +64,15 @@ export class PdfAssembler {
    */
   async addPage(frame: PixelFrame, options: PdfPageOptions): Promise<void> {
     const doc = await this.#doc;
-    const size = placement(frame, options);
+    // A millionth of a point less than the frame's size: a rasteriser that sizes its bitmap as
+    // ceil(points x dpi / 72) (pdftoppm) would otherwise add a column of paper when the product
+    // comes out 1e-13 above a whole number (a 301 px frame at 150 dpi: 144.48 pt, 603 px at 300 dpi).
+    const pageSize: [number, number] = [options.widthPt - PAGE_TRIM_PT, options.heightPt - PAGE_TRIM_PT];
+    const size = placement(frame, pageSize);
     if (options.quality !== undefined) {
       const jpeg = await encodeImage(frame, { format: "jpeg", quality: options.quality });
       const image = await doc.embedJpg(jpeg.bytes);
-      doc.addPage([options.widthPt, options.heightPt]).drawImage(image, size);
+      doc.addPage(pageSize).drawImage(image, size);
     } else {
       const rgb = await opaqueRgb(frame);
       const compressed = await deflateAsync(rgb, { level: options.compressionLevel ?? 1 });
@@ -83,7 +87,7 @@ export class PdfAssembler {
           Filter: "FlateDecode",
         }),
       );
-      const page = doc.addPage([options.widthPt, options.heightPt]);
+      const page = doc.addPage(pageSize);
       const name = page.node.newXObject("Image", image);
       const upright = { rotate: degrees(0), xSkew: degrees(0), ySkew: degrees(0) };
       page.pushOperators(
@@ -104,19 +108,21 @@ export class PdfAssembler {
 }
 
 /**
- * Where the image goes: from the page's top-left corner, 1/64 of an image pixel short of its right
- * and bottom edges. Poppler (pdftoppm, and the viewers built on it) covers an image whose edge falls
- * exactly on a device pixel boundary with one pixel more and resamples it, which blurs every edge of
- * a page rasterised at the pixels' own resolution; 1/64 px short it copies the pixels one for one.
- * No renderer can show the sliver (the page background is white).
+ * Where the image goes: the whole page, inset by 1/128 of an image pixel on every side. Poppler
+ * (pdftoppm, and the viewers built on it) covers an image whose edge falls exactly on a device pixel
+ * boundary with one pixel more, or (after a rounding error of 1e-14) starts it a pixel early, and then
+ * resamples it, which blurs or shifts every edge of a page rasterised at the pixels' own resolution.
+ * With the edges just inside the pixel boundaries it copies the pixels one for one. No renderer can
+ * show the sliver (the paper is white).
  */
-function placement(frame: PixelFrame, page: PdfPageOptions) {
-  const width = page.widthPt * (1 - SHORTFALL_PX / frame.width);
-  const height = page.heightPt * (1 - SHORTFALL_PX / frame.height);
-  return { x: 0, y: page.heightPt - height, width, height };
+function placement(frame: PixelFrame, [widthPt, heightPt]: [number, number]) {
+  const insetX = (widthPt * INSET_PX) / frame.width;
+  const insetY = (heightPt * INSET_PX) / frame.height;
+  return { x: insetX, y: insetY, width: widthPt - 2 * insetX, height: heightPt - 2 * insetY };
 }
 
-const SHORTFALL_PX = 1 / 64;
+const INSET_PX = 1 / 128;
+const PAGE_TRIM_PT = 1e-6;
 
 /** RGB bytes of engine pixels: opaque ones lose their alpha, translucent ones are shown over white. */
 async function opaqueRgb(frame: PixelFrame): Promise<Buffer> {

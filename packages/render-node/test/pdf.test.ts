@@ -210,3 +210,77 @@ const twoSided = {
     expect(new Set(codes).size).toBe(codes.length);
   });
 });
+
+(popplerRequired ? describe : describe.skip)("lossless pages at their own resolution", () => {
+  let renderer: NodeRenderer;
+  beforeAll(async () => {
+    renderer = await createNodeRenderer({ cacheBytes: 16 * 1024 * 1024 });
+  });
+  afterAll(() => renderer.dispose());
+
+  // Odd sizes, densities whose points are not round numbers, and scales: every page must come back
+  // pixel for pixel (poppler's image placement rounds at device pixel edges; see pdf.ts placement).
+  it.each([
+    [37, 53, 1, 96],
+    [37, 53, 3, 96],
+    [1123, 794, 1, 96],
+    [301, 199, 2, 150],
+    [250, 130, 1, 300],
+    [99, 401, 4, 72],
+  ])("%i x %i at scale %i, %i dpi", async (width, height, scale, dpi) => {
+    const doc = {
+      version: 1,
+      key: "edges",
+      name: "Edges",
+      slots: [],
+      frames: [
+        {
+          name: "f",
+          width,
+          height,
+          background: "#FFFFFF",
+          layers: [
+            // One-pixel lines on every edge show any shift or resampling.
+            { id: "t", type: "shape", shape: "rectangle", x: 0, y: 0, width, height: 1, fill: "#FF0000" },
+            {
+              id: "b",
+              type: "shape",
+              shape: "rectangle",
+              x: 0,
+              y: height - 1,
+              width,
+              height: 1,
+              fill: "#00AA00",
+            },
+            { id: "l", type: "shape", shape: "rectangle", x: 0, y: 0, width: 1, height, fill: "#0000FF" },
+            {
+              id: "r",
+              type: "shape",
+              shape: "rectangle",
+              x: width - 1,
+              y: 0,
+              width: 1,
+              height,
+              fill: "#000000",
+            },
+            {
+              id: "c",
+              type: "shape",
+              shape: "ellipse",
+              x: 5,
+              y: 5,
+              width: width - 10,
+              height: height - 10,
+              fill: "#8844CC",
+            },
+          ],
+        },
+      ],
+    };
+    const loadImage = async () => new Uint8Array();
+    const pdf = await renderer.renderPdf(doc, { scale, dpi, loadImage });
+    const png = await renderer.render(doc, { scale, format: "png", loadImage });
+    const [page] = await rasterisePages(pdf.bytes, dpi * scale);
+    expect(page && differingBytes(page, await decodeRgba(png.bytes))).toBe(0);
+  });
+});
