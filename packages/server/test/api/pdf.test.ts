@@ -318,3 +318,24 @@ async function bytesOf(url: string): Promise<{ type: string | null; bytes: Uint8
     expect((await pdfInfo(pdf.bytes)).pages).toBe(2);
   });
 });
+
+describe("OpenAPI document", () => {
+  it("describes format pdf, frames and dpi on renders (batch rows point to them), and pages on the job", async () => {
+    const document = (await api(t, "GET", "/v1/openapi.json")).body;
+    const text = JSON.stringify(document);
+    const body = document.paths["/v1/renders"].post.requestBody.content["application/json"].schema;
+    const resolve = (schema: { $ref?: string }) =>
+      schema.$ref ? document.components.schemas[schema.$ref.split("/").pop() as string] : schema;
+    const props = resolve(body).properties;
+    expect(JSON.stringify(props.format)).toContain('"pdf"');
+    expect(JSON.stringify(props.frames)).toMatch(/"minItems":1/);
+    expect(JSON.stringify(props.frames)).toContain('"all"');
+    expect(props.dpi).toMatchObject({ type: "number", minimum: 10, maximum: 2400 });
+    expect(text).toMatch(/"pages":\{/);
+    // Batch rows are checked one by one and documented as "a POST /v1/renders body without wait".
+    const batch = resolve(
+      document.paths["/v1/renders/batch"].post.requestBody.content["application/json"].schema,
+    );
+    expect(batch.properties.renders.items.description).toMatch(/POST \/v1\/renders body/);
+  });
+});
