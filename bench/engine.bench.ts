@@ -35,7 +35,7 @@ interface Row extends Measurement {
   /** `reference`: the v1 reference scene; `rich`: the v2 one (gradient, shadow, rich text, QR, masked and filtered photo). */
   scene: "reference" | "rich";
   scale: number;
-  format: Format | "rgba";
+  format: Format | "rgba" | "pdf";
 }
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -119,6 +119,19 @@ async function engineCandidates(scale: number, scene: Row["scene"] = "reference"
         run: () => renderer.render(doc, { ...options, format, loadImage, sourceIdentity }),
       }),
     ),
+    // The same pixels as a one-page PDF (lossless, the API's default for format pdf).
+    ...(scene === "reference"
+      ? [
+          {
+            name: `compose+pdf x${scale}`,
+            group: "engine",
+            scene,
+            scale,
+            format: "pdf",
+            run: () => renderer.renderPdf(doc, { ...options, frames: ["og"], loadImage, sourceIdentity }),
+          } satisfies Candidate,
+        ]
+      : []),
     ...formats.map(
       (format): Candidate => ({
         name: `${tag}floor ${format} x${scale}`,
@@ -205,8 +218,15 @@ const memory = {
   rich: await residentAfterRenders("rich", 1000),
 };
 
+const pdfOverPng = (scale: number) => {
+  const pdf = find("engine", scale, "pdf");
+  const png = find("engine", scale, "png");
+  return pdf && png ? pdf.medianMs / png.medianMs : null;
+};
 const ratios = {
   composePngOverFloor: ours.medianMs / floor.medianMs,
+  composePdfOverComposePng: pdfOverPng(1),
+  composePdfOverComposePngX4: pdfOverPng(4),
   richComposePngOverFloor: richOurs.medianMs / richFloor.medianMs,
   richResidentOverReference: memory.rich.residentMiB / memory.reference.residentMiB,
   fasterThanSatoriResvg: satoriRow.medianMs / ours.medianMs,
@@ -256,6 +276,10 @@ console.log(
 );
 console.log(
   `compose+PNG x1 is ${ratios.fasterThanSatoriResvg.toFixed(2)}x faster than satori+resvg (target >= 2.5x: ${verdict(targets.atLeast2_5xFasterThanSatoriResvg)})`,
+);
+const pdfRatio = (ratio: number | null) => (ratio === null ? "not measured" : `${ratio.toFixed(2)}x`);
+console.log(
+  `compose+PDF / compose+PNG (same pixels, lossless page): x1 ${pdfRatio(ratios.composePdfOverComposePng)}, x4 ${pdfRatio(ratios.composePdfOverComposePngX4)}`,
 );
 console.log(
   ratios.fasterThanChromium === null

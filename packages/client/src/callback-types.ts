@@ -11,9 +11,13 @@ export interface CompletionCallback {
   url: string;
   /** Permanent link. Store this one. */
   asset_url: string;
+  /** Output size in pixels; for a PDF, of the first page's image. */
   width: number;
   height: number;
+  /** ceil(scale²) per image, and per page of a PDF. */
   credits_charged: number;
+  /** PDF renders only: the number of pages. */
+  pages?: number;
   metadata: { warnings: unknown[] };
   /** ISO 8601 time the render completed and the event was created. */
   created_at: string;

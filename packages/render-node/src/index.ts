@@ -23,6 +23,13 @@ export {
 export { loadIconSet } from "./icons.ts";
 export { PreparedImageCache } from "./image-cache.ts";
 export {
+  DEFAULT_PDF_DPI,
+  PdfAssembler,
+  type PdfMetadata,
+  type PdfPageOptions,
+  pixelsToPoints,
+} from "./pdf.ts";
+export {
   coverRegion,
   DEFAULT_IMAGE_LIMITS,
   type ImageLimits,
@@ -35,6 +42,8 @@ export {
   type NodeRenderer,
   type NodeRendererOptions,
   type NodeRenderOptions,
+  type NodeRenderPdfOptions,
+  type NodeRenderPdfResult,
   type NodeRenderResult,
 } from "./renderer.ts";
 export { type Sniffed, sniffImage } from "./sniff.ts";

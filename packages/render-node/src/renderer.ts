@@ -18,6 +18,7 @@ import { type EncodedImage, encodeImage, type OutputFormat } from "./encode.ts";
 import { ImageFetchError, InvalidDocumentError, InvalidSlotValuesError, RenderError } from "./errors.ts";
 import { loadIconSet } from "./icons.ts";
 import { PreparedImageCache } from "./image-cache.ts";
+import { DEFAULT_PDF_DPI, PdfAssembler, pixelsToPoints } from "./pdf.ts";
 import { DEFAULT_IMAGE_LIMITS, type ImageLimits, prepareImage } from "./prepare-image.ts";
 
 /** Returns the bytes of an image source. The host decides what a source may be (file, asset, URL). */
@@ -61,6 +62,31 @@ export interface NodeRenderResult extends EncodedImage {
   warnings: RenderWarning[];
 }
 
+export interface NodeRenderPdfOptions
+  extends Omit<NodeRenderOptions, "format" | "frame" | "pngCompressionLevel" | "releaseEngineAfterDraw"> {
+  /** The frames to draw, one page each in this order. Default: the document's first frame. */
+  frames?: readonly string[];
+  /** Frame pixels per inch, which set the page size; default 96 (1 px = 0.75 pt). */
+  dpi?: number;
+  /** Absent: pages stored losslessly (Flate). 1 to 100: pages stored as JPEGs of this quality. */
+  quality?: number;
+  /** Document title; default the document's `name`. */
+  title?: string;
+  /** The document's creation date; default now. */
+  createdAt?: Date;
+}
+
+export interface NodeRenderPdfResult {
+  bytes: Uint8Array;
+  contentType: "application/pdf";
+  /** Pixel size of the first page's image (frame size x scale). */
+  width: number;
+  height: number;
+  pages: number;
+  /** The pages' warnings, each distinct one once. */
+  warnings: RenderWarning[];
+}
+
 export interface NodeRenderer {
   /** `document` is any JSON: it is validated (and migrated) before anything is drawn. */
   render(document: unknown, options: NodeRenderOptions): Promise<NodeRenderResult>;
@@ -70,6 +96,8 @@ export interface NodeRenderer {
     options: Omit<NodeRenderOptions, "format">,
     formats: readonly OutputFormat[],
   ): Promise<NodeRenderResult[]>;
+  /** Draws each frame and assembles the pages into one PDF (pdf.ts). */
+  renderPdf(document: unknown, options: NodeRenderPdfOptions): Promise<NodeRenderPdfResult>;
   readonly imageCache: PreparedImageCache;
   /** Adds faces (e.g. an account's uploaded fonts) under family names not used before; see Engine.registerFonts. */
   registerFonts(faces: readonly FontFace[]): void;
@@ -172,6 +200,56 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
     return turn.then(({ encoded }) => encoded);
   }
 
+  async function renderPdf(input: unknown, options: NodeRenderPdfOptions): Promise<NodeRenderPdfResult> {
+    const document = checkDocument(input);
+    let values: SlotValues | undefined;
+    if (options.values !== undefined) {
+      const checked = validateSlotValues(document, options.values, "values");
+      if (!checked.ok) throw new InvalidSlotValuesError(checked.errors);
+      values = checked.values;
+    }
+    const names = options.frames ?? [document.frames[0]?.name ?? ""];
+    if (names.length === 0) throw new RangeError("a PDF needs at least one frame");
+    const dpi = options.dpi ?? DEFAULT_PDF_DPI;
+    const pdf = new PdfAssembler({
+      title: options.title ?? document.name,
+      createdAt: options.createdAt ?? new Date(),
+    });
+    const warnings = new Map<string, RenderWarning>();
+    let first: { width: number; height: number } | null = null;
+    for (const name of names) {
+      const frame = document.frames.find((f) => f.name === name);
+      if (!frame) throw new RangeError(`the document has no frame '${name}'`);
+      const plan = { frame: name, values, scale: options.scale };
+      const images = new Map(
+        await Promise.all(engine.planImages(document, plan).map((r) => prepared(r, options))),
+      );
+      // The page reads the pixels in place, so the engine is held until it has them.
+      const turn = engineFree.then(async () => {
+        const drawn = engine.render(document, { ...plan, images });
+        await pdf.addPage(drawn, {
+          widthPt: pixelsToPoints(frame.width, dpi),
+          heightPt: pixelsToPoints(frame.height, dpi),
+          ...(options.quality === undefined ? {} : { quality: options.quality }),
+        });
+        return drawn;
+      });
+      engineFree = turn.catch(() => undefined);
+      const drawn = await turn;
+      first ??= { width: drawn.width, height: drawn.height };
+      for (const w of drawn.warnings) warnings.set(`${w.code}\u0000${w.slot}\u0000${w.message}`, w);
+    }
+    const bytes = await pdf.save();
+    return {
+      bytes,
+      contentType: "application/pdf",
+      width: first?.width ?? 0,
+      height: first?.height ?? 0,
+      pages: pdf.pageCount,
+      warnings: [...warnings.values()],
+    };
+  }
+
   async function renderFormats(
     input: unknown,
     render: Omit<NodeRenderOptions, "format">,
@@ -197,6 +275,8 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
     imageCache: cache,
 
     renderFormats,
+
+    renderPdf,
 
     async render(input, { format, ...render }) {
       const [output] = await renderFormats(input, render, [format]);

@@ -117,7 +117,10 @@ describe.concurrent("pictor render (the binary)", () => {
       [["--scale", "4.5"], "argument '4.5' is invalid. expected a number from 1 to 4"],
       [["-o", "a-dir"], "pictor: -o a-dir is a directory; give a file name, such as a-dir/out.png"],
       [["-o", "not-yet/"], "pictor: -o not-yet/ is a directory"],
-      [["-o", "out.gif"], "pictor: -o out.gif: '.gif' is not a format Pictor writes (.png, .jpg, .webp)"],
+      [
+        ["-o", "out.gif"],
+        "pictor: -o out.gif: '.gif' is not a format Pictor writes (.png, .jpg, .webp, .pdf)",
+      ],
       [["-o", "out.jpg", "--format", "png"], "pictor: -o out.jpg says jpeg but --format says png"],
     ];
     for (const [args, message] of cases) {

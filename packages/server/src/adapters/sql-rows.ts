@@ -28,6 +28,8 @@ export const renderFromRow = (r: Row, d: ColumnDecoding): RenderRecord => ({
   templateKey: String(r.template_key),
   templateVersion: Number(r.template_version),
   frame: String(r.frame),
+  frames: r.frames === null || r.frames === undefined ? null : d.json<string[]>(r.frames),
+  dpi: r.dpi === null || r.dpi === undefined ? null : Number(r.dpi),
   scale: Number(r.scale),
   format: r.format as OutputFormat,
   quality: r.quality === null ? null : Number(r.quality),
@@ -70,7 +72,7 @@ export const batchIdByIdempotencyKey = (style: "?" | "$"): string =>
 /** A newly accepted render: columns and values in the same order. */
 export const RENDER_INSERT_COLUMNS = `id, account_id, template_id, template_key, template_version, frame, scale,
   format, quality, width, height, slot_values, metadata, tags, webhook_url, status, credits_charged, created_at,
-  idempotency_key`;
+  idempotency_key, frames, dpi`;
 /** `INSERT INTO renders …` with the placeholders of each dialect. */
 export const renderInsert = (style: "?" | "$"): string =>
   `INSERT INTO renders (${RENDER_INSERT_COLUMNS}) VALUES (${placeholders(RENDER_INSERT_COLUMNS.split(",").length, style)})`;
@@ -94,6 +96,8 @@ export const renderInsertValues = (r: RenderRecord): unknown[] => [
   r.creditsCharged,
   r.createdAt,
   r.idempotencyKey ?? null,
+  r.frames === null ? null : JSON.stringify(r.frames),
+  r.dpi,
 ];
 
 export const assetFromRow = (r: Row, d: ColumnDecoding): AssetRecord => ({

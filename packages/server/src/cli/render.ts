@@ -4,20 +4,26 @@ import { type TemplateDocumentT, validateDocument } from "@pictor/engine";
 import {
   createNodeRenderer,
   DEFAULT_IMAGE_LIMITS,
+  DEFAULT_PDF_DPI,
+  type OutputFormat as ImageFormat,
   ImageTooLargeError,
   InvalidDocumentError,
   InvalidSlotValuesError,
   type NodeRenderResult,
-  type OutputFormat,
 } from "@pictor/render-node";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { makeDirectories } from "../adapters/files/make-directories.ts";
 import { isValidScale } from "../domain/scale.ts";
 import { EXIT_FAILED, UsageError } from "./usage-error.ts";
 
+/** What the command writes: an image, or a PDF of one page per frame. */
+type OutputFormat = ImageFormat | "pdf";
+
 interface RenderFlags {
   frame?: string;
   allFrames?: boolean;
+  frames?: string[];
+  dpi?: number;
   set: Record<string, string>;
   scale: number;
   format?: OutputFormat;
@@ -31,8 +37,14 @@ const FORMAT_BY_EXTENSION: Record<string, OutputFormat> = {
   ".jpg": "jpeg",
   ".jpeg": "jpeg",
   ".webp": "webp",
+  ".pdf": "pdf",
 };
-const EXTENSION_BY_FORMAT: Record<OutputFormat, string> = { png: ".png", jpeg: ".jpg", webp: ".webp" };
+const EXTENSION_BY_FORMAT: Record<OutputFormat, string> = {
+  png: ".png",
+  jpeg: ".jpg",
+  webp: ".webp",
+  pdf: ".pdf",
+};
 const REMOTE = /^https?:\/\//i;
 
 function collectSet(pair: string, previous: Record<string, string>): Record<string, string> {
@@ -64,7 +76,7 @@ async function checkOutputFlag(output: string, format: OutputFormat, formatGiven
   if (ext === "") return;
   const named = FORMAT_BY_EXTENSION[ext];
   if (!named)
-    throw new UsageError(`-o ${output}: '${ext}' is not a format Pictor writes (.png, .jpg, .webp)`);
+    throw new UsageError(`-o ${output}: '${ext}' is not a format Pictor writes (.png, .jpg, .webp, .pdf)`);
   if (formatGiven && named !== format) {
     throw new UsageError(`-o ${output} says ${named} but --format says ${format}; make them agree`);
   }
@@ -72,8 +84,22 @@ async function checkOutputFlag(output: string, format: OutputFormat, formatGiven
 
 function parseFormat(text: string): OutputFormat {
   const format = FORMAT_BY_EXTENSION[`.${text.toLowerCase()}`];
-  if (!format) throw new InvalidArgumentError("expected png, jpeg (jpg) or webp");
+  if (!format) throw new InvalidArgumentError("expected png, jpeg (jpg), webp or pdf");
   return format;
+}
+
+function parseFrames(text: string): string[] {
+  const names = text.split(",").map((n) => n.trim());
+  if (names.some((n) => n === "")) throw new InvalidArgumentError("expected frame names separated by commas");
+  return names;
+}
+
+function parseDpi(text: string): number {
+  const dpi = Number(text);
+  if (text.trim() === "" || !Number.isFinite(dpi) || dpi < 10 || dpi > 2400) {
+    throw new InvalidArgumentError("expected a number from 10 to 2400");
+  }
+  return dpi;
 }
 
 function parseQuality(text: string): number {
@@ -87,12 +113,21 @@ function parseQuality(text: string): number {
 export function registerRenderCommand(program: Command): void {
   program
     .command("render")
-    .description("Render a template file to PNG, JPEG or WebP, offline")
+    .description("Render a template file to PNG, JPEG, WebP or PDF, offline")
     .argument("<template>", "template document (JSON file)")
     .option("--frame <name>", "frame to render (default: the first)")
     .addOption(
-      new Option("--all-frames", "render every frame; -o gets the frame name inserted").conflicts("frame"),
+      new Option(
+        "--all-frames",
+        "render every frame; -o gets the frame name inserted (a PDF: one page per frame, in one file)",
+      ).conflicts("frame"),
     )
+    .addOption(
+      new Option("--frames <a,b,...>", "PDF only: these frames, one page each in this order")
+        .argParser(parseFrames)
+        .conflicts(["frame", "allFrames"]),
+    )
+    .option("--dpi <n>", "PDF only: frame pixels per inch, which set the page size (default 96)", parseDpi)
     .option(
       "--set <slot=value>",
       "slot value (repeatable); image values are file paths relative to the current directory",
@@ -100,8 +135,12 @@ export function registerRenderCommand(program: Command): void {
       {},
     )
     .option("--scale <n>", "1 to 4, fractional allowed", parseScale, 1)
-    .option("--format <format>", "png, jpeg or webp (default: from -o, else png)", parseFormat)
-    .option("--quality <q>", "JPEG/WebP quality 1-100 (default 90)", parseQuality)
+    .option("--format <format>", "png, jpeg, webp or pdf (default: from -o, else png)", parseFormat)
+    .option(
+      "--quality <q>",
+      "JPEG/WebP quality 1-100 (default 90); PDF: pages as JPEGs of this quality (default lossless)",
+      parseQuality,
+    )
     .option("-o, --output <file>", "output file (default: <template>[-<frame>].<format> here)")
     .option("--no-sample", "ignore the template's sample values")
     .action(async (template: string, flags: RenderFlags) => {
@@ -176,7 +215,7 @@ function formatSize(bytes: number): string {
   return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 }
 
-function printWarnings(result: NodeRenderResult, frame: string | null): void {
+function printWarnings(result: Pick<NodeRenderResult, "warnings">, frame: string | null): void {
   for (const w of result.warnings) {
     const where = [w.slot && `slot ${w.slot}`, w.layer && `layer ${w.layer}`, frame && `frame ${frame}`]
       .filter(Boolean)
@@ -212,7 +251,13 @@ async function renderCommand(templateArg: string, flags: RenderFlags): Promise<n
     (flags.output ? FORMAT_BY_EXTENSION[extname(flags.output).toLowerCase()] : undefined) ??
     "png";
   if (flags.quality !== undefined && format === "png") {
-    throw new UsageError("--quality applies to jpeg and webp only");
+    throw new UsageError("--quality applies to jpeg, webp and pdf only");
+  }
+  if (format !== "pdf" && flags.frames !== undefined) {
+    throw new UsageError("--frames makes a PDF of several pages; add --format pdf (or -o FILE.pdf)");
+  }
+  if (format !== "pdf" && flags.dpi !== undefined) {
+    throw new UsageError("--dpi sets a PDF's page size; add --format pdf (or -o FILE.pdf)");
   }
   if (flags.output) await checkOutputFlag(flags.output, format, flags.format !== undefined);
   try {
@@ -240,6 +285,7 @@ async function renderCommand(templateArg: string, flags: RenderFlags): Promise<n
       ...anchorImageValues(sample, imageSlots, templateDir),
       ...anchorImageValues(flags.set, imageSlots, process.cwd()),
     };
+    if (format === "pdf") return await renderPdfFile(document, values, flags, templateArg, templateDir);
     const frames: (string | null)[] = flags.allFrames
       ? document.frames.map((f) => f.name)
       : [flags.frame ?? null];
@@ -274,6 +320,54 @@ async function renderCommand(templateArg: string, flags: RenderFlags): Promise<n
     if (message === null) throw error;
     process.stderr.write(`pictor render: ${message}\n`);
     return EXIT_FAILED;
+  }
+}
+
+/** The frames of a PDF, one page each: --frames in order, --all-frames, --frame, or the first. */
+function pdfFrames(document: TemplateDocumentT, flags: RenderFlags): string[] {
+  const known = document.frames.map((f) => f.name);
+  const names = flags.frames ?? (flags.allFrames ? known : [flags.frame ?? (known[0] as string)]);
+  for (const [i, name] of names.entries()) {
+    if (!known.includes(name)) {
+      throw new UsageError(`the template has no frame '${name}'; its frames: ${known.join(", ")}`);
+    }
+    if (names.indexOf(name) < i)
+      throw new UsageError(`--frames names '${name}' twice; each frame is one page`);
+  }
+  return names;
+}
+
+async function renderPdfFile(
+  document: TemplateDocumentT,
+  values: Record<string, string>,
+  flags: RenderFlags,
+  templateArg: string,
+  templateDir: string,
+): Promise<number> {
+  const frames = pdfFrames(document, flags);
+  const started = performance.now();
+  const renderer = await createNodeRenderer();
+  try {
+    const result = await renderer.renderPdf(document, {
+      frames,
+      values,
+      scale: flags.scale,
+      ...(flags.dpi === undefined ? {} : { dpi: flags.dpi }),
+      ...(flags.quality === undefined ? {} : { quality: flags.quality }),
+      loadImage: (src, slot) => loadImageFile(src, slot, templateDir),
+    });
+    const out = outputPathFor(flags, templateArg, "pdf", null);
+    await writeOutput(out, result.bytes);
+    printWarnings(result, null);
+    const ms = Math.round(performance.now() - started);
+    const warned = result.warnings.length ? `, ${result.warnings.length} warning(s)` : "";
+    const pages = `${result.pages} page${result.pages === 1 ? "" : "s"}`;
+    process.stdout.write(
+      `wrote ${out} (${pages}: ${frames.join(", ")}; first page ${result.width}x${result.height} px at ${flags.dpi ?? DEFAULT_PDF_DPI} dpi, ${formatSize(result.bytes.length)}, ${ms} ms${warned})\n`,
+    );
+    return 0;
+  } finally {
+    renderer.dispose();
   }
 }
 

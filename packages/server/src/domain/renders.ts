@@ -2,19 +2,85 @@ import type { AssetStore } from "../ports/asset-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { OutputFormat, RenderRecord, RenderStore } from "../ports/render-store.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
+import type { TemplateDocumentT } from "./document.ts";
 import { checkRenderValues } from "./document.ts";
 import { type Failure, fail, type Result } from "./failure.ts";
 import { newId } from "./ids.ts";
 import { type Modification, ownedAssets, resolveModifications } from "./render-request.ts";
 import { creditCost, isValidScale, MAX_OUTPUT_PIXELS, outputSize } from "./scale.ts";
 
+/** Frame pixels per inch of a PDF page when the request names none: CSS pixels, 1 px = 0.75 pt. */
+export const DEFAULT_PDF_DPI = 96;
+/** The largest PDF page side readers accept (Acrobat: 200 inches). */
+const MAX_PAGE_POINTS = 14_400;
+
+/**
+ * The body rules of `frames` and `dpi`, checked with the body (before the template): both are for
+ * PDFs only, and `frames` and `frame` exclude each other.
+ */
+function malformedPdfFields(req: RenderRequest): Failure | null {
+  const refuse = (path: string, message: string) =>
+    fail("invalid_request", message, { errors: [{ path, message }] });
+  if (req.format !== "pdf") {
+    if (req.frames !== undefined) {
+      return refuse(
+        "frames",
+        "frames makes a PDF of several pages and needs format 'pdf'; an image shows one frame (use frame, or a batch with a row per frame).",
+      );
+    }
+    if (req.dpi !== undefined)
+      return refuse("dpi", "dpi sets the page size of a PDF and needs format 'pdf'.");
+  }
+  if (req.frames !== undefined && req.frame !== undefined) {
+    return refuse("frames", "Give frame (one page) or frames (pages in order), not both.");
+  }
+  if (Array.isArray(req.frames) && req.frames.length === 0) {
+    return refuse("frames", 'frames needs at least one frame name, or "all".');
+  }
+  return null;
+}
+
+/** The frames a request draws, in order (an image: one), or the failure naming the bad one. */
+function chooseFrames(
+  doc: TemplateDocumentT,
+  templateKey: string,
+  req: RenderRequest,
+): Result<TemplateDocumentT["frames"]> {
+  const known = doc.frames.map((f) => f.name).join(", ");
+  const unknown = (path: string, name: string | undefined) =>
+    fail("invalid_request", `Template '${templateKey}' has no frame '${name}'.`, {
+      errors: [{ path, message: `Unknown frame; frames: ${known}.` }],
+    });
+  if (req.frames === "all") return { ok: true, value: doc.frames };
+  if (req.frames === undefined) {
+    const frame = req.frame === undefined ? doc.frames[0] : doc.frames.find((f) => f.name === req.frame);
+    return frame ? { ok: true, value: [frame] } : unknown("frame", req.frame);
+  }
+  const chosen: TemplateDocumentT["frames"] = [];
+  for (const [i, name] of req.frames.entries()) {
+    const frame = doc.frames.find((f) => f.name === name);
+    if (!frame) return unknown(`frames[${i}]`, name);
+    const earlier = req.frames.indexOf(name);
+    if (earlier < i) {
+      const message = `Frame '${name}' is already page ${earlier + 1}; each frame is one page.`;
+      return fail("invalid_request", message, { errors: [{ path: `frames[${i}]`, message }] });
+    }
+    chosen.push(frame);
+  }
+  return { ok: true, value: chosen };
+}
+
 export interface RenderRequest {
   template: string;
   modifications: Modification[];
   scale?: unknown;
-  format?: "png" | "jpg" | "jpeg" | "webp";
+  format?: "png" | "jpg" | "jpeg" | "webp" | "pdf";
   quality?: number;
   frame?: string;
+  /** PDF only: the frames to draw, one page each in this order, or "all" (the template's order). */
+  frames?: string[] | "all";
+  /** PDF only: frame pixels per inch, which set the page size (default 96: 1 px = 0.75 pt). */
+  dpi?: number;
   metadata?: Record<string, string>;
   tags?: string[];
   webhook_url?: string;
@@ -71,7 +137,7 @@ export async function acceptRender(
 ): Promise<Result<RenderRecord>> {
   const scale = req.scale === undefined ? 1 : req.scale;
   if (!isValidScale(scale)) return fail("invalid_scale", "scale must be a number from 1 to 4 inclusive.");
-  const badWebhook = malformedWebhookUrl(req.webhook_url);
+  const badWebhook = malformedWebhookUrl(req.webhook_url) ?? malformedPdfFields(req);
   if (badWebhook) return badWebhook;
 
   const template = await deps.templates.find(accountId, req.template);
@@ -83,30 +149,37 @@ export async function acceptRender(
   if (!version) throw new Error(`template ${template.id} lost version ${template.publishedVersion}`);
   const doc = version.document;
 
-  const frame = req.frame === undefined ? doc.frames[0] : doc.frames.find((f) => f.name === req.frame);
-  if (!frame) {
-    return fail("invalid_request", `Template '${template.key}' has no frame '${req.frame}'.`, {
-      errors: [
-        { path: "frame", message: `Unknown frame; frames: ${doc.frames.map((f) => f.name).join(", ")}.` },
-      ],
-    });
-  }
+  const frames = chooseFrames(doc, template.key, req);
+  if (!frames.ok) return frames;
+  const [frame] = frames.value;
+  if (!frame) throw new Error(`template ${template.id} has no frames`);
+  const pdf = req.format === "pdf";
+  const dpi = pdf ? (req.dpi ?? DEFAULT_PDF_DPI) : null;
 
-  const size = outputSize(frame, scale);
-  if (size.width * size.height > MAX_OUTPUT_PIXELS) {
-    const limit = MAX_OUTPUT_PIXELS / 1_000_000;
-    return fail(
-      "invalid_request",
-      `At scale ${scale} frame '${frame.name}' would be ${size.width}x${size.height} pixels; renders are at most ${limit} megapixels. Use a smaller scale.`,
-      { errors: [{ path: "scale", message: `Output over ${limit} megapixels.` }] },
-    );
+  for (const page of frames.value) {
+    const size = outputSize(page, scale);
+    if (size.width * size.height > MAX_OUTPUT_PIXELS) {
+      const limit = MAX_OUTPUT_PIXELS / 1_000_000;
+      return fail(
+        "invalid_request",
+        `At scale ${scale} frame '${page.name}' would be ${size.width}x${size.height} pixels; renders are at most ${limit} megapixels. Use a smaller scale.`,
+        { errors: [{ path: "scale", message: `Output over ${limit} megapixels.` }] },
+      );
+    }
+    if (dpi !== null && (Math.max(page.width, page.height) * 72) / dpi > MAX_PAGE_POINTS) {
+      const message = `At ${dpi} dpi frame '${page.name}' (${page.width}x${page.height} px) would be a page over 200 inches, which PDF readers refuse. Use a higher dpi.`;
+      return fail("invalid_request", message, {
+        errors: [{ path: "dpi", message: "Page over 200 inches." }],
+      });
+    }
   }
+  const size = outputSize(frame, scale);
 
   const values = await resolveModifications(doc, req.modifications, ownedAssets(deps.assets, accountId));
   if (!values.ok) return values;
   // Values of the right type that the frame still cannot show (a QR code too long for its level) are
   // refused here, before the charge, rather than rendered as a blank.
-  const [unencodable] = checkRenderValues(doc, frame.name, values.value);
+  const [unencodable] = frames.value.flatMap((page) => checkRenderValues(doc, page.name, values.value));
   if (unencodable) {
     return fail("value_not_encodable", `Slot '${unencodable.slot}' ${unencodable.message}.`, {
       slot: unencodable.slot,
@@ -128,6 +201,8 @@ export async function acceptRender(
     templateKey: template.key,
     templateVersion: version.version,
     frame: frame.name,
+    frames: pdf ? frames.value.map((f) => f.name) : null,
+    dpi,
     scale,
     format,
     quality: req.quality ?? null,
@@ -139,7 +214,8 @@ export async function acceptRender(
     webhookUrl: req.webhook_url ?? null,
     idempotencyKey: options.idempotencyKey ?? null,
     status: options.startsAtOnce?.() ? "rendering" : "queued",
-    creditsCharged: creditCost(scale),
+    // scale² per image, and per page of a PDF.
+    creditsCharged: creditCost(scale) * frames.value.length,
     creditsRefunded: 0,
     error: null,
     warnings: [],

@@ -13,6 +13,7 @@ export const EXT_BY_TYPE: Record<string, string> = {
   "font/ttf": "ttf",
   "font/otf": "otf",
   "image/svg+xml": "svg",
+  "application/pdf": "pdf",
 };
 
 /** The permanent link of an asset (api-decisions.md "Outputs and assets"): served by the API or a CDN. */
@@ -57,6 +58,9 @@ export async function jobView(
     template: r.templateKey,
     template_version: r.templateVersion,
     frame: r.frame,
+    frames: r.frames ?? [r.frame],
+    pages: r.frames === null ? null : r.frames.length,
+    dpi: r.dpi,
     scale: r.scale,
     format: r.format,
     width: r.width,

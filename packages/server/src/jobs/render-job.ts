@@ -11,7 +11,7 @@ import type { FinishedRender } from "../ports/render-queue.ts";
 import type { RenderRecord, RenderStore } from "../ports/render-store.ts";
 import type { OutboxEventInput } from "../ports/webhook-outbox.ts";
 
-const EXT = { png: "png", jpeg: "jpg", webp: "webp" } as const;
+const EXT = { png: "png", jpeg: "jpg", webp: "webp", pdf: "pdf" } as const;
 
 export interface RenderJobDeps {
   renders: RenderStore;
@@ -59,6 +59,9 @@ export async function runRenderJob(
       documentKey: `${render.templateId}@${render.templateVersion}`,
       document,
       frame: render.frame,
+      ...(render.frames === null
+        ? {}
+        : { pdf: { frames: render.frames, dpi: render.dpi ?? 96, createdAt: render.createdAt } }),
       values: render.values,
       scale: render.scale,
       format: render.format,
@@ -181,6 +184,7 @@ async function completionCallback(
     width: asset.width ?? render.width,
     height: asset.height ?? render.height,
     credits_charged: render.creditsCharged,
+    ...(render.frames === null ? {} : { pages: render.frames.length }),
     warnings,
     completed_at: completedAt,
   });

@@ -3,7 +3,7 @@ import type { AssetRecord } from "./asset-store.ts";
 import type { OutboxEventInput } from "./webhook-outbox.ts";
 
 export type RenderStatus = "queued" | "rendering" | "completed" | "failed";
-export type OutputFormat = "png" | "jpeg" | "webp";
+export type OutputFormat = "png" | "jpeg" | "webp" | "pdf";
 
 export interface RenderWarningView {
   code: string;
@@ -17,10 +17,16 @@ export interface RenderRecord {
   templateId: string;
   templateKey: string;
   templateVersion: number;
+  /** The frame drawn; for a PDF, the first page's. */
   frame: string;
+  /** A PDF's pages: the frames drawn, one page each, in order. Null for an image. */
+  frames: string[] | null;
+  /** A PDF's density, frame pixels per inch (page size = frame size / dpi inches). Null for an image. */
+  dpi: number | null;
   scale: number;
   format: OutputFormat;
   quality: number | null;
+  /** Output size in pixels; for a PDF, the first page's image. */
   width: number;
   height: number;
   /** Slot values as the worker consumes them (image references already resolved to asset:// where owned). */

@@ -595,7 +595,7 @@ describe("POST /v1/renders: refusals charge nothing", () => {
       { path: "wait", message: "must be true or false, or a number from 0 to 60" },
     ]);
     const format = await render({ format: "gif" });
-    expect(format.body.error.message).toBe(`'format' must be one of "png", "jpg", "jpeg", "webp".`);
+    expect(format.body.error.message).toBe(`'format' must be one of "png", "jpg", "jpeg", "webp", "pdf".`);
   });
 });
 

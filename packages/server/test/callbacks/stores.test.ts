@@ -33,6 +33,8 @@ async function acceptedRender(accountId: string): Promise<RenderRecord> {
     templateKey: "x",
     templateVersion: 1,
     frame: "main",
+    frames: null,
+    dpi: null,
     scale: 1,
     format: "png",
     quality: null,

@@ -26,6 +26,8 @@ function makeRender(accountId: string, templateId: string, over: Partial<RenderR
     templateKey: "contract-card",
     templateVersion: 1,
     frame: "main",
+    frames: null,
+    dpi: null,
     scale: 1.5,
     format: "webp",
     quality: 80,

@@ -25,6 +25,8 @@ const render = (id: string, creditsCharged: number): RenderRecord => ({
   templateKey: "jobs",
   templateVersion: 1,
   frame: "main",
+  frames: null,
+  dpi: null,
   scale: 1,
   format: "png",
   quality: null,

@@ -44,6 +44,8 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       templateKey: "queue",
       templateVersion: 1,
       frame: "main",
+      frames: null,
+      dpi: null,
       scale: 1,
       format: "png",
       quality: null,

@@ -275,6 +275,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE batches ADD COLUMN idempotency_key text;
   CREATE INDEX batches_idempotency_key ON batches(account_id, idempotency_key, created_at) WHERE idempotency_key IS NOT NULL;
   `,
+  // 11, mirrors SQLite migration 6: a PDF render's pages (frames, in order) and density; null for images.
+  `
+  ALTER TABLE renders ADD COLUMN frames json;
+  ALTER TABLE renders ADD COLUMN dpi double precision;
+  `,
 ];
 
 // Any constant works; it only has to be the same in every process migrating this database.

@@ -17,6 +17,11 @@ export interface RenderTask {
   /** The worker drops the documents it holds before this task (the pool's bound was reached). */
   forgetDocuments?: true;
   frame: string;
+  /**
+   * Set for format `pdf`: the frames drawn, one page each in order, the frame pixels per inch, and
+   * when the render was accepted (ISO; the document's creation date).
+   */
+  pdf?: { frames: string[]; dpi: number; createdAt: string };
   values: Record<string, string>;
   scale: number;
   format: OutputFormat;

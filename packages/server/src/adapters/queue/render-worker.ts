@@ -58,18 +58,33 @@ async function run(task: RenderTask): Promise<{ result: RenderTaskResult; output
     const pinned = documents.get(task.documentKey);
     if (!pinned) throw new Error(`render worker was not sent document ${task.documentKey}`);
     const { document, familyOf } = await withAccountFonts(task.accountId, pinned);
-    const out = await renderer.render(document, {
-      frame: task.frame,
-      values: task.values,
-      scale: task.scale,
-      format: task.format,
-      ...(task.quality === null ? {} : { quality: task.quality }),
-      ...(task.queuedBehind ? { releaseEngineAfterDraw: true } : {}),
+    const images = {
       loadImage: (src: string) => loadImage(task.accountId, src),
       // Assets are immutable: their prepared pixels can be reused without reading the blob again,
       // by renders of the account that owns them (the prepared-image cache is shared by all).
       sourceIdentity: (src: string) => accountAssetKey(task.accountId, src),
-    });
+    };
+    const quality = task.quality === null ? {} : { quality: task.quality };
+    const out =
+      task.format === "pdf"
+        ? await renderer.renderPdf(document, {
+            frames: task.pdf?.frames ?? [task.frame],
+            dpi: task.pdf?.dpi,
+            values: task.values,
+            scale: task.scale,
+            ...quality,
+            ...(task.pdf ? { createdAt: new Date(task.pdf.createdAt) } : {}),
+            ...images,
+          })
+        : await renderer.render(document, {
+            frame: task.frame,
+            values: task.values,
+            scale: task.scale,
+            format: task.format,
+            ...quality,
+            ...(task.queuedBehind ? { releaseEngineAfterDraw: true } : {}),
+            ...images,
+          });
     // Writing (and hashing) the output here keeps both off the API thread (a 600 KB PNG took about
     // 1 ms of SHA-256 there), and the bytes never cross threads.
     try {

@@ -32,6 +32,7 @@ const CONTENT_TYPES: Record<string, string> = {
   gif: "image/gif",
   svg: "image/svg+xml",
   json: "application/json",
+  pdf: "application/pdf",
 };
 
 // Keys derive from the job or the content, so the bytes under a key never change: a CDN or browser

@@ -148,6 +148,11 @@ const MIGRATIONS: string[] = [
   ALTER TABLE batches ADD COLUMN idempotency_key TEXT;
   CREATE INDEX batches_idempotency_key ON batches(account_id, idempotency_key, created_at) WHERE idempotency_key IS NOT NULL;
   `,
+  // A PDF render draws several frames, one page each (format 'pdf'), at a density: both null for images.
+  `
+  ALTER TABLE renders ADD COLUMN frames TEXT;
+  ALTER TABLE renders ADD COLUMN dpi REAL;
+  `,
 ];
 
 /**

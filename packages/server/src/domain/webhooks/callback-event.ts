@@ -11,6 +11,8 @@ export interface CompletedRenderForCallback {
   width: number;
   height: number;
   credits_charged: number;
+  /** A PDF's page count (absent for images, whose callback body is as before). */
+  pages?: number;
   warnings: readonly unknown[];
   /** Completion time, epoch milliseconds. Becomes the body's `created_at`. */
   completed_at: number;
@@ -54,6 +56,7 @@ export function buildCallbackEvent(
     width: requireInteger("width", render.width),
     height: requireInteger("height", render.height),
     credits_charged: requireInteger("credits_charged", render.credits_charged),
+    ...(render.pages === undefined ? {} : { pages: requireInteger("pages", render.pages) }),
     metadata: { warnings: [...render.warnings] },
     created_at: new Date(render.completed_at).toISOString(),
   };

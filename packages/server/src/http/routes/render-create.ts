@@ -30,9 +30,39 @@ export const RenderRequestBody = T.Object(
     scale: T.Optional(
       T.Number({ minimum: 1, maximum: 4, default: 1, description: "1 to 4; cost ceil(scale²)" }),
     ),
-    format: T.Optional(T.Union([T.Literal("png"), T.Literal("jpg"), T.Literal("jpeg"), T.Literal("webp")])),
-    quality: T.Optional(T.Integer({ minimum: 1, maximum: 100 })),
-    frame: T.Optional(T.String({ minLength: 1, maxLength: 64 })),
+    format: T.Optional(
+      T.Union([T.Literal("png"), T.Literal("jpg"), T.Literal("jpeg"), T.Literal("webp"), T.Literal("pdf")], {
+        description: "png (default), jpg/jpeg, webp, or pdf: one page per frame (see frames)",
+      }),
+    ),
+    quality: T.Optional(
+      T.Integer({
+        minimum: 1,
+        maximum: 100,
+        description:
+          "jpg/webp quality (default 90); pdf: store pages as JPEGs of this quality (default lossless)",
+      }),
+    ),
+    frame: T.Optional(T.String({ minLength: 1, maxLength: 64, description: "Default: the first frame" })),
+    frames: T.Optional(
+      T.Union(
+        [
+          T.Array(T.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 100 }),
+          T.Literal("all"),
+        ],
+        {
+          description:
+            'pdf only, not with frame: the frames to draw, one page each in this order (no repeats), or "all" (the template\'s order)',
+        },
+      ),
+    ),
+    dpi: T.Optional(
+      T.Number({
+        minimum: 10,
+        maximum: 2400,
+        description: "pdf only: frame pixels per inch, which set the page size (default 96: 1 px = 0.75 pt)",
+      }),
+    ),
     metadata: T.Optional(
       T.Record(T.String({ maxLength: 100 }), T.String({ maxLength: 1000 }), { maxProperties: 50 }),
     ),

@@ -1,0 +1,137 @@
+import { promisify } from "node:util";
+import { deflate } from "node:zlib";
+import { degrees, drawImage, PDFDocument, popGraphicsState, pushGraphicsState } from "pdf-lib";
+import sharp from "sharp";
+import { encodeImage, type PixelFrame } from "./encode.ts";
+
+const deflateAsync = promisify(deflate);
+
+/**
+ * Frame pixels per inch when a request names no density: CSS pixels, so 1 px = 0.75 pt and a
+ * 1123x794 frame is an A4 landscape page (297 x 210 mm).
+ */
+export const DEFAULT_PDF_DPI = 96;
+
+/** Points (1/72 inch) of `pixels` frame pixels at `dpi` frame pixels per inch. */
+export function pixelsToPoints(pixels: number, dpi: number = DEFAULT_PDF_DPI): number {
+  return (pixels * 72) / dpi;
+}
+
+export interface PdfMetadata {
+  title: string;
+  /** Written as the document's creation and modification date. */
+  createdAt: Date;
+}
+
+export interface PdfPageOptions {
+  /** Page size in points; the pixels fill the page. */
+  widthPt: number;
+  heightPt: number;
+  /** Absent: the pixels are stored losslessly (Flate). 1 to 100: as a JPEG of that quality. */
+  quality?: number;
+  /** zlib level of a lossless page, default 1 (as PNG outputs: see EncodeOptions). */
+  compressionLevel?: number;
+}
+
+/**
+ * Builds a PDF from rendered frames, one page each, with pdf-lib. Each page is the frame's pixels
+ * as one image that fills the page: RGB, losslessly (Flate) or as a JPEG, so a page rasterised at
+ * the pixels' own resolution gives back exactly those pixels. Paper has no alpha: translucent areas
+ * are shown over white, as a JPEG output shows them.
+ */
+export class PdfAssembler {
+  readonly #doc: Promise<PDFDocument>;
+  #pages = 0;
+
+  constructor(metadata: PdfMetadata) {
+    this.#doc = PDFDocument.create().then((doc) => {
+      doc.setTitle(metadata.title);
+      doc.setCreator("Pictor");
+      doc.setProducer("Pictor (pdf-lib)");
+      doc.setCreationDate(metadata.createdAt);
+      doc.setModificationDate(metadata.createdAt);
+      return doc;
+    });
+  }
+
+  get pageCount(): number {
+    return this.#pages;
+  }
+
+  /**
+   * Adds a page showing `frame`. The pixels are read before the promise resolves and not kept, so
+   * the caller may reuse their memory once it has.
+   */
+  async addPage(frame: PixelFrame, options: PdfPageOptions): Promise<void> {
+    const doc = await this.#doc;
+    // A millionth of a point less than the frame's size: a rasteriser that sizes its bitmap as
+    // ceil(points x dpi / 72) (pdftoppm) would otherwise add a column of paper when the product
+    // comes out 1e-13 above a whole number (a 301 px frame at 150 dpi: 144.48 pt, 603 px at 300 dpi).
+    const pageSize: [number, number] = [options.widthPt - PAGE_TRIM_PT, options.heightPt - PAGE_TRIM_PT];
+    const size = placement(frame, pageSize);
+    if (options.quality !== undefined) {
+      const jpeg = await encodeImage(frame, { format: "jpeg", quality: options.quality });
+      const image = await doc.embedJpg(jpeg.bytes);
+      doc.addPage(pageSize).drawImage(image, size);
+    } else {
+      const rgb = await opaqueRgb(frame);
+      const compressed = await deflateAsync(rgb, { level: options.compressionLevel ?? 1 });
+      const image = doc.context.register(
+        doc.context.stream(compressed, {
+          Type: "XObject",
+          Subtype: "Image",
+          Width: frame.width,
+          Height: frame.height,
+          ColorSpace: "DeviceRGB",
+          BitsPerComponent: 8,
+          Filter: "FlateDecode",
+        }),
+      );
+      const page = doc.addPage(pageSize);
+      const name = page.node.newXObject("Image", image);
+      const upright = { rotate: degrees(0), xSkew: degrees(0), ySkew: degrees(0) };
+      page.pushOperators(
+        pushGraphicsState(),
+        ...drawImage(name, { ...size, ...upright }),
+        popGraphicsState(),
+      );
+    }
+    this.#pages += 1;
+  }
+
+  /** The document's bytes. */
+  async save(): Promise<Uint8Array> {
+    const doc = await this.#doc;
+    if (this.#pages === 0) throw new Error("a PDF needs at least one page");
+    return doc.save({ useObjectStreams: true, addDefaultPage: false });
+  }
+}
+
+/**
+ * Where the image goes: the whole page, inset by 1/128 of an image pixel on every side. Poppler
+ * (pdftoppm, and the viewers built on it) covers an image whose edge falls exactly on a device pixel
+ * boundary with one pixel more, or (after a rounding error of 1e-14) starts it a pixel early, and then
+ * resamples it, which blurs or shifts every edge of a page rasterised at the pixels' own resolution.
+ * With the edges just inside the pixel boundaries it copies the pixels one for one. No renderer can
+ * show the sliver (the paper is white).
+ */
+function placement(frame: PixelFrame, [widthPt, heightPt]: [number, number]) {
+  const insetX = (widthPt * INSET_PX) / frame.width;
+  const insetY = (heightPt * INSET_PX) / frame.height;
+  return { x: insetX, y: insetY, width: widthPt - 2 * insetX, height: heightPt - 2 * insetY };
+}
+
+const INSET_PX = 1 / 128;
+const PAGE_TRIM_PT = 1e-6;
+
+/** RGB bytes of engine pixels: opaque ones lose their alpha, translucent ones are shown over white. */
+async function opaqueRgb(frame: PixelFrame): Promise<Buffer> {
+  const { width, height, pixels, opaque } = frame;
+  if (pixels.byteLength !== width * height * 4) {
+    throw new RangeError(`expected ${width * height * 4} bytes for ${width}x${height} RGBA`);
+  }
+  const input = Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength);
+  const image = sharp(input, { raw: { width, height, channels: 4, premultiplied: !opaque } });
+  const rgb = opaque ? image.removeAlpha() : image.flatten({ background: "#ffffff" });
+  return rgb.raw().toBuffer();
+}
