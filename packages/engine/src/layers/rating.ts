@@ -6,7 +6,13 @@ import type { Bindings } from "../render/bindings.ts";
 import type { PaintContext } from "../render/context.ts";
 import { EngineError } from "../render/errors.ts";
 import { fillStrokeErrors, strokeOutline } from "../render/fill-stroke.ts";
-import { applyPaint, type PaintBox, resolvePaint, resolvePaintOrNone } from "../render/paint.ts";
+import {
+  applyPaint,
+  type PaintBox,
+  resolveLayerPaint,
+  resolvePaint,
+  resolvePaintOrNone,
+} from "../render/paint.ts";
 import { regularVertices } from "../render/polygon-path.ts";
 import { defineLayerKind } from "./kind.ts";
 import { Stroke } from "./shape.ts";
@@ -200,14 +206,7 @@ function paintRating(ctx: PaintContext, layer: RatingLayerT, path: string): void
   }
   if (layer.stroke) {
     const stroke = layer.stroke;
-    const color = resolvePaint(
-      bindings,
-      layer.bind,
-      "stroke.color",
-      stroke.color,
-      `${path}.stroke.color`,
-      layer.id,
-    );
+    const color = resolveLayerPaint(bindings, layer, "stroke.color", stroke.color, path);
     strokeOutline(ctx, symbols, stroke, color, "inside", box);
   }
   symbols.delete();

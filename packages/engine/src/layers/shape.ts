@@ -3,7 +3,7 @@ import type { CanvasKit, InputRRect, Path } from "canvaskit-wasm";
 import { layerCommon, Paint } from "../document/common.ts";
 import type { PaintContext } from "../render/context.ts";
 import { fillArea } from "../render/gradient-bands.ts";
-import { applyPaint, resolvePaint, resolvePaintOrNone } from "../render/paint.ts";
+import { applyPaint, resolveLayerPaint, resolvePaintOrNone } from "../render/paint.ts";
 import { paintAlpha } from "../render/shadows.ts";
 import { defineLayerKind } from "./kind.ts";
 
@@ -52,14 +52,7 @@ export const shapeKind = defineLayerKind<ShapeLayerT>({
     let alpha = paintAlpha(fill.value, fill.path);
     if (layer.stroke) {
       const { color } = layer.stroke;
-      const stroke = resolvePaint(
-        ctx.bindings,
-        layer.bind,
-        "stroke.color",
-        color,
-        `${path}.stroke.color`,
-        layer.id,
-      );
+      const stroke = resolveLayerPaint(ctx.bindings, layer, "stroke.color", color, path);
       alpha = Math.max(alpha, paintAlpha(stroke.value, stroke.path));
     }
     const { x, y, width: w, height: h } = layer;
@@ -136,14 +129,7 @@ function paintShape(ctx: PaintContext, layer: ShapeLayerT, path: string): void {
   }
   const stroke = layer.stroke;
   if (stroke) {
-    const color = resolvePaint(
-      ctx.bindings,
-      layer.bind,
-      "stroke.color",
-      stroke.color,
-      `${path}.stroke.color`,
-      layer.id,
-    );
+    const color = resolveLayerPaint(ctx.bindings, layer, "stroke.color", stroke.color, path);
     const width = Math.min(stroke.width, layer.width, layer.height);
     paint.setStyle(ck.PaintStyle.Stroke);
     paint.setStrokeWidth(width);

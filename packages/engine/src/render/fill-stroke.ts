@@ -7,7 +7,7 @@ import type { LayerBase } from "../layers/kind.ts";
 import type { Resolved } from "./bindings.ts";
 import type { PaintContext } from "./context.ts";
 import { fillArea } from "./gradient-bands.ts";
-import { applyPaint, type PaintBox, resolvePaint, resolvePaintOrNone } from "./paint.ts";
+import { applyPaint, type PaintBox, resolveLayerPaint, resolvePaintOrNone } from "./paint.ts";
 import { paintAlpha, type Silhouette } from "./shadows.ts";
 
 /**
@@ -101,14 +101,7 @@ export function paintFillStroke(
   }
   const stroke = layer.stroke;
   if (!stroke) return;
-  const color = resolvePaint(
-    bindings,
-    layer.bind,
-    "stroke.color",
-    stroke.color,
-    `${path}.stroke.color`,
-    layer.id,
-  );
+  const color = resolveLayerPaint(bindings, layer, "stroke.color", stroke.color, path);
   strokeOutline(ctx, outline, stroke, color, stroke.align ?? defaultAlign, layer);
 }
 
@@ -162,14 +155,7 @@ export function fillStrokeSilhouette(
   let alpha = paintAlpha(fill.value, fill.path);
   const stroke = layer.stroke;
   if (!stroke) return { outline, alpha };
-  const color = resolvePaint(
-    bindings,
-    layer.bind,
-    "stroke.color",
-    stroke.color,
-    `${path}.stroke.color`,
-    layer.id,
-  );
+  const color = resolveLayerPaint(bindings, layer, "stroke.color", stroke.color, path);
   alpha = Math.max(alpha, paintAlpha(color.value, color.path));
   const align = stroke.align ?? defaultAlign;
   if (align === "inside") return { outline, alpha };

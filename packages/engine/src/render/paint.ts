@@ -43,6 +43,17 @@ export function resolvePaint(
   return { value: changed ? { ...design, stops } : design, slot: null, path: designPath };
 }
 
+/** `resolvePaint` of a layer's own paint property (`stroke.color`), reported at `<path>.<property>`. */
+export function resolveLayerPaint(
+  bindings: Bindings,
+  layer: { bind?: Readonly<Record<string, string>> | undefined; id: string },
+  property: string,
+  design: PaintT,
+  path: string,
+): Resolved<PaintT> {
+  return resolvePaint(bindings, layer.bind, property, design, `${path}.${property}`, layer.id);
+}
+
 /** `resolvePaint` for a property that may be `null` (nothing drawn) in the design; a bound colour slot still colours it. */
 export function resolvePaintOrNone(
   bindings: Bindings,
