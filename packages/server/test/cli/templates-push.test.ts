@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { expect, it } from "vitest";
 import { api } from "../api/support.ts";
-import { PICTOR_BIN, scratchForPictor, spawnServe } from "./serve-process.ts";
+import { exited, PICTOR_BIN, scratchForPictor, spawnServe } from "./serve-process.ts";
 
 const run = promisify(execFile);
 const OG_CARD = fileURLToPath(new URL("../../../../examples/templates/og-card.json", import.meta.url));
@@ -48,6 +48,8 @@ it("templates push imports the images a document names by relative path, once, a
   expect(res.status).toBe(200);
   expect(res.body).toMatchObject({ status: "completed", template_version: 2, width: 1200, height: 630 });
   serving.child.kill("SIGTERM");
+  // The server writes the database while it drains: read it only once the process is gone.
+  await exited(serving.child);
 
   // An invalid document is refused before its images are stored.
   mkdirSync(join(dir, "docs"));
