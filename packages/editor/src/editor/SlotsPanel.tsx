@@ -1,6 +1,6 @@
 import type { SlotT, TemplateDocumentT } from "../engine/engine-types.ts";
 import { renameBindings, uniqueSlotName } from "./doc-ops.ts";
-import { ColorField, NumberField, TextField } from "./fields.tsx";
+import { CheckField, ColorField, NumberField, TextField } from "./fields.tsx";
 
 interface Props {
   doc: TemplateDocumentT;
@@ -101,6 +101,12 @@ export function SlotsPanel({ doc, onDoc }: Props) {
                 onChange={(v) =>
                   update(i, { max_length: v === undefined ? undefined : Math.round(v) }, "max")
                 }
+              />
+              <CheckField
+                label="Rich text (<b>, <i>, <u>, <s>, <color>, <br>)"
+                testId={`slot-rich-${s.name}`}
+                value={s.rich === true}
+                onChange={(rich) => update(i, { rich: rich || undefined }, "rich")}
               />
             </>
           )}

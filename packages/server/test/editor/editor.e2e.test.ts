@@ -341,6 +341,15 @@ describe.skipIf(!haveChromium && !inCI)(
       expect(layerOf(doc, "square", "shape").bind).toEqual({ fill: "colour1" });
       await page.screenshot({ path: join(SCREENSHOTS, "editor-design.png") });
 
+      // A text slot can be declared rich (its values are markup); unticked, the flag is gone again.
+      await page.getByTestId("tab-slots").click();
+      await page.getByTestId("slot-rich-text1").check();
+      await waitSaved(page);
+      expect((await currentDoc(page)).slots[0]).toMatchObject({ name: "text1", rich: true });
+      await page.getByTestId("slot-rich-text1").uncheck();
+      await waitSaved(page);
+      expect((await currentDoc(page)).slots[0]).not.toHaveProperty("rich");
+
       // Preview values, then publish.
       const values = { text1: "Hello from the API, at any length", image1: apiAsset, colour1: "#10B981" };
       await page.getByTestId("tab-preview").click();
