@@ -124,7 +124,7 @@ export function createEngine({ canvasKit, fonts, icons }: EngineSetup): Engine {
       const pixels = surface.pixels();
       // Source-over drawing never lowers alpha, so an opaque background means an opaque image.
       const opaque = backgroundOpaque || isOpaque(pixels);
-      return { width, height, pixels, premultiplied: true, opaque, warnings };
+      return { width, height, pixels, premultiplied: true, opaque, warnings: oncePerSlot(warnings) };
     },
 
     registerFonts(faces) {
@@ -147,4 +147,19 @@ export function createEngine({ canvasKit, fonts, icons }: EngineSetup): Engine {
 function isOpaque(pixels: Uint8Array): boolean {
   for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 255) return false;
   return true;
+}
+
+/**
+ * Each (code, slot) once, the first kept: a slot bound on several layers (a headline drawn in two
+ * places, a colour used by five shapes) is one warning for the caller, who names slots, not layers.
+ * Warnings about unbound properties (slot null) stay one per layer.
+ */
+function oncePerSlot(warnings: RenderWarning[]): RenderWarning[] {
+  const seen = new Set<string>();
+  return warnings.filter((w) => {
+    const key = w.slot === null ? `${w.code}\u0000layer\u0000${w.layer ?? ""}` : `${w.code}\u0000${w.slot}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -4,6 +4,7 @@ import { StarterCatalogError } from "../adapters/files/starter-catalog.ts";
 import { DataDirError } from "../main/data-dir.ts";
 import { registerAccountsCommand } from "./accounts.ts";
 import { registerCreditsCommand } from "./credits.ts";
+import { registerKeysCommand } from "./keys.ts";
 import { registerRenderCommand } from "./render.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerTemplatesCommand } from "./templates.ts";
@@ -24,6 +25,7 @@ registerRenderCommand(program);
 registerServeCommand(program);
 registerAccountsCommand(program);
 registerCreditsCommand(program);
+registerKeysCommand(program);
 registerTemplatesCommand(program);
 
 /** What to change when the state a command needs cannot be used: said under the error's line. */
