@@ -13,8 +13,14 @@ export type ApiErrorCode = ErrorBody["error"]["code"];
 export type RenderRequest = JsonBody<paths["/v1/renders"]["post"]["requestBody"]>;
 export type RenderJob = Ok<paths["/v1/renders/{id}"]["get"], 200>;
 export type Modification = RenderRequest["modifications"][number];
-export type BatchRequest = JsonBody<paths["/v1/renders/batch"]["post"]["requestBody"]>;
-export type BatchRow = BatchRequest["renders"][number];
+/**
+ * A batch row is a render request without `wait` (the server validates rows one by one, so the document
+ * leaves them open; this type says what each must be).
+ */
+export type BatchRow = Omit<RenderRequest, "wait">;
+export type BatchRequest = Omit<JsonBody<paths["/v1/renders/batch"]["post"]["requestBody"]>, "renders"> & {
+  renders: BatchRow[];
+};
 /**
  * A row of a batch's answer: the render job with its index, or the index and the error that refused it
  * (not charged). The OpenAPI document describes rows in prose only, so this one type is written here.
@@ -25,7 +31,9 @@ export type BatchRowResult =
 export type BatchResponse = Omit<Ok<paths["/v1/renders/batch"]["post"], 202>, "renders"> & {
   renders: BatchRowResult[];
 };
-export type Batch = Ok<paths["/v1/batches/{id}"]["get"], 200>;
+export type Batch = Omit<Ok<paths["/v1/batches/{id}"]["get"], 200>, "renders"> & {
+  renders: BatchRowResult[];
+};
 export type TemplateListQuery = NonNullable<paths["/v1/templates"]["get"]["parameters"]["query"]>;
 export type TemplatePage = Ok<paths["/v1/templates"]["get"], 200>;
 export type TemplateSummary = TemplatePage["data"][number];

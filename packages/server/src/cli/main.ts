@@ -3,6 +3,7 @@ import { Command, CommanderError } from "commander";
 import { StarterCatalogError } from "../adapters/files/starter-catalog.ts";
 import { DataDirError } from "../main/data-dir.ts";
 import { registerAccountsCommand } from "./accounts.ts";
+import { registerBatchCommand } from "./batch.ts";
 import { registerCreditsCommand } from "./credits.ts";
 import { registerKeysCommand } from "./keys.ts";
 import { registerRenderCommand } from "./render.ts";
@@ -23,6 +24,7 @@ const program = new Command("pictor")
 
 registerRenderCommand(program);
 registerServeCommand(program);
+registerBatchCommand(program);
 registerAccountsCommand(program);
 registerCreditsCommand(program);
 registerKeysCommand(program);
