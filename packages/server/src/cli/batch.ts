@@ -76,7 +76,16 @@ export function registerBatchCommand(program: Command): void {
     .option("--chunk <n>", `rows per batch request, 1 to ${MAX_BATCH_ROWS}`, parseChunk, MAX_BATCH_ROWS)
     .option("--no-progress", "no progress bar (a summary line only)")
     .action(async (file: string, flags: BatchFlags) => {
-      process.exitCode = await batchCommand(file, flags);
+      try {
+        process.exitCode = await batchCommand(file, flags);
+      } catch (error) {
+        // The server refused the whole request, or could not be reached after the client's retries:
+        // one line; the results file keeps what was done, and a rerun goes on from there.
+        if (!(error instanceof PictorError)) throw error;
+        const request = error.requestId ? ` (request ${error.requestId})` : "";
+        process.stderr.write(`pictor batch: ${error.code}: ${error.message}${request}\n`);
+        process.exitCode = EXIT_FAILED;
+      }
     });
 }
 
@@ -251,7 +260,10 @@ async function batchCommand(fileArg: string, flags: BatchFlags): Promise<number>
   try {
     schema = await pictor.templates.schema(flags.template);
   } catch (error) {
-    if (error instanceof PictorError) throw new UsageError(`template ${flags.template}: ${error.message}`);
+    // A template that is not there (or a key that is wrong) is the user's to fix: exit 2.
+    if (error instanceof PictorError && (error.status === 404 || error.status === 401)) {
+      throw new UsageError(`template ${flags.template}: ${error.message}`);
+    }
     throw error;
   }
   const slots = new Map(schema.slots.map((s) => [s.name, s.type as string]));

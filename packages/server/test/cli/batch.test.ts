@@ -157,4 +157,30 @@ it("reads JSON rows too, and refuses a column that is not a slot before sending 
   expect(typo.stderr).toMatch(/^pictor: column headlin: not a slot of blog-og-card/);
   expect(await balance()).toBe(before);
   expect(account).toMatch(/^acct_/);
+
+  const noTemplate = await runPictor([
+    "batch",
+    json,
+    "--template",
+    "nope",
+    "--url",
+    server.url,
+    "--key",
+    key,
+  ]);
+  expect(noTemplate).toMatchObject({ code: 2, stderr: "pictor: template nope: No template 'nope'.\n" });
+  const closed = await runPictor([
+    "batch",
+    json,
+    "--template",
+    "blog-og-card",
+    "--url",
+    "http://127.0.0.1:1",
+    "--key",
+    key,
+  ]);
+  expect(closed.code).toBe(1);
+  expect(closed.stderr).toMatch(
+    /^pictor batch: connection_error: GET \/v1\/templates\/blog-og-card\/schema: .*\(after 4 retries\)\n$/,
+  );
 });
