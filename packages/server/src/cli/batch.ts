@@ -38,10 +38,30 @@ export interface ResultRecord {
   asset_url: string;
   error: string;
   file: string;
-  /** The row's idempotency key: a hash of what was sent, so a rerun knows whether the row changed. */
+  /** A hash of the row's request, so a rerun knows whether the row changed. */
+  content: string;
+  /** The idempotency key the row was last sent with: its content hash, chained on each resend. */
   key: string;
 }
-const RESULT_COLUMNS: (keyof ResultRecord)[] = ["row", "id", "status", "asset_url", "error", "file", "key"];
+const RESULT_COLUMNS: (keyof ResultRecord)[] = [
+  "row",
+  "id",
+  "status",
+  "asset_url",
+  "error",
+  "file",
+  "content",
+  "key",
+];
+
+/** Refusals that sending the same row again cannot change; any other refusal (credits, a rate limit) is retried. */
+const PERMANENT_REFUSALS = new Set([
+  "invalid_request",
+  "invalid_scale",
+  "unknown_slot",
+  "invalid_webhook_url",
+  "image_out_of_folder",
+]);
 
 /** Columns that are render options, not slot names. */
 const OPTION_COLUMNS = new Set(["scale", "format", "quality", "frame", "webhook_url", "tags"]);
@@ -211,6 +231,7 @@ async function readResults(path: string): Promise<Map<number, ResultRecord>> {
       asset_url: r.asset_url ?? "",
       error: r.error ?? "",
       file: r.file ?? "",
+      content: r.content ?? "",
       key: r.key ?? "",
     });
   }
@@ -302,24 +323,23 @@ async function batchCommand(fileArg: string, flags: BatchFlags): Promise<number>
         asset_url: "",
         error: built.error,
         file: "",
+        content: "",
         key: "",
       });
       continue;
     }
     const name = fileFor(row, built.body.format);
-    // The key names the row's content and the render it replaces: unchanged rows resend with the same
-    // key (a batch the server already took is replayed, not charged again); a row whose render failed
-    // is sent anew.
-    const key = hash(
-      flags.template,
-      String(row.line),
-      JSON.stringify(built.body),
-      before?.status === "failed" ? before.id : "",
-    );
-    const same = before !== undefined && before.key === key;
+    // An unchanged row is sent again with the same key, so a batch the server already took is replayed,
+    // not charged again; a row whose render failed or that was refused for a passing reason (credits)
+    // gets a new key chained on the old one, so that it is really sent anew.
+    const content = hash(flags.template, String(row.line), JSON.stringify(built.body));
+    const same = before !== undefined && before.content === content;
+    const retry = same && (before.status === "failed" || before.status === "refused");
+    const key = retry && before.key ? hash(content, before.key) : content;
+    const refusal = before?.error.split(":")[0] ?? "";
     if (same && before.status === "completed" && existsSync(join(outDir, before.file))) {
       results.set(row.line, before);
-    } else if (same && before.status === "refused") {
+    } else if (same && before.status === "refused" && PERMANENT_REFUSALS.has(refusal)) {
       results.set(row.line, before);
     } else if (same && before.id && before.status !== "failed") {
       const waiting = { ...before, file: name };
@@ -334,6 +354,7 @@ async function batchCommand(fileArg: string, flags: BatchFlags): Promise<number>
         asset_url: "",
         error: "",
         file: name,
+        content,
         key,
       });
     }

@@ -184,3 +184,47 @@ it("reads JSON rows too, and refuses a column that is not a slot before sending 
     /^pictor batch: connection_error: GET \/v1\/templates\/blog-og-card\/schema: .*\(after 4 retries\)\n$/,
   );
 });
+
+it("rows refused for want of credits are sent again by a rerun after a grant; completed ones are not", async () => {
+  const created = await runPictor([
+    "accounts",
+    "create",
+    "--name",
+    "poor",
+    "--credits",
+    "2",
+    "--json",
+    "--data",
+    data,
+  ]);
+  const poor = JSON.parse(created.stdout) as { account_id: string; api_key: string };
+  const rows = join(dir, "four.csv");
+  writeFileSync(rows, "headline\nOne\nTwo\nThree\nFour\n");
+  const args = [
+    "batch",
+    rows,
+    "--template",
+    "blog-og-card",
+    "--url",
+    server.url,
+    "--key",
+    poor.api_key,
+    "-o",
+    join(dir, "four-out"),
+  ];
+  const first = await runPictor(args);
+  expect(first.code).toBe(1);
+  expect(first.stdout).toMatch(/^2 of 4 rows rendered \(0 already done, 4 sent\), 2 failed, 2 credits/);
+  expect(first.stderr).toMatch(/four\.csv:4: refused: insufficient_credits: /);
+
+  const granted = await runPictor(["credits", "grant", poor.account_id, "10", "--data", data]);
+  expect(granted.code, granted.stderr).toBe(0);
+  const again = await runPictor(args);
+  expect(again.code, again.stderr).toBe(0);
+  expect(again.stdout).toMatch(/^4 of 4 rows rendered \(2 already done, 2 sent\), 0 failed, 2 credits/);
+  expect(
+    readdirSync(join(dir, "four-out"))
+      .filter((f) => f.endsWith(".png"))
+      .sort(),
+  ).toEqual(["row-2.png", "row-3.png", "row-4.png", "row-5.png"]);
+});
