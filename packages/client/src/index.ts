@@ -1,3 +1,4 @@
+export * from "./api.ts";
 export type { CallbackBody } from "./callback-signature.ts";
 export { signCallback, verifyCallback } from "./callback-signature.ts";
 export type { CompletionCallback } from "./callback-types.ts";

@@ -69,26 +69,51 @@ describe.concurrent("pictor render (the binary)", () => {
     expect((await sharp(join(dir, "social-story.png")).metadata()).height).toBe(1920);
   });
 
-  it("exits 1 naming the JSON path of an invalid slot value", async () => {
+  it("exits 2 with one line naming the JSON path of an invalid slot value", async () => {
     const run = await pictor(["render", ogCard, "--set", "accent=red", "--set", "headlin=x"], dir);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/values\.accent: must be a colour/);
     expect(run.stderr).toMatch(/values\.headlin: .*did you mean "headline"/);
+    expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
   });
 
-  it("exits 1 asking for a file when --set leaves an image slot empty", async () => {
+  it("exits 2 with one line for an unknown slot, a bad colour, or a file that is not a template", async () => {
+    await writeFile(join(dir, "not-json.json"), "{ nope");
+    await writeFile(join(dir, "not-template.json"), JSON.stringify({ name: "a package.json, say" }));
+    const cases: [string[], RegExp][] = [
+      [
+        [ogCard, "--set", "nosuchslot=1"],
+        /^pictor render: invalid slot values: values\.nosuchslot: slot "nosuchslot" does not exist/,
+      ],
+      [
+        [ogCard, "--set", "accent=red"],
+        /^pictor render: invalid slot values: values\.accent: must be a colour/,
+      ],
+      [["not-json.json"], /^pictor render: \S*not-json\.json: not valid JSON/],
+      [["not-template.json"], /^pictor render: \S*not-template\.json is not a valid template: /],
+    ];
+    for (const [args, message] of cases) {
+      const run = await pictor(["render", ...args, "-o", join(dir, "never.png")], dir);
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr.trimEnd().split("\n"), args.join(" ")).toHaveLength(1);
+    }
+    expect(await readdir(dir)).not.toContain("never.png");
+  });
+
+  it("exits 2 asking for a file when --set leaves an image slot empty", async () => {
     const run = await pictor(["render", ogCard, "--set", "photo="], dir);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain("values.photo: must not be empty (the path of an image file)");
     expect(run.stderr).not.toContain("image URL");
   });
 
-  it("exits 1 naming the JSON path of an invalid template", async () => {
+  it("exits 2 naming the JSON path of an invalid template", async () => {
     const broken = JSON.parse(await readFile(ogCard, "utf8"));
     broken.frames[0].layers[0].width = -5;
     await writeFile(join(dir, "broken.json"), JSON.stringify(broken));
     const run = await pictor(["render", "broken.json"], dir);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/frames\[0\]\.layers\[0\]\.width/);
   });
 

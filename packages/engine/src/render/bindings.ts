@@ -13,7 +13,8 @@ export interface Resolved<T> {
 
 /**
  * Resolves bound properties against the request's slot values. Shared by `planImages` and `render`
- * so both see the same image sources. Records `slot_default_used` once per (slot, layer).
+ * so both see the same image sources. Records `slot_default_used` once per slot (on the first layer that used
+ * the default), however many layers the slot is bound on.
  */
 export class Bindings {
   private readonly slots: Map<string, SlotT>;
@@ -68,9 +69,8 @@ export class Bindings {
   }
 
   private reportDefault(slot: string, layerId: string | null): void {
-    const key = `${slot}\u0000${layerId ?? ""}`;
-    if (this.warnings === null || this.reported.has(key)) return;
-    this.reported.add(key);
+    if (this.warnings === null || this.reported.has(slot)) return;
+    this.reported.add(slot);
     this.warnings.push({
       code: "slot_default_used",
       slot,

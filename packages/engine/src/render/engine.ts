@@ -129,7 +129,7 @@ export function createEngine({ canvasKit, fonts, icons }: EngineSetup): Engine {
       const pixels = surface.pixels();
       // Source-over drawing never lowers alpha, so an opaque background means an opaque image.
       const opaque = backgroundOpaque || isOpaque(pixels);
-      return { width, height, pixels, premultiplied: true, opaque, warnings };
+      return { width, height, pixels, premultiplied: true, opaque, warnings: oncePerSlot(warnings) };
     },
 
     registerFonts(faces) {
@@ -148,4 +148,19 @@ export function createEngine({ canvasKit, fonts, icons }: EngineSetup): Engine {
       iconLibrary.dispose();
     },
   };
+}
+
+/**
+ * Each (code, slot) once, the first kept: a slot bound on several layers (a headline drawn in two
+ * places, a colour used by five shapes) is one warning for the caller, who names slots, not layers.
+ * Warnings about unbound properties (slot null) stay one per layer.
+ */
+function oncePerSlot(warnings: RenderWarning[]): RenderWarning[] {
+  const seen = new Set<string>();
+  return warnings.filter((w) => {
+    const key = w.slot === null ? `${w.code}\u0000layer\u0000${w.layer ?? ""}` : `${w.code}\u0000${w.slot}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { documentOf, imageLayer, textLayer } from "../support/documents.ts";
+import { documentOf, imageLayer, shapeLayer, textLayer } from "../support/documents.ts";
+import { testEngine } from "../support/engine.ts";
 import { expectGolden } from "../support/render.ts";
 
 const document = documentOf(
@@ -54,5 +55,49 @@ describe("binding text and image sources", () => {
       values: { photo: "gradient:320x320", headline: "Request headline", tagline: "Request tagline" },
     });
     expect(result.warnings).toEqual([]);
+  });
+});
+
+describe("warnings name each (code, slot) once", () => {
+  it("a slot bound on several layers gives one slot_default_used and one text_shrunk", async () => {
+    const engine = await testEngine();
+    const long = "A headline far too long to fit this small box at its size, so it must shrink";
+    const twice = documentOf(
+      [
+        textLayer({
+          id: "top",
+          text: "x",
+          bind: { text: "title" },
+          width: 120,
+          height: 30,
+          font: { family: "Inter", size: 40 },
+          fit: "shrink",
+        }),
+        textLayer({
+          id: "bottom",
+          text: "x",
+          bind: { text: "title" },
+          y: 200,
+          width: 120,
+          height: 30,
+          font: { family: "Inter", size: 40 },
+          fit: "shrink",
+        }),
+        shapeLayer({ id: "a", bind: { fill: "ink" } }),
+        shapeLayer({ id: "b", bind: { fill: "ink" }, x: 100 }),
+      ],
+      {
+        slots: [
+          { name: "title", type: "text", default: long },
+          { name: "ink", type: "color", default: "#112233" },
+        ],
+      },
+    );
+    const result = engine.render(twice, {});
+    const pairs = result.warnings.map((w) => `${w.code}:${w.slot}`);
+    expect(pairs.filter((p) => p === "slot_default_used:title")).toHaveLength(1);
+    expect(pairs.filter((p) => p === "slot_default_used:ink")).toHaveLength(1);
+    expect(pairs).toContain("text_shrunk:title");
+    expect(new Set(pairs).size).toBe(pairs.length);
   });
 });

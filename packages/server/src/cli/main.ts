@@ -3,7 +3,9 @@ import { Command, CommanderError } from "commander";
 import { StarterCatalogError } from "../adapters/files/starter-catalog.ts";
 import { DataDirError } from "../main/data-dir.ts";
 import { registerAccountsCommand } from "./accounts.ts";
+import { registerBatchCommand } from "./batch.ts";
 import { registerCreditsCommand } from "./credits.ts";
+import { registerKeysCommand } from "./keys.ts";
 import { registerRenderCommand } from "./render.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerTemplatesCommand } from "./templates.ts";
@@ -22,8 +24,10 @@ const program = new Command("pictor")
 
 registerRenderCommand(program);
 registerServeCommand(program);
+registerBatchCommand(program);
 registerAccountsCommand(program);
 registerCreditsCommand(program);
+registerKeysCommand(program);
 registerTemplatesCommand(program);
 
 /** What to change when the state a command needs cannot be used: said under the error's line. */

@@ -14,7 +14,7 @@ import {
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { makeDirectories } from "../adapters/files/make-directories.ts";
 import { isValidScale } from "../domain/scale.ts";
-import { EXIT_FAILED, UsageError } from "./usage-error.ts";
+import { EXIT_FAILED, EXIT_USAGE, UsageError } from "./usage-error.ts";
 
 /** What the command writes: an image, or a PDF of one page per frame. */
 type OutputFormat = ImageFormat | "pdf";
@@ -170,12 +170,15 @@ async function readTemplate(path: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new FileError(`${path}: not valid JSON (${(error as Error).message})`);
+    throw new NotATemplateError(`${path}: not valid JSON (${(error as Error).message})`);
   }
 }
 
-/** A template that cannot be read as JSON, an output that cannot be written: one line, exit 1. */
+/** An output that cannot be written: one line, exit 1. */
 class FileError extends Error {}
+
+/** A file that is not JSON at all: a usage error (exit 2), like any other file that is not a template. */
+class NotATemplateError extends Error {}
 
 function imageSlotNames(document: TemplateDocumentT): Set<string> {
   return new Set(document.slots.filter((s) => s.type === "image").map((s) => s.name));
@@ -224,21 +227,26 @@ function printWarnings(result: Pick<NodeRenderResult, "warnings">, frame: string
   }
 }
 
-/** Failures worth a clear one-line (or one line per issue) message; anything else is a bug. */
-function describeFailure(error: unknown, templatePath: string): string | null {
+/**
+ * Failures worth a clear one-line message, with their exit code: what the user typed or pointed at is
+ * wrong (a file that is not a template, a slot the template lacks, a value of the wrong form) is a
+ * usage error, exit 2, as for every command; a render that failed on its input is exit 1. Anything
+ * else is a bug.
+ */
+function describeFailure(error: unknown, templatePath: string): { message: string; exit: number } | null {
+  const issues = (list: readonly { path: string; message: string }[]) =>
+    list.map((i) => `${i.path || "(document)"}: ${i.message}`).join("; ");
   if (error instanceof InvalidDocumentError) {
-    return [
-      `${templatePath} is not a valid template:`,
-      ...error.issues.map((i) => `  ${i.path || "(document)"}: ${i.message}`),
-    ].join("\n");
+    return { message: `${templatePath} is not a valid template: ${issues(error.issues)}`, exit: EXIT_USAGE };
   }
   if (error instanceof InvalidSlotValuesError) {
-    return ["invalid slot values:", ...error.issues.map((i) => `  ${i.path}: ${i.message}`)].join("\n");
+    return { message: `invalid slot values: ${issues(error.issues)}`, exit: EXIT_USAGE };
   }
-  if (error instanceof FileError) return error.message;
+  if (error instanceof NotATemplateError) return { message: error.message, exit: EXIT_USAGE };
+  if (error instanceof FileError) return { message: error.message, exit: EXIT_FAILED };
   const code = (error as { code?: unknown } | null)?.code;
   if (error instanceof Error && typeof code === "string" && /^[a-z]+(_[a-z]+)+$/.test(code)) {
-    return `${code}: ${error.message}`;
+    return { message: `${code}: ${error.message}`, exit: EXIT_FAILED };
   }
   return null;
 }
@@ -316,10 +324,10 @@ async function renderCommand(templateArg: string, flags: RenderFlags): Promise<n
     }
     return 0;
   } catch (error) {
-    const message = describeFailure(error, templateArg);
-    if (message === null) throw error;
-    process.stderr.write(`pictor render: ${message}\n`);
-    return EXIT_FAILED;
+    const failure = describeFailure(error, templateArg);
+    if (failure === null) throw error;
+    process.stderr.write(`pictor render: ${failure.message.replaceAll("\n", " ")}\n`);
+    return failure.exit;
   }
 }
 

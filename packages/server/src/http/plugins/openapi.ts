@@ -6,6 +6,24 @@ import { globalPlugin } from "./global-plugin.ts";
 
 export const ERROR_BODY_SCHEMA_ID = "ErrorBody";
 
+/** The `Idempotency-Key` request header as every POST that creates work documents it. */
+export const IDEMPOTENCY_KEY_HEADER_SCHEMA = {
+  type: "string",
+  description:
+    "Up to 255 printable ASCII characters, unique per intended operation (a UUID). The first answer is kept for 24 h " +
+    "and replayed to any retry with the same key and body (with `Idempotent-Replayed: true`), so a retry is never " +
+    "charged twice; if the server died after accepting, the retry resumes that same render or batch. The same key " +
+    "with another body is 422 `idempotency_key_reused`; while the first request still runs, 409 `idempotency_key_in_use`.",
+} as const;
+
+/** The RFC 7240 `Prefer` header of POST /v1/renders. */
+export const PREFER_HEADER_SCHEMA = {
+  type: "string",
+  description:
+    '`wait=N` (seconds, at most 60): wait for the image like `"wait": N` in the body. Completed in time: 200 with ' +
+    "the completed job and `Preference-Applied: wait=N`; still running at the deadline: 202 as without it.",
+} as const;
+
 /** The one error shape, shared by every route's error responses (component `ErrorBody`). */
 export const errorBodySchema = {
   $id: ERROR_BODY_SCHEMA_ID,
@@ -22,6 +40,17 @@ export const errorBodySchema = {
         code: { type: "string", enum: API_ERROR_CODES, description: "Stable, machine-readable." },
         message: { type: "string", description: "For humans; may change." },
         request_id: { type: "string", description: "Equals the X-Request-Id response header." },
+        slot: {
+          type: "string",
+          description: "`unknown_slot`, `image_out_of_folder`, value errors: the slot concerned.",
+        },
+        required: { type: "integer", description: "`insufficient_credits`: the credits the request costs." },
+        balance: { type: "integer", description: "`insufficient_credits`: the account's balance." },
+        render_id: {
+          type: "string",
+          description:
+            "A waited-for render that failed (`image_fetch_failed`, `image_invalid`, …): its id; credits were refunded.",
+        },
         errors: {
           type: "array",
           description: "Validation failures: the JSON path of the field and what is wrong with it.",
@@ -92,7 +121,11 @@ export const openApiPlugin = globalPlugin<OpenApiOptions>("pictor-openapi", asyn
         description:
           options.description ??
           "Render templates to PNG, JPEG or WebP over HTTP. Authenticate with `Authorization: Bearer sk_live_…`. " +
-            'Every response carries `X-Request-Id`; errors are `{ "error": { code, message, request_id, … } }`.',
+            'Every response carries `X-Request-Id`; errors are `{ "error": { code, message, request_id, … } }`. ' +
+            "429 `rate_limited` and 503 `unavailable` carry `Retry-After` (seconds; nothing was charged): retry after it. " +
+            "Every response to an API key carries `RateLimit-Policy` and `RateLimit` (IETF draft). POSTs that create work " +
+            "take an `Idempotency-Key` header so a retry is never charged twice; a replayed answer carries " +
+            "`Idempotent-Replayed: true` and `Original-Request-Id`. A 202 render carries `Location: /v1/renders/{id}`.",
       },
       servers: options.servers ?? [{ url: "/", description: "This server" }],
       components: {

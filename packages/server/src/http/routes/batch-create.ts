@@ -5,6 +5,7 @@ import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
 import { toApiError } from "../failure.ts";
 import { IDEMPOTENCY_KEY_HEADER } from "../plugins/idempotency.ts";
+import { IDEMPOTENCY_KEY_HEADER_SCHEMA } from "../plugins/openapi.ts";
 import { BATCH_BODY_LIMIT } from "../plugins/server-options.ts";
 import { refuseWhenQueueFull } from "../queue-guard.ts";
 import { jobView } from "../views.ts";
@@ -50,7 +51,9 @@ export function registerBatchCreate(app: App, deps: AppDeps): void {
         summary: "Render many images; each row is validated and charged on its own, in order",
         tags: ["renders"],
         body: BatchBody,
-        headers: T.Object({ "idempotency-key": T.Optional(T.String()) }),
+        headers: T.Object({
+          "idempotency-key": T.Optional(T.String({ description: IDEMPOTENCY_KEY_HEADER_SCHEMA.description })),
+        }),
         response: {
           202: T.Object({ batch_id: T.String({ description: "bat_…" }), renders: T.Array(BatchRowResult) }),
         },

@@ -6,6 +6,7 @@ import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
 import { toApiError } from "../failure.ts";
 import { IDEMPOTENCY_KEY_HEADER } from "../plugins/idempotency.ts";
+import { IDEMPOTENCY_KEY_HEADER_SCHEMA, PREFER_HEADER_SCHEMA } from "../plugins/openapi.ts";
 import { refuseWhenQueueFull } from "../queue-guard.ts";
 import { Job } from "../schemas.ts";
 import { jobView } from "../views.ts";
@@ -137,7 +138,10 @@ export function registerRenderCreate(app: App, deps: AppDeps): void {
         summary: "Render one image (asynchronous by default, or wait for it)",
         tags: ["renders"],
         body: RenderRequestBody,
-        headers: T.Object({ prefer: T.Optional(T.String()), "idempotency-key": T.Optional(T.String()) }),
+        headers: T.Object({
+          prefer: T.Optional(T.String({ description: PREFER_HEADER_SCHEMA.description })),
+          "idempotency-key": T.Optional(T.String({ description: IDEMPOTENCY_KEY_HEADER_SCHEMA.description })),
+        }),
         response: { 200: Job, 202: Job },
       },
     },

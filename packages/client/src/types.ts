@@ -1,0 +1,46 @@
+import type { components, paths } from "./generated/openapi.ts";
+
+// Names for the request and response bodies of the generated OpenAPI types (generated/openapi.ts).
+
+type JsonBody<T> = T extends { content: { "application/json": infer B } } ? B : never;
+type Ok<Op, Status extends number> = Op extends { responses: Record<Status, infer R> } ? JsonBody<R> : never;
+
+export type ApiPaths = paths;
+export type ErrorBody = components["schemas"]["ErrorBody"];
+/** Every error code the API documents. */
+export type ApiErrorCode = ErrorBody["error"]["code"];
+
+export type RenderRequest = JsonBody<paths["/v1/renders"]["post"]["requestBody"]>;
+export type RenderJob = Ok<paths["/v1/renders/{id}"]["get"], 200>;
+export type Modification = RenderRequest["modifications"][number];
+/**
+ * A batch row is a render request without `wait` (the server validates rows one by one, so the document
+ * leaves them open; this type says what each must be).
+ */
+export type BatchRow = Omit<RenderRequest, "wait">;
+export type BatchRequest = Omit<JsonBody<paths["/v1/renders/batch"]["post"]["requestBody"]>, "renders"> & {
+  renders: BatchRow[];
+};
+/**
+ * A row of a batch's answer: the render job with its index, or the index and the error that refused it
+ * (not charged). The OpenAPI document describes rows in prose only, so this one type is written here.
+ */
+export type BatchRowResult =
+  | (RenderJob & { index: number; error: RenderJob["error"] })
+  | { index: number; error: ErrorBody["error"]; id?: undefined };
+export type BatchResponse = Omit<Ok<paths["/v1/renders/batch"]["post"], 202>, "renders"> & {
+  renders: BatchRowResult[];
+};
+export type Batch = Omit<Ok<paths["/v1/batches/{id}"]["get"], 200>, "renders"> & {
+  renders: BatchRowResult[];
+};
+export type TemplateListQuery = NonNullable<paths["/v1/templates"]["get"]["parameters"]["query"]>;
+export type TemplatePage = Ok<paths["/v1/templates"]["get"], 200>;
+export type TemplateSummary = TemplatePage["data"][number];
+export type TemplateSchema = Ok<paths["/v1/templates/{id}/schema"]["get"], 200>;
+export type AssetQuery = JsonBody<paths["/v1/assets/query"]["post"]["requestBody"]>;
+export type AssetPage = Ok<paths["/v1/assets/query"]["post"], 200>;
+export type Asset = Ok<paths["/v1/assets"]["post"], 201>;
+export type WebhookSecret = Ok<paths["/v1/webhook-secret"]["get"], 200>;
+export type RotatedWebhookSecret = Ok<paths["/v1/webhook-secret/rotate"]["post"], 200>;
+export type Account = Ok<paths["/v1/account"]["get"], 200>;

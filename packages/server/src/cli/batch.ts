@@ -1,0 +1,515 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { basename, extname, join, resolve } from "node:path";
+import {
+  type BatchRow,
+  type BatchRowResult,
+  Pictor,
+  PictorError,
+  type RenderJob,
+  type TemplateSchema,
+} from "@pictor/client";
+import { SingleBar } from "cli-progress";
+import type { Command } from "commander";
+import { InvalidArgumentError } from "commander";
+import { parse as parseCsv } from "csv-parse/sync";
+import { EXIT_FAILED, UsageError } from "./usage-error.ts";
+
+/** The API's row limit per batch request (api-decisions.md). */
+export const MAX_BATCH_ROWS = 1000;
+
+interface BatchFlags {
+  template: string;
+  url: string;
+  key?: string;
+  output?: string;
+  results?: string;
+  nameColumn?: string;
+  chunk: number;
+  progress: boolean;
+}
+
+/** One line of the results CSV. `row` is the line number in the input file (JSON: element number). */
+export interface ResultRecord {
+  row: number;
+  id: string;
+  status: "completed" | "failed" | "refused" | "queued" | "rendering";
+  asset_url: string;
+  error: string;
+  file: string;
+  /** A hash of the row's request, so a rerun knows whether the row changed. */
+  content: string;
+  /** The idempotency key the row was last sent with: its content hash, chained on each resend. */
+  key: string;
+}
+const RESULT_COLUMNS: (keyof ResultRecord)[] = [
+  "row",
+  "id",
+  "status",
+  "asset_url",
+  "error",
+  "file",
+  "content",
+  "key",
+];
+
+/** Refusals that sending the same row again cannot change; any other refusal (credits, a rate limit) is retried. */
+const PERMANENT_REFUSALS = new Set([
+  "invalid_request",
+  "invalid_scale",
+  "unknown_slot",
+  "invalid_webhook_url",
+  "image_out_of_folder",
+]);
+
+/** Columns that are render options, not slot names. */
+const OPTION_COLUMNS = new Set(["scale", "format", "quality", "frame", "webhook_url", "tags"]);
+const FORMATS = new Set(["png", "jpg", "jpeg", "webp"]);
+const EXTENSION: Record<string, string> = { png: ".png", jpg: ".jpg", jpeg: ".jpg", webp: ".webp" };
+const HEX = /^#[0-9A-Fa-f]{6}$/;
+
+interface InputRow {
+  line: number;
+  values: Record<string, string>;
+}
+
+function parseChunk(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_BATCH_ROWS) {
+    throw new InvalidArgumentError(`expected an integer from 1 to ${MAX_BATCH_ROWS}`);
+  }
+  return n;
+}
+
+export function registerBatchCommand(program: Command): void {
+  program
+    .command("batch")
+    .description("Render every row of a CSV or JSON file through a Pictor server, resumably")
+    .argument("<file>", "rows: a CSV with a header line, or a JSON array of objects")
+    .requiredOption("--template <key>", "template key (or id) to render each row with")
+    .option("--url <url>", "server URL (PICTOR_URL)", process.env.PICTOR_URL ?? "http://127.0.0.1:8080")
+    .option("--key <key>", "API key (PICTOR_API_KEY)")
+    .option("-o, --output <dir>", "folder for the images (default: <file>-renders next to the file)")
+    .option("--results <file>", "results CSV (default: results.csv in the output folder)")
+    .option("--name-column <column>", "name each image after this column (default: the row number)")
+    .option("--chunk <n>", `rows per batch request, 1 to ${MAX_BATCH_ROWS}`, parseChunk, MAX_BATCH_ROWS)
+    .option("--no-progress", "no progress bar (a summary line only)")
+    .action(async (file: string, flags: BatchFlags) => {
+      try {
+        process.exitCode = await batchCommand(file, flags);
+      } catch (error) {
+        // The server refused the whole request, or could not be reached after the client's retries:
+        // one line; the results file keeps what was done, and a rerun goes on from there.
+        if (!(error instanceof PictorError)) throw error;
+        const request = error.requestId ? ` (request ${error.requestId})` : "";
+        process.stderr.write(`pictor batch: ${error.code}: ${error.message}${request}\n`);
+        process.exitCode = EXIT_FAILED;
+      }
+    });
+}
+
+async function readRows(path: string): Promise<InputRow[]> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  if (extname(path).toLowerCase() === ".json") {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new UsageError(`${path}: not valid JSON (${(error as Error).message})`);
+    }
+    if (!Array.isArray(parsed))
+      throw new UsageError(`${path}: expected a JSON array of objects, one per render`);
+    return parsed.map((item, i) => {
+      if (item === null || typeof item !== "object" || Array.isArray(item)) {
+        throw new UsageError(`${path}: element ${i + 1} is not an object`);
+      }
+      const values: Record<string, string> = {};
+      for (const [k, v] of Object.entries(item)) {
+        if (v !== null && v !== undefined) values[k] = typeof v === "string" ? v : String(v);
+      }
+      return { line: i + 1, values };
+    });
+  }
+  try {
+    const records = parseCsv(text, {
+      columns: true,
+      bom: true,
+      skip_empty_lines: true,
+      trim: false,
+      info: true,
+    }) as {
+      record: Record<string, string>;
+      info: { lines: number };
+    }[];
+    return records.map(({ record, info }) => ({ line: info.lines, values: record }));
+  } catch (error) {
+    throw new UsageError(`${path}: not a CSV file this command can read (${(error as Error).message})`);
+  }
+}
+
+/** The render request of a row, or what is wrong with it. */
+function rowBody(
+  row: InputRow,
+  template: string,
+  slots: Map<string, string>,
+  nameColumn: string | undefined,
+): { body: BatchRow } | { error: string } {
+  const modifications: BatchRow["modifications"] = [];
+  const metadata: Record<string, string> = {};
+  const body: BatchRow = { template, modifications };
+  for (const [column, raw] of Object.entries(row.values)) {
+    const value = raw.trim() === "" ? "" : raw;
+    if (column === nameColumn || value === "") continue;
+    if (column.startsWith("metadata.")) {
+      metadata[column.slice("metadata.".length)] = value;
+      continue;
+    }
+    switch (column) {
+      case "scale": {
+        const scale = Number(value);
+        if (!Number.isFinite(scale) || scale < 1 || scale > 4)
+          return { error: `scale: "${value}" is not a number from 1 to 4` };
+        body.scale = scale;
+        continue;
+      }
+      case "format":
+        if (!FORMATS.has(value.toLowerCase())) return { error: `format: "${value}" is not png, jpg or webp` };
+        body.format = value.toLowerCase() as NonNullable<BatchRow["format"]>;
+        continue;
+      case "quality":
+        body.quality = Number(value);
+        continue;
+      case "frame":
+        body.frame = value;
+        continue;
+      case "webhook_url":
+        body.webhook_url = value;
+        continue;
+      case "tags":
+        body.tags = value
+          .split(",")
+          .map((t) => t.trim())
+          .filter(Boolean);
+        continue;
+    }
+    const type = slots.get(column);
+    if (type === "color") {
+      if (!HEX.test(value)) return { error: `${column}: "${value}" is not a colour in the form #RRGGBB` };
+      modifications.push({ name: column, color: value });
+    } else if (type === "image") modifications.push({ name: column, image_url: value });
+    else modifications.push({ name: column, text: value });
+  }
+  if (Object.keys(metadata).length > 0) body.metadata = metadata;
+  return { body };
+}
+
+function csvField(value: string | number): string {
+  const text = String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+async function readResults(path: string): Promise<Map<number, ResultRecord>> {
+  const out = new Map<number, ResultRecord>();
+  if (!existsSync(path)) return out;
+  const records = parseCsv(await readFile(path, "utf8"), { columns: true, skip_empty_lines: true }) as Record<
+    string,
+    string
+  >[];
+  for (const r of records) {
+    const row = Number(r.row);
+    if (!Number.isInteger(row)) continue;
+    out.set(row, {
+      row,
+      id: r.id ?? "",
+      status: (r.status ?? "") as ResultRecord["status"],
+      asset_url: r.asset_url ?? "",
+      error: r.error ?? "",
+      file: r.file ?? "",
+      content: r.content ?? "",
+      key: r.key ?? "",
+    });
+  }
+  return out;
+}
+
+/** Written to a temporary file and renamed: an interrupted run never leaves half a results file. */
+async function writeResults(path: string, records: Iterable<ResultRecord>): Promise<void> {
+  const sorted = [...records].sort((a, b) => a.row - b.row);
+  const lines = [
+    RESULT_COLUMNS.join(","),
+    ...sorted.map((r) => RESULT_COLUMNS.map((c) => csvField(r[c])).join(",")),
+  ];
+  await writeFile(`${path}.tmp`, `${lines.join("\n")}\n`);
+  await rename(`${path}.tmp`, path);
+}
+
+function safeName(value: string): string {
+  return (
+    value
+      .replace(/[^\p{L}\p{N}._-]+/gu, "-")
+      .replace(/^[-.]+|-+$/g, "")
+      .slice(0, 120) || "row"
+  );
+}
+
+function hash(...parts: string[]): string {
+  return createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 32);
+}
+
+async function batchCommand(fileArg: string, flags: BatchFlags): Promise<number> {
+  const apiKey = flags.key ?? process.env.PICTOR_API_KEY;
+  if (!apiKey) throw new UsageError("an API key is needed: --key sk_live_… or PICTOR_API_KEY");
+  const file = resolve(fileArg);
+  const outDir = resolve(
+    flags.output ?? join(resolve(file, ".."), `${basename(file, extname(file))}-renders`),
+  );
+  const resultsPath = resolve(flags.results ?? join(outDir, "results.csv"));
+  const rows = await readRows(file);
+  if (rows.length === 0) throw new UsageError(`${fileArg}: no rows`);
+  if (flags.nameColumn && !rows.some((r) => flags.nameColumn && flags.nameColumn in r.values)) {
+    throw new UsageError(`--name-column ${flags.nameColumn}: no such column in ${fileArg}`);
+  }
+  const pictor = new Pictor({ apiKey, baseUrl: flags.url });
+
+  let schema: TemplateSchema;
+  try {
+    schema = await pictor.templates.schema(flags.template);
+  } catch (error) {
+    // A template that is not there (or a key that is wrong) is the user's to fix: exit 2.
+    if (error instanceof PictorError && (error.status === 404 || error.status === 401)) {
+      throw new UsageError(`template ${flags.template}: ${error.message}`);
+    }
+    throw error;
+  }
+  const slots = new Map(schema.slots.map((s) => [s.name, s.type as string]));
+  const columns = new Set(rows.flatMap((r) => Object.keys(r.values)));
+  const unknown = [...columns].filter(
+    (c) => c !== flags.nameColumn && !OPTION_COLUMNS.has(c) && !c.startsWith("metadata.") && !slots.has(c),
+  );
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `column${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}: not a slot of ${flags.template} (slots: ${[...slots.keys()].join(", ")}) nor scale, format, quality, frame, webhook_url, tags, metadata.*`,
+    );
+  }
+  await mkdir(outDir, { recursive: true });
+
+  const previous = await readResults(resultsPath);
+  const results = new Map<number, ResultRecord>();
+  const toSend: { row: InputRow; body: BatchRow; key: string }[] = [];
+  const toWait: ResultRecord[] = [];
+  const usedNames = new Set<string>();
+  const fileFor = (row: InputRow, format: string | undefined) => {
+    const stem = flags.nameColumn ? safeName(row.values[flags.nameColumn] ?? "") : `row-${row.line}`;
+    let name = `${stem}${EXTENSION[format ?? "png"] ?? ".png"}`;
+    for (let i = 2; usedNames.has(name); i++) name = `${stem}-${i}${EXTENSION[format ?? "png"] ?? ".png"}`;
+    usedNames.add(name);
+    return name;
+  };
+
+  for (const row of rows) {
+    const built = rowBody(row, flags.template, slots, flags.nameColumn);
+    const before = previous.get(row.line);
+    if ("error" in built) {
+      results.set(row.line, {
+        row: row.line,
+        id: "",
+        status: "refused",
+        asset_url: "",
+        error: built.error,
+        file: "",
+        content: "",
+        key: "",
+      });
+      continue;
+    }
+    const name = fileFor(row, built.body.format);
+    // An unchanged row is sent again with the same key, so a batch the server already took is replayed,
+    // not charged again; a row whose render failed or that was refused for a passing reason (credits)
+    // gets a new key chained on the old one, so that it is really sent anew.
+    const content = hash(flags.template, String(row.line), JSON.stringify(built.body));
+    const same = before !== undefined && before.content === content;
+    const retry = same && (before.status === "failed" || before.status === "refused");
+    const key = retry && before.key ? hash(content, before.key) : content;
+    const refusal = before?.error.split(":")[0] ?? "";
+    if (same && before.status === "completed" && existsSync(join(outDir, before.file))) {
+      results.set(row.line, before);
+    } else if (same && before.status === "refused" && PERMANENT_REFUSALS.has(refusal)) {
+      results.set(row.line, before);
+    } else if (same && before.id && before.status !== "failed") {
+      const waiting = { ...before, file: name };
+      results.set(row.line, waiting);
+      toWait.push(waiting);
+    } else {
+      toSend.push({ row, body: built.body, key });
+      results.set(row.line, {
+        row: row.line,
+        id: "",
+        status: "queued",
+        asset_url: "",
+        error: "",
+        file: name,
+        content,
+        key,
+      });
+    }
+  }
+
+  const total = rows.length;
+  const tally = { done: 0, failed: 0, credits: 0 };
+  for (const r of results.values()) {
+    if (r.status === "completed") tally.done++;
+    if (r.status === "refused") tally.failed++;
+  }
+  const skipped = tally.done;
+  const bar =
+    flags.progress && process.stderr.isTTY
+      ? new SingleBar({
+          format: "{bar} {value}/{total} rows | done {done} | failed {failed} | credits {credits}",
+          stream: process.stderr,
+          hideCursor: true,
+        })
+      : null;
+  const finished = () => tally.done + tally.failed;
+  bar?.start(total, finished(), tally);
+  const tick = () => bar?.update(finished(), tally);
+
+  // Send: chunks of at most --chunk rows, each with a key derived from its rows' keys.
+  const batches: { id: string; lines: number[] }[] = [];
+  for (let i = 0; i < toSend.length; i += flags.chunk) {
+    const chunk = toSend.slice(i, i + flags.chunk);
+    const response = await pictor.renders.batch(
+      { renders: chunk.map((c) => c.body) },
+      { idempotencyKey: `pictor-batch-${hash(...chunk.map((c) => c.key))}` },
+    );
+    const lines: number[] = [];
+    for (const rowResult of response.renders) {
+      const sent = chunk[rowResult.index];
+      if (!sent) continue;
+      const record = results.get(sent.row.line) as ResultRecord;
+      if (rowResult.id === undefined) {
+        record.status = "refused";
+        record.error = `${rowResult.error.code}: ${rowResult.error.message}`;
+        tally.failed++;
+      } else {
+        record.id = rowResult.id;
+        record.status = rowResult.status;
+        lines.push(sent.row.line);
+        tally.credits += rowResult.credits_charged;
+      }
+    }
+    batches.push({ id: response.batch_id, lines });
+    await writeResults(resultsPath, results.values());
+    tick();
+  }
+
+  // Wait and download: poll each batch (one request for up to 1,000 rows), fetch completed images.
+  const downloads: Promise<void>[] = [];
+  const limit = limiter(16);
+  const settle = async (
+    record: ResultRecord,
+    job: Pick<RenderJob, "status" | "asset_url" | "error" | "credits_refunded">,
+  ) => {
+    if (job.status === "completed" && job.asset_url) {
+      record.status = "completed";
+      record.asset_url = job.asset_url;
+      downloads.push(
+        limit(() => download(job.asset_url as string, join(outDir, record.file))).then(
+          () => {
+            tally.done++;
+            tick();
+          },
+          (error: Error) => {
+            record.status = "failed";
+            record.error = `download: ${error.message}`;
+            tally.failed++;
+            tick();
+          },
+        ),
+      );
+    } else if (job.status === "failed") {
+      record.status = "failed";
+      record.error = job.error ? `${job.error.code}: ${job.error.message}` : "failed";
+      tally.credits -= job.credits_refunded;
+      tally.failed++;
+      tick();
+    }
+  };
+  const open = new Map(batches.map((b) => [b.id, new Set(b.lines)]));
+  const lineOf = new Map([...results.values()].filter((r) => r.id).map((r) => [r.id, r.row]));
+  let interval = 200;
+  while ([...open.values()].some((s) => s.size > 0)) {
+    for (const [batchId, lines] of open) {
+      if (lines.size === 0) continue;
+      const batch = await pictor.batches.get(batchId);
+      for (const row of batch.renders as BatchRowResult[]) {
+        if (row.id === undefined) continue;
+        const line = lineOf.get(row.id);
+        if (line === undefined || !lines.has(line)) continue;
+        if (row.status === "completed" || row.status === "failed") {
+          lines.delete(line);
+          await settle(results.get(line) as ResultRecord, row);
+        }
+      }
+    }
+    if ([...open.values()].some((s) => s.size > 0)) {
+      // One request per open chunk per poll, so polling often costs little and ends the run sooner.
+      await new Promise((r) => setTimeout(r, interval));
+      interval = Math.min(500, interval * 1.5);
+    }
+  }
+  // Renders accepted by an earlier, interrupted run: wait for each.
+  for (const record of toWait) {
+    const job = await pictor.renders.waitFor(record.id, { timeout: 600_000 }).catch((error: unknown) => {
+      if (error instanceof PictorError && error.renderId) return pictor.renders.get(error.renderId);
+      throw error;
+    });
+    await settle(record, job);
+  }
+  await Promise.all(downloads);
+  await writeResults(resultsPath, results.values());
+  bar?.update(finished(), tally);
+  bar?.stop();
+
+  const bad = [...results.values()].filter((r) => r.status !== "completed");
+  for (const r of bad) process.stderr.write(`${fileArg}:${r.row}: ${r.status}: ${r.error}\n`);
+  process.stdout.write(
+    `${tally.done} of ${total} rows rendered (${skipped} already done, ${toSend.length} sent), ${bad.length} failed, ${tally.credits} credits; images in ${outDir}, results in ${resultsPath}\n`,
+  );
+  return bad.length > 0 ? EXIT_FAILED : 0;
+}
+
+async function download(url: string, path: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      await writeFile(path, new Uint8Array(await response.arrayBuffer()));
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
+    }
+  }
+}
+
+/** At most `n` of the given tasks at a time. */
+function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (active >= n) await new Promise<void>((r) => waiting.push(r));
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
