@@ -732,9 +732,16 @@ export interface paths {
                          * @default 1
                          */
                         scale?: number;
-                        format?: "png" | "jpg" | "jpeg" | "webp";
+                        /** @description png (default), jpg/jpeg, webp, or pdf: one page per frame (see frames) */
+                        format?: "png" | "jpg" | "jpeg" | "webp" | "pdf";
+                        /** @description jpg/webp quality (default 90); pdf: store pages as JPEGs of this quality (default lossless) */
                         quality?: number;
+                        /** @description Default: the first frame */
                         frame?: string;
+                        /** @description pdf only, not with frame: the frames to draw, one page each in this order (no repeats), or "all" (the template's order) */
+                        frames?: string[] | "all";
+                        /** @description pdf only: frame pixels per inch, which set the page size (default 96: 1 px = 0.75 pt) */
+                        dpi?: number;
                         metadata?: {
                             [key: string]: string;
                         };
@@ -759,11 +766,21 @@ export interface paths {
                             template: string;
                             /** @description Published version pinned at acceptance */
                             template_version: number;
+                            /** @description The frame drawn; for a PDF, the first page's */
                             frame: string;
+                            /** @description The frames drawn, in page order (an image: its one frame) */
+                            frames: string[];
+                            /** @description A PDF's page count; null for an image */
+                            pages: number | null;
+                            /** @description A PDF's density: frame pixels per inch (page size = frame size / dpi); null for an image */
+                            dpi: number | null;
                             scale: number;
-                            format: "png" | "jpeg" | "webp";
+                            format: "png" | "jpeg" | "webp" | "pdf";
+                            /** @description Output width in pixels; for a PDF, of the first page's image */
                             width: number;
+                            /** @description Output height in pixels; for a PDF, of the first page's image */
                             height: number;
+                            /** @description ceil(scale²) per image or PDF page */
                             credits_charged: number;
                             credits_refunded: number;
                             output_url: string | null;
@@ -803,11 +820,21 @@ export interface paths {
                             template: string;
                             /** @description Published version pinned at acceptance */
                             template_version: number;
+                            /** @description The frame drawn; for a PDF, the first page's */
                             frame: string;
+                            /** @description The frames drawn, in page order (an image: its one frame) */
+                            frames: string[];
+                            /** @description A PDF's page count; null for an image */
+                            pages: number | null;
+                            /** @description A PDF's density: frame pixels per inch (page size = frame size / dpi); null for an image */
+                            dpi: number | null;
                             scale: number;
-                            format: "png" | "jpeg" | "webp";
+                            format: "png" | "jpeg" | "webp" | "pdf";
+                            /** @description Output width in pixels; for a PDF, of the first page's image */
                             width: number;
+                            /** @description Output height in pixels; for a PDF, of the first page's image */
                             height: number;
+                            /** @description ceil(scale²) per image or PDF page */
                             credits_charged: number;
                             credits_refunded: number;
                             output_url: string | null;
@@ -892,11 +919,21 @@ export interface paths {
                             template: string;
                             /** @description Published version pinned at acceptance */
                             template_version: number;
+                            /** @description The frame drawn; for a PDF, the first page's */
                             frame: string;
+                            /** @description The frames drawn, in page order (an image: its one frame) */
+                            frames: string[];
+                            /** @description A PDF's page count; null for an image */
+                            pages: number | null;
+                            /** @description A PDF's density: frame pixels per inch (page size = frame size / dpi); null for an image */
+                            dpi: number | null;
                             scale: number;
-                            format: "png" | "jpeg" | "webp";
+                            format: "png" | "jpeg" | "webp" | "pdf";
+                            /** @description Output width in pixels; for a PDF, of the first page's image */
                             width: number;
+                            /** @description Output height in pixels; for a PDF, of the first page's image */
                             height: number;
+                            /** @description ceil(scale²) per image or PDF page */
                             credits_charged: number;
                             credits_refunded: number;
                             output_url: string | null;
@@ -1847,6 +1884,7 @@ export interface paths {
                         "font/ttf": string;
                         "font/otf": string;
                         "image/svg+xml": string;
+                        "application/pdf": string;
                     };
                 };
                 /** @description Not modified: If-None-Match equals the ETag */
@@ -2522,6 +2560,7 @@ export interface paths {
                         "font/ttf": string;
                         "font/otf": string;
                         "image/svg+xml": string;
+                        "application/pdf": string;
                     };
                 };
                 /** @description Not modified: If-None-Match equals the ETag */
