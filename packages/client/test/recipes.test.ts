@@ -14,54 +14,65 @@ const recipes = join(root, "examples/recipes");
 const doc = readFileSync(join(root, "docs/recipes.md"), "utf8");
 const { dir, children } = scratchForPictor("pictor-recipes-");
 
-let receiver: ChildProcess;
-let receiverUrl: string;
-const receiverLines: string[] = [];
-const lineWaiters: { match: RegExp; resolve: (line: string) => void }[] = [];
+/** A receiver recipe running as its own process, with the lines it prints. */
+interface Receiver {
+  child: ChildProcess;
+  url: string;
+  lines: string[];
+  /** Resolves with the first line the receiver prints (or has printed) that matches. */
+  prints(match: RegExp): Promise<string>;
+}
+
+const RECEIVERS = ["fastify-receiver.ts", "express-receiver.ts"] as const;
+const receivers = new Map<string, Receiver>();
 let server: Awaited<ReturnType<typeof spawnServe>>;
 let apiKey: string;
 
-/** Resolves with the first line the receiver prints (or has printed) that matches. */
-function receiverPrints(match: RegExp): Promise<string> {
-  const seen = receiverLines.find((l) => match.test(l));
-  if (seen) return Promise.resolve(seen);
-  return new Promise((resolve) => lineWaiters.push({ match, resolve }));
+async function startReceiver(file: string, env: NodeJS.ProcessEnv): Promise<Receiver> {
+  const child = spawn(process.execPath, [join(recipes, file)], {
+    cwd: root,
+    env: { ...process.env, PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  children.push(child);
+  const lines: string[] = [];
+  const waiters: { match: RegExp; resolve: (line: string) => void }[] = [];
+  let buffered = "";
+  child.stdout?.on("data", (chunk) => {
+    buffered += chunk;
+    const complete = buffered.split("\n");
+    buffered = complete.pop() ?? "";
+    for (const line of complete) {
+      lines.push(line);
+      for (const w of waiters.filter((x) => x.match.test(line))) w.resolve(line);
+    }
+  });
+  const prints = (match: RegExp) => {
+    const seen = lines.find((l) => match.test(l));
+    if (seen) return Promise.resolve(seen);
+    return new Promise<string>((resolve) => waiters.push({ match, resolve }));
+  };
+  const listening = await prints(/^receiver listening on /);
+  return { child, url: listening.replace("receiver listening on ", ""), lines, prints };
 }
 
 beforeAll(async () => {
   const data = await accountIn(dir, 50);
   apiKey = data.apiKey;
-  // The receiver first (its port goes into the server's outbound allowlist), the server after, on a
-  // port chosen now: the receiver fetches the webhook secret through the SDK on its first delivery.
+  // The receivers first (their ports go into the server's outbound allowlist), the server after, on a
+  // port chosen now: a receiver fetches the webhook secret through the SDK on its first delivery.
   const serverPort = await freePort();
-  receiver = spawn(process.execPath, [join(recipes, "fastify-receiver.ts")], {
-    cwd: root,
-    env: { ...process.env, PORT: "0", PICTOR_API_KEY: apiKey, PICTOR_URL: `http://127.0.0.1:${serverPort}` },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  children.push(receiver);
-  let buffered = "";
-  receiver.stdout?.on("data", (chunk) => {
-    buffered += chunk;
-    const lines = buffered.split("\n");
-    buffered = lines.pop() ?? "";
-    for (const line of lines) {
-      receiverLines.push(line);
-      for (const w of lineWaiters.filter((x) => x.match.test(line))) w.resolve(line);
-    }
-  });
-  const listening = await receiverPrints(/^receiver listening on /);
-  receiverUrl = listening.replace("receiver listening on ", "");
-  server = await spawnServe(
-    data.dir,
-    quietEnv({ PICTOR_OUTBOUND_ALLOWLIST: new URL(receiverUrl).host }),
-    children,
-    ["--port", String(serverPort)],
-  );
+  const env = { PICTOR_API_KEY: apiKey, PICTOR_URL: `http://127.0.0.1:${serverPort}` };
+  for (const file of RECEIVERS) receivers.set(file, await startReceiver(file, env));
+  const allowed = [...receivers.values()].map((r) => new URL(r.url).host).join(",");
+  server = await spawnServe(data.dir, quietEnv({ PICTOR_OUTBOUND_ALLOWLIST: allowed }), children, [
+    "--port",
+    String(serverPort),
+  ]);
 });
 afterAll(() => {
   server?.child.kill("SIGTERM");
-  receiver?.kill("SIGTERM");
+  for (const r of receivers.values()) r.child.kill("SIGTERM");
 });
 
 it("docs/recipes.md shows each recipe file exactly", () => {
@@ -93,20 +104,22 @@ it("render.ts renders and saves the image", async () => {
   expect(await sharp(out).metadata()).toMatchObject({ width: 1200, height: 630, format: "png" });
 });
 
-it("fastify-receiver.ts stores the asset_url of a signed callback and refuses a forged one", async () => {
+it.each(RECEIVERS)("%s stores the asset_url of a signed callback and refuses a forged one", async (file) => {
+  const receiver = receivers.get(file);
+  if (!receiver) throw new Error(`${file} did not start`);
   const pictor = new Pictor({ apiKey, baseUrl: server.url });
   const job = await pictor.renders.create(
     {
       template: "blog-og-card",
       modifications: [{ name: "headline", text: "Called back" }],
-      webhook_url: `${receiverUrl}/pictor/callback`,
+      webhook_url: `${receiver.url}/pictor/callback`,
     },
     { wait: true },
   );
-  const stored = await receiverPrints(new RegExp(`^stored ${job.id} `));
+  const stored = await receiver.prints(new RegExp(`^stored ${job.id} `));
   expect(stored).toBe(`stored ${job.id} ${job.asset_url}`);
 
-  const forged = await fetch(`${receiverUrl}/pictor/callback`, {
+  const forged = await fetch(`${receiver.url}/pictor/callback`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-service-signature": `sha256=${"0".repeat(64)}` },
     body: JSON.stringify({
@@ -116,7 +129,7 @@ it("fastify-receiver.ts stores the asset_url of a signed callback and refuses a 
     }),
   });
   expect(forged.status).toBe(401);
-  expect(receiverLines.some((l) => l.includes("rnd_forged"))).toBe(false);
+  expect(receiver.lines.some((l) => l.includes("rnd_forged"))).toBe(false);
 });
 
 it("bulk: the CSV recipe's command renders every row and a rerun sends nothing", async () => {
