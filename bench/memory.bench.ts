@@ -74,7 +74,6 @@ async function renders(server: PictorServe, apiKey: string, amount: number, payl
     amount,
     headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
     body: payload,
-    timeout: 60,
   });
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${result.non2xx} non-2xx answers and ${result.errors} errors of ${amount} renders`);
