@@ -58,6 +58,8 @@ export class FontLibrary {
   private readonly deferred = new Map<string, DeferredFontFamily>();
   /** What deferred families cover, loaded or not: exact for every face, where a typeface answers for one. */
   private readonly deferredCoverage = new Map<string, DeferredFontFamily>();
+  /** Texts (with their family lists) whose families are loaded already. */
+  private readonly prepared = new Set<string>();
 
   constructor(canvasKit: CanvasKit, fonts: FontSet) {
     this.canvasKit = canvasKit;
@@ -136,20 +138,13 @@ export class FontLibrary {
   prepareText(text: string, families: readonly string[]): void {
     if (this.deferred.size === 0) return;
     if (!families.some((family) => this.deferred.has(family))) return;
+    // Shrink-to-fit lays the same text out many times: once prepared, a text and list are known.
+    const key = `${families.join("\u0001")}\u0000${text}`;
+    if (this.prepared.has(key)) return;
     const known = families.filter((family) => this.coverage.has(family) || this.deferred.has(family));
     const needed = new Set<string>(known.slice(0, 1));
-    const firsts = new Set<number>();
     const open = new Set<number>();
-    graphemeSegmenter ??= new Intl.Segmenter("en", { granularity: "grapheme" });
-    for (const { segment } of graphemeSegmenter.segment(text)) {
-      let first = true;
-      for (const ch of segment) {
-        const cp = ch.codePointAt(0) as number;
-        if (first && !ALWAYS_RESOLVED.test(ch)) firsts.add(cp);
-        first = false;
-        open.add(cp);
-      }
-    }
+    for (const ch of text) open.add(ch.codePointAt(0) as number);
     for (const family of known) {
       if (open.size === 0) break;
       const deferred = this.deferredCoverage.get(family);
@@ -164,8 +159,20 @@ export class FontLibrary {
         for (const cp of cps) if (!missing.has(String.fromCodePoint(cp))) open.delete(cp);
       }
     }
-    if ([...open].some((cp) => firsts.has(cp))) for (const family of known) needed.add(family);
+    if (open.size > 0) {
+      // Characters in no family: if one starts a grapheme, what is drawn for it depends on the whole list.
+      graphemeSegmenter ??= new Intl.Segmenter("en", { granularity: "grapheme" });
+      for (const { segment } of graphemeSegmenter.segment(text)) {
+        const first = segment.codePointAt(0) as number;
+        if (open.has(first) && !ALWAYS_RESOLVED.test(String.fromCodePoint(first))) {
+          for (const family of known) needed.add(family);
+          break;
+        }
+      }
+    }
     this.load(needed);
+    if (this.prepared.size >= 512) this.prepared.clear();
+    this.prepared.add(key);
   }
 
   /**
