@@ -29,6 +29,29 @@ export interface FontSet {
    * family lacks, and what it draws is not reported as a fallback (`glyph_fallback`).
    */
   companions?: Readonly<Record<string, string>>;
+  /**
+   * Families whose faces the host supplies only when a render needs them (a Latin-only template
+   * never pays for CJK), with what they cover so the engine can tell without loading them. Before a
+   * paragraph is laid out the engine loads, through `load`, the layer's family and its companion and
+   * every family of the paragraph's list that would draw one of its characters, so what is drawn is
+   * exactly what the same faces registered up front draw (same families, same fallback order).
+   */
+  deferred?: readonly DeferredFontFamily[];
+}
+
+/**
+ * Sorted, disjoint inclusive code point ranges as pairs: `[first0, last0, first1, last1, ...]`.
+ */
+export type CodePointRanges = Uint32Array;
+
+export interface DeferredFontFamily {
+  family: string;
+  /** Code points at least one face of the family maps to a glyph (its `cmap`). */
+  anyFace: CodePointRanges;
+  /** Code points every face of the family maps to a glyph. */
+  everyFace: CodePointRanges;
+  /** Every face of the family, called (synchronously) the first time a render needs one. */
+  load(): FontFace[];
 }
 
 /**

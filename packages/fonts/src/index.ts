@@ -1,9 +1,17 @@
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { FontFace, FontSet } from "@pictor/engine";
+import type { DeferredFontFamily, FontFace, FontSet } from "@pictor/engine";
+import {
+  type CodePointRanges,
+  cmapCoverage,
+  directoryLength,
+  findTable,
+  intersectRanges,
+  unionRanges,
+} from "./cmap.ts";
 import {
   FALLBACK_FAMILIES,
   FONT_COMPANIONS,
@@ -12,6 +20,7 @@ import {
   type ManifestFace,
 } from "./manifest.ts";
 
+export { type CodePointRanges, cmapCoverage, intersectRanges, unionRanges } from "./cmap.ts";
 export {
   FALLBACK_FAMILIES,
   FONT_COMPANIONS,
@@ -104,4 +113,65 @@ async function readFontSet(): Promise<FontSet> {
     ),
   );
   return { faces, fallback: [...FALLBACK_FAMILIES], companions: { ...FONT_COMPANIONS } };
+}
+
+/** Reads `length` bytes at `offset` of an open file. */
+function readAt(fd: number, offset: number, length: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  let done = 0;
+  while (done < length) {
+    const n = readSync(fd, bytes, done, length - done, offset + done);
+    if (n === 0) throw new Error(`font file ended at ${offset + done}`);
+    done += n;
+  }
+  return bytes;
+}
+
+/** The code points a font file maps, reading only its table directory and `cmap` (a few KB of 10 MB). */
+export function fontFileCoverage(path: string): CodePointRanges {
+  const fd = openSync(path, "r");
+  try {
+    const header = readAt(fd, 0, 12);
+    const tables = new DataView(header.buffer).getUint16(4);
+    const cmap = findTable(readAt(fd, 0, directoryLength(tables)), "cmap");
+    if (!cmap) throw new Error(`${path} has no cmap table`);
+    return cmapCoverage(readAt(fd, cmap.offset, cmap.length));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+let deferredSet: FontSet | undefined;
+
+/**
+ * The shipped set with every family deferred (FontSet.deferred): what each family covers is read
+ * from the files' `cmap` tables (about 1 MB read for all 58 faces), and a family's bytes are read
+ * only when a render first needs it, then handed to the engine, which copies them into its heap. A
+ * render thread that only ever draws Latin text holds a few MB of fonts instead of 65.
+ */
+export function loadDeferredFontSet(): FontSet {
+  deferredSet ??= readDeferredFontSet();
+  return deferredSet;
+}
+
+function readDeferredFontSet(): FontSet {
+  const byFamily = new Map<string, ManifestFace[]>();
+  for (const face of FONT_FACES) byFamily.set(face.family, [...(byFamily.get(face.family) ?? []), face]);
+  const deferred: DeferredFontFamily[] = [...byFamily].map(([family, faces]) => {
+    const coverages = faces.map((face) => fontFileCoverage(fontFilePath(face)));
+    const first = coverages[0] ?? new Uint32Array(0);
+    return {
+      family,
+      anyFace: coverages.reduce(unionRanges, first),
+      everyFace: coverages.reduce(intersectRanges, first),
+      load: () =>
+        faces.map((face) => ({
+          family: face.family,
+          weight: face.weight,
+          style: face.style,
+          bytes: new Uint8Array(readFileSync(fontFilePath(face))),
+        })),
+    };
+  });
+  return { faces: [], deferred, fallback: [...FALLBACK_FAMILIES], companions: { ...FONT_COMPANIONS } };
 }

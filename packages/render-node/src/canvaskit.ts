@@ -13,13 +13,32 @@ let canvasKit: Promise<CanvasKit> | undefined;
  * thread shares it. The default build is the one the editor loads, so Node and browser pixels match.
  */
 export function loadCanvasKit(): Promise<CanvasKit> {
-  canvasKit ??= (async () => {
-    const init = require("canvaskit-wasm") as CanvasKitInit;
-    const bin = dirname(require.resolve("canvaskit-wasm/bin/canvaskit.wasm"));
-    return init({ locateFile: (file) => `${bin}/${file}` });
-  })().catch((error: unknown) => {
+  canvasKit ??= createCanvasKit().catch((error: unknown) => {
     canvasKit = undefined;
     throw error;
   });
   return canvasKit;
+}
+
+/**
+ * A CanvasKit instance of its own, with a fresh WebAssembly heap. A wasm heap never shrinks: memory
+ * a large render touched stays resident until the instance is dropped, so a renderer that drew a
+ * very large frame moves to a new instance once idle (renderer.ts) and lets the old one be collected.
+ */
+export async function createCanvasKit(): Promise<CanvasKit> {
+  const init = require("canvaskit-wasm") as CanvasKitInit;
+  const bin = dirname(require.resolve("canvaskit-wasm/bin/canvaskit.wasm"));
+  return init({ locateFile: (file) => `${bin}/${file}` });
+}
+
+/** Drops the thread's shared instance if it is `kit`, so it can be collected once nobody else holds it. */
+export function forgetCanvasKit(kit: CanvasKit): void {
+  void canvasKit?.then((shared) => {
+    if (shared === kit) canvasKit = undefined;
+  });
+}
+
+/** Bytes the instance's WebAssembly heap spans (grown, never shrunk). */
+export function wasmHeapBytes(kit: CanvasKit): number {
+  return (kit as unknown as { HEAPU8?: Uint8Array }).HEAPU8?.buffer.byteLength ?? 0;
 }

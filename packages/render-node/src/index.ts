@@ -1,4 +1,4 @@
-export { loadCanvasKit } from "./canvaskit.ts";
+export { createCanvasKit, loadCanvasKit, wasmHeapBytes } from "./canvaskit.ts";
 export {
   CONTENT_TYPES,
   DEFAULT_QUALITY,

@@ -12,8 +12,8 @@ import {
   validateDocument,
   validateSlotValues,
 } from "@pictor/engine";
-import { loadFontSet } from "@pictor/fonts";
-import { loadCanvasKit } from "./canvaskit.ts";
+import { loadDeferredFontSet } from "@pictor/fonts";
+import { createCanvasKit, forgetCanvasKit, loadCanvasKit } from "./canvaskit.ts";
 import { type EncodedImage, encodeImage, type OutputFormat } from "./encode.ts";
 import { ImageFetchError, InvalidDocumentError, InvalidSlotValuesError, RenderError } from "./errors.ts";
 import { loadIconSet } from "./icons.ts";
@@ -25,12 +25,25 @@ import { DEFAULT_IMAGE_LIMITS, type ImageLimits, prepareImage } from "./prepare-
 export type ImageLoader = (src: string, slot: string | null) => Promise<Uint8Array>;
 
 export interface NodeRendererOptions {
-  /** Default: the shipped set from @pictor/fonts. */
+  /**
+   * Default: the shipped set from @pictor/fonts, deferred (loadDeferredFontSet): each family is read
+   * and registered the first time a render needs it.
+   */
   fonts?: FontSet;
   /** Default: the shipped Lucide icons (lucide-static's icon-nodes.json), loaded once per thread. */
   icons?: IconSet;
   /** Budget for prepared image pixels kept between renders; default 256 MiB. */
   cacheBytes?: number;
+  /** The engine's own caches (EngineSetup.cacheBytes): composed images, the last gradient background. */
+  engineCacheBytes?: { composedImages?: number; background?: number };
+  /**
+   * Frames of more than `aboveBytes` of pixels (default 16 MiB: a 2048x2048 frame; the reference
+   * card at scale 4 is 48 MB) leave the WebAssembly heap at their peak, which it never gives back.
+   * After such a render, once the renderer has been idle for `idleMs` (default 10 s), it moves to a
+   * fresh CanvasKit instance and engine (the same fonts and caches, refilled on demand) and the old
+   * heap is freed. `false`: never.
+   */
+  recycle?: { aboveBytes?: number; idleMs?: number } | false;
   imageLimits?: Partial<ImageLimits>;
 }
 
@@ -101,10 +114,16 @@ export interface NodeRenderer {
   readonly imageCache: PreparedImageCache;
   /** Adds faces (e.g. an account's uploaded fonts) under family names not used before; see Engine.registerFonts. */
   registerFonts(faces: readonly FontFace[]): void;
+  /** Moves to a fresh CanvasKit heap now if a large render left the current one grown (see `recycle`); for tests and hosts. */
+  recycleNow(): Promise<boolean>;
+  /** How many times the renderer moved to a fresh CanvasKit heap. */
+  readonly recycles: number;
   dispose(): void;
 }
 
 const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
+const DEFAULT_RECYCLE_ABOVE_BYTES = 16 * 1024 * 1024;
+const DEFAULT_RECYCLE_IDLE_MS = 10_000;
 
 /** Lowercase snake codes are our typed vocabulary (image_invalid, image_out_of_folder...). */
 function isTypedError(error: unknown): boolean {
@@ -120,10 +139,68 @@ function messageOf(error: unknown): string {
 export async function createNodeRenderer(options: NodeRendererOptions = {}): Promise<NodeRenderer> {
   const [canvasKit, fonts, icons] = await Promise.all([
     loadCanvasKit(),
-    options.fonts ? Promise.resolve(options.fonts) : loadFontSet(),
+    options.fonts ?? loadDeferredFontSet(),
     options.icons ? Promise.resolve(options.icons) : loadIconSet(),
   ]);
-  const engine: Engine = createEngine({ canvasKit, fonts, icons });
+  const engineOf = (kit: typeof canvasKit): Engine =>
+    createEngine({ canvasKit: kit, fonts, icons, cacheBytes: options.engineCacheBytes ?? {} });
+  let kit = canvasKit;
+  let engine: Engine = engineOf(kit);
+  // Faces a host registered (uploaded fonts), registered again in a fresh engine.
+  const registered: FontFace[] = [];
+  const recycleAbove =
+    options.recycle === false
+      ? Number.POSITIVE_INFINITY
+      : (options.recycle?.aboveBytes ?? DEFAULT_RECYCLE_ABOVE_BYTES);
+  const recycleIdleMs = options.recycle === false ? 0 : (options.recycle?.idleMs ?? DEFAULT_RECYCLE_IDLE_MS);
+  /** A render larger than recycleAbove ran on the current heap. */
+  let grown = false;
+  let active = 0;
+  let recycles = 0;
+  let idleTimer: ReturnType<typeof setTimeout> | null = null;
+  let disposed = false;
+  const began = () => {
+    active++;
+    if (idleTimer !== null) clearTimeout(idleTimer);
+    idleTimer = null;
+  };
+  const ended = () => {
+    active--;
+    if (active === 0 && grown && !disposed && recycleIdleMs > 0) {
+      idleTimer = setTimeout(() => void recycleNow(), recycleIdleMs);
+      idleTimer.unref();
+    }
+  };
+  const noteSize = (width: number, height: number) => {
+    if (width * height * 4 > recycleAbove) grown = true;
+  };
+  let recycling: Promise<boolean> | null = null;
+  function recycleNow(): Promise<boolean> {
+    recycling ??= (async () => {
+      if (!grown || disposed) return false;
+      const freshKit = await createCanvasKit();
+      const fresh = engineOf(freshKit);
+      if (registered.length > 0) fresh.registerFonts(registered);
+      // Swapped when the engine is free: a draw in progress finishes on the old one.
+      const swap = engineFree.then(() => {
+        const old = engine;
+        const oldKit = kit;
+        engine = fresh;
+        kit = freshKit;
+        grown = false;
+        recycles++;
+        old.dispose();
+        forgetCanvasKit(oldKit);
+        copies.clear();
+      });
+      engineFree = swap.catch(() => undefined);
+      await swap;
+      return true;
+    })().finally(() => {
+      recycling = null;
+    });
+    return recycling;
+  }
   const cache = new PreparedImageCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
   const limits: ImageLimits = { ...DEFAULT_IMAGE_LIMITS, ...options.imageLimits };
   // Validation is per document object: a host that keeps a published version in memory pays once.
@@ -180,6 +257,7 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
   ): Promise<NodeRenderResult[]> {
     const turn = engineFree.then(() => {
       const drawn = engine.render(document, { frame: render.frame, values, scale: render.scale, images });
+      noteSize(drawn.width, drawn.height);
       const copy = render.releaseEngineAfterDraw ? copies.take(drawn.pixels) : null;
       const frame = copy ? { ...drawn, pixels: copy } : drawn;
       // Encoders run on libuv threads, so several formats of the same pixels encode in parallel.
@@ -201,6 +279,15 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
   }
 
   async function renderPdf(input: unknown, options: NodeRenderPdfOptions): Promise<NodeRenderPdfResult> {
+    began();
+    try {
+      return await renderPdfNow(input, options);
+    } finally {
+      ended();
+    }
+  }
+
+  async function renderPdfNow(input: unknown, options: NodeRenderPdfOptions): Promise<NodeRenderPdfResult> {
     const document = checkDocument(input);
     let values: SlotValues | undefined;
     if (options.values !== undefined) {
@@ -227,6 +314,7 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
       // The page reads the pixels in place, so the engine is held until it has them.
       const turn = engineFree.then(async () => {
         const drawn = engine.render(document, { ...plan, images });
+        noteSize(drawn.width, drawn.height);
         await pdf.addPage(drawn, {
           widthPt: pixelsToPoints(frame.width, dpi),
           heightPt: pixelsToPoints(frame.height, dpi),
@@ -251,6 +339,19 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
   }
 
   async function renderFormats(
+    input: unknown,
+    render: Omit<NodeRenderOptions, "format">,
+    formats: readonly OutputFormat[],
+  ): Promise<NodeRenderResult[]> {
+    began();
+    try {
+      return await renderFormatsNow(input, render, formats);
+    } finally {
+      ended();
+    }
+  }
+
+  async function renderFormatsNow(
     input: unknown,
     render: Omit<NodeRenderOptions, "format">,
     formats: readonly OutputFormat[],
@@ -286,13 +387,24 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
 
     registerFonts(faces) {
       engine.registerFonts(faces);
+      registered.push(...faces);
+    },
+
+    recycleNow,
+
+    get recycles() {
+      return recycles;
     },
 
     dispose() {
+      disposed = true;
+      if (idleTimer !== null) clearTimeout(idleTimer);
       engine.dispose();
     },
   };
 }
+
+const MAX_KEPT_COPY_BYTES = 16 * 1024 * 1024;
 
 /**
  * Buffers for frames copied out of the engine, reused: a fresh multi-megabyte buffer per render
@@ -308,7 +420,13 @@ class FrameCopies {
     return copy;
   }
 
+  clear(): void {
+    this.#free.length = 0;
+  }
+
   give(copy: Uint8Array): void {
+    // A large frame's copy (a scale-4 render) is not kept: memory held for a rare size.
+    if (copy.byteLength > MAX_KEPT_COPY_BYTES) return;
     if (this.#free.length >= 2) this.#free.shift();
     this.#free.push(copy);
   }

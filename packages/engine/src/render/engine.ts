@@ -39,20 +39,25 @@ export interface EngineSetup {
    * `iconSetFromNodes`). Without it, rendering a document with an icon layer fails (`icon_unavailable`).
    */
   icons?: IconSet;
+  /**
+   * Bytes the engine keeps between renders: composed image pixels (default 32 MiB) and the last
+   * gradient background (default 16 MiB; larger ones are drawn every time).
+   */
+  cacheBytes?: { composedImages?: number; background?: number };
 }
 
 /**
  * The renderer. Fonts are registered and the surface allocated once per engine and reused by every
  * render (architecture.md); one engine draws one frame at a time.
  */
-export function createEngine({ canvasKit, fonts, icons }: EngineSetup): Engine {
+export function createEngine({ canvasKit, fonts, icons, cacheBytes }: EngineSetup): Engine {
   const ck = canvasKit;
   const library = new FontLibrary(ck, fonts);
   const paragraphs = new ParagraphFactory(ck, library);
   const iconLibrary = new IconLibrary(ck, icons ?? null);
   const surface = new RasterSurface(ck);
-  const composedImages = new ComposedImages(ck);
-  const gradientBackgrounds = new LastBackground();
+  const composedImages = new ComposedImages(ck, cacheBytes?.composedImages);
+  const gradientBackgrounds = new LastBackground(cacheBytes?.background);
   const paint = new ck.Paint();
   let disposed = false;
 

@@ -1,5 +1,5 @@
 import type { CanvasKit, FontCollection, Typeface, TypefaceFontProvider } from "canvaskit-wasm";
-import type { FontFace, FontSet } from "../api.ts";
+import type { CodePointRanges, DeferredFontFamily, FontFace, FontSet } from "../api.ts";
 
 // Characters that never need a glyph of their own: whitespace, joiners and direction marks,
 // variation selectors, emoji tag characters and skin-tone modifiers (the emoji font shapes those
@@ -19,13 +19,32 @@ function needsGlyph(ch: string): boolean {
   return !WHITESPACE.test(ch) && !NO_GLYPH_RANGES.some(([from, to]) => cp >= from && cp <= to);
 }
 
+/** Whether sorted inclusive ranges `[first, last, ...]` contain `cp` (binary search). */
+export function rangesHave(ranges: CodePointRanges, cp: number): boolean {
+  let lo = 0;
+  let hi = (ranges.length >> 1) - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (cp < (ranges[mid * 2] as number)) hi = mid - 1;
+    else if (cp > (ranges[mid * 2 + 1] as number)) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+// Skia's paragraph shaper counts control, format and separator characters as resolved whatever the
+// font (ICU's u_iscntrl): they never make a paragraph look further down its family list.
+const ALWAYS_RESOLVED = /^[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]$/u;
+
+let graphemeSegmenter: Intl.Segmenter | undefined;
+
 /**
  * Fonts registered once per engine: one TypefaceFontProvider with every face of the FontSet under
  * its family name, and one FontCollection over it so Paragraph reuses shaping caches across renders.
  * Font fallback is only the explicit list given to each paragraph; system fonts are never consulted.
  */
 export class FontLibrary {
-  readonly collection: FontCollection;
+  collection: FontCollection;
   readonly fallback: readonly string[];
   private readonly companions: Readonly<Record<string, string>>;
   /** The first fallback family with a glyph for U+1F600, used first for emoji-presentation runs. */
@@ -35,6 +54,12 @@ export class FontLibrary {
   private readonly coverage = new Map<string, Typeface>();
 
   private readonly canvasKit: CanvasKit;
+  /** Families the host supplies on demand (FontSet.deferred), until they are loaded. */
+  private readonly deferred = new Map<string, DeferredFontFamily>();
+  /** What deferred families cover, loaded or not: exact for every face, where a typeface answers for one. */
+  private readonly deferredCoverage = new Map<string, DeferredFontFamily>();
+  /** Texts (with their family lists) whose families are loaded already. */
+  private readonly prepared = new Set<string>();
 
   constructor(canvasKit: CanvasKit, fonts: FontSet) {
     this.canvasKit = canvasKit;
@@ -46,12 +71,108 @@ export class FontLibrary {
       const typeface = this.provider.matchFamilyStyle(family, upright);
       if (typeface) this.coverage.set(family, typeface);
     }
-    this.collection = canvasKit.FontCollection.Make();
-    this.collection.setDefaultFontManager(this.provider);
+    for (const family of fonts.deferred ?? []) {
+      if (this.coverage.has(family.family)) continue;
+      this.deferred.set(family.family, family);
+      this.deferredCoverage.set(family.family, family);
+    }
+    this.collection = this.makeCollection();
     this.fallback = [...fonts.fallback];
     this.companions = { ...fonts.companions };
     this.emojiFamily =
-      this.fallback.find((family) => this.missingCharacters(family, "\u{1F600}").length === 0) ?? null;
+      this.fallback.find((family) => {
+        const known = this.deferredCoverage.get(family);
+        return known
+          ? rangesHave(known.everyFace, 0x1f600)
+          : this.missingCharacters(family, "\u{1F600}").length === 0;
+      }) ?? null;
+  }
+
+  /** A FontCollection over the provider. A new one after faces are added: a collection caches the typefaces each family list resolved to, including the families it did not find. */
+  private makeCollection(): FontCollection {
+    const collection = this.canvasKit.FontCollection.Make();
+    collection.setDefaultFontManager(this.provider);
+    return collection;
+  }
+
+  private renewCollection(): void {
+    const old = this.collection;
+    this.collection = this.makeCollection();
+    // Paragraphs laid out already hold their own reference.
+    old.delete();
+  }
+
+  /** Families loaded from FontSet.deferred so far (for hosts and tests). */
+  loadedDeferredFamilies(): string[] {
+    return [...this.deferredCoverage.keys()].filter((family) => !this.deferred.has(family));
+  }
+
+  /** Loads deferred families (all their faces) not loaded yet; true if any was. */
+  private load(families: Iterable<string>): boolean {
+    const upright = { weight: this.canvasKit.FontWeight.Normal, slant: this.canvasKit.FontSlant.Upright };
+    let loaded = false;
+    for (const family of families) {
+      const deferred = this.deferred.get(family);
+      if (!deferred) continue;
+      this.deferred.delete(family);
+      for (const face of deferred.load()) this.provider.registerFont(face.bytes, family);
+      const typeface = this.provider.matchFamilyStyle(family, upright);
+      if (typeface) this.coverage.set(family, typeface);
+      loaded = true;
+    }
+    if (loaded) this.renewCollection();
+    return loaded;
+  }
+
+  /**
+   * Loads the deferred families a paragraph of `text` with the family list `families` needs, before
+   * it is laid out, so it shapes exactly as with every face registered up front:
+   * - the first family of the list the set has: the strut's metrics and the glyphs of text nothing
+   *   covers come from it;
+   * - for each character, every family of the list up to the first one whose faces all have it,
+   *   that has it in some face (the first to resolve it, whatever the weight and style);
+   * - every family of the list when a character that starts a grapheme is in none of them (what is
+   *   drawn for it then depends on the whole list).
+   * Families that are not deferred (registered up front, a host's uploads) are taken as they are.
+   */
+  prepareText(text: string, families: readonly string[]): void {
+    if (this.deferred.size === 0) return;
+    if (!families.some((family) => this.deferred.has(family))) return;
+    // Shrink-to-fit lays the same text out many times: once prepared, a text and list are known.
+    const key = `${families.join("\u0001")}\u0000${text}`;
+    if (this.prepared.has(key)) return;
+    const known = families.filter((family) => this.coverage.has(family) || this.deferred.has(family));
+    const needed = new Set<string>(known.slice(0, 1));
+    const open = new Set<number>();
+    for (const ch of text) open.add(ch.codePointAt(0) as number);
+    for (const family of known) {
+      if (open.size === 0) break;
+      const deferred = this.deferredCoverage.get(family);
+      if (deferred) {
+        for (const cp of open) {
+          if (rangesHave(deferred.anyFace, cp)) needed.add(family);
+          if (rangesHave(deferred.everyFace, cp)) open.delete(cp);
+        }
+      } else {
+        const cps = [...open];
+        const missing = new Set(this.missingCharacters(family, String.fromCodePoint(...cps)));
+        for (const cp of cps) if (!missing.has(String.fromCodePoint(cp))) open.delete(cp);
+      }
+    }
+    if (open.size > 0) {
+      // Characters in no family: if one starts a grapheme, what is drawn for it depends on the whole list.
+      graphemeSegmenter ??= new Intl.Segmenter("en", { granularity: "grapheme" });
+      for (const { segment } of graphemeSegmenter.segment(text)) {
+        const first = segment.codePointAt(0) as number;
+        if (open.has(first) && !ALWAYS_RESOLVED.test(String.fromCodePoint(first))) {
+          for (const family of known) needed.add(family);
+          break;
+        }
+      }
+    }
+    this.load(needed);
+    if (this.prepared.size >= 512) this.prepared.clear();
+    this.prepared.add(key);
   }
 
   /**
@@ -67,19 +188,22 @@ export class FontLibrary {
       const typeface = this.provider.matchFamilyStyle(family, upright);
       if (typeface) this.coverage.set(family, typeface);
     }
+    this.renewCollection();
   }
 
   hasFamily(family: string): boolean {
-    return this.coverage.has(family);
+    return this.coverage.has(family) || this.deferred.has(family);
   }
 
   /**
    * The families a paragraph in `family` tries, in order: the family, its companion, then the
-   * fallback list.
+   * fallback list. The family and its companion are loaded if deferred (coverage questions and
+   * warnings ask them).
    */
   familiesFor(family: string): string[] {
     const companion = this.companions[family];
     const first = companion ? [family, companion] : [family];
+    if (this.deferred.size > 0) this.load(first);
     return [...first, ...this.fallback.filter((f) => !first.includes(f))];
   }
 
@@ -97,6 +221,7 @@ export class FontLibrary {
 
   /** Distinct characters of `text` that `family` has no glyph for (all of them if the family is unknown). */
   missingCharacters(family: string, text: string): string[] {
+    if (this.deferred.has(family)) this.load([family]);
     const typeface = this.coverage.get(family);
     const missing = new Set<string>();
     const candidates = [...new Set(text)].filter(needsGlyph);

@@ -82,6 +82,11 @@ const MAX_KEPT_BACKGROUND_BYTES = 16 * 1024 * 1024;
 export class LastBackground {
   private key: string | null = null;
   private pixels: Uint8Array | null = null;
+  private readonly maxBytes: number;
+
+  constructor(maxBytes = MAX_KEPT_BACKGROUND_BYTES) {
+    this.maxBytes = maxBytes;
+  }
 
   draw(surface: RasterSurface, key: string, drawIt: () => void): void {
     const target = surface.pixels();
@@ -92,7 +97,7 @@ export class LastBackground {
     drawIt();
     surface.flush();
     const drawn = surface.pixels();
-    this.key = drawn.length <= MAX_KEPT_BACKGROUND_BYTES ? key : null;
+    this.key = drawn.length <= this.maxBytes ? key : null;
     this.pixels = this.key === null ? null : drawn.slice();
   }
 }

@@ -125,6 +125,7 @@ export class ParagraphFactory {
       replaceTabCharacters: true,
       ...(maxLines === undefined ? {} : { maxLines, ellipsis: ELLIPSIS }),
     });
+    this.prepareFonts(spec);
     const builder = ck.ParagraphBuilder.MakeFromFontCollection(style, this.fonts.collection);
     const background = spec.foreground ? this.transparentPaint() : null;
     if (spec.runs === undefined) {
@@ -145,6 +146,24 @@ export class ParagraphFactory {
     builder.delete();
     paragraph.layout(width);
     return paragraph;
+  }
+
+  /**
+   * Has the font library load the deferred families this paragraph needs (before the builder takes
+   * the collection): the text runs with the paragraph's families, emoji runs with the emoji family
+   * first, the ellipsis a line cut short may end with.
+   */
+  private prepareFonts(spec: TextSpec): void {
+    const emojiFamily = this.fonts.emojiFamily;
+    const plain: string[] = [ELLIPSIS];
+    const emoji: string[] = [];
+    for (const part of spec.runs?.map((run) => run.text) ?? [spec.text]) {
+      for (const run of splitEmojiRuns(part))
+        (run.emoji && emojiFamily !== null ? emoji : plain).push(run.text);
+    }
+    this.fonts.prepareText(plain.join("\n"), spec.families);
+    if (emojiFamily !== null && emoji.length > 0)
+      this.fonts.prepareText(emoji.join("\n"), [emojiFamily, ...spec.families]);
   }
 
   /** Adds text, drawing emoji-presentation runs with the emoji font first. */

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Engine, PreparedImage, TemplateDocumentT } from "@pictor/engine";
 import { createEngine, validateDocument } from "@pictor/engine";
-import { loadFontSet } from "@pictor/fonts";
+import { loadDeferredFontSet, loadFontSet } from "@pictor/fonts";
 import { loadCanvasKit, loadIconSet, prepareImage } from "@pictor/render-node";
 import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
@@ -132,7 +132,9 @@ async function writePng(file: string, rgba: Uint8Array, width: number, height: n
       loadCanvasKit(),
       loadIconSet(),
     ]);
-    engine = createEngine({ canvasKit, fonts, icons });
+    // Node as the API renders: families loaded when a text needs them; the browser registers every
+    // face up front, as the editor does. Identity requires the same pixels either way.
+    engine = createEngine({ canvasKit, fonts: loadDeferredFontSet(), icons });
 
     server = new StaticServer();
     await server.start();

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { ConfigError, readServeConfig } from "../main/config.ts";
+import { describePlan } from "../main/memory-plan.ts";
 import { startServer } from "../main/serve.ts";
 import { EXIT_USAGE, UsageError } from "./usage-error.ts";
 
@@ -29,6 +30,10 @@ export function registerServeCommand(program: Command): void {
     .option("--host <addr>", "address to bind (PICTOR_HOST; default 127.0.0.1)")
     .option("--data <dir>", "data directory (PICTOR_DATA_DIR; default ./data)")
     .option("--workers <n>", "render threads of this process (PICTOR_WORKERS; default one per core)")
+    .option(
+      "--memory-budget <MiB>",
+      "memory this process may use, e.g. 1024 or 1G: render threads are started only as many as fit (PICTOR_MEMORY_BUDGET; default 3/4 of the machine's)",
+    )
     .option("--public-url <url>", "base URL used in links (PICTOR_PUBLIC_URL)")
     .option("--examples <dir>", "starter templates for new accounts (default examples/templates)")
     .action(async (flags) => {
@@ -56,8 +61,9 @@ export function registerServeCommand(program: Command): void {
       // The key goes to stdout once, as plain text for a person; logs (JSON, stderr) never carry it.
       let banner = server.url
         ? `Pictor API listening on ${server.url}${config.role === "all" ? "" : ` (role ${config.role})`}\n` +
-          `Editor: ${server.url}/  API reference: ${server.url}/docs\n`
-        : `Pictor render worker started (${config.workers} render threads)\n`;
+          `Editor: ${server.url}/  API reference: ${server.url}/docs\n` +
+          (config.role === "all" ? `Rendering with ${describePlan(config.memory)}\n` : "")
+        : `Pictor render worker started (${describePlan(config.memory)})\n`;
       if (server.firstStart) {
         banner +=
           `Trial account ${server.firstStart.accountId} created with 30 credits and ${starterCount(server.firstStart.starterTemplates)}.\n` +

@@ -3,6 +3,7 @@ import { type Static, Type as T } from "@sinclair/typebox";
 import { Value, ValuePointer } from "@sinclair/typebox/value";
 import type { S3BlobStoreConfig } from "../adapters/s3/blob-store.ts";
 import { S3ConfigError, s3ConfigFromEnv } from "../adapters/s3/config.ts";
+import { type MemoryPlan, machineMemoryMiB, planMemory } from "./memory-plan.ts";
 
 /** The scalar settings of `pictor serve`, from flags first, then environment. */
 export const ServeSettings = T.Object({
@@ -11,6 +12,8 @@ export const ServeSettings = T.Object({
   host: T.String({ minLength: 1 }),
   dataDir: T.String({ minLength: 1 }),
   workers: T.Integer({ minimum: 1, maximum: 64 }),
+  /** MiB this process may use; render threads and their caches are chosen to fit (memory-plan.ts). */
+  memoryBudget: T.Optional(T.Integer({ minimum: 256, maximum: 16 * 1024 * 1024 })),
   outboundAllowlist: T.Array(T.String({ pattern: "^[^\\s:]+:\\d{1,5}$|^\\[[0-9a-fA-F:.]+\\]:\\d{1,5}$" })),
   publicUrl: T.Optional(T.String({ pattern: "^https?://" })),
   logLevel: T.Union(["fatal", "error", "warn", "info", "debug", "trace", "silent"].map((l) => T.Literal(l))),
@@ -46,13 +49,18 @@ export type Backend =
     };
 
 /** Everything `pictor serve` can be told. Parsed once; fails fast, naming every problem at once. */
-export type ServeConfig = ServeSettings & { backend: Backend };
+export type ServeConfig = ServeSettings & {
+  backend: Backend;
+  /** Render threads (`workers` is their number) and cache sizes chosen for the memory budget. */
+  memory: MemoryPlan;
+};
 
 export interface ServeFlags {
   port?: string;
   host?: string;
   data?: string;
   workers?: string;
+  memoryBudget?: string;
   publicUrl?: string;
   examples?: string;
   role?: string;
@@ -65,6 +73,15 @@ const DEFAULT_DATA_DIR = "./data";
 export function dataDirFrom(flag: string | undefined, env: Env): string {
   return flag ?? env.PICTOR_DATA_DIR ?? DEFAULT_DATA_DIR;
 }
+
+/** `1024`, `1024M`, `1.5G` (MiB, GiB) as whole MiB; anything else stays a string, which the schema refuses. */
+const mebibytes = (v: string | undefined): number | string | undefined => {
+  if (v === undefined || v.trim() === "") return undefined;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([mMgG]i?[bB]?)?\s*$/.exec(v);
+  if (!match) return v;
+  const unit = (match[2] ?? "m")[0]?.toLowerCase();
+  return Math.floor(Number(match[1]) * (unit === "g" ? 1024 : 1));
+};
 
 const num = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : Number(v));
 
@@ -82,6 +99,7 @@ const EXPECTED: Record<keyof ServeSettings, string> = {
   host: "an address to bind",
   dataDir: "a directory",
   workers: "a whole number from 1 to 64",
+  memoryBudget: "at least 256 MiB, as 1024, 1024M or 1G",
   outboundAllowlist: "a comma-separated list of host:port",
   publicUrl: "an http:// or https:// URL",
   logLevel: "fatal, error, warn, info, debug, trace or silent",
@@ -123,6 +141,9 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     host: given("host", ["--host", flags.host], "PICTOR_HOST") ?? "127.0.0.1",
     dataDir: given("dataDir", ["--data", flags.data], "PICTOR_DATA_DIR") ?? DEFAULT_DATA_DIR,
     workers: num(given("workers", ["--workers", flags.workers], "PICTOR_WORKERS")) ?? availableParallelism(),
+    memoryBudget: mebibytes(
+      given("memoryBudget", ["--memory-budget", flags.memoryBudget], "PICTOR_MEMORY_BUDGET"),
+    ),
     outboundAllowlist: (given("outboundAllowlist", null, "PICTOR_OUTBOUND_ALLOWLIST") ?? "")
       .split(",")
       .map((s) => s.trim())
@@ -143,6 +164,7 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
   };
   if (raw.publicUrl === undefined) delete raw.publicUrl;
   if (raw.examplesDir === undefined) delete raw.examplesDir;
+  if (raw.memoryBudget === undefined) delete raw.memoryBudget;
   // One line per setting, naming what was typed: `PICTOR_PORT: must be … (got "abc")`.
   const lines = [
     ...new Set(
@@ -163,7 +185,13 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
   if (lines.length > 0 || backend === null) {
     throw new ConfigError(`Invalid configuration:\n${lines.map((l) => `  ${l}`).join("\n")}`);
   }
-  return { ...(raw as ServeSettings), backend };
+  const settings = raw as ServeSettings;
+  const memory = planMemory({
+    requestedThreads: settings.workers,
+    budgetMiB: settings.memoryBudget,
+    machineMiB: machineMemoryMiB(),
+  });
+  return { ...settings, workers: memory.threads, backend, memory };
 }
 
 const S3_VARS = ["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PREFIX"];

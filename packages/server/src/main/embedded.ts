@@ -39,6 +39,7 @@ export async function startEmbeddedServer(
     databaseFile: data.paths.database,
     blobRoot: data.paths.blobs,
     outboundAllowlist: config.outboundAllowlist,
+    memory: config.memory,
   });
   const webhooks = createSqliteWebhookOutbox(data.db);
   // Callback bodies carry absolute links; the base is known once the server listens (renders are
@@ -123,6 +124,7 @@ export async function startEmbeddedServer(
     url: config.publicUrl ?? listening,
     firstStart,
     workersReady: () => pool.ready(),
+    renderThreads: pool.size,
     close() {
       closing ??= (async () => {
         // Stop taking requests and dispatching queued renders; finish the renders in flight (their

@@ -10,6 +10,8 @@ export interface RunningServer {
   close(): Promise<void>;
   /** Resolves once every render worker has loaded its engine (at once for a `--role api` process). */
   workersReady(): Promise<void>;
+  /** Render threads this process runs (0 for `--role api`). */
+  renderThreads: number;
 }
 
 export function logOptions(

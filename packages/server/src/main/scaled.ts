@@ -107,6 +107,7 @@ export async function startScaledServer(
       postgresUrl: backend.databaseUrl,
       ...(blobs.kind === "s3" ? { s3: blobs.s3 } : { blobRoot: dataPaths(config.dataDir).blobs }),
       outboundAllowlist: config.outboundAllowlist,
+      memory: config.memory,
     });
     const runTask = pool.run;
     // A job taken before the engines load would sit out part of its expiry in this process's queue.
@@ -153,6 +154,7 @@ export async function startScaledServer(
     url,
     firstStart,
     workersReady: () => pool?.ready() ?? Promise.resolve(),
+    renderThreads: pool?.size ?? 0,
     close() {
       closing ??= (async () => {
         // Stop taking requests and jobs; renders in flight finish (their waiters get an answer

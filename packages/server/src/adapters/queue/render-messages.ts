@@ -81,6 +81,8 @@ export interface RenderWorkerData {
   blobRoot?: string;
   s3?: S3BlobStoreConfig;
   outboundAllowlist: string[];
+  /** Cache sizes for the thread's renderer, from the memory plan (main/memory-plan.ts); defaults without. */
+  memory?: { preparedImageBytes: number; composedImageBytes: number };
 }
 
 export type WorkerMessage =

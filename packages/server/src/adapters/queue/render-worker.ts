@@ -27,7 +27,14 @@ const loadImage = createImageLoader({
   blobs,
   safeFetch: createSafeFetch({ allowlist: data.outboundAllowlist }),
 });
-const renderer = await createNodeRenderer();
+const renderer = await createNodeRenderer(
+  data.memory
+    ? {
+        cacheBytes: data.memory.preparedImageBytes,
+        engineCacheBytes: { composedImages: data.memory.composedImageBytes },
+      }
+    : {},
+);
 const withAccountFonts = createAccountFontLoader({
   facesOf: lookups.facesOf,
   blobs: openWorkerBlobs(data, { forOutputs: false }),
