@@ -7,6 +7,7 @@ import { registerCreditsCommand } from "./credits.ts";
 import { registerRenderCommand } from "./render.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerTemplatesCommand } from "./templates.ts";
+import { registerUrlCommand } from "./url.ts";
 import { EXIT_USAGE, UsageError } from "./usage-error.ts";
 
 /**
@@ -25,6 +26,7 @@ registerServeCommand(program);
 registerAccountsCommand(program);
 registerCreditsCommand(program);
 registerTemplatesCommand(program);
+registerUrlCommand(program);
 
 /** What to change when the state a command needs cannot be used: said under the error's line. */
 const SETUP_HINTS = new Map<unknown, string>([
