@@ -16,8 +16,8 @@ import { availableParallelism, cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { createNodeRenderer } from "@pictor/render-node";
 import { signImageUrl } from "@pictor/client";
+import { createNodeRenderer } from "@pictor/render-node";
 import autocannon from "autocannon";
 import { engineThroughput } from "./lib/engine-threads.ts";
 import {
