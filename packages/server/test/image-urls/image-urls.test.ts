@@ -106,6 +106,18 @@ describe("signed image URLs and the render cache", () => {
     expect(assets.body.data.length).toBeGreaterThanOrEqual(1);
   });
 
+  it("the OpenAPI document and /docs describe the route, its signing scheme and the key endpoints", async () => {
+    const doc = await api(t, "GET", "/v1/openapi.json");
+    const route = doc.body.paths["/i/{key}/{file}"]?.get;
+    expect(route.description).toContain("HMAC-SHA256");
+    expect(route.security).toEqual([]);
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining(["/v1/url-signing-keys", "/v1/url-signing-keys/{id}/rotate"]),
+    );
+    const html = await fetch(`${t.url}/docs`).then((r) => r.text());
+    expect(html).toContain("/i/{key}/{file}");
+  });
+
   it("If-None-Match with the ETag is 304 with no body, and no charge", async () => {
     const url = await sign({ values: { title: "Etag" } });
     const first = await get(url);

@@ -129,6 +129,47 @@ export function cacheKeyOf(input: {
   return createHash("sha256").update(text).digest("hex");
 }
 
+/** A Map kept in use order: the least recently used entries go first when over `maxWeight`. */
+class Lru<V> {
+  readonly #map = new Map<string, { value: V; weight: number }>();
+  #weight = 0;
+  readonly maxWeight: number;
+  readonly weigh: (value: V) => number;
+  constructor(maxWeight: number, weigh: (value: V) => number = () => 1) {
+    this.maxWeight = maxWeight;
+    this.weigh = weigh;
+  }
+  get(key: string): V | undefined {
+    const hit = this.#map.get(key);
+    if (!hit) return undefined;
+    this.#map.delete(key);
+    this.#map.set(key, hit);
+    return hit.value;
+  }
+  set(key: string, value: V): void {
+    const weight = this.weigh(value);
+    if (weight > this.maxWeight) return;
+    this.delete(key);
+    this.#map.set(key, { value, weight });
+    this.#weight += weight;
+    for (const [k] of this.#map) {
+      if (this.#weight <= this.maxWeight) break;
+      this.delete(k);
+    }
+  }
+  delete(key: string): void {
+    const old = this.#map.get(key);
+    if (!old) return;
+    this.#map.delete(key);
+    this.#weight -= old.weight;
+  }
+}
+
+/** Bytes of hot outputs kept in memory by each API process (outputs never change once stored). */
+const HOT_BYTES = 64 * 1024 * 1024;
+/** Uses of cached entries are written to the store at most this often (and before every eviction). */
+const TOUCH_FLUSH_MS = 5_000;
+
 /**
  * On-demand image URLs (issue 19): verifies a signed URL, then answers from the render cache or renders
  * once (single flight per cache key in this process), charging scale² credits per render, never per hit.
@@ -142,8 +183,35 @@ export function createOnDemandImages(deps: OnDemandDeps) {
     return lastStamp;
   };
   let evicting: Promise<void> = Promise.resolve();
+  // Template versions are immutable: parsed once per process. Output bytes likewise, by blob key.
+  const versions = new Lru<Awaited<ReturnType<TemplateStore["version"]>>>(256);
+  const hot = new Lru<Uint8Array>(HOT_BYTES, (bytes) => bytes.byteLength);
+  const readBytes = async (blobKey: string) => {
+    const cached = hot.get(blobKey);
+    if (cached) return cached;
+    const bytes = await deps.blobs.get(blobKey);
+    if (bytes) hot.set(blobKey, bytes);
+    return bytes;
+  };
+  // A hit records its use here; the uses reach the store in one go every few seconds and before
+  // every eviction, so hits write nothing on their own path.
+  const uses = new Map<string, { accountId: string; cacheKey: string; at: number }>();
+  let lastFlush = 0;
+  const flushUses = async () => {
+    lastFlush = deps.clock.now().getTime();
+    const pending = [...uses.values()];
+    uses.clear();
+    for (const use of pending) await deps.imageUrls.touchEntry(use.accountId, use.cacheKey, use.at);
+  };
+  const recordUse = (accountId: string, cacheKey: string) => {
+    uses.set(`${accountId}:${cacheKey}`, { accountId, cacheKey, at: stamp() });
+    if (deps.clock.now().getTime() - lastFlush >= TOUCH_FLUSH_MS) {
+      evicting = evicting.then(flushUses).catch(() => {});
+    }
+  };
 
   async function evict(keep: string): Promise<void> {
+    await flushUses();
     let total = await deps.imageUrls.totalBytes();
     while (total > deps.maxBytes) {
       const oldest = (await deps.imageUrls.oldestEntries(32)).filter((e) => e.cacheKey !== keep);
@@ -151,6 +219,8 @@ export function createOnDemandImages(deps: OnDemandDeps) {
       for (const entry of oldest) {
         if (total <= deps.maxBytes) return;
         if (await deps.imageUrls.deleteEntry(entry.accountId, entry.cacheKey, entry.assetId)) {
+          const asset = await deps.assets.get(entry.accountId, entry.assetId);
+          if (asset) hot.delete(asset.blobKey);
           await deleteAsset(
             { library: deps.assetLibrary, blobs: deps.blobs },
             entry.accountId,
@@ -232,7 +302,7 @@ export function createOnDemandImages(deps: OnDemandDeps) {
       };
     }
     const asset = finished.asset ?? (ended.assetId ? await deps.assets.get(accountId, ended.assetId) : null);
-    const bytes = asset ? await deps.blobs.get(asset.blobKey) : null;
+    const bytes = asset ? await readBytes(asset.blobKey) : null;
     if (!asset || !bytes) throw new Error(`render ${ended.id} completed without its output`);
     await deps.imageUrls.putEntry({
       accountId,
@@ -305,8 +375,12 @@ export function createOnDemandImages(deps: OnDemandDeps) {
       return bad("template_not_published", `Template '${template.key}' is not published.`);
     }
     const versionNo = vParam === undefined ? template.publishedVersion : Number(vParam);
-    const version =
-      versionNo <= template.publishedVersion ? await deps.templates.version(template.id, versionNo) : null;
+    const versionKey = `${template.id}:${versionNo}`;
+    let version = versionNo <= template.publishedVersion ? versions.get(versionKey) : null;
+    if (version === undefined) {
+      version = await deps.templates.version(template.id, versionNo);
+      if (version) versions.set(versionKey, version);
+    }
     if (!version)
       return bad("not_found", `Template '${template.key}' has no published version ${versionNo}.`);
     const doc = version.document;
@@ -356,12 +430,12 @@ export function createOnDemandImages(deps: OnDemandDeps) {
     if (entry) {
       const asset = await deps.assets.get(accountId, entry.assetId);
       if (asset && etagMatches(req.ifNoneMatch, asset.etag)) {
-        await deps.imageUrls.touchEntry(accountId, cacheKey, stamp());
+        recordUse(accountId, cacheKey);
         return answer(asset, null, "hit");
       }
-      const bytes = asset ? await deps.blobs.get(asset.blobKey) : null;
+      const bytes = asset ? await readBytes(asset.blobKey) : null;
       if (asset && bytes) {
-        await deps.imageUrls.touchEntry(accountId, cacheKey, stamp());
+        recordUse(accountId, cacheKey);
         return answer(asset, bytes, "hit");
       }
       // The asset was deleted from the library (or its bytes lost): render it again.

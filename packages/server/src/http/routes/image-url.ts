@@ -70,8 +70,13 @@ export function registerImageUrl(app: App, deps: AppDeps): void {
       schema: {
         summary:
           "Signed on-demand image URL: renders a published template from query parameters once, then serves it from the render cache",
-        description:
-          "Path: /i/<url-signing key id>/<template key or id>.<png|jpg|webp>. Query: one parameter per slot (text, colour as RRGGBB or %23RRGGBB, image URL or asset id), optional frame, scale (1-4), v (template version), expires (Unix s), fallback=image, and sig: lowercase hex HMAC-SHA256 of the canonical string (docs/on-demand-urls.md). A render charges ceil(scale²) credits; cache hits are free. Errors: 403 forbidden (signature, expiry), 404, 422, 402, 429 with Retry-After.",
+        description: [
+          "Path: /i/<url-signing key id (usk_…)>/<template key or id>.<png|jpg|webp>. No API key: the signature is the capability.",
+          "Query: one parameter per slot (text; colour as %23RRGGBB or RRGGBB; image as an http(s) URL, fetched through the SSRF guard, or an asset id / asset_url of the account), and optionally frame, scale (1 to 4), v (pin a published template version), expires (Unix seconds), fallback=image (errors answer a small PNG), and sig.",
+          "Signing: take every parameter except sig, decode names and values (+ is a space), encode each again as UTF-8 with every byte except A-Z a-z 0-9 - . _ ~ written %XX (uppercase hex), sort by encoded name, join name=value with &. The string to sign is /i/<key id>/<template>.<ext>?<that query> (path parts encoded the same way). sig is the lowercase hex HMAC-SHA256 of it keyed with the secret (ussec_…); the previous secret of a rotation verifies until its grace period ends. Test vectors: docs/on-demand-urls.md; signImageUrl() in @pictor/client and `pictor url` implement it.",
+          "Cache: the first request renders (like a waiting render) and charges ceil(scale²) credits; identical requests meanwhile wait for that render; later ones are served from the render cache free (Cache-Status: pictor; hit), with a strong ETag (If-None-Match → 304) and Cache-Control public, max-age=3600 (with v: max-age=31536000, immutable; never past expires). Outputs are assets in renders/<template>/; the least recently used are evicted beyond PICTOR_IMAGE_CACHE_MAX_BYTES.",
+          "Errors (JSON, no-store, nothing charged): 403 forbidden (reason signature_missing, signature_invalid or expired), 400 invalid_request / invalid_scale, 404 not_found, 422 template_not_published / unknown_slot / image_out_of_folder, 402 insufficient_credits, 422 image_fetch_failed (refunded), 429 rate_limited (cache misses per account, Retry-After), 503 unavailable.",
+        ].join("\n\n"),
         tags: ["image urls"],
         security: [],
         params: T.Object({ key: T.String({ maxLength: 100 }), file: T.String({ maxLength: 300 }) }),
