@@ -110,8 +110,7 @@ async function run(connections: number, opts: autocannon.Options): Promise<Drive
   // response events carry the exact time of each request.
   const latencies: number[] = [];
   run.on("response", (_client, statusCode, _bytes, responseTimeMs) => {
-    // 304 counts as answered: the revalidation rows of on-demand image URLs expect it.
-    if ((statusCode >= 200 && statusCode < 300) || statusCode === 304) latencies.push(responseTimeMs);
+    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTimeMs);
   });
   const result = await run;
   latencies.sort((a, b) => a - b);
@@ -314,14 +313,6 @@ const missMedianMs = percentile(missLatencies, 50);
 const hitUrl = await imageUrl(`${sample.headline ?? ""} 0`);
 const hit1 = await drive("image URL, cache hit", 1, { url: hitUrl, duration: Math.max(1, DURATION_S / 2) });
 const hit8 = await drive("image URL, cache hit", 8, { url: hitUrl, duration: Math.max(1, DURATION_S / 2) });
-const hitEtag = (await fetch(hitUrl)).headers.get("etag") ?? "";
-const revalidate = {
-  url: hitUrl,
-  headers: { "if-none-match": hitEtag },
-  duration: Math.max(1, DURATION_S / 2),
-};
-const hit304c1 = await drive("image URL, cache hit revalidated (304, no body)", 1, revalidate);
-const hit304c8 = await drive("image URL, cache hit revalidated (304, no body)", 8, revalidate);
 // The same bytes through the permanent asset URL (/a/…): what serving the file costs without the URL's checks.
 const outputAsset = (await (
   await fetch(`${server.url}/v1/assets?folder=${encodeURIComponent(`renders/${document.key}/`)}&limit=1`, {
@@ -385,8 +376,6 @@ const summary = {
   imageUrls: {
     hitC1: { p50Ms: hit1.p50Ms, p99Ms: hit1.p99Ms, requestsPerSecond: hit1.requestsPerSecond },
     hitC8: { p50Ms: hit8.p50Ms, p99Ms: hit8.p99Ms, requestsPerSecond: hit8.requestsPerSecond },
-    revalidatedC1: { p50Ms: hit304c1.p50Ms, p99Ms: hit304c1.p99Ms },
-    revalidatedC8: { p50Ms: hit304c8.p50Ms, p99Ms: hit304c8.p99Ms },
     assetUrlC1: { p50Ms: assetHit1.p50Ms, p99Ms: assetHit1.p99Ms },
     missMedianMs,
     missOverEngineOnly: missMedianMs / engineOnly.medianMs,
@@ -422,8 +411,7 @@ console.log(
     `${rounds.map((r) => r.c8OverC1.toFixed(2)).join(", ")}; pooled ${summary.throughputC8OverC1Pooled.toFixed(2)}; the engine alone ` +
     `scaled ${summary.engineScalingOnThisMachine.toFixed(2)}x from 1 to ${cores} threads in this run)` +
     `\nimage URL cache hit p50 c=1 ${hit1.p50Ms.toFixed(2)} ms (target <= 2), p99 ${hit1.p99Ms.toFixed(2)} ms; ` +
-    `c=8 p50 ${hit8.p50Ms.toFixed(2)} ms, p99 ${hit8.p99Ms.toFixed(2)} ms; 304 p50 c=1 ${hit304c1.p50Ms.toFixed(2)} ms, ` +
-    `c=8 ${hit304c8.p50Ms.toFixed(2)} ms; asset_url c=1 p50 ${assetHit1.p50Ms.toFixed(2)} ms; miss median ${missMedianMs.toFixed(2)} ms = ` +
+    `c=8 p50 ${hit8.p50Ms.toFixed(2)} ms, p99 ${hit8.p99Ms.toFixed(2)} ms; asset_url c=1 p50 ${assetHit1.p50Ms.toFixed(2)} ms; miss median ${missMedianMs.toFixed(2)} ms = ` +
     `${summary.imageUrls.missOverEngineOnly.toFixed(2)}x engine only`,
 );
 await writeFile(
