@@ -24,6 +24,7 @@ const API_SUITE = [
   "assets/library.test.ts",
   "assets/folder-slots.test.ts",
   "assets/fonts.test.ts",
+  "image-urls/image-urls.test.ts",
 ].map((p) => `packages/server/test/${p}`);
 const pgS3Installed =
   existsSync("/usr/lib/postgresql") &&

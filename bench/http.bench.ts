@@ -16,6 +16,7 @@ import { availableParallelism, cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { signImageUrl } from "@pictor/client";
 import { createNodeRenderer } from "@pictor/render-node";
 import autocannon from "autocannon";
 import { engineThroughput } from "./lib/engine-threads.ts";
@@ -71,7 +72,11 @@ console.error(
 );
 
 // The accept run floods the queue on purpose; measure acceptance, not the 503 guard.
-const server = await startPictorServe(dir, { PICTOR_MAX_QUEUED: "10000000" });
+const server = await startPictorServe(dir, {
+  PICTOR_MAX_QUEUED: "10000000",
+  // The on-demand rows below render misses one after another: not the per-account miss limit's business.
+  PICTOR_IMAGE_MISSES_BURST: "1000000",
+});
 const headersFor = (key: string) => ({ authorization: `Bearer ${key}`, "content-type": "application/json" });
 const renderBodyFor = (photoAssetId: string, wait: boolean, format?: "jpg") =>
   JSON.stringify({ template: document.key, modifications: modificationsWith(photoAssetId), wait, format });
@@ -281,6 +286,46 @@ const accepts = await drive("async accept", 8, {
   headers,
   body: renderBody(false),
 });
+// On-demand image URLs (issue 19): a signed URL of the reference render. Misses (a new headline each)
+// one at a time against the engine-only median; hits (the same URL again) at c=1 and c=8.
+const signingKey = (await (
+  await fetch(`${server.url}/v1/url-signing-keys`, { method: "POST", headers, body: "{}" })
+).json()) as { id: string; secret: string };
+const imageUrl = (headline: string) =>
+  signImageUrl({
+    baseUrl: server.url,
+    keyId: signingKey.id,
+    secret: signingKey.secret,
+    template: document.key,
+    values: { headline, body: sample.body ?? "", photo: assetId, ink: sample.ink ?? "#FFFFFF" },
+  });
+const missLatencies: number[] = [];
+for (let i = 0; i < 30; i++) {
+  const url = await imageUrl(`${sample.headline ?? ""} ${i}`);
+  const started = performance.now();
+  const res = await fetch(url);
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`image URL miss answered ${res.status}`);
+  missLatencies.push(performance.now() - started);
+}
+missLatencies.sort((a, b) => a - b);
+const missMedianMs = percentile(missLatencies, 50);
+const hitUrl = await imageUrl(`${sample.headline ?? ""} 0`);
+const hit1 = await drive("image URL, cache hit", 1, { url: hitUrl, duration: Math.max(1, DURATION_S / 2) });
+const hit8 = await drive("image URL, cache hit", 8, { url: hitUrl, duration: Math.max(1, DURATION_S / 2) });
+// The same bytes through the permanent asset URL (/a/…): what serving the file costs without the URL's checks.
+const outputAsset = (await (
+  await fetch(`${server.url}/v1/assets?folder=${encodeURIComponent(`renders/${document.key}/`)}&limit=1`, {
+    headers,
+  })
+).json()) as { data: { asset_url: string }[] };
+const assetHit1 = await drive("asset_url of an output of the same size (comparison)", 1, {
+  url: outputAsset.data[0]?.asset_url ?? "",
+  duration: Math.max(1, DURATION_S / 2),
+});
+console.error(
+  `  image URL miss: median ${missMedianMs.toFixed(2)} ms = ${(missMedianMs / engineOnly.medianMs).toFixed(2)}x engine only`,
+);
 const residentAtEnd = server.residentBytes();
 await server.stop();
 rmSync(dir, { recursive: true, force: true });
@@ -326,7 +371,15 @@ const summary = {
   engineRendersPerSecond: { threads1: engineThreads1, [`threads${cores}`]: engineThreadsN },
   /** The same ratio for the engine alone in this run: the most the HTTP figure can reach here. */
   engineScalingOnThisMachine: engineThreadsN / engineThreads1,
-  targets: { waitP50OverEngineOnly: "<= 1.3", throughputC8OverC1: ">= 1.6" },
+  targets: { waitP50OverEngineOnly: "<= 1.3", throughputC8OverC1: ">= 1.6", imageUrlHitP50Ms: "<= 2" },
+  /** On-demand image URLs: cache hits at c=1 and c=8, and a miss (render) against the engine alone. */
+  imageUrls: {
+    hitC1: { p50Ms: hit1.p50Ms, p99Ms: hit1.p99Ms, requestsPerSecond: hit1.requestsPerSecond },
+    hitC8: { p50Ms: hit8.p50Ms, p99Ms: hit8.p99Ms, requestsPerSecond: hit8.requestsPerSecond },
+    assetUrlC1: { p50Ms: assetHit1.p50Ms, p99Ms: assetHit1.p99Ms },
+    missMedianMs,
+    missOverEngineOnly: missMedianMs / engineOnly.medianMs,
+  },
   /** For docs/deploy.md "Sizing per core". */
   sizing: {
     waitAtSeventyPercent: {
@@ -356,7 +409,10 @@ console.log(
     `\n  interleaved pairing: ${summary.interleaved.ratio.toFixed(2)}` +
     `\nthroughput c=8 / c=1: ${summary.throughputC8OverC1.toFixed(2)} (target >= 1.6; median of ${ROUNDS} rounds: ` +
     `${rounds.map((r) => r.c8OverC1.toFixed(2)).join(", ")}; pooled ${summary.throughputC8OverC1Pooled.toFixed(2)}; the engine alone ` +
-    `scaled ${summary.engineScalingOnThisMachine.toFixed(2)}x from 1 to ${cores} threads in this run)`,
+    `scaled ${summary.engineScalingOnThisMachine.toFixed(2)}x from 1 to ${cores} threads in this run)` +
+    `\nimage URL cache hit p50 c=1 ${hit1.p50Ms.toFixed(2)} ms (target <= 2), p99 ${hit1.p99Ms.toFixed(2)} ms; ` +
+    `c=8 p50 ${hit8.p50Ms.toFixed(2)} ms, p99 ${hit8.p99Ms.toFixed(2)} ms; asset_url c=1 p50 ${assetHit1.p50Ms.toFixed(2)} ms; miss median ${missMedianMs.toFixed(2)} ms = ` +
+    `${summary.imageUrls.missOverEngineOnly.toFixed(2)}x engine only`,
 );
 await writeFile(
   join(benchDir, "results/http.json"),

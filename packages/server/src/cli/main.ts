@@ -9,6 +9,7 @@ import { registerKeysCommand } from "./keys.ts";
 import { registerRenderCommand } from "./render.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerTemplatesCommand } from "./templates.ts";
+import { registerUrlCommand } from "./url.ts";
 import { EXIT_USAGE, UsageError } from "./usage-error.ts";
 
 /**
@@ -29,6 +30,7 @@ registerAccountsCommand(program);
 registerCreditsCommand(program);
 registerKeysCommand(program);
 registerTemplatesCommand(program);
+registerUrlCommand(program);
 
 /** What to change when the state a command needs cannot be used: said under the error's line. */
 const SETUP_HINTS = new Map<unknown, string>([

@@ -133,7 +133,13 @@ export async function acceptRender(
    * start the render now, which is then accepted as `rendering`. Asked that late so that other
    * requests accepted while this one was being checked are counted.
    */
-  options: { idempotencyKey?: string; startsAtOnce?: () => boolean; startEarly?: EarlyStart } = {},
+  options: {
+    idempotencyKey?: string;
+    startsAtOnce?: () => boolean;
+    startEarly?: EarlyStart;
+    /** A published version to render instead of the latest (on-demand image URLs pin one with `v`). */
+    version?: number;
+  } = {},
 ): Promise<Result<RenderRecord>> {
   const scale = req.scale === undefined ? 1 : req.scale;
   if (!isValidScale(scale)) return fail("invalid_scale", "scale must be a number from 1 to 4 inclusive.");
@@ -145,8 +151,10 @@ export async function acceptRender(
   if (template.publishedVersion === null || template.archivedAt !== null) {
     return fail("template_not_published", `Template '${template.key}' is not published.`);
   }
-  const version = await deps.templates.version(template.id, template.publishedVersion);
-  if (!version) throw new Error(`template ${template.id} lost version ${template.publishedVersion}`);
+  const pinned = options.version !== undefined && options.version <= template.publishedVersion;
+  const versionNo = pinned ? (options.version as number) : template.publishedVersion;
+  const version = await deps.templates.version(template.id, versionNo);
+  if (!version) throw new Error(`template ${template.id} lost version ${versionNo}`);
   const doc = version.document;
 
   const frames = chooseFrames(doc, template.key, req);

@@ -12,6 +12,7 @@ import type { AccountStore, WebhookSecretStore } from "../ports/account-store.ts
 import type { AssetStore } from "../ports/asset-store.ts";
 import type { BlobStore } from "../ports/blob-store.ts";
 import type { Clock } from "../ports/clock.ts";
+import type { ImageUrlStore } from "../ports/image-url-store.ts";
 import type { Ledger } from "../ports/ledger.ts";
 import type { OutputLinks } from "../ports/output-links.ts";
 import type { RenderQueue } from "../ports/render-queue.ts";
@@ -73,6 +74,13 @@ export interface AppDeps {
   batches: BatchStore;
   /** Reads uploaded images and fonts before they enter the library (POST /v1/assets, /v1/assets/import). */
   uploadInspector: UploadInspector;
+  /** On-demand image URLs (issue 19): signing keys, render cache and its limits; absent: routes off. */
+  onDemand?: {
+    imageUrls: ImageUrlStore;
+    cacheMaxBytes: number;
+    missesBurst: number;
+    missesPerSecond: number;
+  };
 }
 
 /** What buildApp is given: the upload inspector defaults to the media one (sharp, wawoff2, CanvasKit). */

@@ -21,6 +21,7 @@ import { registerBatchCreate } from "./routes/batch-create.ts";
 import { registerBatchGet } from "./routes/batch-get.ts";
 import { registerBatchList } from "./routes/batch-list.ts";
 import { registerEditorPrepareImage } from "./routes/editor-prepare-image.ts";
+import { registerImageUrl } from "./routes/image-url.ts";
 import { registerKeysCreate } from "./routes/keys-create.ts";
 import { registerKeysList } from "./routes/keys-list.ts";
 import { registerKeysRevoke } from "./routes/keys-revoke.ts";
@@ -38,6 +39,7 @@ import { registerTemplateSchema } from "./routes/template-schema.ts";
 import { registerTemplateUpdate } from "./routes/template-update.ts";
 import { registerTemplateVersions } from "./routes/template-versions.ts";
 import { registerTemplatesList } from "./routes/templates-list.ts";
+import { registerUrlSigningKeys } from "./routes/url-signing-keys.ts";
 import { registerWebhookSecret } from "./routes/webhook-secret.ts";
 import { registerWebhookSecretRotate } from "./routes/webhook-secret-rotate.ts";
 import { registerStaticEditor } from "./static-editor.ts";
@@ -134,6 +136,8 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
     registerAssetRoutes,
     registerOutputFile,
     registerEditorPrepareImage,
+    registerUrlSigningKeys,
+    registerImageUrl,
   ]) {
     register(app, deps);
   }

@@ -24,6 +24,11 @@ export const ServeSettings = T.Object({
   authFailuresPerSecond: T.Number({ exclusiveMinimum: 0 }),
   openSignup: T.Boolean(),
   maxQueued: T.Integer({ minimum: 1 }),
+  /** On-demand image URLs (issue 19): bytes all cached outputs may take; LRU beyond it. */
+  imageCacheMaxBytes: T.Integer({ minimum: 0 }),
+  /** Cache misses (renders) an account's image URLs may cause at once, and per second after. */
+  imageMissesBurst: T.Integer({ minimum: 1 }),
+  imageMissesPerSecond: T.Number({ exclusiveMinimum: 0 }),
   examplesDir: T.Optional(T.String({ minLength: 1 })),
   /** Connections each process's state pool may open (plus pg-boss's and one LISTEN connection). */
   databasePoolMax: T.Integer({ minimum: 1, maximum: 200 }),
@@ -109,6 +114,9 @@ const EXPECTED: Record<keyof ServeSettings, string> = {
   authFailuresPerSecond: "a number above 0",
   openSignup: "true or false",
   maxQueued: "a whole number of at least 1",
+  imageCacheMaxBytes: "a whole number of bytes",
+  imageMissesBurst: "a whole number of at least 1",
+  imageMissesPerSecond: "a number above 0",
   examplesDir: "a directory",
   databasePoolMax: "a whole number from 1 to 200",
   queueSuperviseSeconds: "a whole number from 1 to 3600",
@@ -158,6 +166,9 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     authFailuresPerSecond: num(given("authFailuresPerSecond", null, "PICTOR_AUTH_FAILURES_PER_SECOND")) ?? 1,
     openSignup: bool(given("openSignup", null, "PICTOR_OPEN_SIGNUP")) ?? true,
     maxQueued: num(given("maxQueued", null, "PICTOR_MAX_QUEUED")) ?? 10_000,
+    imageCacheMaxBytes: num(given("imageCacheMaxBytes", null, "PICTOR_IMAGE_CACHE_MAX_BYTES")) ?? 1024 ** 3,
+    imageMissesBurst: num(given("imageMissesBurst", null, "PICTOR_IMAGE_MISSES_BURST")) ?? 20,
+    imageMissesPerSecond: num(given("imageMissesPerSecond", null, "PICTOR_IMAGE_MISSES_PER_SECOND")) ?? 5,
     examplesDir: given("examplesDir", ["--examples", flags.examples], "PICTOR_EXAMPLES_DIR"),
     databasePoolMax: num(given("databasePoolMax", null, "PICTOR_DB_POOL_MAX")) ?? 10,
     queueSuperviseSeconds: num(given("queueSuperviseSeconds", null, "PICTOR_QUEUE_SUPERVISE_SECONDS")) ?? 10,

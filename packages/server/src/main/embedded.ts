@@ -5,6 +5,7 @@ import { createWorkerPool } from "../adapters/queue/worker-pool.ts";
 import { createSqliteWebhookSecretStore } from "../adapters/sqlite/account-store.ts";
 import { createSqliteBatchStore } from "../adapters/sqlite/batch-store.ts";
 import { isSqliteBusy } from "../adapters/sqlite/faults.ts";
+import { createSqliteImageUrlStore } from "../adapters/sqlite/image-url-store.ts";
 import { createSqliteWebhookOutbox } from "../adapters/sqlite/webhook-outbox.ts";
 import { createAccount } from "../domain/accounts.ts";
 import { buildApp } from "../http/app.ts";
@@ -75,6 +76,12 @@ export async function startEmbeddedServer(
       assetLibrary: outputHashes.readsAfterHashes(data.assetLibrary),
       ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
       openSignup: config.openSignup,
+      onDemand: {
+        imageUrls: createSqliteImageUrlStore(data.db),
+        cacheMaxBytes: config.imageCacheMaxBytes,
+        missesBurst: config.imageMissesBurst,
+        missesPerSecond: config.imageMissesPerSecond,
+      },
     },
     {
       logger: logOptions(config),

@@ -2,6 +2,7 @@ import { PgBoss } from "pg-boss";
 import type { Lookup } from "../adapters/fetch/resolve-target.ts";
 import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
 import { isPostgresUnavailable } from "../adapters/postgres/faults.ts";
+import { createPgImageUrlStore } from "../adapters/postgres/image-url-store.ts";
 import { createRenderQueue } from "../adapters/postgres/render-jobs.ts";
 import { createPgRenderQueue, startPgRenderWorkers } from "../adapters/postgres/render-queue.ts";
 import { createWorkerPool, type WorkerPool } from "../adapters/queue/worker-pool.ts";
@@ -79,6 +80,12 @@ export async function startScaledServer(
         ...(outputHashes ? { assetLibrary: outputHashes.readsAfterHashes(state.assetLibrary) } : {}),
         ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
         openSignup: config.openSignup,
+        onDemand: {
+          imageUrls: createPgImageUrlStore(state.pool),
+          cacheMaxBytes: config.imageCacheMaxBytes,
+          missesBurst: config.imageMissesBurst,
+          missesPerSecond: config.imageMissesPerSecond,
+        },
       },
       {
         logger: logOptions(config),

@@ -280,6 +280,33 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE renders ADD COLUMN frames json;
   ALTER TABLE renders ADD COLUMN dpi double precision;
   `,
+  // Issue 19: URL-signing keys of on-demand image URLs and the render cache's entries (as SQLite's
+  // adapters/sqlite/image-url-store.ts).
+  `
+  CREATE TABLE url_signing_keys (
+    id text PRIMARY KEY,
+    account_id text NOT NULL REFERENCES accounts(id),
+    name text,
+    secret text NOT NULL,
+    previous_secret text,
+    previous_expires_at timestamptz,
+    created_at timestamptz NOT NULL,
+    rotated_at timestamptz
+  );
+  CREATE INDEX url_signing_keys_account ON url_signing_keys(account_id, created_at);
+  CREATE TABLE image_cache (
+    account_id text NOT NULL,
+    cache_key text NOT NULL,
+    asset_id text NOT NULL,
+    template_id text NOT NULL,
+    template_version integer NOT NULL,
+    byte_size bigint NOT NULL,
+    last_used_at bigint NOT NULL,
+    created_at timestamptz NOT NULL,
+    PRIMARY KEY (account_id, cache_key)
+  );
+  CREATE INDEX image_cache_lru ON image_cache(last_used_at);
+  `,
 ];
 
 // Any constant works; it only has to be the same in every process migrating this database.

@@ -4,6 +4,7 @@ import type { ColumnDecoding } from "../sql-rows.ts";
 import { migrateAssetLibrary } from "./asset-schema.ts";
 import { migrateBalances } from "./balances.ts";
 import { migrateIdempotency } from "./idempotency-store.ts";
+import { migrateImageUrls } from "./image-url-store.ts";
 import { migrateWebhookOutbox } from "./webhook-outbox.ts";
 
 /**
@@ -185,6 +186,7 @@ export function openDatabase(file: string): DatabaseSync {
     migrateIdempotency(db);
     migrateWebhookOutbox(db);
     migrateAssetLibrary(db);
+    migrateImageUrls(db);
   });
   return db;
 }

@@ -1,0 +1,475 @@
+import { createHash } from "node:crypto";
+import type { AssetRecord, AssetStore } from "../../ports/asset-store.ts";
+import type { BlobStore } from "../../ports/blob-store.ts";
+import type { Clock } from "../../ports/clock.ts";
+import type { ImageUrlStore } from "../../ports/image-url-store.ts";
+import type { Ledger } from "../../ports/ledger.ts";
+import type { RenderQueue } from "../../ports/render-queue.ts";
+import type { RenderStore } from "../../ports/render-store.ts";
+import type { TemplateStore } from "../../ports/template-store.ts";
+import type { AssetLibrary } from "../assets/asset-library.ts";
+import { deleteAsset } from "../assets/delete-asset.ts";
+import type { Failure } from "../failure.ts";
+import { type Modification, ownedAssets, resolveModifications } from "../render-request.ts";
+import { acceptRender } from "../renders.ts";
+import { isValidScale } from "../scale.ts";
+import { canonicalPath, signatureMatches, stringToSign } from "./canonical.ts";
+
+/** Query parameters with a meaning of their own; every other parameter names a slot. */
+export const RESERVED_PARAMS = ["frame", "scale", "v", "expires", "fallback", "sig"] as const;
+const FORMAT_BY_EXT = { png: "png", jpg: "jpeg", webp: "webp" } as const;
+/** The longest a miss waits for its render (a waiting render's own maximum). */
+const MISS_WAIT_MS = 60_000;
+
+export type OnDemandErrorCode =
+  | Failure["code"]
+  | "forbidden"
+  | "rate_limited"
+  | "image_fetch_failed"
+  | "image_invalid"
+  | "internal_error"
+  | "unavailable";
+
+export interface OnDemandError {
+  ok: false;
+  code: OnDemandErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+  /** Seconds, for 429 and 503. */
+  retryAfter?: number;
+  /** The signed URL asked for an image instead of a JSON error body (only once its signature held). */
+  fallbackImage: boolean;
+}
+
+export interface OnDemandImage {
+  ok: true;
+  asset: AssetRecord;
+  /** Null when the caller's If-None-Match matched (answer 304). */
+  bytes: Uint8Array | null;
+  /** `hit`: served from the cache; `miss`: rendered for this request; `collapsed`: waited for another's render. */
+  cache: "hit" | "miss" | "collapsed";
+  /** The URL pins a template version (`v`): its bytes never change. */
+  pinned: boolean;
+  /** Unix seconds of the URL's `expires`, if any. */
+  expires: number | null;
+}
+
+export interface ImageUrlRequest {
+  keyId: string;
+  template: string;
+  ext: string;
+  params: Map<string, string>;
+  sig: string | null;
+  ifNoneMatch?: string | undefined;
+}
+
+export interface OnDemandDeps {
+  imageUrls: ImageUrlStore;
+  templates: TemplateStore;
+  renders: RenderStore;
+  assets: AssetStore;
+  assetLibrary: AssetLibrary;
+  blobs: BlobStore;
+  queue: RenderQueue;
+  ledger: Ledger;
+  clock: Clock;
+  /** Bytes all cached outputs may take together; least recently used beyond it are deleted. */
+  maxBytes: number;
+  /** Takes one cache miss from the account's budget; false with the seconds until the next one. */
+  takeMiss(accountId: string): { ok: true } | { ok: false; retryAfter: number };
+}
+
+type Flight = Promise<
+  { ok: true; asset: AssetRecord; bytes: Uint8Array } | Omit<OnDemandError, "fallbackImage">
+>;
+
+const refuse = (
+  code: OnDemandErrorCode,
+  message: string,
+  extra: { details?: Record<string, unknown>; retryAfter?: number; fallbackImage?: boolean } = {},
+): OnDemandError => ({
+  ok: false,
+  code,
+  message,
+  fallbackImage: extra.fallbackImage ?? false,
+  ...(extra.details ? { details: extra.details } : {}),
+  ...(extra.retryAfter !== undefined ? { retryAfter: extra.retryAfter } : {}),
+});
+
+/** Weak comparison, as If-None-Match asks (RFC 9110 13.1.2), over a list or `*`. */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const strip = (t: string) => t.trim().replace(/^W\//, "");
+  return header.split(",").some((t) => t.trim() === "*" || strip(t) === strip(etag));
+}
+
+/**
+ * The render cache key: what the output depends on, nothing else (the URL's own spelling, expiry and
+ * fallback do not): template id and version, frame, scale, format and the resolved slot values.
+ */
+export function cacheKeyOf(input: {
+  templateId: string;
+  version: number;
+  frame: string;
+  scale: number;
+  format: string;
+  values: Record<string, string>;
+}): string {
+  const values = Object.keys(input.values)
+    .sort()
+    .map((k) => [k, input.values[k]]);
+  const text = JSON.stringify([
+    input.templateId,
+    input.version,
+    input.frame,
+    input.scale,
+    input.format,
+    values,
+  ]);
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** A Map kept in use order: the least recently used entries go first when over `maxWeight`. */
+class Lru<V> {
+  readonly #map = new Map<string, { value: V; weight: number }>();
+  #weight = 0;
+  readonly maxWeight: number;
+  readonly weigh: (value: V) => number;
+  constructor(maxWeight: number, weigh: (value: V) => number = () => 1) {
+    this.maxWeight = maxWeight;
+    this.weigh = weigh;
+  }
+  get(key: string): V | undefined {
+    const hit = this.#map.get(key);
+    if (!hit) return undefined;
+    this.#map.delete(key);
+    this.#map.set(key, hit);
+    return hit.value;
+  }
+  set(key: string, value: V): void {
+    const weight = this.weigh(value);
+    if (weight > this.maxWeight) return;
+    this.delete(key);
+    this.#map.set(key, { value, weight });
+    this.#weight += weight;
+    for (const [k] of this.#map) {
+      if (this.#weight <= this.maxWeight) break;
+      this.delete(k);
+    }
+  }
+  delete(key: string): void {
+    const old = this.#map.get(key);
+    if (!old) return;
+    this.#map.delete(key);
+    this.#weight -= old.weight;
+  }
+}
+
+/** Bytes of hot outputs kept in memory by each API process (outputs never change once stored). */
+const HOT_BYTES = 64 * 1024 * 1024;
+/** Uses of cached entries are written to the store at most this often (and before every eviction). */
+const TOUCH_FLUSH_MS = 5_000;
+
+/**
+ * On-demand image URLs (issue 19): verifies a signed URL, then answers from the render cache or renders
+ * once (single flight per cache key in this process), charging scale² credits per render, never per hit.
+ */
+export function createOnDemandImages(deps: OnDemandDeps) {
+  const flights = new Map<string, Flight>();
+  let lastStamp = 0;
+  // Strictly increasing in this process, so two uses in one millisecond still order for eviction.
+  const stamp = () => {
+    lastStamp = Math.max(lastStamp + 1, deps.clock.now().getTime());
+    return lastStamp;
+  };
+  let evicting: Promise<void> = Promise.resolve();
+  // Template versions are immutable: parsed once per process. Output bytes likewise, by blob key.
+  const versions = new Lru<Awaited<ReturnType<TemplateStore["version"]>>>(256);
+  const hot = new Lru<Uint8Array>(HOT_BYTES, (bytes) => bytes.byteLength);
+  const readBytes = async (blobKey: string) => {
+    const cached = hot.get(blobKey);
+    if (cached) return cached;
+    const bytes = await deps.blobs.get(blobKey);
+    if (bytes) hot.set(blobKey, bytes);
+    return bytes;
+  };
+  // A hit records its use here; the uses reach the store in one go every few seconds and before
+  // every eviction, so hits write nothing on their own path.
+  const uses = new Map<string, { accountId: string; cacheKey: string; at: number }>();
+  let lastFlush = 0;
+  const flushUses = async () => {
+    lastFlush = deps.clock.now().getTime();
+    const pending = [...uses.values()];
+    uses.clear();
+    for (const use of pending) await deps.imageUrls.touchEntry(use.accountId, use.cacheKey, use.at);
+  };
+  const recordUse = (accountId: string, cacheKey: string) => {
+    uses.set(`${accountId}:${cacheKey}`, { accountId, cacheKey, at: stamp() });
+    if (deps.clock.now().getTime() - lastFlush >= TOUCH_FLUSH_MS) {
+      evicting = evicting.then(flushUses).catch(() => {});
+    }
+  };
+
+  async function evict(keep: string): Promise<void> {
+    await flushUses();
+    let total = await deps.imageUrls.totalBytes();
+    while (total > deps.maxBytes) {
+      const oldest = (await deps.imageUrls.oldestEntries(32)).filter((e) => e.cacheKey !== keep);
+      if (oldest.length === 0) return;
+      for (const entry of oldest) {
+        if (total <= deps.maxBytes) return;
+        if (await deps.imageUrls.deleteEntry(entry.accountId, entry.cacheKey, entry.assetId)) {
+          const asset = await deps.assets.get(entry.accountId, entry.assetId);
+          if (asset) hot.delete(asset.blobKey);
+          await deleteAsset(
+            { library: deps.assetLibrary, blobs: deps.blobs },
+            entry.accountId,
+            entry.assetId,
+          );
+        }
+        total -= entry.byteSize;
+      }
+      total = await deps.imageUrls.totalBytes();
+    }
+  }
+
+  async function renderOnce(
+    accountId: string,
+    cacheKey: string,
+    job: {
+      templateId: string;
+      version: number;
+      frame: string;
+      scale: number;
+      format: "png" | "jpeg" | "webp";
+      modifications: Modification[];
+    },
+  ): Flight {
+    if (deps.queue.isFull?.()) {
+      return {
+        ok: false,
+        code: "unavailable",
+        message: "The render queue is full; retry shortly.",
+        retryAfter: 5,
+      };
+    }
+    const waiting = true;
+    const accepted = await acceptRender(
+      { ...deps, checkUrl: async () => ({ ok: true }) },
+      accountId,
+      {
+        template: job.templateId,
+        modifications: job.modifications,
+        scale: job.scale,
+        format: job.format === "jpeg" ? "jpg" : job.format,
+        frame: job.frame,
+        metadata: { source: "image_url" },
+      },
+      {
+        version: job.version,
+        startsAtOnce: () => waiting && (deps.queue.startsAtOnce?.() ?? false),
+        ...(deps.queue.startEarly
+          ? {
+              startEarly: {
+                balance: (id: string) => deps.ledger.balance(id),
+                start: (render) => deps.queue.startEarly?.(render) ?? Promise.resolve(null),
+              },
+            }
+          : {}),
+      },
+    );
+    if (!accepted.ok) return accepted;
+    const render = accepted.value;
+    deps.queue.enqueue(render.id, accountId, render);
+    const finished = await deps.queue.waitFor(accountId, render.id, MISS_WAIT_MS);
+    if (!finished) {
+      return {
+        ok: false,
+        code: "unavailable",
+        message: "The render is taking longer than expected; retry shortly.",
+        details: { render_id: render.id },
+        retryAfter: 5,
+      };
+    }
+    const ended = finished.render;
+    if (ended.status === "failed") {
+      const code = ended.error?.code;
+      return {
+        ok: false,
+        code: code === "image_fetch_failed" || code === "image_invalid" ? code : "internal_error",
+        message: ended.error?.message ?? "The render failed.",
+        details: { render_id: ended.id, credits_refunded: ended.creditsRefunded },
+      };
+    }
+    const asset = finished.asset ?? (ended.assetId ? await deps.assets.get(accountId, ended.assetId) : null);
+    const bytes = asset ? await readBytes(asset.blobKey) : null;
+    if (!asset || !bytes) throw new Error(`render ${ended.id} completed without its output`);
+    await deps.imageUrls.putEntry({
+      accountId,
+      cacheKey,
+      assetId: asset.id,
+      templateId: job.templateId,
+      templateVersion: job.version,
+      byteSize: asset.byteSize,
+      lastUsedAt: stamp(),
+      createdAt: deps.clock.now().toISOString(),
+    });
+    // One eviction at a time in this process; a failed one is retried by the next miss.
+    evicting = evicting.then(() => evict(cacheKey)).catch(() => {});
+    await evicting;
+    return { ok: true, asset, bytes };
+  }
+
+  async function serve(req: ImageUrlRequest): Promise<OnDemandImage | OnDemandError> {
+    const now = deps.clock.now();
+    const forbidden = (message: string, reason: string) =>
+      refuse("forbidden", message, { details: { reason } });
+    // Signature first: nothing about the account or its templates is told to an unsigned request.
+    if (req.sig === null) return forbidden("The URL carries no signature (sig).", "signature_missing");
+    const key = await deps.imageUrls.findKey(req.keyId, now.toISOString());
+    const text = stringToSign(canonicalPath(req.keyId, req.template, req.ext), req.params);
+    const valid =
+      key !== null &&
+      (signatureMatches(key.secret, text, req.sig) ||
+        (key.previous !== null && signatureMatches(key.previous.secret, text, req.sig)));
+    if (!key || !valid) return forbidden("The URL's signature does not match.", "signature_invalid");
+    const accountId = key.accountId;
+
+    const fallbackParam = req.params.get("fallback");
+    const fallbackImage = fallbackParam === "image";
+    const bad = (code: OnDemandErrorCode, message: string, details?: Record<string, unknown>) =>
+      refuse(code, message, { fallbackImage, ...(details ? { details } : {}) });
+    const invalid = (path: string, message: string) =>
+      bad("invalid_request", message, { errors: [{ path, message }] });
+    if (fallbackParam !== undefined && !fallbackImage) {
+      return invalid("fallback", "fallback must be 'image' (or left out for a JSON error body).");
+    }
+
+    const expiresParam = req.params.get("expires");
+    let expires: number | null = null;
+    if (expiresParam !== undefined) {
+      if (!/^\d{1,12}$/.test(expiresParam))
+        return invalid("expires", "expires must be a Unix time in seconds.");
+      expires = Number(expiresParam);
+      if (expires * 1000 <= now.getTime()) {
+        return refuse("forbidden", "This URL has expired.", {
+          details: { reason: "expired", expired_at: new Date(expires * 1000).toISOString() },
+          fallbackImage,
+        });
+      }
+    }
+    const format = FORMAT_BY_EXT[req.ext as keyof typeof FORMAT_BY_EXT];
+    if (!format) return invalid("format", "The extension must be .png, .jpg or .webp.");
+    const scaleParam = req.params.get("scale");
+    const scale =
+      scaleParam === undefined ? 1 : /^\d+(\.\d+)?$/.test(scaleParam) ? Number(scaleParam) : Number.NaN;
+    if (!isValidScale(scale)) return bad("invalid_scale", "scale must be a number from 1 to 4 inclusive.");
+    const vParam = req.params.get("v");
+    if (vParam !== undefined && !/^[1-9]\d{0,8}$/.test(vParam)) {
+      return invalid("v", "v must be a published version number (1, 2, …).");
+    }
+
+    const template = await deps.templates.find(accountId, req.template);
+    if (!template) return bad("not_found", `No template '${req.template}'.`);
+    if (template.publishedVersion === null || template.archivedAt !== null) {
+      return bad("template_not_published", `Template '${template.key}' is not published.`);
+    }
+    const versionNo = vParam === undefined ? template.publishedVersion : Number(vParam);
+    const versionKey = `${template.id}:${versionNo}`;
+    let version = versionNo <= template.publishedVersion ? versions.get(versionKey) : null;
+    if (version === undefined) {
+      version = await deps.templates.version(template.id, versionNo);
+      if (version) versions.set(versionKey, version);
+    }
+    if (!version)
+      return bad("not_found", `Template '${template.key}' has no published version ${versionNo}.`);
+    const doc = version.document;
+    const frameParam = req.params.get("frame");
+    const frame = frameParam === undefined ? doc.frames[0] : doc.frames.find((f) => f.name === frameParam);
+    if (!frame) return invalid("frame", `Template '${template.key}' has no frame '${frameParam}'.`);
+
+    const modifications: Modification[] = [];
+    for (const [name, value] of req.params) {
+      if ((RESERVED_PARAMS as readonly string[]).includes(name)) continue;
+      const slot = doc.slots.find((s) => s.name === name);
+      if (!slot)
+        return bad("unknown_slot", `Template '${template.key}' has no slot '${name}'.`, { slot: name });
+      if (slot.type === "image") {
+        if (value.length > 2048) return invalid(name, "An image value is at most 2048 characters.");
+        modifications.push({ name, image_url: value });
+      } else if (slot.type === "color") {
+        const color = /^[0-9A-Fa-f]{6}$/.test(value) ? `#${value}` : value;
+        if (!/^#[0-9A-Fa-f]{6}$/.test(color)) return invalid(name, "A colour is #RRGGBB (or RRGGBB).");
+        modifications.push({ name, color });
+      } else {
+        if (value.length > 10_000) return invalid(name, "A text is at most 10,000 characters.");
+        modifications.push({ name, text: value });
+      }
+    }
+    const values = await resolveModifications(doc, modifications, ownedAssets(deps.assets, accountId));
+    if (!values.ok) return bad(values.code, values.message, values.details);
+
+    const cacheKey = cacheKeyOf({
+      templateId: template.id,
+      version: version.version,
+      frame: frame.name,
+      scale,
+      format,
+      values: values.value,
+    });
+    const answer = (asset: AssetRecord, bytes: Uint8Array | null, cache: OnDemandImage["cache"]) => ({
+      ok: true as const,
+      asset,
+      bytes: etagMatches(req.ifNoneMatch, asset.etag) ? null : bytes,
+      cache,
+      pinned: vParam !== undefined,
+      expires,
+    });
+
+    const entry = await deps.imageUrls.getEntry(accountId, cacheKey);
+    if (entry) {
+      const asset = await deps.assets.get(accountId, entry.assetId);
+      if (asset && etagMatches(req.ifNoneMatch, asset.etag)) {
+        recordUse(accountId, cacheKey);
+        return answer(asset, null, "hit");
+      }
+      const bytes = asset ? await readBytes(asset.blobKey) : null;
+      if (asset && bytes) {
+        recordUse(accountId, cacheKey);
+        return answer(asset, bytes, "hit");
+      }
+      // The asset was deleted from the library (or its bytes lost): render it again.
+      await deps.imageUrls.deleteEntry(accountId, cacheKey, entry.assetId);
+    }
+
+    const flightKey = `${accountId}:${cacheKey}`;
+    let flight = flights.get(flightKey);
+    let cache: OnDemandImage["cache"] = "collapsed";
+    if (!flight) {
+      const allowed = deps.takeMiss(accountId);
+      if (!allowed.ok) {
+        return refuse("rate_limited", `Too many uncached image URLs; retry in ${allowed.retryAfter} s.`, {
+          retryAfter: allowed.retryAfter,
+          fallbackImage,
+        });
+      }
+      cache = "miss";
+      flight = renderOnce(accountId, cacheKey, {
+        templateId: template.id,
+        version: version.version,
+        frame: frame.name,
+        scale,
+        format,
+        modifications,
+      }).finally(() => flights.delete(flightKey));
+      flights.set(flightKey, flight);
+    }
+    const result = await flight;
+    if (!result.ok) return { ...result, fallbackImage };
+    return answer(result.asset, result.bytes, cache);
+  }
+
+  return { serve };
+}
+
+export type OnDemandImages = ReturnType<typeof createOnDemandImages>;
