@@ -2666,6 +2666,349 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/url-signing-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's URL-signing keys (never their secrets), oldest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description usk_…: named in the path of every URL signed with this key */
+                                id: string;
+                                name: string | null;
+                                /** @description First characters of the current secret */
+                                secret_prefix: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                rotated_at: string | null;
+                                /** @description Until then URLs signed with the secret the last rotation replaced still verify */
+                                previous_expires_at: string | null;
+                            }[];
+                            next_cursor: null;
+                        };
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a URL-signing key for on-demand image URLs; its secret is in this response only */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description usk_…: named in the path of every URL signed with this key */
+                            id: string;
+                            name: string | null;
+                            /** @description First characters of the current secret */
+                            secret_prefix: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            rotated_at: string | null;
+                            /** @description Until then URLs signed with the secret the last rotation replaced still verify */
+                            previous_expires_at: string | null;
+                            /** @description ussec_…: the HMAC key; shown only in this response */
+                            secret: string;
+                        };
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/url-signing-keys/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace a key's secret; URLs signed with the replaced one keep working for grace_period_seconds (default 7 days) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default 604800 */
+                        grace_period_seconds?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description usk_…: named in the path of every URL signed with this key */
+                            id: string;
+                            name: string | null;
+                            /** @description First characters of the current secret */
+                            secret_prefix: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            rotated_at: string | null;
+                            /** @description Until then URLs signed with the secret the last rotation replaced still verify */
+                            previous_expires_at: string | null;
+                            /** @description ussec_…: the HMAC key; shown only in this response */
+                            secret: string;
+                        };
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/url-signing-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a URL-signing key: every URL signed with it answers 403 from now on */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/i/{key}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed on-demand image URL: renders a published template from query parameters once, then serves it from the render cache
+         * @description Path: /i/<url-signing key id (usk_…)>/<template key or id>.<png|jpg|webp>. No API key: the signature is the capability.
+         *
+         *     Query: one parameter per slot (text; colour as %23RRGGBB or RRGGBB; image as an http(s) URL, fetched through the SSRF guard, or an asset id / asset_url of the account), and optionally frame, scale (1 to 4), v (pin a published template version), expires (Unix seconds), fallback=image (errors answer a small PNG), and sig.
+         *
+         *     Signing: take every parameter except sig, decode names and values (+ is a space), encode each again as UTF-8 with every byte except A-Z a-z 0-9 - . _ ~ written %XX (uppercase hex), sort by encoded name, join name=value with &. The string to sign is /i/<key id>/<template>.<ext>?<that query> (path parts encoded the same way). sig is the lowercase hex HMAC-SHA256 of it keyed with the secret (ussec_…); the previous secret of a rotation verifies until its grace period ends. Test vectors: docs/on-demand-urls.md; signImageUrl() in @pictor/client and `pictor url` implement it.
+         *
+         *     Cache: the first request renders (like a waiting render) and charges ceil(scale²) credits; identical requests meanwhile wait for that render; later ones are served from the render cache free (Cache-Status: pictor; hit), with a strong ETag (If-None-Match → 304) and Cache-Control public, max-age=3600 (with v: max-age=31536000, immutable; never past expires). Outputs are assets in renders/<template>/; the least recently used are evicted beyond PICTOR_IMAGE_CACHE_MAX_BYTES.
+         *
+         *     Errors (JSON, no-store, nothing charged): 403 forbidden (reason signature_missing, signature_invalid or expired), 400 invalid_request / invalid_scale, 404 not_found, 422 template_not_published / unknown_slot / image_out_of_folder, 402 insufficient_credits, 422 image_fetch_failed (refunded), 429 rate_limited (cache misses per account, Retry-After), 503 unavailable.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    key: string;
+                    file: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file's bytes, with its Content-Type, Content-Length and ETag */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                        "image/jpeg": string;
+                        "image/webp": string;
+                        "image/gif": string;
+                        "font/ttf": string;
+                        "font/otf": string;
+                        "image/svg+xml": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Not modified: If-None-Match equals the ETag */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/assets/import": {
         parameters: {
             query?: never;
