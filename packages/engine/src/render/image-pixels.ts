@@ -1,7 +1,7 @@
 import type { CanvasKit, Image, InputRRect, Path } from "canvaskit-wasm";
 import type { PreparedImage } from "../api.ts";
 import type { ColorMatrix } from "./image-filters.ts";
-import { premultiplyInto } from "./premultiply.ts";
+import { isOpaque, premultiplyInto } from "./premultiply.ts";
 import { RasterSurface } from "./surface.ts";
 
 /** The coverage of an image: outlines and a rounded rectangle in layer coordinates, and the matrix to its pixels. */
@@ -52,14 +52,16 @@ export class ComposedImages {
     const pixels = Uint8Array.from(prepared.rgba);
     if (matrices.length > 0) applyColorMatrices(pixels, matrices);
     if (clip !== null) this.applyCoverage(pixels, prepared.width, prepared.height, clip);
-    premultiplyInto(pixels, pixels);
+    // Opaque pixels are declared so: Skia then copies them instead of blending each one.
+    const opaque = isOpaque(pixels);
+    if (!opaque) premultiplyInto(pixels, pixels);
     const { ck } = this;
     const image = ck.MakeImage(
       {
         width: prepared.width,
         height: prepared.height,
         colorType: ck.ColorType.RGBA_8888,
-        alphaType: ck.AlphaType.Premul,
+        alphaType: opaque ? ck.AlphaType.Opaque : ck.AlphaType.Premul,
         colorSpace: ck.ColorSpace.SRGB,
       },
       pixels,
