@@ -121,9 +121,8 @@ function paintImage(ctx: PaintContext, layer: ImageLayerT, path: string): void {
   if (inverse && (layer.filters?.blur ?? 0) <= 0 && !v1Rounded) {
     const left = Math.round(sx * layer.x + tx);
     const top = Math.round(sy * layer.y + ty);
-    const image = withCoverage(ctx, layer, ck.Matrix.multiply(ck.Matrix.translated(-left, -top), m), (clip) =>
-      ctx.composedImages.composed(prepared, matrices, clip),
-    );
+    const toImage = ck.Matrix.multiply(ck.Matrix.translated(-left, -top), m);
+    const image = ctx.composedImages.composed(prepared, matrices, coverageOf(ctx, layer, toImage));
     canvas.save();
     canvas.concat(inverse);
     const dest = ck.XYWHRect(left, top, prepared.width, prepared.height);
@@ -147,23 +146,18 @@ function paintImage(ctx: PaintContext, layer: ImageLayerT, path: string): void {
 }
 
 /**
- * Calls `use` with the coverage the image's pixels take (its mask and corner radius, with the matrix
- * from the layer's coordinates to the image's device pixels), or null when it has none.
+ * The coverage the image's pixels take (its mask and corner radius, with the matrix from the layer's
+ * coordinates to the image's device pixels), or null when it has none.
  */
-function withCoverage<T>(
-  ctx: PaintContext,
-  layer: ImageLayerT,
-  toImage: number[],
-  use: (clip: ImageClip | null) => T,
-): T {
+function coverageOf(ctx: PaintContext, layer: ImageLayerT, toImage: number[]): ImageClip | null {
   const { ck } = ctx;
   const radius = layer.corner_radius ?? 0;
   const rrect =
     radius > 0 ? ck.RRectXY(ck.XYWHRect(layer.x, layer.y, layer.width, layer.height), radius, radius) : null;
   const outlines = ctx.mask === null ? [] : [ctx.mask];
-  if (rrect === null && outlines.length === 0) return use(null);
+  if (rrect === null && outlines.length === 0) return null;
   const key = `${toImage.join(",")}|${radius}|${outlines.map((outline) => outline.toSVGString()).join("|")}`;
-  return use({ matrix: toImage, outlines, rrect, key });
+  return { matrix: toImage, outlines, rrect, key };
 }
 
 /** The general path: Skia draws the image through the filters' paint, clipped to the radius and mask. */

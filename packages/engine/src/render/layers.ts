@@ -1,9 +1,10 @@
+import type { Path } from "canvaskit-wasm";
 import type { Layer } from "../document/schema.ts";
 import { kindOf } from "../layers/registry.ts";
 import type { PaintContext } from "./context.ts";
 import { compositingPaint, shadowReach } from "./effects.ts";
 import { isDrawn } from "./geometry.ts";
-import { clipToMask, maskOutline } from "./mask.ts";
+import { maskOutline } from "./mask.ts";
 import { drawSilhouetteShadows, intersectOutline, type Silhouette } from "./shadows.ts";
 
 /** Paints layers in order; `path` is the JSON path of their parent (frame or group). */
@@ -32,7 +33,10 @@ function paintLayer(ctx: PaintContext, layer: Layer, path: string, siblings: rea
     canvas.scale(layer.flip_x === true ? -1 : 1, layer.flip_y === true ? -1 : 1);
     canvas.translate(-cx, -cy);
   }
-  const silhouette = castsSilhouette(ctx, layer, path, siblings);
+  // The mask's outline, built once: it cuts the shadows' silhouette, clips the canvas (or the kind
+  // folds it in) and is what kinds that draw along the edge follow.
+  const mask = layer.mask === undefined ? null : maskOutline(ck, layer, layer.mask, siblings, path);
+  const silhouette = castsSilhouette(ctx, layer, path, mask);
   const composite = compositingPaint(ck, layer, path, silhouette === null);
   if (composite !== null) {
     // Bounded to the box plus the kind's overhang and the shadows' reach, to keep the offscreen layer small.
@@ -54,12 +58,7 @@ function paintLayer(ctx: PaintContext, layer: Layer, path: string, siblings: rea
     drawSilhouetteShadows(ctx, layer.shadows ?? [], silhouette, `${path}.shadows`);
     silhouette.outline.delete();
   }
-  const mask =
-    layer.mask === undefined
-      ? null
-      : kind.masksItself
-        ? maskOutline(ck, layer, layer.mask, siblings, path)
-        : clipToMask(ctx, layer, layer.mask, siblings, path);
+  if (mask !== null && !kind.masksItself) canvas.clipPath(mask, ck.ClipOp.Intersect, true);
   const outerMask = ctx.mask;
   ctx.mask = mask;
   try {
@@ -76,14 +75,12 @@ function castsSilhouette(
   ctx: PaintContext,
   layer: Layer,
   path: string,
-  siblings: readonly Layer[],
+  mask: Path | null,
 ): Silhouette | null {
   if ((layer.shadows ?? []).length === 0) return null;
   const silhouette = kindOf(layer).silhouette?.(ctx, layer, path) ?? null;
-  if (silhouette === null || layer.mask === undefined) return silhouette;
-  const mask = maskOutline(ctx.ck, layer, layer.mask, siblings, path);
+  if (silhouette === null || mask === null) return silhouette;
   const outline = intersectOutline(ctx.ck, silhouette.outline, mask);
-  mask.delete();
   // Cut to the mask, the outline is no longer the rounded rectangle it may have been.
   return outline === null ? null : { outline, alpha: silhouette.alpha };
 }

@@ -2,11 +2,10 @@ import type { CanvasKit, Path } from "canvaskit-wasm";
 import type { MaskT } from "../document/common.ts";
 import type { Layer } from "../document/schema.ts";
 import { kindOf } from "../layers/registry.ts";
-import type { PaintContext } from "./context.ts";
 import { EngineError } from "./errors.ts";
 
 /**
- * Layer masks (`mask` in document/common.ts). The common pipeline calls `clipToMask` after the
+ * Layer masks (`mask` in document/common.ts). The common pipeline clips to `maskOutline` after the
  * layer's rotation and flip and inside its opacity and effect layers, so the shadow of a masked layer
  * follows the masked shape.
  *
@@ -16,23 +15,6 @@ import { EngineError } from "./errors.ts";
  * included, and stays put when the masked layer turns. The mask layer's outline counts whether it is
  * visible or not (it is usually hidden); its fill, stroke, opacity and own mask play no part.
  */
-
-/**
- * Clips the canvas to the layer's mask (antialiased) and returns the mask's outline in the layer's
- * drawing coordinates, for kinds that draw along it (image borders); the caller deletes it.
- * `siblings` are the layers of the masked layer's parent; `path` is the layer's JSON path.
- */
-export function clipToMask(
-  ctx: PaintContext,
-  layer: Layer,
-  mask: MaskT,
-  siblings: readonly Layer[],
-  path: string,
-): Path {
-  const outline = maskOutline(ctx.ck, layer, mask, siblings, path);
-  ctx.canvas.clipPath(outline, ctx.ck.ClipOp.Intersect, true);
-  return outline;
-}
 
 /** The mask's outline in the masked layer's drawing coordinates; the caller deletes it. */
 export function maskOutline(
