@@ -21,5 +21,5 @@ else
   $SUDO apt-get update -q
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${packages[@]}"
 fi
-ls -d /usr/lib/postgresql/*/bin | head -1
+ls -d /usr/lib/postgresql/*/bin | sed -n 1p
 /usr/bin/python3 -c 'import swift, swift.common.middleware.s3api; print("swift", swift.__version__)'
