@@ -11,7 +11,8 @@ import { openDataDir } from "../../packages/server/src/main/data-dir.ts";
 import type { AssetStore } from "../../packages/server/src/ports/asset-store.ts";
 import type { BlobStore } from "../../packages/server/src/ports/blob-store.ts";
 
-const BIN = fileURLToPath(new URL("../../packages/server/bin/pictor.js", import.meta.url));
+/** What `npm start` runs: the launcher with the memory settings it gives Node (bin/pictor.sh). */
+const LAUNCHER = fileURLToPath(new URL("../../packages/server/bin/pictor.sh", import.meta.url));
 
 export interface SeededDataDir {
   dir: string;
@@ -91,12 +92,14 @@ export interface PictorServe {
  * rate limit is lifted: a benchmark measures rendering, not the limiter.
  */
 export async function startPictorServe(dir: string, env: Record<string, string> = {}): Promise<PictorServe> {
+  // `sh` execs node in its own place, so the child's pid is the server's.
   const child = spawn(
-    process.execPath,
-    [BIN, "serve", "--port", "0", "--data", dir, "--examples", join(dir, "none")],
+    "sh",
+    [LAUNCHER, "serve", "--port", "0", "--data", dir, "--examples", join(dir, "none")],
     {
       env: {
         ...process.env,
+        PICTOR_NODE: process.execPath,
         PICTOR_LOG_LEVEL: "warn",
         PICTOR_RATE_LIMIT_BURST: "100000000",
         PICTOR_RATE_LIMIT_PER_SECOND: "1000000",

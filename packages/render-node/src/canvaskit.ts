@@ -26,6 +26,10 @@ export function loadCanvasKit(): Promise<CanvasKit> {
  * very large frame moves to a new instance once idle (renderer.ts) and lets the old one be collected.
  */
 export async function createCanvasKit(): Promise<CanvasKit> {
+  // The glue script is loaded afresh for every instance. Instances made from one copy share its
+  // functions' optimised code, and V8's optimised code of a new instance's function kept a reference
+  // to an old instance's wasm export: the old 128 MB heap stayed alive after a recycle.
+  delete require.cache[require.resolve("canvaskit-wasm")];
   const init = require("canvaskit-wasm") as CanvasKitInit;
   const bin = dirname(require.resolve("canvaskit-wasm/bin/canvaskit.wasm"));
   return init({ locateFile: (file) => `${bin}/${file}` });

@@ -50,6 +50,16 @@ export class PreparedImageCache {
     }
   }
 
+  /**
+   * Drops entries larger than `bytes` (the 4x images of a scale-4 burst, 24 MB for a full-bleed photo),
+   * keeping the everyday ones: called when the renderer lets go of a large render's memory.
+   */
+  dropLarger(bytes: number): void {
+    for (const [key, image] of this.#entries.entries()) {
+      if (image.rgba.byteLength > bytes) this.#entries.delete(key);
+    }
+  }
+
   get size(): { entries: number; bytes: number } {
     return { entries: this.#entries.size, bytes: this.#entries.calculatedSize };
   }

@@ -14,6 +14,7 @@ import {
 } from "@pictor/engine";
 import { loadDeferredFontSet } from "@pictor/fonts";
 import { createCanvasKit, forgetCanvasKit, loadCanvasKit } from "./canvaskit.ts";
+import { collectGarbage } from "./collect-garbage.ts";
 import { type EncodedImage, encodeImage, type OutputFormat } from "./encode.ts";
 import { ImageFetchError, InvalidDocumentError, InvalidSlotValuesError, RenderError } from "./errors.ts";
 import { loadIconSet } from "./icons.ts";
@@ -192,12 +193,22 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
         old.dispose();
         forgetCanvasKit(oldKit);
         copies.clear();
+        cache.dropLarger(recycleAbove / 4);
       });
       engineFree = swap.catch(() => undefined);
       await swap;
       return true;
     })().finally(() => {
       recycling = null;
+      // The old heap is a WebAssembly.Memory: freed only when V8 collects it, and an idle thread
+      // allocates nothing that would start a collection, so it stayed resident (78 MB after a scale-4
+      // render).
+      // Twice, a task apart: the first collection queues canvaskit's FinalizationRegistry clean-ups,
+      // which hold the old instance until they have run; the second then frees its heap.
+      setTimeout(() => {
+        collectGarbage();
+        setTimeout(collectGarbage, 50).unref();
+      }, 50).unref();
     });
     return recycling;
   }

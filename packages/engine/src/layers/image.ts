@@ -69,7 +69,7 @@ export const imageKind = defineLayerKind<ImageLayerT>({
     const request = imageRequestFor(layer, path, ctx.bindings, ctx.scale);
     const prepared = request === null ? undefined : ctx.images.get(request.key);
     if (prepared === undefined) return null;
-    if (drawablePixels(ctx.ck, prepared.rgba).alphaType !== ctx.ck.AlphaType.Opaque) return null;
+    if (!drawablePixels(prepared.rgba).opaque) return null;
     const radius = layer.corner_radius ?? 0;
     const rrect = ctx.ck.RRectXY(
       ctx.ck.XYWHRect(layer.x, layer.y, layer.width, layer.height),
@@ -169,13 +169,13 @@ function paintImageThroughSkia(
   inverse: number[] | null,
 ): void {
   const { ck, canvas } = ctx;
-  const { pixels, alphaType } = drawablePixels(ck, prepared.rgba);
+  const { pixels, opaque } = drawablePixels(prepared.rgba);
   const image = ck.MakeImage(
     {
       width: prepared.width,
       height: prepared.height,
       colorType: ck.ColorType.RGBA_8888,
-      alphaType,
+      alphaType: opaque ? ck.AlphaType.Opaque : ck.AlphaType.Premul,
       colorSpace: ck.ColorSpace.SRGB,
     },
     pixels,

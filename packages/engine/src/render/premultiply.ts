@@ -1,8 +1,12 @@
-import type { AlphaType, CanvasKit } from "canvaskit-wasm";
-
+/**
+ * Pixels ready to draw: opaque (drawn as they are) or premultiplied. A flag, not CanvasKit's AlphaType:
+ * this is remembered per prepared image, across engines, and an AlphaType value is an object of one
+ * CanvasKit instance that keeps that instance's whole WebAssembly heap alive (a renderer that moved to
+ * a fresh heap after a scale-4 render kept the old 78 MB one through a cached photo's entry here).
+ */
 export interface DrawablePixels {
   pixels: Uint8Array;
-  alphaType: AlphaType;
+  opaque: boolean;
 }
 
 /**
@@ -18,18 +22,18 @@ const converted = new WeakMap<Uint8Array, DrawablePixels>();
  * As `toDrawable`, remembered per pixel array: hosts cache prepared images (same key, same pixels),
  * so a steady-state render skips the scan (about 4 ms for a 2400x2520 photo at scale 4).
  */
-export function drawablePixels(ck: CanvasKit, rgba: Uint8Array): DrawablePixels {
+export function drawablePixels(rgba: Uint8Array): DrawablePixels {
   let drawable = converted.get(rgba);
   if (!drawable) {
-    drawable = toDrawable(ck, rgba);
+    drawable = toDrawable(rgba);
     converted.set(rgba, drawable);
   }
   return drawable;
 }
 
-function toDrawable(ck: CanvasKit, rgba: Uint8Array): DrawablePixels {
-  if (isOpaque(rgba)) return { pixels: rgba, alphaType: ck.AlphaType.Opaque };
-  return { pixels: premultiplyInto(rgba, new Uint8Array(rgba.length)), alphaType: ck.AlphaType.Premul };
+function toDrawable(rgba: Uint8Array): DrawablePixels {
+  if (isOpaque(rgba)) return { pixels: rgba, opaque: true };
+  return { pixels: premultiplyInto(rgba, new Uint8Array(rgba.length)), opaque: false };
 }
 
 /** Straight RGBA -> premultiplied into `out` (which may be `rgba` itself); returns `out`. */
