@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { SwatchRow } from "./paint-controls/palette.tsx";
 import { cssPaint, describePaint, type PaintValue } from "./paint-view.ts";
 
 /** Small controlled inputs for the properties panel. Each commits a parsed value or nothing. */
@@ -119,6 +120,7 @@ export function ColorField({
           }}
         />
       </div>
+      <SwatchRow label={label} onPick={(color) => onChange(color)} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiFailure, api, type TemplateDetail } from "../api/client.ts";
+import { AddLayerMenu } from "../editor/AddLayerMenu.tsx";
 import {
   addLayer,
   blankDocument,
@@ -212,11 +213,12 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
     fi: number,
     kind: Exclude<Tool, "select">,
     box: { x: number; y: number; width: number; height: number } | null,
+    props?: Partial<Layer>,
   ) {
     const target = doc.frames[fi];
     if (!target) return;
     const made = newLayer(doc, target, kind);
-    const placed = box ? ({ ...made, ...box } as Layer) : made;
+    const placed = { ...made, ...box, ...props } as Layer;
     history.set(addLayer(doc, fi, placed));
     setSelection({ frame: fi, layer: placed.id });
     setTool("select");
@@ -407,6 +409,7 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
               <span className="tool-label">{t.label}</span>
             </button>
           ))}
+          <AddLayerMenu onAdd={(kind, props) => create(frameIndex, kind, null, props)} />
         </div>
         <div className="panel-title">
           <span>Frames &amp; layers</span>

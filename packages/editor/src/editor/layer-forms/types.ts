@@ -38,3 +38,11 @@ export interface LayerForm<L = Layer> {
 export function defineLayerForm<L extends Layer>(form: LayerForm<L>): LayerForm {
   return form as unknown as LayerForm;
 }
+
+/** A patch that also replaces the layer's bindings when a paint edit moved them (see PaintEditor). */
+export function withRebind<P extends object>(
+  patch: P,
+  rebind: { bind: Record<string, string> | undefined } | undefined,
+): P {
+  return rebind ? { ...patch, bind: rebind.bind } : patch;
+}
