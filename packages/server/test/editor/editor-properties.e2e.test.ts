@@ -354,4 +354,33 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
     const withValue = (await page.getByTestId("signed-url").textContent()) ?? "";
     expect((await fetch(withValue)).status).toBe(200);
   });
+
+  it("starts a template from a design, and marks a card whose draft differs from the live version", async () => {
+    const { page, url } = h;
+    await page.goto(`${url}/#/templates`);
+    const card = page.locator('[data-testid="template-card"][data-key="props-card"]');
+    // Published in the test before, unchanged since: the thumbnail shows the live version.
+    await card.locator('[data-testid="draft-status"][data-status="live"]').waitFor();
+    const call = apiClient(url, key);
+    const detail = await call<{ document: { name: string } }>(`/v1/templates/${templateId}`);
+    await call(`/v1/templates/${templateId}`, {
+      method: "PUT",
+      body: { document: { ...detail.document, name: "Properties card, edited" } },
+    });
+    await page.reload();
+    await card.locator('[data-testid="draft-status"][data-status="changed"]').waitFor();
+    expect(await card.getByTestId("draft-status").textContent()).toContain("unpublished changes");
+
+    await page.getByTestId("new-template").click();
+    await page.getByTestId("new-template-dialog").waitFor();
+    await page.getByTestId("new-from-props-card").click();
+    await page.getByTestId("editor").waitFor({ timeout: 90_000 });
+    const doc = (await currentDoc(page)) as unknown as { key: string; frames: { layers: AnyLayer[] }[] };
+    expect(doc.key).toMatch(/^props-card-[a-z0-9]+$/);
+    expect(doc.frames[0]?.layers.map((l) => l.id)).toContain("title");
+    const copy = await editorPixels(page, "main", {}, 1);
+    await page.goto(`${url}/#/t/${templateId}`);
+    await page.getByTestId("editor").waitFor({ timeout: 90_000 });
+    expect(copy.sha256).toBe((await editorPixels(page, "main", {}, 1)).sha256);
+  });
 });
