@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +10,7 @@ import {
   editorPixels,
   haveChromium,
   inCI,
+  SCREENSHOTS,
   signUp,
   startEditorHarness,
   straightRgba,
@@ -167,6 +169,7 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
     await page.mouse.move(bar.x + bar.width * 0.3, stop.y + stop.height / 2, { steps: 4 });
     await page.mouse.move(bar.x + bar.width * 0.5, stop.y + stop.height / 2, { steps: 4 });
     await page.mouse.up();
+    await page.screenshot({ path: join(SCREENSHOTS, "editor-gradient.png") });
     const fill = (await layer(page, "bar")).fill as { stops: { offset: number; color: string }[] };
     expect(fill.stops[0]?.offset).toBeGreaterThan(0.45);
     expect(fill.stops[0]?.offset).toBeLessThan(0.55);
@@ -205,6 +208,7 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
     await page.getByTestId("prop-stroke.color").fill("#FF0000");
     await page.getByTestId("prop-stroke.width").fill("6");
     expect((await layer(page, "title")).stroke).toEqual({ color: "#FF0000", width: 6 });
+    await page.screenshot({ path: join(SCREENSHOTS, "editor-text-props.png") });
     expect(count(await rgba(page), area, red)).toBeGreaterThan(100);
   });
 
@@ -235,6 +239,9 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
     // Shown in its own face: the preview FontFace loaded.
     await page.locator('[data-testid="font-option-Playfair Display"][data-face^="pictor-preview"]').waitFor();
     expect(await page.locator(".font-option").count()).toBe(1);
+    await page.getByTestId("font-search").fill("");
+    await page.screenshot({ path: join(SCREENSHOTS, "editor-font-picker.png") });
+    await page.getByTestId("font-search").fill("playfair");
     await option.click();
     const title = await layer(page, "title");
     expect(title.font).toEqual({ family: "Playfair Display", weight: 700, size: 40 });
@@ -248,6 +255,7 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
     await page.getByTestId("add-layer").click();
     await page.getByTestId("add-icon").click();
     await page.getByTestId("icon-search").fill("heart");
+    await page.screenshot({ path: join(SCREENSHOTS, "editor-icon-picker.png") });
     await page.getByTestId("icon-heart").click();
     const icon = (await currentDoc(page)).frames[0]?.layers.find((l) => l.type === "icon");
     expect(icon).toMatchObject({ id: "icon-1", icon: "heart", color: "#111827" });
@@ -293,6 +301,70 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
     expect(px(await rgba(page), 95, 295)).toEqual([0x63, 0x66, 0xf1, 255]);
   });
 
+  it("adds a line, polygon, star, path, barcode and rating from the menu, each drawn and editable", async () => {
+    const { page } = h;
+    const kinds = ["line", "polygon", "star", "path", "barcode", "rating"] as const;
+    for (const kind of kinds) {
+      await page.getByTestId("add-layer").click();
+      await page.getByTestId(`add-${kind}`).click();
+      const added = await layer(page, `${kind}-1`);
+      expect(added.type).toBe(kind);
+      // Drawn: hiding it changes the frame.
+      const hidden = await straightRgba(
+        await page.evaluate(
+          (args) =>
+            (
+              window as unknown as { __pictor: { renderRGBA(o: unknown): Promise<never> } }
+            ).__pictor.renderRGBA(args),
+          {
+            frame: "main",
+            scale: 1,
+            bytes: true,
+            document: {
+              ...(await currentDoc(page)),
+              frames: (await currentDoc(page)).frames.map((f) => ({
+                ...f,
+                layers: f.layers.map((l) => (l.id === added.id ? { ...l, visible: false } : l)),
+              })),
+            },
+          },
+        ),
+      );
+      const shown = await rgba(page);
+      expect(shown.equals(hidden), `${kind} draws nothing`).toBe(false);
+    }
+    // Each has its own form: one property each, through the panel.
+    await page.locator('[data-layer="polygon-1"]').click();
+    await page.getByTestId("prop-sides").fill("3");
+    expect((await layer(page, "polygon-1")).sides).toBe(3);
+    await page.locator('[data-layer="star-1"]').click();
+    await page.getByTestId("prop-points").fill("8");
+    expect((await layer(page, "star-1")).points).toBe(8);
+    await page.locator('[data-layer="barcode-1"]').click();
+    await page.getByTestId("prop-value").fill("HELLO-42");
+    expect((await layer(page, "barcode-1")).value).toBe("HELLO-42");
+    await page.locator('[data-layer="rating-1"]').click();
+    await page.getByTestId("prop-value").fill("2");
+    expect((await layer(page, "rating-1")).value).toBe("2");
+    const before = await rgba(page);
+    await page.getByTestId("prop-rating-shape").selectOption("heart");
+    expect((await layer(page, "rating-1")).shape).toBe("heart");
+    expect((await rgba(page)).equals(before)).toBe(false);
+    // Out of the way of the tests that follow.
+    for (const kind of kinds) {
+      await page.locator(`[data-layer="${kind}-1"]`).click();
+      await page.keyboard.press("Delete");
+    }
+    expect((await currentDoc(page)).frames[0]?.layers.map((l) => l.id)).toEqual([
+      "bar",
+      "box",
+      "title",
+      "photo",
+      "rect-1",
+      "rect-2",
+    ]);
+  });
+
   it("outlines an empty image layer over the canvas (the pixels stay the API's: nothing drawn)", async () => {
     const { page } = h;
     expect((await layer(page, "photo")).src).toBe("");
@@ -309,6 +381,14 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
     await page.getByTestId("prop-src").fill(uploaded.body.id);
     await page.getByTestId("empty-image-photo").waitFor({ state: "detached" });
     expect(px(await rgba(page), 300, 200)).toEqual([0x33, 0x66, 0xcc, 255]);
+    // Filters: full grayscale makes the blue grey.
+    await page.getByTestId("filter-grayscale").fill("1");
+    expect((await layer(page, "photo")).filters).toEqual({ grayscale: 1 });
+    const grey = px(await rgba(page), 300, 200);
+    expect(grey[0]).toBe(grey[1]);
+    expect(grey[1]).toBe(grey[2]);
+    await page.getByTestId("filter-grayscale").fill("0");
+    expect((await layer(page, "photo")).filters).toBeUndefined();
     while ((await page.getByTestId("zoom").textContent()) !== "200%")
       await page.getByTitle("Zoom in (+)").click();
     // What the canvas draws at 200 % (scale 2) warns; a scale-1 API render does not.
@@ -351,6 +431,7 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
     await page.getByTestId("preview-badge").fill("Hi there");
     await page.getByTestId("tab-url").click();
     await page.getByTestId("signed-url").filter({ hasText: "badge=Hi%20there" }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, "editor-get-url.png") });
     const withValue = (await page.getByTestId("signed-url").textContent()) ?? "";
     expect((await fetch(withValue)).status).toBe(200);
   });
@@ -373,6 +454,7 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
 
     await page.getByTestId("new-template").click();
     await page.getByTestId("new-template-dialog").waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, "new-template.png") });
     await page.getByTestId("new-from-props-card").click();
     await page.getByTestId("editor").waitFor({ timeout: 90_000 });
     const doc = (await currentDoc(page)) as unknown as { key: string; frames: { layers: AnyLayer[] }[] };
