@@ -34,7 +34,7 @@ export function AddLayerMenu({ onAdd }: Props) {
         data-testid="add-layer"
         onClick={() => setOpen((o) => !o)}
       >
-        <span className="tool-icon">＋</span>
+        <span className="tool-icon">+</span>
         <span className="tool-label">More</span>
       </button>
       {open && (

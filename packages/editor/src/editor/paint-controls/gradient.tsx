@@ -199,6 +199,7 @@ export function GradientEditor({ label, testId, value, onChange, bindProp, slots
             <BindSelect
               prop={`${bindProp}.stops[${current}].color`}
               type="color"
+              label={`Stop ${current + 1} slot`}
               slots={slots}
               bind={bind}
               onChange={onBind}

@@ -62,28 +62,35 @@ export function PaintEditor(props: PaintEditorProps) {
       next === "linear" ? { type: "linear", angle: 90, stops } : { type: "radial", stops };
     onChange(gradient);
   };
+  const kindSelect = (
+    <select
+      className="paint-kind"
+      aria-label={`${label}: colour or gradient`}
+      data-testid={`${testId}-kind`}
+      value={mode}
+      onChange={(e) => switchTo(e.target.value as Mode)}
+    >
+      {nullable && <option value="none">None</option>}
+      <option value="solid">Colour</option>
+      <option value="linear">Linear gradient</option>
+      <option value="radial">Radial gradient</option>
+    </select>
+  );
   return (
     <div className="paint-editor" data-testid={`${testId}-paint`} data-paint={mode}>
-      <label className="field compact">
-        <span>{label}</span>
-        <select
-          data-testid={`${testId}-kind`}
-          value={mode}
-          onChange={(e) => switchTo(e.target.value as Mode)}
-        >
-          {nullable && <option value="none">None</option>}
-          <option value="solid">Colour</option>
-          <option value="linear">Linear gradient</option>
-          <option value="radial">Radial gradient</option>
-        </select>
-      </label>
-      {typeof value === "string" && (
+      {typeof value === "string" ? (
         <ColorField
-          label={`${label} colour`}
+          label={label}
           testId={testId}
           value={value}
+          before={kindSelect}
           onChange={(c) => c && onChange(c)}
         />
+      ) : (
+        <div className="field compact">
+          <span>{label}</span>
+          <div className="color-row">{kindSelect}</div>
+        </div>
       )}
       {typeof value === "object" && value !== null && (
         <GradientEditor
@@ -98,7 +105,14 @@ export function PaintEditor(props: PaintEditorProps) {
         />
       )}
       {bindProp && slots && onBind && (
-        <BindSelect prop={bindProp} type="color" slots={slots} bind={bind} onChange={onBind} />
+        <BindSelect
+          prop={bindProp}
+          type="color"
+          label={`${label} slot`}
+          slots={slots}
+          bind={bind}
+          onChange={onBind}
+        />
       )}
     </div>
   );
