@@ -77,7 +77,7 @@ export function NewTemplateDialog({ designs, onClose }: Props) {
         </div>
         <h3>Start from a design</h3>
         {designs.length === 0 && <p className="muted small">No designs in this account yet.</p>}
-        <div className="asset-grid">
+        <div className="asset-grid design-grid">
           {designs.map((t) => (
             <button
               key={t.id}
@@ -87,7 +87,7 @@ export function NewTemplateDialog({ designs, onClose }: Props) {
               data-testid={`new-from-${t.key}`}
               onClick={() => fromDesign(t)}
             >
-              <Thumbnail templateId={t.id} version={t.updated_at} />
+              <Thumbnail templateId={t.id} version={t.updated_at} box={160} />
               <span className="asset-name">{t.name}</span>
             </button>
           ))}

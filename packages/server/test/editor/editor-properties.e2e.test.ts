@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pngBytes, upload } from "../assets/support.ts";
+import { ACME_FAMILY, ACME_WOFF2, pngBytes, upload } from "../assets/support.ts";
 import {
   apiClient,
   dragOnFrame,
@@ -10,6 +10,7 @@ import {
   editorPixels,
   haveChromium,
   inCI,
+  renderThroughApi,
   SCREENSHOTS,
   signUp,
   startEditorHarness,
@@ -250,6 +251,37 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
     expect(after.warnings).toEqual([]);
   });
 
+  it("uploads a font from the picker and draws it as the API renders it", async () => {
+    const { page, url } = h;
+    await page.locator('[data-layer="title"]').click();
+    await page.getByTestId("font-picker-open").click();
+    await page.getByTestId("font-upload").setInputFiles({
+      name: "acme.woff2",
+      mimeType: "font/woff2",
+      buffer: Buffer.from(ACME_WOFF2),
+    });
+    await page.getByText(`Uploaded ${ACME_FAMILY}`).waitFor({ timeout: 30_000 });
+    expect(((await layer(page, "title")).font as { family: string }).family).toBe(ACME_FAMILY);
+    // Offered in the list, marked as the account's own.
+    await page.getByTestId(`font-option-${ACME_FAMILY}`).getByText("uploaded").waitFor();
+    // The identity guarantee: the published draft renders through the API as the editor draws it.
+    await waitSaved(page);
+    await apiClient(url, key)(`/v1/templates/${templateId}/publish`, { body: {} });
+    const api = await renderThroughApi(url, key, {
+      template: "props-card",
+      frame: "main",
+      scale: 1,
+      modifications: [],
+    });
+    const editor = await editorPixels(page, "main", {}, 1);
+    expect(editor.imageErrors).toEqual([]);
+    expect((await straightRgba(editor)).equals(api.rgba), "editor pixels differ from the API PNG").toBe(true);
+    // Back to a shipped family for the tests that follow.
+    await page.getByTestId("font-search").fill("playfair");
+    await page.getByTestId("font-option-Playfair Display").click();
+    expect(((await layer(page, "title")).font as { family: string }).family).toBe("Playfair Display");
+  });
+
   it("searches the icon set and adds the picked icon as a layer", async () => {
     const { page } = h;
     await page.getByTestId("add-layer").click();
@@ -368,7 +400,7 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
   it("outlines an empty image layer over the canvas (the pixels stay the API's: nothing drawn)", async () => {
     const { page } = h;
     expect((await layer(page, "photo")).src).toBe("");
-    expect(await page.getByTestId("empty-image-photo").isVisible()).toBe(true);
+    expect(await page.getByTestId("empty-layer-photo").isVisible()).toBe(true);
     expect(px(await rgba(page), 300, 200)).toEqual([255, 255, 255, 255]);
   });
 
@@ -379,7 +411,7 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
     expect(uploaded.status).toBe(201);
     await page.locator('[data-layer="photo"]').click();
     await page.getByTestId("prop-src").fill(uploaded.body.id);
-    await page.getByTestId("empty-image-photo").waitFor({ state: "detached" });
+    await page.getByTestId("empty-layer-photo").waitFor({ state: "detached" });
     expect(px(await rgba(page), 300, 200)).toEqual([0x33, 0x66, 0xcc, 255]);
     // Filters: full grayscale makes the blue grey.
     await page.getByTestId("filter-grayscale").fill("1");

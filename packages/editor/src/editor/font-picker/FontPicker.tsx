@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { storedKey } from "../../api/client.ts";
+import { accountFonts } from "../../engine/account-fonts.ts";
 import type { FamilyInfo } from "../font-families.ts";
 import { loadPreviewFace } from "./preview-faces.ts";
 
@@ -75,6 +76,15 @@ export function FontPicker({ value, families, onChange, onUploaded }: Props) {
   const q = query.trim().toLowerCase();
   const shown = families.filter((f) => f.family.toLowerCase().includes(q));
   const current = families.find((f) => f.family === value);
+  const [currentFace, setCurrentFace] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    setCurrentFace(null);
+    if (current) void loadPreviewFace(current).then((name) => live && setCurrentFace(name));
+    return () => {
+      live = false;
+    };
+  }, [current]);
 
   async function upload(file: File) {
     setStatus("Uploading…");
@@ -90,6 +100,9 @@ export function FontPicker({ value, families, onChange, onUploaded }: Props) {
       const body = (await res.json()) as { font?: { family: string } | null; error?: { message: string } };
       if (!res.ok) throw new Error(body.error?.message ?? `HTTP ${res.status}`);
       const family = body.font?.family;
+      // List the account's fonts again before the document names the family, so the engine's
+      // account-font loader finds the new face on the very next draw (renders do the same).
+      await accountFonts({ force: true });
       setStatus(family ? `Uploaded ${family}` : "Uploaded");
       if (family) onUploaded(family);
     } catch (err) {
@@ -106,9 +119,18 @@ export function FontPicker({ value, families, onChange, onUploaded }: Props) {
         data-testid="font-picker-open"
         aria-expanded={open}
         aria-controls={listId}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => {
+          // Each opening starts from the whole list.
+          setQuery("");
+          setOpen((o) => !o);
+        }}
       >
-        <span data-testid="prop-font-family">{value}</span>
+        <span
+          data-testid="prop-font-family"
+          style={currentFace ? { fontFamily: `"${currentFace}", sans-serif` } : undefined}
+        >
+          {value}
+        </span>
         <span className="muted small">{current?.uploaded ? "uploaded" : ""} ▾</span>
       </button>
       {open && (

@@ -96,4 +96,11 @@ export const imageForm = defineLayerForm<ImageLayerT>({
   label: () => "image",
   icon: () => "▣",
   Form: ImageForm,
+  // No source, and no slot value or default bound to `src`: the engine draws nothing.
+  emptyNote(layer, doc, values) {
+    if (layer.src !== "") return null;
+    const slot = layer.bind?.src;
+    if (slot !== undefined && (values[slot] || doc.slots.find((s) => s.name === slot)?.default)) return null;
+    return "▣ empty image";
+  },
 });
