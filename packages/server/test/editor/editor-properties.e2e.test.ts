@@ -129,6 +129,28 @@ function count(
   return n;
 }
 
+/**
+ * Form controls and buttons with no accessible name in the page: not inside a <label>, not named by
+ * aria-label / aria-labelledby / label[for], and (buttons) without text. Returned as short HTML.
+ */
+async function unnamedControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll("input, select, textarea, button")) {
+      if ((el as HTMLInputElement).type === "hidden") continue;
+      const named =
+        el.getAttribute("aria-label") ||
+        el.getAttribute("aria-labelledby") ||
+        el.closest("label") ||
+        (el.id && document.querySelector(`label[for="${el.id}"]`)) ||
+        (el.tagName === "BUTTON" && (el.textContent ?? "").trim() !== "") ||
+        el.getAttribute("title");
+      if (!named) out.push(el.outerHTML.slice(0, 160));
+    }
+    return out;
+  });
+}
+
 const dark = (p: number[]) => (p[0] ?? 255) < 80 && (p[1] ?? 255) < 80 && (p[2] ?? 255) < 80;
 
 if (!haveChromium && !inCI) {
@@ -496,5 +518,45 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
     await page.goto(`${url}/#/t/${templateId}`);
     await page.getByTestId("editor").waitFor({ timeout: 90_000 });
     expect(copy.sha256).toBe((await editorPixels(page, "main", {}, 1)).sha256);
+  });
+
+  it("names every control of the properties panels, pickers and tabs (for assistive technology)", async () => {
+    const { page, url } = h;
+    await page.goto(`${url}/#/t/${templateId}`);
+    await page.getByTestId("editor").waitFor({ timeout: 90_000 });
+    const seen: string[] = [];
+    const check = async (where: string) => {
+      for (const html of await unnamedControls(page)) seen.push(`${where}: ${html}`);
+    };
+    for (const id of ["bar", "box", "title", "photo"]) {
+      await page.locator(`[data-layer="${id}"]`).click();
+      await check(id);
+    }
+    await page.locator('[data-layer="title"]').click();
+    await page.getByTestId("stroke-on").check();
+    await page.getByTestId("highlight-on").check();
+    await page.getByTestId("font-picker-open").click();
+    await check("font picker");
+    await page.getByTestId("font-picker-open").click();
+    await page.locator('[data-layer="box"]').click();
+    await page.getByTestId("shadow-add").click();
+    await page.getByTestId("mask-kind").selectOption("rounded");
+    await page.getByTestId("cond-slot").selectOption("badge");
+    await page.getByTestId("prop-fill-kind").selectOption("radial");
+    await check("box with effects");
+    await page.getByTestId("add-layer").click();
+    await check("add-layer menu");
+    await page.getByTestId("add-icon").click();
+    await check("icon picker");
+    await page.getByRole("dialog", { name: "Icons" }).getByRole("button", { name: "Close" }).click();
+    for (const tab of ["preview", "api", "url"]) {
+      await page.getByTestId(`tab-${tab}`).click();
+      await check(`${tab} tab`);
+    }
+    await page.getByTestId("tab-design").click();
+    await page.locator('[data-layer="box"]').click();
+    await page.keyboard.press("Escape");
+    await check("frame and template");
+    expect(seen).toEqual([]);
   });
 });
