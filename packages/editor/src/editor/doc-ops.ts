@@ -246,7 +246,18 @@ export const NEW_LAYERS = {
     idBase: "rating",
     heightShare: 0.1,
     maxHeight: 48,
-    make: (id, box) => ({ id, type: "rating", ...box, width: box.height * 6, value: "4.5" }),
+    // Five symbols as tall as the box, a fifth of a symbol apart: 5.8 heights wide, centred.
+    make: (id, box) => {
+      const width = Math.round(box.height * 5.8);
+      return {
+        id,
+        type: "rating",
+        ...box,
+        x: Math.round(box.x + (box.width - width) / 2),
+        width,
+        value: "4.5",
+      };
+    },
   },
 } satisfies Record<string, NewLayerSpec>;
 
