@@ -136,7 +136,7 @@ function count(
 async function unnamedControls(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const out: string[] = [];
-    for (const el of document.querySelectorAll("input, select, textarea, button")) {
+    for (const el of Array.from(document.querySelectorAll("input, select, textarea, button"))) {
       if ((el as HTMLInputElement).type === "hidden") continue;
       const named =
         el.getAttribute("aria-label") ||
