@@ -2,6 +2,7 @@ import { createRoot } from "react-dom/client";
 import { App } from "./app/App.tsx";
 import { installTestHook } from "./engine/test-hook.ts";
 import "./styles.css";
+import "./editor/properties.css";
 
 installTestHook();
 const root = document.getElementById("root");

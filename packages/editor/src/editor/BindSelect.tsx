@@ -2,6 +2,8 @@ import type { SlotT } from "../engine/engine-types.ts";
 
 interface Props {
   prop: string;
+  /** Shown after the link sign (what is bound, when the property's own label is not next to it). */
+  label?: string;
   type: SlotT["type"];
   slots: readonly SlotT[];
   bind: Record<string, string> | undefined;
@@ -9,13 +11,15 @@ interface Props {
 }
 
 /** Binds one layer property to a slot of the matching type (or unbinds it). */
-export function BindSelect({ prop, type, slots, bind, onChange }: Props) {
+export function BindSelect({ prop, label, type, slots, bind, onChange }: Props) {
   const current = bind?.[prop] ?? "";
   const candidates = slots.filter((s) => s.type === type);
   return (
     <label className="bind" title={`Bind ${prop} to a ${type} slot`}>
-      <span>⚯</span>
+      <span aria-hidden="true">⚯</span>
+      {label && <span className="bind-label">{label}</span>}
       <select
+        aria-label={label ?? `Bind ${prop} to a ${type} slot`}
         data-testid={`bind-${prop}`}
         value={current}
         onChange={(e) => {

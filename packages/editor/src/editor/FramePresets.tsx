@@ -1,6 +1,6 @@
 import { useState } from "react";
 
-const PRESETS = [
+export const PRESETS = [
   { name: "og", label: "Open Graph 1200×630", width: 1200, height: 630 },
   { name: "square", label: "Square post 1080×1080", width: 1080, height: 1080 },
   { name: "story", label: "Story 1080×1920", width: 1080, height: 1920 },

@@ -3,6 +3,7 @@ import type { FrameT, Layer, SlotValues, TemplateDocumentT } from "../engine/eng
 import type { EditorEngine, FrameRender } from "../engine/load-engine.ts";
 import { writeImageData } from "../engine/pixels.ts";
 import { findLayer, type NewLayerKind } from "./doc-ops.ts";
+import { EmptyLayerOutlines } from "./EmptyLayerOutlines.tsx";
 import {
   type Box,
   extent,
@@ -308,6 +309,7 @@ export function FrameView(props: Props) {
           onPointerMove={onPointerMove}
           onPointerUp={onPointerUp}
         >
+          <EmptyLayerOutlines doc={doc} frame={frame} values={values} zoom={zoom} />
           {guides.map((g) =>
             g.axis === "x" ? (
               <div key={`x${g.at}`} className="guide v" style={{ left: g.at * zoom }} />

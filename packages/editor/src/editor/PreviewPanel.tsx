@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { RenderWarning, SlotT, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
 import { AssetPicker } from "./AssetPicker.tsx";
+import { SelectField } from "./fields.tsx";
 
 interface Props {
   doc: TemplateDocumentT;
@@ -8,13 +9,16 @@ interface Props {
   onValues(values: SlotValues): void;
   onSaveSample(): void;
   warnings: { frame: string; warnings: RenderWarning[]; imageErrors: string[]; error: string | null }[];
+  /** The API render scale the warnings are for (the canvas's zoom plays no part). */
+  scale: number;
+  onScale(scale: number): void;
 }
 
 /**
  * Sample values drawn on the canvas exactly as the API would draw them (same engine, same
  * shrink-to-fit and truncation); the engine's warnings for each frame are listed below.
  */
-export function PreviewPanel({ doc, values, onValues, onSaveSample, warnings }: Props) {
+export function PreviewPanel({ doc, values, onValues, onSaveSample, warnings, scale, onScale }: Props) {
   const [picking, setPicking] = useState<SlotT | null>(null);
   const set = (slot: SlotT, value: string) => {
     const next = { ...values };
@@ -91,6 +95,13 @@ export function PreviewPanel({ doc, values, onValues, onSaveSample, warnings }: 
       </section>
       <section>
         <h3>Engine warnings</h3>
+        <SelectField
+          label="As an API render at scale"
+          testId="warnings-scale"
+          value={String(scale)}
+          options={["1", "1.5", "2", "3", "4"]}
+          onChange={(v) => onScale(Number(v))}
+        />
         <ul className="warnings" data-testid="warnings">
           {warnings.flatMap((w) => [
             ...(w.error

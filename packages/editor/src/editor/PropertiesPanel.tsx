@@ -1,9 +1,24 @@
+import { type ReactNode, useMemo } from "react";
 import type { FrameT, Layer, TemplateDocumentT } from "../engine/engine-types.ts";
-import { BindSelect } from "./BindSelect.tsx";
-import { NumberField, PaintField, TextField } from "./fields.tsx";
+import { NumberField, TextField } from "./fields.tsx";
 import { CommonForm, EffectsForm } from "./layer-forms/common.tsx";
 import { formOf } from "./layer-forms/registry.ts";
 import type { KindInfo } from "./layer-forms/types.ts";
+import { childLayers } from "./layer-tree.ts";
+import { PaletteEditor, usePalette } from "./paint-controls/brand-palette.tsx";
+import { PaintEditor } from "./paint-controls/paint.tsx";
+import { colorsUsedIn, SwatchesContext } from "./paint-controls/palette.tsx";
+
+/** The list (frame's or group's) holding the layer. */
+function siblingsOf(layers: readonly Layer[], id: string): readonly Layer[] {
+  if (layers.some((l) => l.id === id)) return layers;
+  for (const l of layers) {
+    const inner = childLayers(l);
+    const found = inner ? siblingsOf(inner, id) : [];
+    if (found.length > 0) return found;
+  }
+  return [];
+}
 
 interface Props {
   doc: TemplateDocumentT;
@@ -31,6 +46,29 @@ export function PropertiesPanel({
   onDoc,
   onDeleteFrame,
 }: Props) {
+  const [palette, setPalette] = usePalette();
+  const used = useMemo(() => colorsUsedIn(doc.frames), [doc.frames]);
+  const swatches = useMemo(() => ({ palette, used }), [palette, used]);
+  return (
+    <SwatchesContext.Provider value={swatches}>
+      <PanelBody {...{ doc, frameIndex, layer, kinds, onLayer, onFrame, onDoc, onDeleteFrame }}>
+        {!layer && <PaletteEditor palette={palette} onChange={setPalette} />}
+      </PanelBody>
+    </SwatchesContext.Provider>
+  );
+}
+
+function PanelBody({
+  doc,
+  frameIndex,
+  layer,
+  kinds,
+  onLayer,
+  onFrame,
+  onDoc,
+  onDeleteFrame,
+  children,
+}: Props & { children: ReactNode }) {
   const frame = doc.frames[frameIndex];
   if (!frame) return null;
   if (!layer) {
@@ -62,19 +100,18 @@ export function PropertiesPanel({
               onChange={(v) => v !== undefined && onFrame({ height: Math.round(v) }, "frame-h")}
             />
           </div>
-          <PaintField
+          <PaintEditor
             label="Background"
             testId="frame-background"
             nullable
             value={frame.background ?? null}
-            onChange={(v) => onFrame(v === null ? { background: undefined } : { background: v }, "frame-bg")}
-          />
-          <BindSelect
-            prop="background"
-            type="color"
+            onChange={(v, rebind) =>
+              onFrame({ background: v ?? undefined, ...(rebind ? { bind: rebind.bind } : {}) }, "frame-bg")
+            }
+            bindProp="background"
             slots={doc.slots}
             bind={frame.bind}
-            onChange={(bind) => onFrame({ bind }, "frame-bind")}
+            onBind={(bind) => onFrame({ bind }, "frame-bind")}
           />
           <button
             type="button"
@@ -100,6 +137,7 @@ export function PropertiesPanel({
             value={doc.description ?? ""}
             onChange={(d) => onDoc({ description: d === "" ? undefined : d }, "doc-desc")}
           />
+          {children}
         </section>
       </div>
     );
@@ -109,7 +147,13 @@ export function PropertiesPanel({
     <div className="props" data-layer-type={layer.type}>
       <CommonForm layer={layer} label={form.label(layer)} onLayer={onLayer} />
       <form.Form doc={doc} layer={layer} onLayer={onLayer} kinds={kinds} />
-      <EffectsForm layer={layer} onLayer={onLayer} kinds={kinds} />
+      <EffectsForm
+        doc={doc}
+        layer={layer}
+        siblings={siblingsOf(frame.layers, layer.id)}
+        onLayer={onLayer}
+        kinds={kinds}
+      />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { type Account, ApiFailure, api, type RenderJob } from "../api/client.ts";
 import type { SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
+import { CopyButton } from "./CopyButton.tsx";
 import { SelectField } from "./fields.tsx";
 import { curlFor, toModifications } from "./modifications.ts";
 
@@ -28,6 +29,8 @@ export function TryApiPanel({ doc, values, published }: Props) {
     modifications: toModifications(doc, values),
     wait: true,
   };
+
+  const curl = curlFor(location.origin, body);
 
   async function run() {
     setBusy(true);
@@ -114,9 +117,12 @@ export function TryApiPanel({ doc, values, published }: Props) {
         </section>
       )}
       <section>
-        <h3>Equivalent curl</h3>
-        <pre className="code" data-testid="try-curl">
-          {curlFor(location.origin, body)}
+        <div className="copy-row">
+          <h3>Equivalent curl</h3>
+          <CopyButton text={curl} label="Copy the curl command" testId="try-curl-copy" />
+        </div>
+        <pre className="code nowrap" data-testid="try-curl">
+          {curl}
         </pre>
       </section>
     </div>

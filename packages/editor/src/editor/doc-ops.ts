@@ -60,6 +60,11 @@ export function uniqueId(doc: Doc, base: string): string {
   }
 }
 
+/** The base of a layer id: `rect-1` -> `rect`, `logo` -> `logo`. */
+export function idBaseOf(id: string): string {
+  return /^(.+?)-\d+$/.exec(id)?.[1] ?? id;
+}
+
 export function uniqueFrameName(doc: Doc, base: string): string {
   const names = new Set(doc.frames.map((f) => f.name));
   if (!names.has(base)) return base;
@@ -106,7 +111,8 @@ export function duplicateLayer(doc: Doc, frameIndex: number, id: string): { doc:
   const frame = doc.frames[frameIndex];
   const layer = frame ? findLayer(frame.layers as Layer[], id) : null;
   if (!frame || !layer) return { doc, id: null };
-  const newId = uniqueId(doc, layer.type);
+  // Named after the original: rect-1 gives rect-2 (its base and the next free number).
+  const newId = uniqueId(doc, idBaseOf(layer.id));
   // A deep copy keeps every property of the layer's kind (gradients, shadows, masks, unknown ones).
   let n = 0;
   const rename = (ls: readonly Layer[]): Layer[] =>
@@ -129,6 +135,17 @@ export function duplicateLayer(doc: Doc, frameIndex: number, id: string): { doc:
 }
 
 type NewBox = { x: number; y: number; width: number; height: number };
+
+/** The largest square centred in a box (icons, QR codes, stars are drawn square). */
+function square(box: NewBox): NewBox {
+  const side = Math.min(box.width, box.height);
+  return {
+    x: Math.round(box.x + (box.width - side) / 2),
+    y: Math.round(box.y + (box.height - side) / 2),
+    width: side,
+    height: side,
+  };
+}
 
 interface NewLayerSpec {
   /** Base of the new layer's id (`rect` -> rect-1). */
@@ -175,6 +192,72 @@ export const NEW_LAYERS = {
     heightShare: 0.3,
     maxHeight: 320,
     make: (id, box) => ({ id, type: "shape", shape: "ellipse", ...box, fill: "#F59E0B" }),
+  },
+  line: {
+    idBase: "line",
+    heightShare: 0,
+    maxHeight: 0,
+    make: (id, box) => ({ id, type: "line", ...box, stroke: { color: "#111827", width: 4 } }),
+  },
+  polygon: {
+    idBase: "polygon",
+    heightShare: 0.3,
+    maxHeight: 240,
+    make: (id, box) => ({ id, type: "polygon", ...square(box), sides: 6, fill: "#10B981" }),
+  },
+  star: {
+    idBase: "star",
+    heightShare: 0.3,
+    maxHeight: 240,
+    make: (id, box) => ({ id, type: "star", ...square(box), points: 5, fill: "#F59E0B" }),
+  },
+  path: {
+    idBase: "path",
+    heightShare: 0.3,
+    maxHeight: 240,
+    make: (id, box) => ({
+      id,
+      type: "path",
+      ...square(box),
+      // A speech bubble, in a 24-unit box.
+      d: "M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z",
+      fill: "#6366F1",
+    }),
+  },
+  icon: {
+    idBase: "icon",
+    heightShare: 0.2,
+    maxHeight: 120,
+    make: (id, box) => ({ id, type: "icon", ...square(box), icon: "star", color: "#111827" }),
+  },
+  qr: {
+    idBase: "qr",
+    heightShare: 0.4,
+    maxHeight: 240,
+    make: (id, box) => ({ id, type: "qr", ...square(box), value: "https://example.com" }),
+  },
+  barcode: {
+    idBase: "barcode",
+    heightShare: 0.2,
+    maxHeight: 120,
+    make: (id, box) => ({ id, type: "barcode", ...box, value: "PICTOR-2026" }),
+  },
+  rating: {
+    idBase: "rating",
+    heightShare: 0.1,
+    maxHeight: 48,
+    // Five symbols as tall as the box, a fifth of a symbol apart: 5.8 heights wide, centred.
+    make: (id, box) => {
+      const width = Math.round(box.height * 5.8);
+      return {
+        id,
+        type: "rating",
+        ...box,
+        x: Math.round(box.x + (box.width - width) / 2),
+        width,
+        value: "4.5",
+      };
+    },
   },
 } satisfies Record<string, NewLayerSpec>;
 

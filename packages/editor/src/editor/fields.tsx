@@ -1,4 +1,5 @@
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
+import { SwatchRow } from "./paint-controls/palette.tsx";
 import { cssPaint, describePaint, type PaintValue } from "./paint-view.ts";
 
 /** Small controlled inputs for the properties panel. Each commits a parsed value or nothing. */
@@ -91,13 +92,19 @@ export function ColorField({
   onChange,
   testId,
   nullable,
-}: FieldProps<string | null> & { nullable?: boolean }) {
+  before,
+}: FieldProps<string | null> & {
+  nullable?: boolean;
+  /** A control shown first in the row (the paint editor's kind select). */
+  before?: ReactNode;
+}) {
   const [draft, setDraft] = useState(value ?? "");
   useEffect(() => setDraft(value ?? ""), [value]);
   return (
     <div className="field compact">
       <span>{label}</span>
       <div className="color-row">
+        {before}
         <input
           type="color"
           aria-label={`${label} swatch`}
@@ -109,6 +116,7 @@ export function ColorField({
         />
         <input
           className="mono"
+          aria-label={`${label} (hex)`}
           data-testid={testId}
           value={draft}
           placeholder={nullable ? "none" : "#RRGGBB"}
@@ -119,6 +127,7 @@ export function ColorField({
           }}
         />
       </div>
+      <SwatchRow label={label} onPick={(color) => onChange(color)} />
     </div>
   );
 }

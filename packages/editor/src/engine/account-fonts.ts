@@ -15,9 +15,11 @@ const RELIST_AFTER_MS = 5_000;
 let listing: { key: string | null; at: number; fonts: Promise<AccountFont[]> } | null = null;
 
 /** The signed-in account's uploaded fonts, fetched once; `refresh` looks again (a fresh upload), at most every few seconds. */
-export function accountFonts(options: { refresh?: boolean } = {}): Promise<AccountFont[]> {
+export function accountFonts(options: { refresh?: boolean; force?: boolean } = {}): Promise<AccountFont[]> {
   const key = storedKey();
-  const stale = listing !== null && options.refresh === true && Date.now() - listing.at > RELIST_AFTER_MS;
+  const stale =
+    listing !== null &&
+    (options.force === true || (options.refresh === true && Date.now() - listing.at > RELIST_AFTER_MS));
   if (!listing || listing.key !== key || stale) {
     const fonts = api<{ data: AccountFont[] }>("/v1/assets/fonts").then((r) => r.data);
     const entry = { key, at: Date.now(), fonts };

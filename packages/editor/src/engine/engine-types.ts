@@ -5,21 +5,33 @@
 import type * as EngineApi from "@pictor/engine";
 
 export type {
+  BarcodeLayerT,
+  DropShadowT,
   Engine,
   FontFace,
   FrameT,
   GroupLayerT,
+  IconLayerT,
   IconShape,
   ImageLayerT,
   ImageRequest,
   Layer,
+  LineLayerT,
+  MaskT,
+  PaintT,
+  PathLayerT,
+  PolygonLayerT,
   PreparedImage,
+  QrLayerT,
+  RatingLayerT,
   RenderWarning,
   ShapeLayerT,
   SlotT,
   SlotValues,
+  StarLayerT,
   TemplateDocumentT,
   TextLayerT,
+  VisibleWhenT,
 } from "@pictor/engine";
 
 export interface CanvasKitInitOptions {

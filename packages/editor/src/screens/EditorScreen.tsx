@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiFailure, api, type TemplateDetail } from "../api/client.ts";
+import { AddLayerMenu } from "../editor/AddLayerMenu.tsx";
 import {
   addLayer,
   blankDocument,
@@ -15,6 +16,7 @@ import {
 } from "../editor/doc-ops.ts";
 import { FramePresets } from "../editor/FramePresets.tsx";
 import { FrameView, type Tool } from "../editor/FrameView.tsx";
+import { GetUrlPanel } from "../editor/GetUrlPanel.tsx";
 import type { Box } from "../editor/geometry.ts";
 import { useHistory } from "../editor/history.ts";
 import { LayersPanel } from "../editor/LayersPanel.tsx";
@@ -22,6 +24,7 @@ import type { KindInfo } from "../editor/layer-forms/types.ts";
 import { PreviewPanel } from "../editor/PreviewPanel.tsx";
 import { PropertiesPanel } from "../editor/PropertiesPanel.tsx";
 import { PublishPanel } from "../editor/PublishPanel.tsx";
+import { usePreviewWarnings } from "../editor/preview-warnings.ts";
 import { SlotsPanel, stripUndefined } from "../editor/SlotsPanel.tsx";
 import type { Selection } from "../editor/selection.ts";
 import { TryApiPanel } from "../editor/TryApiPanel.tsx";
@@ -30,7 +33,7 @@ import type { FrameT, Layer, RenderWarning, SlotValues, TemplateDocumentT } from
 import { type EditorEngine, type FrameRender, loadEditorEngine } from "../engine/load-engine.ts";
 import { registerEditorBridge } from "../engine/test-hook.ts";
 
-type Tab = "design" | "slots" | "preview" | "publish" | "api";
+type Tab = "design" | "slots" | "preview" | "publish" | "api" | "url";
 type SaveState = "saved" | "dirty" | "saving" | { error: string };
 
 const TOOLS: { tool: Tool; label: string; icon: string; key: string }[] = [
@@ -212,11 +215,12 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
     fi: number,
     kind: Exclude<Tool, "select">,
     box: { x: number; y: number; width: number; height: number } | null,
+    props?: Partial<Layer>,
   ) {
     const target = doc.frames[fi];
     if (!target) return;
     const made = newLayer(doc, target, kind);
-    const placed = box ? ({ ...made, ...box } as Layer) : made;
+    const placed = { ...made, ...box, ...props } as Layer;
     history.set(addLayer(doc, fi, placed));
     setSelection({ frame: fi, layer: placed.id });
     setTool("select");
@@ -286,15 +290,19 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
     [engine],
   );
 
+  // Warnings as an API render at the Preview tab's scale reports them (not the zoom's scale).
+  const [warnScale, setWarnScale] = useState(1);
+  const apiWarnings = usePreviewWarnings(engine, doc, values, warnScale);
   const frameStatuses = useMemo(
     () =>
+      apiWarnings ??
       doc.frames.map((f, i) => ({
         frame: f.name,
         warnings: status[i]?.warnings ?? [],
         imageErrors: status[i]?.imageErrors ?? [],
         error: status[i]?.error ?? null,
       })),
-    [doc.frames, status],
+    [apiWarnings, doc.frames, status],
   );
   const warningCount = frameStatuses.reduce(
     (n, s) => n + s.warnings.length + s.imageErrors.length + (s.error ? 1 : 0),
@@ -407,6 +415,7 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
               <span className="tool-label">{t.label}</span>
             </button>
           ))}
+          <AddLayerMenu onAdd={(kind, props) => create(frameIndex, kind, null, props)} />
         </div>
         <div className="panel-title">
           <span>Frames &amp; layers</span>
@@ -476,7 +485,7 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
               selection={selection}
               onSelect={(s) => {
                 setSelection(s);
-                if (tab !== "preview" && tab !== "api") setTab("design");
+                if (tab !== "preview" && tab !== "api" && tab !== "url") setTab("design");
               }}
               onPreviewBox={previewBox}
               onCommit={history.commit}
@@ -495,6 +504,7 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
               ["preview", `Preview${warningCount ? ` ⚠${warningCount}` : ""}`],
               ["publish", "Versions"],
               ["api", "API"],
+              ["url", "Get URL"],
             ] as [Tab, string][]
           ).map(([t, label]) => (
             <button
@@ -538,6 +548,8 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
               values={values}
               onValues={setValues}
               warnings={frameStatuses}
+              scale={warnScale}
+              onScale={setWarnScale}
               onSaveSample={() => history.set({ ...doc, sample: { ...values } })}
             />
           )}
@@ -552,6 +564,14 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
           )}
           {tab === "api" && (
             <TryApiPanel doc={doc} values={values} published={Boolean(detail?.published_version)} />
+          )}
+          {tab === "url" && (
+            <GetUrlPanel
+              doc={doc}
+              values={values}
+              published={Boolean(detail?.published_version)}
+              publishedVersion={detail?.published_version ?? null}
+            />
           )}
         </div>
       </aside>

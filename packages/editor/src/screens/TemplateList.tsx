@@ -1,13 +1,31 @@
 import { useCallback, useEffect, useState } from "react";
-import { allPages, api, type TemplateDetail, type TemplateSummary } from "../api/client.ts";
-import { navigate } from "../app/route.ts";
-import { blankDocument } from "../editor/doc-ops.ts";
+import { allPages, api, type TemplateSummary } from "../api/client.ts";
+import { useDraftStatus } from "./draft-status.ts";
+import { NewTemplateDialog } from "./NewTemplateDialog.tsx";
 import { Thumbnail } from "./Thumbnail.tsx";
+
+/** What the thumbnail shows (always the draft) and whether that differs from the live version. */
+function DraftNote({ template }: { template: TemplateSummary }) {
+  const status = useDraftStatus(template);
+  if (status === null) return null;
+  return (
+    <div className="muted small thumb-caption" data-testid="draft-status" data-status={status}>
+      {status === "live" && <>Preview: the live version v{template.published_version}</>}
+      {status === "unpublished" && <>Preview: the draft (never published)</>}
+      {status === "changed" && (
+        <>
+          <span className="badge warn">unpublished changes</span> Preview: the draft
+        </>
+      )}
+    </div>
+  );
+}
 
 /** The account's templates with engine-drawn thumbnails; create, duplicate, archive. */
 export function TemplateList() {
   const [templates, setTemplates] = useState<TemplateSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
 
   const load = useCallback(async () => {
     try {
@@ -21,14 +39,6 @@ export function TemplateList() {
   useEffect(() => {
     void load();
   }, [load]);
-
-  async function create() {
-    const suffix = Math.random().toString(36).slice(2, 7);
-    const created = await api<TemplateDetail>("/v1/templates", {
-      body: { document: blankDocument(`untitled-${suffix}`, "Untitled template") },
-    });
-    navigate({ name: "editor", id: created.id });
-  }
 
   async function act(t: TemplateSummary, action: "duplicate" | "archive") {
     try {
@@ -52,10 +62,16 @@ export function TemplateList() {
           <h1>Templates</h1>
           <p className="muted">Design once, render with your own text, images and colours over the API.</p>
         </div>
-        <button type="button" className="btn primary" onClick={create} data-testid="new-template">
+        <button
+          type="button"
+          className="btn primary"
+          onClick={() => setCreating(true)}
+          data-testid="new-template"
+        >
           + New template
         </button>
       </div>
+      {creating && <NewTemplateDialog designs={templates ?? []} onClose={() => setCreating(false)} />}
       {error && <p className="error">{error}</p>}
       {templates === null ? (
         <p className="muted">Loading…</p>
@@ -73,6 +89,7 @@ export function TemplateList() {
                     {t.status === "published" ? `v${t.published_version}` : "draft"}
                   </span>
                 </div>
+                <DraftNote template={t} />
                 <div className="muted small mono">{t.key}</div>
                 <div className="muted small">{t.frames.map((f) => `${f.width}×${f.height}`).join(" · ")}</div>
                 <div className="card-actions">

@@ -7,7 +7,16 @@ import { toImageData } from "../engine/pixels.ts";
 let queue: Promise<unknown> = Promise.resolve();
 
 /** A template's first frame drawn by the engine (with its sample values), scaled down to fit. */
-export function Thumbnail({ templateId, version }: { templateId: string; version: string }) {
+export function Thumbnail({
+  templateId,
+  version,
+  box = 280,
+}: {
+  templateId: string;
+  version: string;
+  /** Width available, CSS px (the height is 5/8 of it). */
+  box?: number;
+}) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
 
@@ -33,7 +42,6 @@ export function Thumbnail({ templateId, version }: { templateId: string; version
         full.getContext("2d")?.putImageData(toImageData(out.width, out.height, out.pixels, out.opaque), 0, 0);
         const c = canvas.current;
         if (!c || cancelled) return;
-        const box = 280;
         const s = Math.min(box / out.width, (box * 0.625) / out.height);
         c.width = Math.max(1, Math.round(out.width * s * devicePixelRatio));
         c.height = Math.max(1, Math.round(out.height * s * devicePixelRatio));
@@ -52,7 +60,7 @@ export function Thumbnail({ templateId, version }: { templateId: string; version
     return () => {
       cancelled = true;
     };
-  }, [templateId, version]);
+  }, [templateId, version, box]);
 
   return (
     <div className="thumb" data-state={state}>

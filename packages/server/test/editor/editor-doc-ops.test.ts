@@ -6,12 +6,15 @@ import {
   blankDocument,
   duplicateLayer,
   moveLayer,
+  NEW_LAYERS,
+  type NewLayerKind,
   newLayer,
   placeLayer,
   removeLayer,
   renameBindings,
 } from "../../../editor/src/editor/doc-ops.ts";
 import { toModifications } from "../../../editor/src/editor/modifications.ts";
+import { shiftStopBindings } from "../../../editor/src/editor/paint-controls/stop-bindings.ts";
 import { cssPaint, describePaint } from "../../../editor/src/editor/paint-view.ts";
 
 function withLayers(): TemplateDocumentT {
@@ -32,6 +35,32 @@ describe("editor document operations", () => {
     expect(ids(doc)).toEqual(["text-1", "image-1", "rect-1", "ellipse-1"]);
   });
 
+  it("every kind of the add-layer menu makes a valid document v2", () => {
+    let doc = blankDocument("kinds", "Kinds");
+    const frame = doc.frames[0];
+    if (!frame) throw new Error("no frame");
+    for (const kind of Object.keys(NEW_LAYERS) as NewLayerKind[])
+      doc = addLayer(doc, 0, newLayer(doc, frame, kind));
+    const result = validateDocument(doc);
+    expect(result.ok ? [] : result.errors).toEqual([]);
+    expect(ids(doc)).toContain("qr-1");
+  });
+
+  it("moves gradient stop bindings with their stops", () => {
+    const bind = { fill: "a", "fill.stops[0].color": "b", "fill.stops[2].color": "c", "stroke.color": "d" };
+    expect(shiftStopBindings(bind, "fill", 1, 1)).toEqual({
+      fill: "a",
+      "fill.stops[0].color": "b",
+      "fill.stops[3].color": "c",
+      "stroke.color": "d",
+    });
+    expect(shiftStopBindings(bind, "fill", 0, -1)).toEqual({
+      fill: "a",
+      "fill.stops[1].color": "c",
+      "stroke.color": "d",
+    });
+  });
+
   it("reorders: forward/back by one, and drop at a position", () => {
     const doc = withLayers();
     expect(ids(moveLayer(doc, 0, "text-1", 1))).toEqual(["image-1", "text-1", "rect-1", "ellipse-1"]);
@@ -42,8 +71,9 @@ describe("editor document operations", () => {
   it("duplicates above the original with a new id and an offset; deletes", () => {
     const doc = withLayers();
     const dup = duplicateLayer(doc, 0, "rect-1");
-    expect(dup.id).toBe("shape-1");
-    expect(ids(dup.doc)).toEqual(["text-1", "image-1", "rect-1", "shape-1", "ellipse-1"]);
+    // Named after the original: rect-1 gives rect-2.
+    expect(dup.id).toBe("rect-2");
+    expect(ids(dup.doc)).toEqual(["text-1", "image-1", "rect-1", "rect-2", "ellipse-1"]);
     const copy = dup.doc.frames[0]?.layers[3];
     const original = doc.frames[0]?.layers[2];
     expect(copy?.x).toBe((original?.x ?? 0) + 20);
@@ -84,13 +114,13 @@ describe("editor document operations", () => {
       layers: [{ ...structuredClone(badge), id: "inner" }],
     });
     const dup = duplicateLayer(doc, 0, "badge");
-    expect(dup.id).toBe("polygon-1");
-    expect(dup.doc.frames[0]?.layers[1]).toEqual({ ...badge, id: "polygon-1", x: 30, y: 30 });
+    expect(dup.id).toBe("badge-1");
+    expect(dup.doc.frames[0]?.layers[1]).toEqual({ ...badge, id: "badge-1", x: 30, y: 30 });
     const group = duplicateLayer(dup.doc, 0, "g");
-    expect(group.id).toBe("group-1");
+    expect(group.id).toBe("g-1");
     expect(group.doc.frames[0]?.layers[3]).toMatchObject({
-      id: "group-1",
-      layers: [{ ...badge, id: "group-1-1" }],
+      id: "g-1",
+      layers: [{ ...badge, id: "g-1-1" }],
     });
     expect(validateDocument(group.doc).ok).toBe(true);
     // A layer type this editor does not know is carried along untouched.
@@ -98,7 +128,7 @@ describe("editor document operations", () => {
     const odd = addLayer(doc, 0, unknown as unknown as TemplateDocumentT["frames"][0]["layers"][0]);
     expect(duplicateLayer(odd, 0, "q").doc.frames[0]?.layers[3]).toEqual({
       ...unknown,
-      id: "hologram-1",
+      id: "q-1",
       x: 20,
       y: 20,
     });

@@ -199,6 +199,7 @@ describe.skipIf(!haveChromium && !inCI)(
 
       // New template, second frame from a preset.
       await page.getByTestId("new-template").click();
+      await page.getByTestId("new-blank-og").click();
       await page.getByTestId("editor").waitFor({ timeout: 90_000 });
       await page.getByTestId("add-frame").click();
       await page.getByTestId("preset-1080x1080").click();
@@ -308,7 +309,8 @@ describe.skipIf(!haveChromium && !inCI)(
       expect(layerOf(doc, "square", "shape").x).toBe(150);
       await page.keyboard.press("Control+d");
       doc = await currentDoc(page);
-      expect(doc.frames[1]?.layers.map((l) => l.id)).toEqual([rect.id, "shape-1"]);
+      // The copy is named after its original (rect-1 -> rect-2).
+      expect(doc.frames[1]?.layers.map((l) => l.id)).toEqual([rect.id, "rect-2"]);
       await page.keyboard.press("Delete");
       await page.keyboard.press("ArrowLeft");
       doc = await currentDoc(page);
@@ -526,13 +528,11 @@ describe.skipIf(!haveChromium && !inCI)(
       expect((await straightRgba(editor)).equals(api.rgba), "editor pixels differ from the API PNG").toBe(
         true,
       );
-      // The family is offered in the text layer's font list, after the shipped ones.
+      // The family is offered in the text layer's font picker, after the shipped ones.
       await page.getByTestId("layer-row").first().click();
-      const offered = await page
-        .getByTestId("prop-font-family")
-        .locator("option")
-        .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
-      expect(offered).toContain(ACME_FAMILY);
+      await page.getByTestId("font-picker-open").click();
+      await page.getByTestId(`font-option-${ACME_FAMILY}`).waitFor();
+      await page.getByTestId("font-picker-open").click();
 
       // Another account in the same tab (signed out and up through the UI, no page load) has not
       // uploaded the font: its editor falls back (and warns) exactly as its renders do, instead of
@@ -602,25 +602,20 @@ describe.skipIf(!haveChromium && !inCI)(
         page.locator(`[data-layer="${id}"] [data-testid="layer-icon"]`).textContent();
       expect([await icon("card"), await icon("badge"), await icon("heart")]).toEqual(["■", "⬟", "☺"]);
 
-      // The shape's form (layer-forms/shape.tsx); the polygon has no form yet: the generic one shows
-      // its own properties as JSON, its gradient as a read-only swatch (never a broken colour input)
-      // and edits its solid stroke colour; shadows and blend mode sit with the common effects.
+      // The shape's form (layer-forms/shape.tsx) and the polygon's (layer-forms/polygon.tsx): the
+      // gradient in the gradient editor with its stops and their slot bindings; shadows and blend mode
+      // sit with the common effects.
       await page.locator('[data-layer="card"]').click();
       expect(await page.getByTestId("prop-fill").inputValue()).toBe("#2563EB");
-      expect(await page.getByTestId("prop-shadows").textContent()).toContain("#0F172A66");
+      expect(await page.getByTestId("shadow-0-color").inputValue()).toBe("#0F172A66");
       await page.locator('[data-layer="badge"]').click();
-      expect(await page.getByTestId("generic-form").isVisible()).toBe(true);
-      expect(await page.getByTestId("prop-fill").getAttribute("data-paint")).toBe("linear");
-      expect(await page.getByTestId("prop-fill").textContent()).toContain("linear gradient, 3 stops");
-      expect(JSON.parse((await page.getByTestId("prop-json").textContent()) ?? "{}")).toMatchObject({
-        sides: 6,
-        fill: GRADIENT,
-      });
-      expect(await page.getByTestId("prop-shadows").textContent()).toContain("#00000055");
+      expect(await page.getByTestId("prop-sides").inputValue()).toBe("6");
+      expect(await page.getByTestId("prop-fill-paint").getAttribute("data-paint")).toBe("linear");
+      expect(await page.getByTestId("prop-fill-bar").locator("button").count()).toBe(3);
+      expect(await page.getByTestId("shadow-0-color").inputValue()).toBe("#00000055");
       expect(await page.getByTestId("prop-blend-mode").inputValue()).toBe("multiply");
-      expect(JSON.parse((await page.getByTestId("prop-stop-bindings").textContent()) ?? "{}")).toEqual({
-        "fill.stops[2].color": "accent",
-      });
+      await page.getByTestId("prop-fill-stop-2").click();
+      expect(await page.getByTestId("bind-fill.stops[2].color").inputValue()).toBe("accent");
       await page.screenshot({ path: join(SCREENSHOTS, "editor-v2.png") });
 
       // Common properties stay editable on every kind: move the polygon, fade the icon, flip the card.
@@ -644,7 +639,7 @@ describe.skipIf(!haveChromium && !inCI)(
       expect(saved.frames[0]?.layers).toEqual([
         { ...card, flip_x: true },
         { ...badge, x: 250, stroke: { color: "#1E3A8A", width: 4 } },
-        { ...badge, id: "polygon-1", x: 270, y: 80, stroke: { color: "#1E3A8A", width: 4 } },
+        { ...badge, id: "badge-1", x: 270, y: 80, stroke: { color: "#1E3A8A", width: 4 } },
         { ...heart, opacity: 0.5 },
       ]);
       await call(`/v1/templates/${created.id}/publish`, { body: {} });

@@ -1,5 +1,8 @@
-import type { Layer } from "../../engine/engine-types.ts";
-import { CheckField, JsonView, NumberField, SelectField, TextField } from "../fields.tsx";
+import type { Layer, TemplateDocumentT } from "../../engine/engine-types.ts";
+import { CheckField, NumberField, SelectField, TextField } from "../fields.tsx";
+import { ConditionField } from "../paint-controls/condition.tsx";
+import { MaskField } from "../paint-controls/mask.tsx";
+import { ShadowList } from "../paint-controls/shadows.tsx";
 import type { KindInfo, LayerPatch } from "./types.ts";
 
 /** Properties every layer has (the engine's `layerCommon`): edited here, whatever the layer's kind. */
@@ -28,6 +31,15 @@ type BlendMode = NonNullable<Layer["blend_mode"]>;
 interface Props {
   layer: Layer;
   label: string;
+  onLayer: LayerPatch;
+  kinds: KindInfo;
+}
+
+interface EffectsProps {
+  doc: TemplateDocumentT;
+  layer: Layer;
+  /** The layers of the same frame or group (candidates for a mask outline). */
+  siblings: readonly Layer[];
   onLayer: LayerPatch;
   kinds: KindInfo;
 }
@@ -98,20 +110,10 @@ export function CommonForm({ layer, label, onLayer }: Omit<Props, "kinds">) {
 }
 
 /**
- * Document v2's common effects: flips and blend mode are edited; shadows, masks and conditions are
- * shown as JSON until the editor has controls for them (and are kept as they are by every edit).
+ * Document v2's common effects: flips, blend mode, drop shadows, mask and the `visible_when`
+ * condition, for every layer kind (controls in paint-controls/).
  */
-export function EffectsForm({ layer, onLayer, kinds }: Omit<Props, "label">) {
-  // Bindings of gradient stop colours (`fill.stops[1].color`) have no slot picker yet.
-  const stops = Object.entries(layer.bind ?? {}).filter(([path]) => path.includes(".stops["));
-  const readOnly = (
-    [
-      ["Shadows", "shadows", layer.shadows],
-      ["Mask", "mask", layer.mask],
-      ["Visible when", "visible-when", layer.visible_when],
-      ["Gradient stop bindings", "stop-bindings", stops.length > 0 ? Object.fromEntries(stops) : undefined],
-    ] as const
-  ).filter(([, , value]) => value !== undefined);
+export function EffectsForm({ doc, layer, siblings, onLayer, kinds }: EffectsProps) {
   return (
     <section>
       <h3>Effects</h3>
@@ -138,9 +140,18 @@ export function EffectsForm({ layer, onLayer, kinds }: Omit<Props, "label">) {
           onChange={(mode) => onLayer({ blend_mode: mode === "normal" ? undefined : mode }, "blend")}
         />
       )}
-      {readOnly.map(([label, id, value]) => (
-        <JsonView key={id} label={`${label} (read-only)`} value={value} testId={`prop-${id}`} />
-      ))}
+      <ShadowList value={layer.shadows} onChange={(shadows) => onLayer({ shadows }, "shadows")} />
+      <MaskField
+        value={layer.mask}
+        siblings={siblings}
+        selfId={layer.id}
+        onChange={(mask) => onLayer({ mask }, "mask")}
+      />
+      <ConditionField
+        value={layer.visible_when}
+        slots={doc.slots}
+        onChange={(visible_when) => onLayer({ visible_when }, "visible-when")}
+      />
     </section>
   );
 }

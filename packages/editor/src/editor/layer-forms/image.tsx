@@ -3,7 +3,9 @@ import type { ImageLayerT } from "../../engine/engine-types.ts";
 import { AssetPicker } from "../AssetPicker.tsx";
 import { BindSelect } from "../BindSelect.tsx";
 import { NumberField, SelectField, TextField } from "../fields.tsx";
-import { defineLayerForm, type LayerFormProps } from "./types.ts";
+import { ImageFilterFields } from "../paint-controls/image-filters.tsx";
+import { StrokeEditor } from "../paint-controls/stroke.tsx";
+import { defineLayerForm, type LayerFormProps, withRebind } from "./types.ts";
 
 function ImageForm({ doc, layer, onLayer }: LayerFormProps<ImageLayerT>) {
   const set = (patch: Partial<ImageLayerT>, key: string) => onLayer(patch, key);
@@ -68,6 +70,24 @@ function ImageForm({ doc, layer, onLayer }: LayerFormProps<ImageLayerT>) {
           onChange={(v) => v !== undefined && set({ focal: { ...focal, y: v } }, "fy")}
         />
       </div>
+      <StrokeEditor
+        label="Border"
+        prop="border"
+        optional
+        value={layer.border}
+        initial={{ color: "#FFFFFF", width: 8 }}
+        slots={doc.slots}
+        bind={layer.bind}
+        onChange={(border, rebind) => set(withRebind({ border: border ?? undefined }, rebind), "border")}
+        onBind={(bind) => set({ bind }, "bind")}
+      />
+      <ImageFilterFields
+        value={layer.filters}
+        slots={doc.slots}
+        bind={layer.bind}
+        onChange={(filters, rebind) => set(withRebind({ filters }, rebind), "filters")}
+        onBind={(bind) => set({ bind }, "bind")}
+      />
     </section>
   );
 }
@@ -76,4 +96,11 @@ export const imageForm = defineLayerForm<ImageLayerT>({
   label: () => "image",
   icon: () => "▣",
   Form: ImageForm,
+  // No source, and no slot value or default bound to `src`: the engine draws nothing.
+  emptyNote(layer, doc, values) {
+    if (layer.src !== "") return null;
+    const slot = layer.bind?.src;
+    if (slot !== undefined && (values[slot] || doc.slots.find((s) => s.name === slot)?.default)) return null;
+    return "▣ empty image";
+  },
 });

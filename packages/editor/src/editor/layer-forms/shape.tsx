@@ -1,6 +1,6 @@
 import type { ShapeLayerT } from "../../engine/engine-types.ts";
-import { BindSelect } from "../BindSelect.tsx";
-import { CheckField, NumberField, PaintField, SelectField } from "../fields.tsx";
+import { CheckField, NumberField, SelectField } from "../fields.tsx";
+import { FillStrokeFields } from "../paint-controls/fill-stroke.tsx";
 import { defineLayerForm, type LayerFormProps } from "./types.ts";
 
 function ShapeForm({ doc, layer, onLayer }: LayerFormProps<ShapeLayerT>) {
@@ -16,51 +16,7 @@ function ShapeForm({ doc, layer, onLayer }: LayerFormProps<ShapeLayerT>) {
         options={["rectangle", "ellipse"] as const}
         onChange={(shape) => set({ shape }, "shape")}
       />
-      <PaintField
-        label="Fill"
-        testId="prop-fill"
-        nullable
-        value={layer.fill}
-        onChange={(fill) => set({ fill }, "fill")}
-      />
-      <BindSelect
-        prop="fill"
-        type="color"
-        slots={doc.slots}
-        bind={layer.bind}
-        onChange={(bind) => set({ bind }, "bind")}
-      />
-      <PaintField
-        label="Stroke"
-        testId="prop-stroke"
-        nullable
-        value={layer.stroke?.color ?? null}
-        onChange={(color) =>
-          // Other stroke properties (v2 may add some) are kept when only the colour changes.
-          set(
-            { stroke: color === null ? null : { ...layer.stroke, color, width: layer.stroke?.width ?? 2 } },
-            "stroke",
-          )
-        }
-      />
-      {layer.stroke && (
-        <NumberField
-          label="Stroke width"
-          value={layer.stroke.width}
-          min={0.1}
-          max={1000}
-          onChange={(w) =>
-            w !== undefined && layer.stroke && set({ stroke: { ...layer.stroke, width: w } }, "strokew")
-          }
-        />
-      )}
-      <BindSelect
-        prop="stroke.color"
-        type="color"
-        slots={doc.slots}
-        bind={layer.bind}
-        onChange={(bind) => set({ bind }, "bind")}
-      />
+      <FillStrokeFields layer={layer} slots={doc.slots} onChange={set} />
       {layer.shape === "rectangle" && (
         <>
           <CheckField

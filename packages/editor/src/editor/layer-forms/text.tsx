@@ -1,15 +1,22 @@
 import type { TextLayerT } from "../../engine/engine-types.ts";
 import { BindSelect } from "../BindSelect.tsx";
-import { NumberField, PaintField, SelectField, TextField } from "../fields.tsx";
+import { CheckField, NumberField, SelectField, TextField } from "../fields.tsx";
 import { useFontFamilies } from "../font-families.ts";
-import { defineLayerForm, type LayerFormProps } from "./types.ts";
+import { FontPicker } from "../font-picker/FontPicker.tsx";
+import { PaintEditor } from "../paint-controls/paint.tsx";
+import { StrokeEditor } from "../paint-controls/stroke.tsx";
+import { HighlightEditor } from "../paint-controls/text-highlight.tsx";
+import { defineLayerForm, type LayerFormProps, withRebind } from "./types.ts";
 
 function TextForm({ doc, layer, onLayer }: LayerFormProps<TextLayerT>) {
-  const families = useFontFamilies();
+  const { families, reload } = useFontFamilies();
   const family = families.find((f) => f.family === layer.font.family);
   const set = (patch: Partial<TextLayerT>, key: string) => onLayer(patch, key);
   const font = (patch: Partial<TextLayerT["font"]>, key: string) =>
     set({ font: { ...layer.font, ...patch } }, key);
+  const onBind = (bind: Record<string, string> | undefined) => set({ bind }, "bind");
+  const weights = [...new Set((family?.faces ?? [{ weight: 400 }]).map((f) => String(f.weight)))];
+  const styles = [...new Set((family?.faces ?? [{ style: "normal" as const }]).map((f) => f.style))];
   return (
     <section>
       <h3>Text</h3>
@@ -20,31 +27,46 @@ function TextForm({ doc, layer, onLayer }: LayerFormProps<TextLayerT>) {
         value={layer.text}
         onChange={(text) => set({ text }, "text")}
       />
-      <BindSelect
-        prop="text"
-        type="text"
-        slots={doc.slots}
-        bind={layer.bind}
-        onChange={(bind) => set({ bind }, "bind")}
-      />
-      <SelectField
-        label="Font"
-        testId="prop-font-family"
+      <BindSelect prop="text" type="text" slots={doc.slots} bind={layer.bind} onChange={onBind} />
+      <FontPicker
         value={layer.font.family}
-        options={families.length ? families.map((f) => f.family) : [layer.font.family]}
-        onChange={(familyName) => font({ family: familyName }, "family")}
+        families={families.length ? families : [{ family: layer.font.family, faces: [] }]}
+        onChange={(familyName) => {
+          // Keep the weight and style when the new family has them, else take its first face.
+          const next = families.find((f) => f.family === familyName);
+          const has = next?.faces.some(
+            (f) => f.weight === (layer.font.weight ?? 400) && f.style === (layer.font.style ?? "normal"),
+          );
+          const first = next?.faces[0];
+          font(
+            has || !first
+              ? { family: familyName }
+              : { family: familyName, weight: first.weight, style: first.style },
+            "family",
+          );
+        }}
+        onUploaded={(uploaded) => {
+          reload();
+          font({ family: uploaded }, "family");
+        }}
       />
       <div className="grid2">
         <SelectField
           label="Weight"
+          testId="prop-font-weight"
           value={String(layer.font.weight ?? 400)}
-          options={[...new Set((family?.faces ?? [{ weight: 400 }]).map((f) => String(f.weight)))]}
+          options={
+            weights.includes(String(layer.font.weight ?? 400))
+              ? weights
+              : [String(layer.font.weight ?? 400), ...weights]
+          }
           onChange={(w) => font({ weight: Number(w) }, "weight")}
         />
         <SelectField
           label="Style"
+          testId="prop-font-style"
           value={layer.font.style ?? "normal"}
-          options={["normal", "italic"] as const}
+          options={[...new Set([layer.font.style ?? "normal", ...styles, "normal", "italic"] as const)]}
           onChange={(style) => font({ style }, "style")}
         />
         <NumberField
@@ -80,19 +102,23 @@ function TextForm({ doc, layer, onLayer }: LayerFormProps<TextLayerT>) {
           step={1}
           onChange={(v) => set({ max_lines: v === undefined ? undefined : Math.round(v) }, "maxlines")}
         />
+        <NumberField
+          label="Paragraph sp."
+          value={layer.paragraph_spacing ?? 0}
+          min={0}
+          max={1000}
+          onChange={(v) => set({ paragraph_spacing: v || undefined }, "paragraph")}
+        />
       </div>
-      <PaintField
+      <PaintEditor
         label="Colour"
         testId="prop-color"
         value={layer.color}
-        onChange={(color) => color && set({ color }, "color")}
-      />
-      <BindSelect
-        prop="color"
-        type="color"
+        onChange={(color, rebind) => color !== null && set(withRebind({ color }, rebind), "color")}
+        bindProp="color"
         slots={doc.slots}
         bind={layer.bind}
-        onChange={(bind) => set({ bind }, "bind")}
+        onBind={onBind}
       />
       <div className="grid2">
         <SelectField
@@ -111,7 +137,7 @@ function TextForm({ doc, layer, onLayer }: LayerFormProps<TextLayerT>) {
           label="Fit"
           testId="prop-fit"
           value={layer.fit ?? "none"}
-          options={["none", "shrink"] as const}
+          options={["none", "shrink", "fill"] as const}
           onChange={(fit) => set({ fit }, "fit")}
         />
         <NumberField
@@ -122,13 +148,59 @@ function TextForm({ doc, layer, onLayer }: LayerFormProps<TextLayerT>) {
           max={2000}
           onChange={(v) => set({ min_size: v }, "minsize")}
         />
+        {layer.fit === "fill" && (
+          <NumberField
+            label="Max size"
+            value={layer.max_size}
+            optional
+            min={0.1}
+            max={2000}
+            onChange={(v) => set({ max_size: v }, "maxsize")}
+          />
+        )}
         <SelectField
-          label="Transform"
+          label="Case"
+          testId="prop-transform"
           value={layer.transform ?? "none"}
-          options={["none", "uppercase"] as const}
-          onChange={(transform) => set({ transform }, "transform")}
+          options={["none", "uppercase", "lowercase", "title"] as const}
+          onChange={(transform) =>
+            set({ transform: transform === "none" ? undefined : transform }, "transform")
+          }
         />
       </div>
+      <div className="grid2">
+        <CheckField
+          label="Underline"
+          testId="prop-underline"
+          value={layer.underline === true}
+          onChange={(v) => set({ underline: v || undefined }, "underline")}
+        />
+        <CheckField
+          label="Strikethrough"
+          testId="prop-strikethrough"
+          value={layer.strikethrough === true}
+          onChange={(v) => set({ strikethrough: v || undefined }, "strike")}
+        />
+      </div>
+      <StrokeEditor
+        label="Text stroke"
+        prop="stroke"
+        optional
+        value={layer.stroke}
+        initial={{ color: "#FFFFFF", width: 2 }}
+        maxWidth={200}
+        slots={doc.slots}
+        bind={layer.bind}
+        onChange={(stroke, rebind) => set(withRebind({ stroke: stroke ?? undefined }, rebind), "stroke")}
+        onBind={onBind}
+      />
+      <HighlightEditor
+        value={layer.highlight}
+        slots={doc.slots}
+        bind={layer.bind}
+        onChange={(highlight, rebind) => set(withRebind({ highlight }, rebind), "highlight")}
+        onBind={onBind}
+      />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import type { ComponentType } from "react";
-import type { Layer, SlotT, TemplateDocumentT } from "../../engine/engine-types.ts";
+import type { Layer, SlotT, SlotValues, TemplateDocumentT } from "../../engine/engine-types.ts";
 
 export type SlotType = SlotT["type"];
 
@@ -29,6 +29,11 @@ export interface LayerForm<L = Layer> {
   icon(layer: L): string;
   /** The kind's own properties, below the common ones every layer has. */
   Form: ComponentType<LayerFormProps<L>>;
+  /**
+   * When the layer draws nothing as it stands (an image without a source), the words the editor
+   * shows in its outline over the canvas; null otherwise. Kinds that always draw leave it out.
+   */
+  emptyNote?(layer: L, doc: TemplateDocumentT, values: SlotValues): string | null;
 }
 
 /**
@@ -37,4 +42,12 @@ export interface LayerForm<L = Layer> {
  */
 export function defineLayerForm<L extends Layer>(form: LayerForm<L>): LayerForm {
   return form as unknown as LayerForm;
+}
+
+/** A patch that also replaces the layer's bindings when a paint edit moved them (see PaintEditor). */
+export function withRebind<P extends object>(
+  patch: P,
+  rebind: { bind: Record<string, string> | undefined } | undefined,
+): P {
+  return rebind ? { ...patch, bind: rebind.bind } : patch;
 }
