@@ -55,6 +55,12 @@ export interface LayerKind<L extends LayerBase = LayerBase> {
    */
   silhouette?(ctx: PaintContext, layer: L, path: string): Silhouette | null;
   /**
+   * Its drawing depends on nothing but the layer's own properties and the transform (no fonts,
+   * images or icons): an unbound shadowed layer of such a kind is drawn once into a raster and copied
+   * onto later renders (render/layer-rasters.ts).
+   */
+  readonly selfContained?: boolean;
+  /**
    * The kind applies its mask itself (`ctx.mask`, not clipped on the canvas): images fold it into
    * their pixels, since a clip under an image is slow in the engine's Skia (render/image-pixels.ts).
    */

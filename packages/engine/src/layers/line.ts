@@ -47,6 +47,7 @@ const BOTTOM_RIGHT = { x: 1, y: 1 };
 
 export const lineKind = defineLayerKind<LineLayerT>({
   type: "line",
+  selfContained: true,
   schema: LineLayer,
   bindable: { "stroke.color": "color" },
   paints: ["stroke.color"],

@@ -75,6 +75,7 @@ function boundsBox(bounds: Float32Array): [number, number, number, number] {
 
 export const pathKind = defineLayerKind<PathLayerT>({
   type: "path",
+  selfContained: true,
   schema: PathLayer,
   bindable: FILL_STROKE_BINDABLE,
   paints: FILL_STROKE_PAINTS,

@@ -39,6 +39,7 @@ function outline(ck: CanvasKit, layer: PolygonLayerT): Path {
 
 export const polygonKind = defineLayerKind<PolygonLayerT>({
   type: "polygon",
+  selfContained: true,
   schema: PolygonLayer,
   bindable: FILL_STROKE_BINDABLE,
   paints: FILL_STROKE_PAINTS,

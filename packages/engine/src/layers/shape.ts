@@ -41,6 +41,7 @@ export type ShapeLayerT = Static<typeof ShapeLayer>;
 
 export const shapeKind = defineLayerKind<ShapeLayerT>({
   type: "shape",
+  selfContained: true,
   schema: ShapeLayer,
   bindable: { fill: "color", "stroke.color": "color" },
   paints: ["fill", "stroke.color"],

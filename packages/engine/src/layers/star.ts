@@ -44,6 +44,7 @@ function outline(ck: CanvasKit, layer: StarLayerT): Path {
 
 export const starKind = defineLayerKind<StarLayerT>({
   type: "star",
+  selfContained: true,
   schema: StarLayer,
   bindable: FILL_STROKE_BINDABLE,
   paints: FILL_STROKE_PAINTS,

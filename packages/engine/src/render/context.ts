@@ -5,6 +5,7 @@ import type { Bindings } from "./bindings.ts";
 import type { FontLibrary } from "./fonts.ts";
 import type { IconLibrary } from "./icons.ts";
 import type { ComposedImages } from "./image-pixels.ts";
+import type { LayerRasters } from "./layer-rasters.ts";
 import type { ParagraphFactory } from "./text-layout.ts";
 
 /** Everything a layer painter needs for one render. */
@@ -20,6 +21,8 @@ export interface PaintContext {
   icons: IconLibrary;
   /** Image layers' pixels with filters and masks applied, cached per engine. */
   composedImages: ComposedImages;
+  /** Rasters of unbound shadowed layers, drawn once and copied, cached per engine. */
+  layerRasters: LayerRasters;
   scale: number;
   /** One paint reused by every shape and layer of the engine; painters set every property they rely on. */
   paint: Paint;

@@ -19,6 +19,7 @@ import { fillClipWithGradient } from "./gradient-bands.ts";
 import { IconLibrary } from "./icons.ts";
 import { ComposedImages } from "./image-pixels.ts";
 import { planFrameImages } from "./image-plan.ts";
+import { LayerRasters } from "./layer-rasters.ts";
 import { paintLayers } from "./layers.ts";
 import { isOpaquePaint, resolvePaint } from "./paint.ts";
 import { isOpaque } from "./premultiply.ts";
@@ -43,7 +44,7 @@ export interface EngineSetup {
    * Bytes the engine keeps between renders: composed image pixels (default 32 MiB) and the last
    * gradient background (default 16 MiB; larger ones are drawn every time).
    */
-  cacheBytes?: { composedImages?: number; background?: number };
+  cacheBytes?: { composedImages?: number; background?: number; layerRasters?: number };
 }
 
 /**
@@ -58,6 +59,7 @@ export function createEngine({ canvasKit, fonts, icons, cacheBytes }: EngineSetu
   const surface = new RasterSurface(ck);
   const composedImages = new ComposedImages(ck, cacheBytes?.composedImages);
   const gradientBackgrounds = new LastBackground(cacheBytes?.background);
+  const layerRasters = new LayerRasters(ck, cacheBytes?.layerRasters);
   const paint = new ck.Paint();
   let disposed = false;
 
@@ -120,6 +122,7 @@ export function createEngine({ canvasKit, fonts, icons, cacheBytes }: EngineSetu
         images: input.images ?? NO_IMAGES,
         icons: iconLibrary,
         composedImages,
+        layerRasters,
         scale,
         paint,
         mask: null,
@@ -147,6 +150,7 @@ export function createEngine({ canvasKit, fonts, icons, cacheBytes }: EngineSetu
       disposed = true;
       surface.release();
       composedImages.dispose();
+      layerRasters.dispose();
       paint.delete();
       paragraphs.dispose();
       library.dispose();

@@ -1,9 +1,11 @@
 import type { Path } from "canvaskit-wasm";
 import type { Layer } from "../document/schema.ts";
+import type { LayerKind } from "../layers/kind.ts";
 import { kindOf } from "../layers/registry.ts";
 import type { PaintContext } from "./context.ts";
 import { compositingPaint, shadowReach } from "./effects.ts";
 import { isDrawn } from "./geometry.ts";
+import { drawsThroughRaster } from "./layer-rasters.ts";
 import { maskOutline } from "./mask.ts";
 import { drawSilhouetteShadows, intersectOutline, type Silhouette } from "./shadows.ts";
 
@@ -21,8 +23,24 @@ export function paintLayers(ctx: PaintContext, layers: readonly Layer[], path: s
  * of the same parent, where `{ layer }` masks are found.
  */
 function paintLayer(ctx: PaintContext, layer: Layer, path: string, siblings: readonly Layer[]): void {
-  const { canvas, ck } = ctx;
   const kind = kindOf(layer);
+  if (drawsThroughRaster(layer, kind)) {
+    const drawn = ctx.layerRasters.paint(ctx.canvas, layer, kind, (canvas) =>
+      drawLayer({ ...ctx, canvas }, layer, kind, path, siblings),
+    );
+    if (drawn) return;
+  }
+  drawLayer(ctx, layer, kind, path, siblings);
+}
+
+function drawLayer(
+  ctx: PaintContext,
+  layer: Layer,
+  kind: LayerKind,
+  path: string,
+  siblings: readonly Layer[],
+): void {
+  const { canvas, ck } = ctx;
   const rotation = layer.rotation ?? 0;
   const saved = canvas.save();
   const cx = layer.x + layer.width / 2;

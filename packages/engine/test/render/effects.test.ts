@@ -1,5 +1,7 @@
-import { BLEND_MODES, type Layer, validateDocument } from "@pictor/engine";
+import { BLEND_MODES, createEngine, type Layer, validateDocument } from "@pictor/engine";
+import { loadFontSet } from "@pictor/fonts";
 import { describe, expect, it } from "vitest";
+import { loadCanvasKit } from "../support/canvaskit.ts";
 import { documentOf, groupLayer, shapeLayer, textLayer } from "../support/documents.ts";
 import { testEngine } from "../support/engine.ts";
 import { codes, expectGolden } from "../support/render.ts";
@@ -116,6 +118,28 @@ describe("layer effects", () => {
     const doc = documentOf(shadowed(), { background: "#E2E8F0" });
     await expectGolden(FEATURE, "shadows", doc);
     await expectGolden(FEATURE, "shadows-scale-2", doc, { scale: 2 });
+  });
+
+  it("draws an unbound shadowed shape the same from its kept raster as the first time, at any scale", async () => {
+    // The panel goes through a raster the engine keeps (render/layer-rasters.ts); a bound copy of it
+    // is drawn directly every time. A fresh engine with no room for rasters draws each once more.
+    const layers = shadowed().slice(0, 2);
+    const document = documentOf(layers);
+    const kit = await loadCanvasKit();
+    const fonts = await loadFontSet();
+    const cold = createEngine({ canvasKit: kit, fonts, cacheBytes: { layerRasters: 0 } });
+    const warm = await testEngine();
+    for (const scale of [1, 2, 1.5]) {
+      const first = Uint8Array.from(warm.render(document, { scale }).pixels);
+      const again = Uint8Array.from(warm.render(document, { scale }).pixels);
+      const uncached = Uint8Array.from(cold.render(document, { scale }).pixels);
+      expect(Buffer.compare(Buffer.from(again), Buffer.from(first)), `scale ${scale}, kept raster`).toBe(0);
+      expect(
+        Buffer.compare(Buffer.from(uncached), Buffer.from(first)),
+        `scale ${scale}, no raster kept`,
+      ).toBe(0);
+    }
+    cold.dispose();
   });
 
   it("casts one shadow for a whole group", async () => {
