@@ -5,7 +5,7 @@ import { CommonForm, EffectsForm } from "./layer-forms/common.tsx";
 import { formOf } from "./layer-forms/registry.ts";
 import type { KindInfo } from "./layer-forms/types.ts";
 import { childLayers } from "./layer-tree.ts";
-import { PaletteEditor, usePalette } from "./paint-controls/brand-palette.tsx";
+import { PaletteEditor } from "./paint-controls/brand-palette.tsx";
 import { PaintEditor } from "./paint-controls/paint.tsx";
 import { colorsUsedIn, SwatchesContext } from "./paint-controls/palette.tsx";
 
@@ -19,6 +19,8 @@ function siblingsOf(layers: readonly Layer[], id: string): readonly Layer[] {
   }
   return [];
 }
+
+const EMPTY: readonly string[] = [];
 
 interface Props {
   doc: TemplateDocumentT;
@@ -46,9 +48,13 @@ export function PropertiesPanel({
   onDoc,
   onDeleteFrame,
 }: Props) {
-  const [palette, setPalette] = usePalette();
+  const palette = doc.palette ?? EMPTY;
   const used = useMemo(() => colorsUsedIn(doc.frames), [doc.frames]);
-  const swatches = useMemo(() => ({ palette, used }), [palette, used]);
+  // Upper-cased like the used colours, so a hand-written "#ff0066" and a used "#FF0066" are one swatch.
+  const swatches = useMemo(() => ({ palette: palette.map((c) => c.toUpperCase()), used }), [palette, used]);
+  // An edit of the document like any other (undo, autosave); each change its own undo step.
+  const setPalette = (next: string[]) =>
+    onDoc({ palette: next.length > 0 ? next : undefined }, `doc-palette:${next.join()}`);
   return (
     <SwatchesContext.Provider value={swatches}>
       <PanelBody {...{ doc, frameIndex, layer, kinds, onLayer, onFrame, onDoc, onDeleteFrame }}>

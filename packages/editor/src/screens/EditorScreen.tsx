@@ -24,6 +24,11 @@ import type { KindInfo } from "../editor/layer-forms/types.ts";
 import { PreviewPanel } from "../editor/PreviewPanel.tsx";
 import { PropertiesPanel } from "../editor/PropertiesPanel.tsx";
 import { PublishPanel } from "../editor/PublishPanel.tsx";
+import {
+  forgetLegacyPalette,
+  legacyPalette,
+  withLegacyPalette,
+} from "../editor/paint-controls/brand-palette.tsx";
 import { usePreviewWarnings } from "../editor/preview-warnings.ts";
 import { SlotsPanel, stripUndefined } from "../editor/SlotsPanel.tsx";
 import type { Selection } from "../editor/selection.ts";
@@ -79,6 +84,8 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
   const [save, setSave] = useState<SaveState>("saved");
   const [status, setStatus] = useState<Record<number, FrameStatus>>({});
   const savedDoc = useRef<TemplateDocumentT | null>(null);
+  /** The browser's legacy palette was merged into the open document and awaits its first save. */
+  const migratingPalette = useRef(false);
   const renderWaiters = useRef(new Set<(frameIndex: number, frame: FrameT) => void>());
   const docRef = useRef(doc);
   docRef.current = doc;
@@ -95,9 +102,15 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
         if (cancelled) return;
         const checked = eng.validate(d.document);
         const document = checked.ok ? checked.document : (d.document as TemplateDocumentT);
+        // A palette an earlier editor kept in this browser joins the document's once: opened as part of
+        // the document (not an undo step), saved by the autosave, then forgotten by the browser.
+        const legacy = legacyPalette(templateId);
+        const merged = legacy.length > 0 ? withLegacyPalette(document.palette, legacy) : null;
+        if (legacy.length > 0 && merged === null) forgetLegacyPalette(templateId);
+        migratingPalette.current = merged !== null;
         setEngine(eng);
         setDetail(d);
-        history.reset(document);
+        history.reset(merged ? { ...document, palette: merged } : document);
         savedDoc.current = document;
         setValues({ ...(document.sample ?? {}) });
         setSelection({ frame: 0, layer: null });
@@ -131,6 +144,10 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
         body: { document: current },
       });
       savedDoc.current = current;
+      if (migratingPalette.current) {
+        migratingPalette.current = false;
+        forgetLegacyPalette(templateId);
+      }
       setDetail(updated);
       setSave(docRef.current === current ? "saved" : "dirty");
       return true;

@@ -1,6 +1,6 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { LAYER_SCHEMAS, type Layer } from "../layers/registry.ts";
-import { Bindings, Paint, SlotName } from "./common.ts";
+import { Bindings, HexColor, Paint, SlotName } from "./common.ts";
 
 /**
  * Template document v2: the JSON a designer's template is stored as (in the database, and in Git as
@@ -81,6 +81,9 @@ export const Frame = T.Object(
   { additionalProperties: false },
 );
 
+/** Colours a template's brand palette holds at most. */
+export const MAX_PALETTE_COLORS = 32;
+
 export const TemplateDocument = T.Object(
   {
     version: T.Literal(2),
@@ -91,6 +94,17 @@ export const TemplateDocument = T.Object(
     frames: T.Array(Frame, { minItems: 1, maxItems: 20 }),
     /** Example slot values for previews and docs (slot name -> value). */
     sample: T.Optional(T.Record(T.String(), T.String())),
+    /**
+     * The designer's brand colours, offered by the editor's colour fields; never drawn (rendering
+     * ignores it, so adding or changing it changes no output).
+     */
+    palette: T.Optional(
+      T.Array(HexColor, {
+        maxItems: MAX_PALETTE_COLORS,
+        description:
+          "The designer's brand colours (#RRGGBB or #RRGGBBAA), offered by the editor's colour fields; never drawn",
+      }),
+    ),
   },
   { additionalProperties: false, $id: "TemplateDocumentV2" },
 );

@@ -74,7 +74,20 @@ export function semanticErrors(doc: TemplateDocumentT): ValidationError[] {
     const sample = validateSlotValues(doc, doc.sample, "sample");
     if (!sample.ok) for (const { path, message } of sample.errors) errors.push({ path, message });
   }
+  if (doc.palette !== undefined) checkPalette(doc.palette, errors);
   return errors;
+}
+
+/** The brand palette lists each colour once (case does not make two colours). */
+function checkPalette(palette: readonly string[], errors: ValidationError[]): void {
+  const seen = new Map<string, string>();
+  palette.forEach((color, i) => {
+    const path = joinPath("palette", i);
+    const first = seen.get(color.toUpperCase());
+    if (first !== undefined) {
+      errors.push({ path, message: `duplicate palette colour ${JSON.stringify(color)} (first at ${first})` });
+    } else seen.set(color.toUpperCase(), path);
+  });
 }
 
 function checkFrame(frame: FrameT, path: string, slots: Map<string, SlotT>, errors: ValidationError[]): void {

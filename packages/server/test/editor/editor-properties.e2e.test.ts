@@ -94,7 +94,7 @@ function propsCard() {
   };
 }
 
-async function currentDoc(page: Page): Promise<{ frames: { layers: AnyLayer[] }[] }> {
+async function currentDoc(page: Page): Promise<{ frames: { layers: AnyLayer[] }[]; palette?: string[] }> {
   return page.evaluate(() =>
     (window as unknown as { __pictor: { currentDocument(): never } }).__pictor.currentDocument(),
   );
@@ -518,6 +518,77 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
     await page.goto(`${url}/#/t/${templateId}`);
     await page.getByTestId("editor").waitFor({ timeout: 90_000 });
     expect(copy.sha256).toBe((await editorPixels(page, "main", {}, 1)).sha256);
+  });
+
+  it("keeps the brand palette in the template document: undoable, saved, shown in another browser", async () => {
+    const { page, url, browser } = h;
+    await page.goto(`${url}/#/t/${templateId}`);
+    await page.getByTestId("editor").waitFor({ timeout: 90_000 });
+    await page.keyboard.press("Escape");
+    const before = await rgba(page);
+    const inPalette = (p: Page, color: string) =>
+      p.getByTestId("palette").getByRole("button", { name: `Remove ${color} from the palette` });
+    await page.getByTestId("palette-input").fill("#7c3aed");
+    await page.getByTestId("palette-add").click();
+    await page.getByTestId("palette-input").fill("#F59E0B80");
+    await page.getByTestId("palette-input").press("Enter");
+    expect((await currentDoc(page)).palette).toEqual(["#7C3AED", "#F59E0B80"]);
+    await inPalette(page, "#F59E0B80").waitFor();
+    // Offered first by the colour fields (here the frame's background), and never drawn.
+    await page
+      .getByRole("button", { name: /: use #7C3AED$/ })
+      .first()
+      .waitFor();
+    expect((await rgba(page)).equals(before), "a palette changed the pixels").toBe(true);
+    // An edit like any other: undone and redone one colour at a time.
+    await page.getByTitle("Undo (Ctrl+Z)").click();
+    expect((await currentDoc(page)).palette).toEqual(["#7C3AED"]);
+    await page.getByTitle("Redo (Ctrl+Shift+Z)").click();
+    expect((await currentDoc(page)).palette).toEqual(["#7C3AED", "#F59E0B80"]);
+    await waitSaved(page);
+    const call = apiClient(url, key);
+    const saved = await call<{ document: { palette?: string[] } }>(`/v1/templates/${templateId}`);
+    expect(saved.document.palette).toEqual(["#7C3AED", "#F59E0B80"]);
+    const storedPalettes = (p: Page) =>
+      p.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("pictor.palette.")));
+    expect(await storedPalettes(page)).toEqual([]);
+
+    // Another browser (a fresh context: its own, empty localStorage) sees the palette of the document.
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    try {
+      const other = await context.newPage();
+      await other.goto(url);
+      await other.getByTestId("signin-key").fill(key);
+      await other.getByTestId("signin").click();
+      await other.getByTestId("template-grid").waitFor();
+      expect(await other.evaluate(() => localStorage.length)).toBe(0);
+      await other.goto(`${url}/#/t/${templateId}`);
+      await other.getByTestId("editor").waitFor({ timeout: 90_000 });
+      await inPalette(other, "#7C3AED").waitFor();
+      await inPalette(other, "#F59E0B80").waitFor();
+      await other
+        .getByRole("button", { name: /: use #F59E0B80$/ })
+        .first()
+        .waitFor();
+
+      // A palette an earlier editor kept in this browser's localStorage joins the document once.
+      await other.evaluate(
+        (id) => localStorage.setItem(`pictor.palette.${id}`, JSON.stringify(["#7C3AED", "#0EA5E9"])),
+        templateId,
+      );
+      await other.reload();
+      await other.getByTestId("editor").waitFor({ timeout: 90_000 });
+      await inPalette(other, "#0EA5E9").waitFor();
+      expect((await currentDoc(other)).palette).toEqual(["#7C3AED", "#F59E0B80", "#0EA5E9"]);
+      await waitSaved(other);
+      const migrated = await call<{ document: { palette?: string[] } }>(`/v1/templates/${templateId}`);
+      expect(migrated.document.palette).toEqual(["#7C3AED", "#F59E0B80", "#0EA5E9"]);
+      expect(await storedPalettes(other)).toEqual([]);
+      // Not an undo step of its own: nothing to undo right after opening.
+      expect(await other.getByTitle("Undo (Ctrl+Z)").isDisabled()).toBe(true);
+    } finally {
+      await context.close();
+    }
   });
 
   it("names every control of the properties panels, pickers and tabs (for assistive technology)", async () => {

@@ -1,48 +1,68 @@
-import { useCallback, useState } from "react";
-import { parseRoute } from "../../app/route.ts";
+import { useState } from "react";
 
 /**
- * The template's brand palette: colours offered first by every colour field. Document v2 has no
- * field for editor-only data (the schema refuses unknown properties and the renderer has no use for
- * it), so the palette is kept per template id in this browser's localStorage; see docs/editor.md.
+ * The template's brand palette (`document.palette`): colours offered first by every colour field. It
+ * is part of the template document, so it is saved, shared and undone like any other edit; the
+ * renderer never draws it. See docs/editor.md.
  */
-const PREFIX = "pictor.palette.";
 const HEX = /^#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?$/;
 
-function storageKey(): string | null {
-  const route = parseRoute(location.hash);
-  return route.name === "editor" ? `${PREFIX}${route.id}` : null;
-}
+/** Colours `document.palette` holds at most (`MAX_PALETTE_COLORS` in the engine's schema.ts). */
+export const MAX_PALETTE_COLORS = 32;
 
-function read(): string[] {
-  const key = storageKey();
-  if (!key) return [];
+/**
+ * Editors before the palette was part of the document kept it in this browser's localStorage, per
+ * template id. Opening the template moves it into the document once (see `withLegacyPalette`).
+ */
+const LEGACY_PREFIX = "pictor.palette.";
+
+/** The palette an earlier editor kept in this browser for the template, if any. */
+export function legacyPalette(templateId: string): string[] {
   try {
-    const parsed = JSON.parse(localStorage.getItem(key) ?? "[]") as unknown;
+    const parsed = JSON.parse(localStorage.getItem(`${LEGACY_PREFIX}${templateId}`) ?? "[]") as unknown;
     return Array.isArray(parsed)
-      ? parsed.filter((c): c is string => typeof c === "string" && HEX.test(c))
+      ? parsed.filter((c): c is string => typeof c === "string" && HEX.test(c)).map((c) => c.toUpperCase())
       : [];
   } catch {
     return [];
   }
 }
 
-export function usePalette(): [string[], (next: string[]) => void] {
-  const [palette, setPalette] = useState(read);
-  const save = useCallback((next: string[]) => {
-    const key = storageKey();
-    if (key) localStorage.setItem(key, JSON.stringify(next));
-    setPalette(next);
-  }, []);
-  return [palette, save];
+/** Drops the browser's copy once the document holds it. */
+export function forgetLegacyPalette(templateId: string): void {
+  try {
+    localStorage.removeItem(`${LEGACY_PREFIX}${templateId}`);
+  } catch {
+    // Storage disabled: there was nothing to migrate either.
+  }
+}
+
+/**
+ * The document's palette followed by the legacy colours it lacks (compared without case), at most
+ * MAX_PALETTE_COLORS; `null` when that adds nothing.
+ */
+export function withLegacyPalette(palette: readonly string[] | undefined, legacy: readonly string[]) {
+  const have = new Set((palette ?? []).map((c) => c.toUpperCase()));
+  const added = legacy.filter((c) => !have.has(c) && have.add(c));
+  if (added.length === 0) return null;
+  const merged = [...(palette ?? []), ...added].slice(0, MAX_PALETTE_COLORS);
+  return merged.length === (palette ?? []).length ? null : merged;
 }
 
 /** Add and remove palette colours. */
-export function PaletteEditor({ palette, onChange }: { palette: string[]; onChange(next: string[]): void }) {
+export function PaletteEditor({
+  palette,
+  onChange,
+}: {
+  palette: readonly string[];
+  onChange(next: string[]): void;
+}) {
   const [draft, setDraft] = useState("#");
+  const full = palette.length >= MAX_PALETTE_COLORS;
   const add = () => {
     const color = draft.toUpperCase();
-    if (HEX.test(color) && !palette.includes(color)) onChange([...palette, color]);
+    const known = palette.some((c) => c.toUpperCase() === color);
+    if (HEX.test(color) && !known && !full) onChange([...palette, color]);
     setDraft("#");
   };
   return (
@@ -76,7 +96,14 @@ export function PaletteEditor({ palette, onChange }: { palette: string[]; onChan
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={(e) => e.key === "Enter" && add()}
         />
-        <button type="button" className="btn small" data-testid="palette-add" onClick={add}>
+        <button
+          type="button"
+          className="btn small"
+          data-testid="palette-add"
+          disabled={full}
+          title={full ? `A palette holds at most ${MAX_PALETTE_COLORS} colours` : undefined}
+          onClick={add}
+        >
           Add
         </button>
       </div>
