@@ -1,6 +1,6 @@
 import { promisify } from "node:util";
 import { deflate } from "node:zlib";
-import { degrees, drawImage, PDFDocument, popGraphicsState, pushGraphicsState } from "pdf-lib";
+import type { PDFDocument } from "pdf-lib";
 import sharp from "sharp";
 import { encodeImage, type PixelFrame } from "./encode.ts";
 
@@ -39,12 +39,19 @@ export interface PdfPageOptions {
  * the pixels' own resolution gives back exactly those pixels. Paper has no alpha: translucent areas
  * are shown over white, as a JPEG output shows them.
  */
+/**
+ * pdf-lib, loaded with the first PDF: importing it costs a thread about 20 MB of memory, and every
+ * render thread and API process imports this module.
+ */
+const pdfLib = () => import("pdf-lib");
+
 export class PdfAssembler {
   readonly #doc: Promise<PDFDocument>;
   #pages = 0;
 
   constructor(metadata: PdfMetadata) {
-    this.#doc = PDFDocument.create().then((doc) => {
+    this.#doc = pdfLib().then(async ({ PDFDocument }) => {
+      const doc = await PDFDocument.create();
       doc.setTitle(metadata.title);
       doc.setCreator("Pictor");
       doc.setProducer("Pictor (pdf-lib)");
@@ -87,6 +94,7 @@ export class PdfAssembler {
           Filter: "FlateDecode",
         }),
       );
+      const { degrees, drawImage, popGraphicsState, pushGraphicsState } = await pdfLib();
       const page = doc.addPage(pageSize);
       const name = page.node.newXObject("Image", image);
       const upright = { rotate: degrees(0), xSkew: degrees(0), ySkew: degrees(0) };

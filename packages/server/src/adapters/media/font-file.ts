@@ -3,10 +3,15 @@ import { inflateSync } from "node:zlib";
 import type { FontFaceInfo } from "../../domain/assets/asset-library.ts";
 import { type FontContainer, sniffFont } from "../../domain/assets/font-magic.ts";
 
-// wawoff2 is CommonJS without types: Google's woff2 decoder compiled to wasm.
-const decompressWoff2 = createRequire(import.meta.url)("wawoff2/decompress.js") as (
-  woff2: Uint8Array,
-) => Promise<Uint8Array>;
+/**
+ * wawoff2 is CommonJS without types: Google's woff2 decoder compiled to wasm. Loaded on the first
+ * WOFF2 upload: it sets up a 16 MB heap as soon as it is loaded, which every API process carried
+ * from its start for an upload most never see.
+ */
+const decompressWoff2 = (woff2: Uint8Array): Promise<Uint8Array> =>
+  (createRequire(import.meta.url)("wawoff2/decompress.js") as (woff2: Uint8Array) => Promise<Uint8Array>)(
+    woff2,
+  );
 
 /** A font upload that cannot be used; the message says what is wrong with the file. */
 export class FontFileError extends Error {}
