@@ -93,14 +93,31 @@ async function serve(workers: number, env: Record<string, string> = {}) {
   };
 }
 
-console.error("idle, 2 render threads");
-const two = await serve(2);
-const idle2 = await settledResident(two.server);
-await two.stop();
+/**
+ * Idle resident memory of a fresh server with `workers` threads, the median of `IDLE_STARTS` starts:
+ * one start's figure moved by up to 30 MB between runs, and the main thread's figure is a difference
+ * of two of them.
+ */
+const IDLE_STARTS = Number(process.env.BENCH_MEMORY_IDLE_STARTS ?? 3);
+async function idleResident(workers: number): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < IDLE_STARTS; i++) {
+    const started = await serve(workers);
+    samples.push(await settledResident(started.server));
+    await started.stop();
+  }
+  samples.sort((a, b) => a - b);
+  console.error(`  ${workers} thread(s): ${samples.map((mb) => mb.toFixed(0)).join(", ")} MiB`);
+  return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
+}
 
+console.error("idle, 2 render threads");
+const idle2 = await idleResident(2);
 console.error("idle, 1 render thread");
+const idle1 = await idleResident(1);
+
 const one = await serve(1);
-const idle1 = await settledResident(one.server);
+await settledResident(one.server);
 console.error("1,000 reference renders");
 await renders(one.server, one.apiKey, 1000, body(one.assetId));
 const after1000 = await settledResident(one.server);

@@ -34,7 +34,12 @@ export class TokenBuckets {
   readonly #now: () => number;
 
   constructor(options: TokenBucketStoreOptions = {}) {
-    this.#buckets = new LRUCache<string, Bucket>({ max: options.maxKeys ?? 100_000 });
+    // Bounded by a size of one a key rather than `max`: lru-cache preallocates index arrays for
+    // `max` entries (0.4 MB each, 4 MB over the process's buckets), before a single client is seen.
+    this.#buckets = new LRUCache<string, Bucket>({
+      maxSize: options.maxKeys ?? 100_000,
+      sizeCalculation: () => 1,
+    });
     this.#now = options.now ?? Date.now;
   }
 
