@@ -15,6 +15,7 @@ export type {
   Layer,
   PreparedImage,
   RenderWarning,
+  RichRun,
   ShapeLayerT,
   SlotT,
   SlotValues,
