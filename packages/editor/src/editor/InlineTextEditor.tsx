@@ -86,12 +86,20 @@ export function InlineTextEditor({ layer, box, zoom, rich, parseRich, onText, on
     el.setSelectionRange(range.current.from, range.current.to);
   }
 
+  /** The selection to style: the live one while the textarea has focus, else the last one it had. */
+  function current() {
+    if (document.activeElement === area.current) remember();
+    return range.current;
+  }
+
   function applyFlag(flag: StyleFlag, eventTime: number) {
+    current();
     write(toggleFlag(styled, range.current.from, range.current.to, flag), eventTime);
     requestAnimationFrame(restore);
   }
 
   function applyColor(value: string | null, eventTime: number) {
+    current();
     write(setColor(styled, range.current.from, range.current.to, value), eventTime);
     requestAnimationFrame(restore);
   }
@@ -137,6 +145,7 @@ export function InlineTextEditor({ layer, box, zoom, rich, parseRich, onText, on
         style={style}
         onSelect={remember}
         onKeyUp={remember}
+        onBlur={remember}
         onChange={(e) => write(spliceText(styled, e.target.value), e.nativeEvent.timeStamp)}
         onKeyDown={(e) => {
           if (e.key === "Escape") {
