@@ -46,6 +46,7 @@ export function LayersPanel({
       .reverse()
       .map(({ l, i }) => (
         <div key={l.id}>
+          {/* biome-ignore lint/a11y/noStaticElementInteractions: drag and drop is the pointer path; the keyboard reorders with Ctrl+[ and Ctrl+] */}
           <div
             className={`layer-row ${selection?.frame === frameIndex && chosen.has(l.id) ? "selected" : ""} ${l.visible === false ? "hidden" : ""}`}
             style={{ paddingLeft: 8 + depth * 14 }}
@@ -70,21 +71,24 @@ export function LayersPanel({
                 onReorder(frameIndex, dragging.id, i);
               setDragging(null);
             }}
-            role="option"
-            aria-selected={selection?.frame === frameIndex && chosen.has(l.id)}
-            tabIndex={0}
-            onClick={(e) => pick(e, frameIndex, l.id)}
-            onKeyDown={(e) => e.key === "Enter" && pick(e, frameIndex, l.id)}
           >
-            <span className="layer-icon" title={layerLabel(l)} data-testid="layer-icon">
-              {layerIcon(l)}
-            </span>
-            <span className="layer-name">{l.name ?? l.id}</span>
-            {l.bind && Object.keys(l.bind).length > 0 && (
-              <span className="bound" title="Bound to a slot">
-                ⚯
+            <button
+              type="button"
+              className="layer-select"
+              aria-pressed={selection?.frame === frameIndex && chosen.has(l.id)}
+              title="Select (Shift/Ctrl: add to the selection)"
+              onClick={(e) => pick(e, frameIndex, l.id)}
+            >
+              <span className="layer-icon" title={layerLabel(l)} data-testid="layer-icon">
+                {layerIcon(l)}
               </span>
-            )}
+              <span className="layer-name">{l.name ?? l.id}</span>
+              {l.bind && Object.keys(l.bind).length > 0 && (
+                <span className="bound" title="Bound to a slot">
+                  ⚯
+                </span>
+              )}
+            </button>
             <button
               type="button"
               className={`icon-btn lock ${locked.has(l.id) ? "on" : ""}`}
@@ -117,22 +121,20 @@ export function LayersPanel({
       ));
 
   return (
-    <div className="layers" role="listbox" aria-label="Frames and layers">
+    <section className="layers" aria-label="Frames and layers">
       {frames.map((f, fi) => (
         <div key={f.name} className="layer-frame">
-          <div
+          <button
+            type="button"
             className={`layer-frame-head ${selection?.frame === fi && selection.layer === null ? "selected" : ""}`}
-            role="option"
-            aria-selected={selection?.frame === fi && selection.layer === null}
-            tabIndex={0}
+            aria-pressed={selection?.frame === fi && selection.layer === null}
             onClick={() => onSelect({ frame: fi, layer: null })}
-            onKeyDown={(e) => e.key === "Enter" && onSelect({ frame: fi, layer: null })}
           >
             <span>▭ {f.name}</span>
             <span className="muted small">
               {f.width}×{f.height}
             </span>
-          </div>
+          </button>
           {f.layers.length === 0 ? (
             <div className="muted small empty">No layers yet</div>
           ) : (
@@ -140,7 +142,7 @@ export function LayersPanel({
           )}
         </div>
       ))}
-    </div>
+    </section>
   );
 }
 

@@ -143,7 +143,9 @@ describe("editor arrangement (pure)", () => {
       { id: "g", type: "group", x: 0, y: 0, width: 10, height: 10, layers: [sq("k", 0, 0), sq("m", 0, 0)] },
     ]);
     const inner = (x: TemplateDocumentT) =>
-      (x.frames[0]?.layers[0] as unknown as { layers: { id: string }[] }).layers.map((l) => l.id);
+      (x.frames[0]?.layers[0] as unknown as { layers?: { id: string }[] } | undefined)?.layers?.map(
+        (l) => l.id,
+      );
     expect(inner(reorderLayers(g, 0, ["k"], "front"))).toEqual(["m", "k"]);
     expect(inner(placeInParent(g, 0, "m", 0))).toEqual(["m", "k"]);
   });
@@ -162,7 +164,8 @@ describe("editor arrangement (pure)", () => {
       },
     ]);
     const moved = translateLayers(g, 0, new Map([["k", { dx: 10, dy: 0 }]]));
-    const k = (moved.frames[0]?.layers[0] as unknown as { layers: { x: number; y: number }[] }).layers[0];
+    const k = (moved.frames[0]?.layers[0] as unknown as { layers?: { x: number; y: number }[] } | undefined)
+      ?.layers?.[0];
     expect([k?.x, k?.y]).toEqual([0, -10]);
     const starts = new Map([
       ["a", { x: 0, y: 0, width: 100, height: 100, rotation: 0 }],
