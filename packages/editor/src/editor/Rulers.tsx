@@ -72,6 +72,14 @@ export function Rulers({ width, height, zoom, guides, onGuides, surface }: Props
     onGuides({ ...guides, [axis]: list });
   }
 
+  /** Enter or Space on a focused ruler adds a guide across the frame's middle (then arrows move it). */
+  function keyAdd(e: React.KeyboardEvent, axis: Axis) {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    e.preventDefault();
+    const middle = Math.round((axis === "x" ? width : height) / 2);
+    onGuides({ ...guides, [axis]: [...guides[axis], middle] });
+  }
+
   const ticks = (length: number) => {
     const out: number[] = [];
     for (let v = 0; v <= length; v += step) out.push(v);
@@ -88,30 +96,38 @@ export function Rulers({ width, height, zoom, guides, onGuides, surface }: Props
 
   return (
     <>
-      <div
+      <button
+        type="button"
         className="ruler ruler-x"
         data-testid="ruler-x"
         style={{ width: width * zoom }}
         onPointerDown={(e) => begin(e, "x", -1)}
         onPointerMove={move}
         onPointerUp={end}
+        onKeyDown={(e) => keyAdd(e, "x")}
+        aria-label="Add a vertical guide (drag onto the frame, or Enter)"
         title="Drag onto the frame for a vertical guide"
-      >
+      />
+      <div className="ruler ruler-x ruler-ticks" aria-hidden="true" style={{ width: width * zoom }}>
         {ticks(width).map((v) => (
           <span key={v} className="tick" style={{ left: v * zoom }}>
             {v}
           </span>
         ))}
       </div>
-      <div
+      <button
+        type="button"
         className="ruler ruler-y"
         data-testid="ruler-y"
         style={{ height: height * zoom }}
         onPointerDown={(e) => begin(e, "y", -1)}
         onPointerMove={move}
         onPointerUp={end}
+        onKeyDown={(e) => keyAdd(e, "y")}
+        aria-label="Add a horizontal guide (drag onto the frame, or Enter)"
         title="Drag onto the frame for a horizontal guide"
-      >
+      />
+      <div className="ruler ruler-y ruler-ticks" aria-hidden="true" style={{ height: height * zoom }}>
         {ticks(height).map((v) => (
           <span key={v} className="tick" style={{ top: v * zoom }}>
             {v}

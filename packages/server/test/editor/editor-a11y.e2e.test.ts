@@ -141,6 +141,17 @@ describe.skipIf(!haveChromium && !inCI)("editor accessibility (axe) and keyboard
     await page.keyboard.press("Alt+Shift+H");
     doc = await currentDoc(page);
     expect(doc.frames[0]?.layers.map((l) => l.type)).toEqual(["shape", "text"]);
+    // A ruler adds a guide across the middle with Enter; the focused guide moves with the arrows.
+    await page.getByTestId("ruler-x").focus();
+    await page.keyboard.press("Enter");
+    const guide = page.getByTestId("ruler-guide-x");
+    expect(await guide.getAttribute("data-at")).toBe("400");
+    await guide.focus();
+    await page.keyboard.press("Shift+ArrowRight");
+    await page.keyboard.press("ArrowLeft");
+    expect(await guide.getAttribute("data-at")).toBe("409");
+    await page.keyboard.press("Delete");
+    expect(await page.getByTestId("ruler-guide-x").count()).toBe(0);
     // Enter on a selected text layer types into it; Escape leaves.
     await page.locator('[data-layer="title"]').click();
     await blur(page);

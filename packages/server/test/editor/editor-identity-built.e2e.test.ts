@@ -182,7 +182,7 @@ describe.skipIf(!haveChromium && !inCI)(
       const headline = doc.frames[0]?.layers[1];
       expect(headline?.text).toBe('Launch <i>day</i> is <color value="#DC2626">here</color>');
       expect(headline?.bind).toEqual({ text: "text1" });
-      expect((doc.frames[0]?.layers[2]?.font as { family: string }).family).toBe(ACME_FAMILY);
+      expect((doc.frames[0]?.layers[2]?.font as { family: string } | undefined)?.family).toBe(ACME_FAMILY);
       expect(doc.frames[0]?.layers[2]?.text).toBe("BRAND 2026");
 
       // Publish, then every frame through the API (at two scales) against the editor's pixels.
