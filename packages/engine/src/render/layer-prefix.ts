@@ -2,8 +2,18 @@ import type { RenderWarning } from "../api.ts";
 import type { Layer } from "../document/schema.ts";
 import type { RasterSurface } from "./surface.ts";
 
-/** Snapshots larger than this are not kept (a 4x frame of 2400x2520 is 96 MB). */
-const MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
+/** Bytes of kept snapshots at most (three 1200x630 frames at scale 1 take 9 MB). */
+const MAX_KEPT_BYTES = 48 * 1024 * 1024;
+/** Snapshots kept at most: edits alternating between a few layers each find theirs. */
+const MAX_SNAPSHOTS = 3;
+
+interface Snapshot {
+  context: string;
+  /** JSON of the layers drawn into it (layers 0..k-1). */
+  layers: string[];
+  pixels: Uint8Array;
+  warnings: RenderWarning[];
+}
 
 /**
  * Reuse of the unchanged bottom of a frame between renders (opt-in, for an editor that redraws the
@@ -11,19 +21,15 @@ const MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
  * one after another onto one surface, so the pixels after layers 0..k-1 are a pure function of the
  * frame's context (size, scale, background, values, slots, fonts, images) and of those layers. When a
  * render changes layer k of the previous render's frame, the surface is copied just before layer k
- * is drawn; the next render whose context and layers 0..k-1 are the same starts from that copy and
- * draws from layer k on. The bytes are the drawn ones, so a copy and a drawing cannot differ; the
- * warnings those layers gave are replayed. Frames with a `{ layer }` mask (a layer's pixels then
- * depend on a sibling drawn later) are always drawn in full.
+ * is drawn; a later render whose context and layers 0..k-1 are the same starts from that copy and
+ * draws from layer k on (the longest such copy is used; a few are kept, the least recently used
+ * dropped). The bytes are the drawn ones, so a copy and a drawing cannot differ; the warnings those
+ * layers gave are replayed. Frames with a `{ layer }` mask (a layer's pixels then depend on a
+ * sibling drawn later) are always drawn in full.
  */
 export class LayerPrefix {
   private previous: { context: string; layers: string[] } | null = null;
-  private snapshot: {
-    context: string;
-    layers: string[];
-    pixels: Uint8Array;
-    warnings: RenderWarning[];
-  } | null = null;
+  private snapshots: Snapshot[] = [];
   /** Warnings given before the layers (the background's), not part of a snapshot. */
   private base = 0;
 
@@ -39,8 +45,7 @@ export class LayerPrefix {
   ): { start: number; keepBefore: number; strings: string[] } {
     this.base = warnings.length;
     if (layers.some((l) => (l as { mask?: { layer?: unknown } }).mask?.layer !== undefined)) {
-      this.previous = null;
-      this.snapshot = null;
+      this.clear();
       return { start: 0, keepBefore: -1, strings: [] };
     }
     const strings = layers.map((l) => JSON.stringify(l));
@@ -52,22 +57,29 @@ export class LayerPrefix {
       while (changedAt < strings.length && strings[changedAt] === prev.layers[changedAt]) changedAt++;
       if (changedAt === strings.length && strings.length === prev.layers.length) changedAt = -1;
     }
-    const snap = this.snapshot;
     const target = surface.pixels();
-    if (
-      snap !== null &&
-      snap.context === context &&
-      snap.pixels.length === target.length &&
-      snap.layers.length <= strings.length &&
-      snap.layers.every((s, i) => s === strings[i])
-    ) {
-      target.set(snap.pixels);
-      warnings.push(...snap.warnings);
-      return { start: snap.layers.length, keepBefore: -1, strings };
+    // Snapshots that no longer match this frame's bottom layers are of no use again: drop them.
+    this.snapshots = this.snapshots.filter(
+      (s) =>
+        s.context === context &&
+        s.pixels.length === target.length &&
+        s.layers.length <= strings.length &&
+        s.layers.every((json, i) => json === strings[i]),
+    );
+    const best = this.snapshots.reduce<Snapshot | null>(
+      (a, s) => (a === null || s.layers.length > a.layers.length ? s : a),
+      null,
+    );
+    let start = 0;
+    if (best !== null) {
+      target.set(best.pixels);
+      warnings.push(...best.warnings);
+      start = best.layers.length;
+      // Most recently used last.
+      this.snapshots = [...this.snapshots.filter((s) => s !== best), best];
     }
-    this.snapshot = null;
-    const worth = changedAt > 0 && target.length <= MAX_SNAPSHOT_BYTES;
-    return { start: 0, keepBefore: worth ? changedAt : -1, strings };
+    const worth = changedAt > start && target.length * (this.snapshots.length + 1) <= MAX_KEPT_BYTES;
+    return { start, keepBefore: worth ? changedAt : -1, strings };
   }
 
   /** Keeps the surface as it is before layer `index` (called with the surface flushed). */
@@ -77,17 +89,18 @@ export class LayerPrefix {
     index: number,
     surface: RasterSurface,
     warnings: RenderWarning[],
-  ) {
-    this.snapshot = {
+  ): void {
+    this.snapshots.push({
       context,
       layers: strings.slice(0, index),
       pixels: surface.pixels().slice(),
       warnings: warnings.slice(this.base),
-    };
+    });
+    if (this.snapshots.length > MAX_SNAPSHOTS) this.snapshots.shift();
   }
 
   clear(): void {
     this.previous = null;
-    this.snapshot = null;
+    this.snapshots = [];
   }
 }

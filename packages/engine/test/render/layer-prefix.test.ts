@@ -144,6 +144,18 @@ describe("reuse of unchanged bottom layers (editor engines)", () => {
       expect(Buffer.from(got.pixels).equals(expected), title).toBe(true);
       expect(got.warnings.map((w) => w.code)).toEqual(["slot_default_used"]);
     }
+    // Edits alternating between three layers (several kept copies in use), then the title again.
+    for (let i = 0; i < 9; i++) {
+      const edit = {
+        title: i % 3 === 0 ? `Typing ${i}` : "Typing",
+        x: i % 3 === 1 ? 224 + i : 224,
+        top: i % 3 === 2 ? "#2563EB" : "#DC2626",
+      };
+      const expected = plain.render(scene(edit), { frame: "main" });
+      const got = reusing.render(scene(edit), { frame: "main" });
+      expect(Buffer.from(got.pixels).equals(Buffer.from(expected.pixels)), `alternating ${i}`).toBe(true);
+      expect(got.warnings).toEqual(expected.warnings);
+    }
     // Other values: the kept pixels (drawn with the default) are not used.
     const valued = reusing.render(scene({ title: "Typing", x: 224, top: "#DC2626" }), {
       frame: "main",
