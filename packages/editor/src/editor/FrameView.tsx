@@ -1,9 +1,10 @@
 import { useRef } from "react";
 import type { FrameT, Layer, SlotValues, TemplateDocumentT, TextLayerT } from "../engine/engine-types.ts";
 import type { EditorEngine, FrameRender } from "../engine/load-engine.ts";
-import type { NewLayerKind } from "./doc-ops.ts";
-import type { Box } from "./geometry.ts";
+import { findLayer, type NewLayerKind } from "./doc-ops.ts";
+import { type Box, hitBox } from "./geometry.ts";
 import { InlineTextEditor } from "./InlineTextEditor.tsx";
+import { eachLayer } from "./layer-tree.ts";
 import { Rulers } from "./Rulers.tsx";
 import { MemberOutlines, SelectionHandles } from "./SelectionHandles.tsx";
 import { absoluteBox, type Selection } from "./selection.ts";
@@ -81,16 +82,16 @@ export function FrameView(props: Props) {
     const rect = overlay.current?.getBoundingClientRect();
     const x = (e.clientX - (rect?.left ?? 0)) / zoom;
     const y = (e.clientY - (rect?.top ?? 0)) / zoom;
-    const layers = frame.layers as Layer[];
-    for (let i = layers.length - 1; i >= 0; i--) {
-      const l = layers[i] as Layer;
+    // The topmost text under the pointer, at any depth (a text inside a group too).
+    const texts = [...eachLayer(frame.layers as Layer[])].filter(
+      (l) => l.type === "text" && l.visible !== false && !props.locked.has(l.id),
+    );
+    for (let i = texts.length - 1; i >= 0; i--) {
+      const l = texts[i] as Layer;
       const b = absoluteBox(frame, l.id);
-      if (!b || l.visible === false || props.locked.has(l.id)) continue;
-      if (x >= b.x && x <= b.x + b.width && y >= b.y && y <= b.y + b.height) {
-        if (l.type === "text") {
-          props.onSelect({ frame: frameIndex, layer: l.id });
-          props.onEditText(frameIndex, l.id);
-        }
+      if (b && hitBox(b, x, y)) {
+        props.onSelect({ frame: frameIndex, layer: l.id });
+        props.onEditText(frameIndex, l.id);
         return;
       }
     }
@@ -100,7 +101,7 @@ export function FrameView(props: Props) {
   const many = ids.length > 1 ? selectionBounds(frame, ids) : null;
   const handlesBox = single ?? many;
   const frameSelected = selection?.frame === frameIndex && ids.length === 0;
-  const editedLayer = editing ? (frame.layers as Layer[]).find((l) => l.id === editing) : undefined;
+  const editedLayer = editing ? findLayer(frame.layers as Layer[], editing) : null;
   const editedBox = editing ? absoluteBox(frame, editing) : null;
   const boundSlot = editedLayer?.bind?.text;
   const rich = Boolean(

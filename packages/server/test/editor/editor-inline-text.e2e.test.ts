@@ -109,7 +109,6 @@ describe.skipIf(!haveChromium && !inCI)("editor canvas: inline text editing", ()
     await page.keyboard.press("End");
     await page.keyboard.type("!");
     expect(textOf(await currentDoc(page), "title")).toBe("Typed in place!");
-    await page.screenshot({ path: join(SCREENSHOTS, "editor-inline-text.png") });
     await page.keyboard.press("Escape");
     await area.waitFor({ state: "detached" });
     expect(await page.getByTestId("rich-toolbar").count()).toBe(0);
