@@ -69,6 +69,23 @@ describe.skipIf(!haveChromium && !inCI)("editor canvas: multi-selection and arra
     await openEditor(page, url, first.id);
     const xs = async () => (await currentDoc(page)).frames[0]?.layers.map((l) => [l.id, l.x, l.y]);
 
+    // A vertical guide dragged from the top ruler; a moved layer snaps its right edge to it.
+    const overlay = page.getByTestId("frame-overlay-main");
+    const ov = await overlay.boundingBox();
+    const ruler = await page.getByTestId("ruler-x").boundingBox();
+    if (!ov || !ruler) throw new Error("no frame or ruler");
+    const zoom = Number(await overlay.getAttribute("data-zoom"));
+    await page.mouse.move(ov.x + 640 * zoom, ruler.y + ruler.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(ov.x + 640 * zoom, ov.y + 300 * zoom, { steps: 4 });
+    await page.mouse.up();
+    expect(await page.getByTestId("ruler-guide-x").getAttribute("data-at")).toBe("640");
+    // Moved 93 px, its right edge would be at 643: it snaps to the guide (nothing else is near).
+    await dragOnFrame(page, "main", { x: 500, y: 640 }, { x: 593, y: 640 });
+    expect((await currentDoc(page)).frames[0]?.layers[3]).toMatchObject({ id: "d", x: 540, y: 610 });
+    await page.keyboard.press("Control+z");
+    expect((await currentDoc(page)).frames[0]?.layers[3]).toMatchObject({ id: "d", x: 450, y: 610 });
+
     // Marquee from an empty corner: touches a, b and c, not d.
     await dragOnFrame(page, "main", { x: 20, y: 20 }, { x: 900, y: 560 });
     expect(await page.getByTestId("selection-member").count()).toBe(3);
