@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useRef, useState } from "react";
+import { type RefObject, useLayoutEffect, useRef, useState } from "react";
 import type { FrameT, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
 import type { EditorEngine, FrameRender } from "../engine/load-engine.ts";
 import { writeImageData } from "../engine/pixels.ts";
@@ -28,8 +28,11 @@ export function useFrameRender(canvas: RefObject<HTMLCanvasElement | null>, opti
   const latest = useRef(options);
   latest.current = options;
 
+  // A layout effect, not a passive one: the render starts in the commit, before the browser paints the
+  // rest of the page's update, instead of a frame later (passive effects of a non-input update wait
+  // for the paint); the engine's pixels then reach the canvas in the same frame.
   // biome-ignore lint/correctness/useExhaustiveDependencies: doc.slots is the trigger; the document itself is read from docRef
-  useEffect(() => {
+  useLayoutEffect(() => {
     const token = ++seq.current;
     engine
       .render(docRef.current, {
