@@ -170,3 +170,38 @@ describe("reuse of unchanged bottom layers (editor engines)", () => {
     reusing.dispose();
   });
 });
+
+describe("reuse of unchanged bottom layers on a dense document v2 frame", () => {
+  it("matches a full render after random edits of a 60-layer v2 frame", async () => {
+    const { sixtyLayerTemplate } = await import("../../../../bench/lib/editor-templates.ts");
+    const [canvasKit, fonts] = await Promise.all([loadCanvasKit(), loadFontSet()]);
+    const plain = createEngine({ canvasKit, fonts });
+    const reusing = createEngine({ canvasKit, fonts, reuseUnchangedLayers: true });
+    const doc = sixtyLayerTemplate("ast_none") as unknown as TemplateDocumentT;
+    const layers = doc.frames[0]?.layers as unknown as Record<string, unknown>[];
+    // A fixed pseudo-random sequence (the same edits on every run).
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const colors = ["#DC2626", "#111827", "#2563EB", "#16A34A"];
+    for (let i = 0; i < 40; i++) {
+      const layer = layers[Math.floor(random() * layers.length)] as Record<string, unknown>;
+      const edit = Math.floor(random() * 5);
+      if (edit === 0) layer.x = (layer.x as number) + Math.round(random() * 40 - 20);
+      else if (edit === 1) layer.y = (layer.y as number) + Math.round(random() * 20 - 10);
+      else if (edit === 2) layer.rotation = Math.round(random() * 60 - 30);
+      else if (edit === 3 && layer.type === "text") layer.text = `Edited ${i} with more words`;
+      else if (edit === 3 || edit === 4) layer.opacity = Math.round(random() * 10) / 10 || 0.5;
+      const scale = i < 30 ? 1 : 2;
+      const expected = Buffer.from(plain.render(doc, { frame: "main", scale }).pixels);
+      const got = reusing.render(doc, { frame: "main", scale });
+      expect(Buffer.from(got.pixels).equals(expected), `edit ${i} (${edit} on ${layer.id as string})`).toBe(
+        true,
+      );
+    }
+    plain.dispose();
+    reusing.dispose();
+  }, 120_000);
+});
