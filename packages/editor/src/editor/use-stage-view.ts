@@ -115,6 +115,62 @@ export function useStageView(wrap: RefObject<HTMLElement | null>, { zoom, setZoo
     };
   }, [space, wrap]);
 
+  // Two-finger pinch on a touch screen: zoom about the fingers' midpoint (taken before the frames).
+  useEffect(() => {
+    const el = wrap.current;
+    if (!el) return;
+    const touches = new Map<number, { x: number; y: number }>();
+    let start: { distance: number; zoom: number } | null = null;
+    const spread = () => {
+      const [a, b] = [...touches.values()];
+      return a && b ? { d: Math.hypot(a.x - b.x, a.y - b.y), x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } : null;
+    };
+    const onDown = (e: PointerEvent) => {
+      if (e.pointerType !== "touch") return;
+      touches.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      const s = spread();
+      if (touches.size === 2 && s) {
+        start = { distance: s.d, zoom: latest.current.zoom };
+        e.stopPropagation();
+      }
+    };
+    const onMove = (e: PointerEvent) => {
+      if (!touches.has(e.pointerId)) return;
+      touches.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      const s = spread();
+      if (!start || !s || start.distance === 0) return;
+      e.stopPropagation();
+      const { zoom: z, setZoom: set } = latest.current;
+      const next = clampZoom((start.zoom * s.d) / start.distance);
+      if (next === z) return;
+      const rect = el.getBoundingClientRect();
+      const sx = s.x - rect.left;
+      const sy = s.y - rect.top;
+      anchor.current = {
+        x: (el.scrollLeft + sx) / z,
+        y: (el.scrollTop + sy) / z,
+        screenX: sx,
+        screenY: sy,
+        zoom: next,
+      };
+      set(next);
+    };
+    const onUp = (e: PointerEvent) => {
+      touches.delete(e.pointerId);
+      if (touches.size < 2) start = null;
+    };
+    el.addEventListener("pointerdown", onDown, true);
+    el.addEventListener("pointermove", onMove, true);
+    el.addEventListener("pointerup", onUp, true);
+    el.addEventListener("pointercancel", onUp, true);
+    return () => {
+      el.removeEventListener("pointerdown", onDown, true);
+      el.removeEventListener("pointermove", onMove, true);
+      el.removeEventListener("pointerup", onUp, true);
+      el.removeEventListener("pointercancel", onUp, true);
+    };
+  }, [wrap]);
+
   /** Scrolls so a frame's box (frame pixels) is centred in the stage, once the zoom is applied. */
   function centreOn(frameName: string, box: { x: number; y: number; width: number; height: number }) {
     requestAnimationFrame(() => {

@@ -198,4 +198,85 @@ describe.skipIf(!haveChromium && !inCI)("editor canvas: multi-selection and arra
     );
     expect(saved.document.frames[0]?.layers.map((l) => l.id)).toEqual(["a", "a-copy"]);
   }, 240_000);
+
+  it("zooms (Ctrl+wheel, to fit, to the selection, 100 %), pans with Space, locks, and scales a multi-selection", async () => {
+    const { page, url } = h;
+    const { call } = await signedUp(page, url, "Canvas view e2e");
+    const doc = board("view-board");
+    doc.frames[0]?.layers.splice(2, 2);
+    (doc.frames[0]?.layers[1] as { x: number; y: number }).x = 600;
+    const created = await call<{ id: string }>("/v1/templates", { body: { document: doc } });
+    await openEditor(page, url, created.id);
+    const overlay = page.getByTestId("frame-overlay-main");
+    const zoomOf = async () => Number(await overlay.getAttribute("data-zoom"));
+    const fit = await zoomOf();
+
+    // Ctrl+wheel over the stage zooms in about the pointer; Shift+1 fits again; Shift+0 is 100 %.
+    const ov = await overlay.boundingBox();
+    if (!ov) throw new Error("no frame");
+    await page.mouse.move(ov.x + ov.width / 2, ov.y + ov.height / 2);
+    await page.keyboard.down("Control");
+    await page.mouse.wheel(0, -200);
+    await page.keyboard.up("Control");
+    await page.waitForFunction(
+      (z) =>
+        Number(document.querySelector('[data-testid="frame-overlay-main"]')?.getAttribute("data-zoom")) > z,
+      fit,
+    );
+    await page.keyboard.press("Shift+Digit1");
+    expect(await zoomOf()).toBe(fit);
+    await page.keyboard.press("Shift+Digit0");
+    expect(await page.getByTestId("zoom").textContent()).toBe("100%");
+
+    // Space + drag pans the stage.
+    const stage = page.locator(".stage-wrap");
+    const before = await stage.evaluate((el) => el.scrollLeft);
+    const sb = await stage.boundingBox();
+    if (!sb) throw new Error("no stage");
+    await page.keyboard.down("Space");
+    await page.mouse.move(sb.x + sb.width / 2, sb.y + sb.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(sb.x + sb.width / 2 - 150, sb.y + sb.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await page.keyboard.up("Space");
+    expect(await stage.evaluate((el) => el.scrollLeft)).toBeGreaterThan(before + 100);
+
+    // Zoom to the selection: one 100 px square fills the stage (the 400 % limit).
+    await page.locator('[data-layer="a"] .layer-select').click();
+    await page.getByTestId("zoom-selection").click();
+    expect(await page.getByTestId("zoom").textContent()).toBe("400%");
+    await page.getByTestId("zoom-fit").click();
+    expect(await zoomOf()).toBe(fit);
+
+    // A locked layer is not picked on the canvas, nor by the marquee.
+    const pressed = (id: string) =>
+      page.locator(`[data-layer="${id}"] .layer-select`).getAttribute("aria-pressed");
+    await page.locator('[data-layer="b"] [data-testid="layer-lock"]').click();
+    await dragOnFrame(page, "main", { x: 650, y: 350 }, { x: 650, y: 350 });
+    expect(await pressed("b")).toBe("false");
+    await dragOnFrame(page, "main", { x: 20, y: 20 }, { x: 990, y: 690 });
+    expect([await pressed("a"), await pressed("b")]).toEqual(["true", "false"]);
+    await page.locator('[data-layer="b"] [data-testid="layer-lock"]').click();
+
+    // Ctrl+A, then the multi-selection's corner handle scales both squares and their spacing.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press("Control+a");
+    expect(await page.getByTestId("selection-member").count()).toBe(2);
+    const handle = await page.getByTestId("handle-1,1").boundingBox();
+    if (!handle) throw new Error("no handle");
+    const z = await zoomOf();
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(handle.x + handle.width / 2 + 60 * z, handle.y + handle.height / 2 + 30 * z, {
+      steps: 5,
+    });
+    await page.mouse.up();
+    const [a, b] = (await currentDoc(page)).frames[0]?.layers ?? [];
+    expect(a?.width).toBe(b?.width);
+    expect(a?.width).toBeGreaterThan(105);
+    expect((b?.x ?? 0) - (a?.x ?? 0)).toBeGreaterThan(530);
+    expect(a).toMatchObject({ x: 100, y: 100 });
+    const rgba = await canvasShowsDocument(page, "main");
+    expect(hex(pixelAt(rgba, 1000, (b?.x ?? 0) + 2, (b?.y ?? 0) + 2))).toBe("#2563EB");
+  }, 240_000);
 });
