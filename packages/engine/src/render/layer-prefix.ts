@@ -30,6 +30,8 @@ interface Snapshot {
 export class LayerPrefix {
   private previous: { context: string; layers: string[] } | null = null;
   private snapshots: Snapshot[] = [];
+  /** Buffers of dropped snapshots, reused by the next ones. */
+  private spare: Uint8Array[] = [];
   /** Warnings given before the layers (the background's), not part of a snapshot. */
   private base = 0;
 
@@ -58,14 +60,17 @@ export class LayerPrefix {
       if (changedAt === strings.length && strings.length === prev.layers.length) changedAt = -1;
     }
     const target = surface.pixels();
-    // Snapshots that no longer match this frame's bottom layers are of no use again: drop them.
-    this.snapshots = this.snapshots.filter(
-      (s) =>
+    // Snapshots that no longer match this frame's bottom layers are of no use again: drop them (their
+    // memory is reused for the next ones: no 3 MB allocation, and no garbage, per edit).
+    this.snapshots = this.snapshots.filter((s) => {
+      const valid =
         s.context === context &&
         s.pixels.length === target.length &&
         s.layers.length <= strings.length &&
-        s.layers.every((json, i) => json === strings[i]),
-    );
+        s.layers.every((json, i) => json === strings[i]);
+      if (!valid) this.recycle(s.pixels);
+      return valid;
+    });
     const best = this.snapshots.reduce<Snapshot | null>(
       (a, s) => (a === null || s.layers.length > a.layers.length ? s : a),
       null,
@@ -90,17 +95,30 @@ export class LayerPrefix {
     surface: RasterSurface,
     warnings: RenderWarning[],
   ): void {
+    const source = surface.pixels();
+    const i = this.spare.findIndex((b) => b.length === source.length);
+    const pixels = i >= 0 ? (this.spare.splice(i, 1)[0] as Uint8Array) : new Uint8Array(source.length);
+    pixels.set(source);
     this.snapshots.push({
       context,
       layers: strings.slice(0, index),
-      pixels: surface.pixels().slice(),
+      pixels,
       warnings: warnings.slice(this.base),
     });
-    if (this.snapshots.length > MAX_SNAPSHOTS) this.snapshots.shift();
+    if (this.snapshots.length > MAX_SNAPSHOTS) {
+      const dropped = this.snapshots.shift();
+      if (dropped) this.recycle(dropped.pixels);
+    }
   }
 
   clear(): void {
     this.previous = null;
     this.snapshots = [];
+    this.spare = [];
+  }
+
+  private recycle(pixels: Uint8Array): void {
+    this.spare.push(pixels);
+    if (this.spare.length > MAX_SNAPSHOTS) this.spare.shift();
   }
 }
