@@ -187,5 +187,29 @@ export function useStageView(wrap: RefObject<HTMLElement | null>, { zoom, setZoo
     });
   }
 
-  return { panning: space, centreOn };
+  /**
+   * Fit (every frame, at `fit`), 100 % (centred on the selection when there is one), or the selection
+   * (its bounds fill 80 % of the stage, centred).
+   */
+  function zoomTo(
+    what: "fit" | "selection" | "actual",
+    fit: number,
+    selection: { x: number; y: number; width: number; height: number } | null,
+    frameName: string | undefined,
+  ) {
+    const set = latest.current.setZoom;
+    if (what === "fit") return set(fit);
+    if (what === "actual" || !selection || frameName === undefined) {
+      set(1);
+      if (selection && frameName !== undefined) centreOn(frameName, selection);
+      return;
+    }
+    const el = wrap.current;
+    const w = (el?.clientWidth ?? 800) * 0.8;
+    const h = (el?.clientHeight ?? 600) * 0.8;
+    set(clampZoom(Math.min(w / Math.max(selection.width, 1), h / Math.max(selection.height, 1))));
+    centreOn(frameName, selection);
+  }
+
+  return { panning: space, centreOn, zoomTo };
 }

@@ -29,7 +29,8 @@ import { useArrange } from "../editor/use-arrange.ts";
 import { useEditorPrefs } from "../editor/use-editor-prefs.ts";
 import { selectionBounds } from "../editor/use-frame-gestures.ts";
 import { useShortcuts } from "../editor/use-shortcuts.ts";
-import { clampZoom, useStageView } from "../editor/use-stage-view.ts";
+import { useStageView } from "../editor/use-stage-view.ts";
+import { ZoomControls, type ZoomTarget } from "../editor/ZoomControls.tsx";
 import type { FrameT, Layer, RenderWarning, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
 import { type EditorEngine, type FrameRender, loadEditorEngine } from "../engine/load-engine.ts";
 import { registerEditorBridge } from "../engine/test-hook.ts";
@@ -244,20 +245,13 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
       direction > 0 ? (ZOOMS.find((v) => v > z) ?? z) : (ZOOMS.filter((v) => v < z).at(-1) ?? z),
     );
 
-  function zoomTo(what: "fit" | "selection" | "actual") {
-    if (what === "fit") return setZoom(fitZoom(doc.frames));
-    const target = frame && ids.length > 0 ? selectionBounds(frame, ids) : null;
-    if (what === "actual" || !target || !frame) {
-      setZoom(1);
-      if (target && frame) stageView.centreOn(frame.name, target);
-      return;
-    }
-    const el = stageWrap.current;
-    const w = (el?.clientWidth ?? 800) * 0.8;
-    const hgt = (el?.clientHeight ?? 600) * 0.8;
-    setZoom(clampZoom(Math.min(w / Math.max(target.width, 1), hgt / Math.max(target.height, 1))));
-    stageView.centreOn(frame.name, target);
-  }
+  const zoomTo = (what: ZoomTarget) =>
+    stageView.zoomTo(
+      what,
+      fitZoom(doc.frames),
+      frame && ids.length > 0 ? selectionBounds(frame, ids) : null,
+      frame?.name,
+    );
 
   useShortcuts({
     ...arrange,
@@ -369,43 +363,7 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
           <button type="button" className="icon-btn" title="Zoom in (+)" onClick={() => zoomStep(1)}>
             +
           </button>
-          <button
-            type="button"
-            className="btn ghost small"
-            title="Fit all frames"
-            data-testid="zoom-fit"
-            onClick={() => zoomTo("fit")}
-          >
-            Fit
-          </button>
-          <button
-            type="button"
-            className="btn ghost small"
-            title="Zoom to the selection (Shift+2)"
-            data-testid="zoom-selection"
-            onClick={() => zoomTo("selection")}
-          >
-            Selection
-          </button>
-          <button
-            type="button"
-            className="btn ghost small"
-            title="Actual size (Shift+0)"
-            data-testid="zoom-100"
-            onClick={() => zoomTo("actual")}
-          >
-            100%
-          </button>
-          <button
-            type="button"
-            className={`btn ghost small ${prefs.rulers ? "active" : ""}`}
-            title="Rulers and guides"
-            aria-pressed={prefs.rulers}
-            data-testid="toggle-rulers"
-            onClick={() => prefs.setRulers(!prefs.rulers)}
-          >
-            Rulers
-          </button>
+          <ZoomControls zoomTo={zoomTo} rulers={prefs.rulers} onRulers={prefs.setRulers} />
         </div>
         <span
           className={`save-state ${typeof save === "object" ? "error" : save}`}
