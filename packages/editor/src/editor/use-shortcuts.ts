@@ -39,14 +39,20 @@ const ALT_KEYS: Record<string, (a: ShortcutActions, shift: boolean) => boolean> 
   KeyV: (a, shift) => (shift ? a.distribute("y") : a.align("middle")),
 };
 
+/** Runs an action that always applies, as handled. */
+function done(action: () => void): true {
+  action();
+  return true;
+}
+
 function modKey(a: ShortcutActions, e: KeyboardEvent, key: string): boolean | undefined {
   if (key === "z") {
     if (e.shiftKey) a.redo();
     else a.undo();
     return true;
   }
-  if (key === "y") return (a.redo(), true);
-  if (key === "s") return (a.save(), true);
+  if (key === "y") return done(() => a.redo());
+  if (key === "s") return done(() => a.save());
   if (key === "d") return a.duplicate();
   if (key === "a") return a.selectAll();
   if (key === "c") return a.copy();
@@ -76,9 +82,9 @@ export function useShortcuts(actions: ShortcutActions): void {
       let handled: boolean;
       if (mod) handled = modKey(a, e, key) ?? false;
       else if (e.altKey) handled = ALT_KEYS[e.code]?.(a, e.shiftKey) ?? false;
-      else if (e.shiftKey && e.code === "Digit0") handled = (a.zoomTo("actual"), true);
-      else if (e.shiftKey && e.code === "Digit1") handled = (a.zoomTo("fit"), true);
-      else if (e.shiftKey && e.code === "Digit2") handled = (a.zoomTo("selection"), true);
+      else if (e.shiftKey && e.code === "Digit0") handled = done(() => a.zoomTo("actual"));
+      else if (e.shiftKey && e.code === "Digit1") handled = done(() => a.zoomTo("fit"));
+      else if (e.shiftKey && e.code === "Digit2") handled = done(() => a.zoomTo("selection"));
       else if (e.key === "Delete" || e.key === "Backspace") handled = a.remove();
       else if (e.key === "Enter") {
         // A focused button or list row keeps its own Enter.
@@ -89,9 +95,9 @@ export function useShortcuts(actions: ShortcutActions): void {
         const dx = e.key === "ArrowLeft" ? -step : e.key === "ArrowRight" ? step : 0;
         const dy = e.key === "ArrowUp" ? -step : e.key === "ArrowDown" ? step : 0;
         handled = a.nudge(dx, dy);
-      } else if (e.key === "Escape") handled = (a.deselect(), true);
-      else if (e.key === "+" || e.key === "=") handled = (a.zoom(1), true);
-      else if (e.key === "-") handled = (a.zoom(-1), true);
+      } else if (e.key === "Escape") handled = done(() => a.deselect());
+      else if (e.key === "+" || e.key === "=") handled = done(() => a.zoom(1));
+      else if (e.key === "-") handled = done(() => a.zoom(-1));
       else handled = a.tool(key);
       if (handled) e.preventDefault();
     }

@@ -185,7 +185,6 @@ describe("reuse of unchanged bottom layers on a dense document v2 frame", () => 
       seed = (seed * 1103515245 + 12345) % 2147483648;
       return seed / 2147483648;
     };
-    const colors = ["#DC2626", "#111827", "#2563EB", "#16A34A"];
     for (let i = 0; i < 40; i++) {
       const layer = layers[Math.floor(random() * layers.length)] as Record<string, unknown>;
       const edit = Math.floor(random() * 5);
