@@ -7,9 +7,20 @@ export const PRESETS = [
   { name: "banner", label: "X header 1500×500", width: 1500, height: 500 },
 ];
 
-/** "Add frame" menu: size presets or a custom size. */
-export function FramePresets({ onAdd }: { onAdd(width: number, height: number, name: string): void }) {
+/**
+ * "Add frame" menu: size presets or a custom size, empty or as a resized copy of an existing frame
+ * (its layers scaled and placed proportionally, bindings kept).
+ */
+export function FramePresets({
+  frames,
+  onAdd,
+}: {
+  frames: readonly { name: string }[];
+  onAdd(width: number, height: number, name: string, from: number | null): void;
+}) {
   const [open, setOpen] = useState(false);
+  const [from, setFrom] = useState("");
+  const source = from === "" ? null : Number(from);
   const [w, setW] = useState("800");
   const [h, setH] = useState("600");
   const valid = (v: string) => Number.isInteger(Number(v)) && Number(v) >= 1 && Number(v) <= 8000;
@@ -20,13 +31,24 @@ export function FramePresets({ onAdd }: { onAdd(width: number, height: number, n
       </button>
       {open && (
         <div className="menu" data-testid="frame-menu">
+          <label className="menu-from">
+            Start from
+            <select data-testid="frame-from" value={from} onChange={(e) => setFrom(e.target.value)}>
+              <option value="">Empty frame</option>
+              {frames.map((f, i) => (
+                <option key={f.name} value={i}>
+                  Copy of {f.name}, resized
+                </option>
+              ))}
+            </select>
+          </label>
           {PRESETS.map((p) => (
             <button
               key={p.name}
               type="button"
               data-testid={`preset-${p.width}x${p.height}`}
               onClick={() => {
-                onAdd(p.width, p.height, p.name);
+                onAdd(p.width, p.height, p.name, source);
                 setOpen(false);
               }}
             >
@@ -42,7 +64,7 @@ export function FramePresets({ onAdd }: { onAdd(width: number, height: number, n
               className="btn small"
               disabled={!valid(w) || !valid(h)}
               onClick={() => {
-                onAdd(Number(w), Number(h), "custom");
+                onAdd(Number(w), Number(h), "custom", source);
                 setOpen(false);
               }}
             >

@@ -4,8 +4,31 @@ import { childLayers } from "./layer-tree.ts";
 
 export interface Selection {
   frame: number;
-  /** null: the frame itself. */
+  /** The primary (last picked) layer, which the properties panel shows; null: the frame itself. */
   layer: string | null;
+  /** Every selected layer of the frame when more than one is (`layer` is one of them). */
+  layers?: readonly string[];
+}
+
+/** The selected layer ids (none when the frame itself is selected). */
+export function selectedIds(selection: Selection | null | undefined): string[] {
+  if (!selection) return [];
+  if (selection.layers && selection.layers.length > 0) return [...selection.layers];
+  return selection.layer ? [selection.layer] : [];
+}
+
+/** A selection of these layers of a frame; the last one is the primary. */
+export function selectLayers(frame: number, ids: readonly string[]): Selection {
+  const unique = [...new Set(ids)];
+  return unique.length > 1
+    ? { frame, layer: unique.at(-1) ?? null, layers: unique }
+    : { frame, layer: unique[0] ?? null };
+}
+
+/** Adds a layer to the selection, or takes it out when it is in (Shift/Ctrl-click). */
+export function toggleInSelection(selection: Selection | null, frame: number, id: string): Selection {
+  const current = selection?.frame === frame ? selectedIds(selection) : [];
+  return selectLayers(frame, current.includes(id) ? current.filter((x) => x !== id) : [...current, id]);
 }
 
 const RAD = Math.PI / 180;
@@ -80,4 +103,23 @@ export function toParentAxes(dx: number, dy: number, parentTurn: number): { x: n
 
 export function layerBox(l: Layer): Box {
   return { x: l.x, y: l.y, width: l.width, height: l.height, rotation: l.rotation ?? 0 };
+}
+
+/** The list holding a layer (its frame's layers or its group's) and the group, if any. */
+export function parentOf(
+  frame: FrameT,
+  id: string,
+): { group: Layer | null; siblings: readonly Layer[] } | null {
+  const walk = (layers: readonly Layer[], group: Layer | null): ReturnType<typeof parentOf> => {
+    for (const l of layers) {
+      if (l.id === id) return { group, siblings: layers };
+      const children = childLayers(l);
+      if (children) {
+        const inner = walk(children, l);
+        if (inner) return inner;
+      }
+    }
+    return null;
+  };
+  return walk(frame.layers as Layer[], null);
 }

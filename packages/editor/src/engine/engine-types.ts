@@ -25,6 +25,7 @@ export type {
   QrLayerT,
   RatingLayerT,
   RenderWarning,
+  RichRun,
   ShapeLayerT,
   SlotT,
   SlotValues,

@@ -139,7 +139,8 @@ async function create(): Promise<EditorEngine> {
   const options: CanvasKitInitOptions = { locateFile: (file: string) => `${ENGINE_DIR}${file}` };
   const canvasKit = await module.CanvasKitInit(options);
   const icons = module.iconSetFromNodes(iconNodes);
-  const engine: Engine = module.createEngine({ canvasKit, fonts, icons });
+  // The editor redraws one frame after each small edit: start from the unchanged bottom layers.
+  const engine: Engine = module.createEngine({ canvasKit, fonts, icons, reuseUnchangedLayers: true });
   const withAccountFonts = createAccountFontLoader(module, engine, new Set(fonts.faces.map((f) => f.family)));
   const images = new Map<string, Promise<PreparedImage>>();
 

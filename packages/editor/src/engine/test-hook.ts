@@ -1,3 +1,4 @@
+import { takeTypingLatencies } from "../editor/typing-metrics.ts";
 import type { SlotValues, TemplateDocumentT } from "./engine-types.ts";
 import { lastRenderTimings, loadEditorEngine } from "./load-engine.ts";
 import { sha256Hex, toBase64 } from "./pixels.ts";
@@ -36,6 +37,8 @@ export interface PictorHook {
   editLayer(layerId: string, patch: Record<string, unknown>): Promise<number>;
   /** Validation and engine draw time of the most recent render, ms. */
   lastRenderTimings(): { validateMs: number; drawMs: number };
+  /** Inline typing: ms from each input event to its pixels on the canvas since the last call. */
+  typingLatencies(): number[];
 }
 
 interface EditorBridge {
@@ -76,6 +79,7 @@ export function installTestHook(): void {
     },
     currentDocument: () => bridge?.document() ?? null,
     lastRenderTimings,
+    typingLatencies: takeTypingLatencies,
     editLayer(layerId, patch) {
       if (!bridge) return Promise.reject(new Error("no document open in the editor"));
       return bridge.editLayer(layerId, patch);

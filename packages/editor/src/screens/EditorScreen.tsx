@@ -1,15 +1,13 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiFailure, api, type TemplateDetail } from "../api/client.ts";
 import { AddLayerMenu } from "../editor/AddLayerMenu.tsx";
+import { ArrangeBar } from "../editor/ArrangeBar.tsx";
+import { placeInParent } from "../editor/arrange.ts";
 import {
   addLayer,
   blankDocument,
-  duplicateLayer,
   findLayer,
-  moveLayer,
   newLayer,
-  placeLayer,
-  removeLayer,
   uniqueFrameName,
   updateFrame,
   updateLayer,
@@ -17,10 +15,10 @@ import {
 import { FramePresets } from "../editor/FramePresets.tsx";
 import { FrameView, type Tool } from "../editor/FrameView.tsx";
 import { GetUrlPanel } from "../editor/GetUrlPanel.tsx";
-import type { Box } from "../editor/geometry.ts";
 import { useHistory } from "../editor/history.ts";
 import { LayersPanel } from "../editor/LayersPanel.tsx";
 import type { KindInfo } from "../editor/layer-forms/types.ts";
+import { childLayers } from "../editor/layer-tree.ts";
 import { PreviewPanel } from "../editor/PreviewPanel.tsx";
 import { PropertiesPanel } from "../editor/PropertiesPanel.tsx";
 import { PublishPanel } from "../editor/PublishPanel.tsx";
@@ -30,10 +28,17 @@ import {
   withLegacyPalette,
 } from "../editor/paint-controls/brand-palette.tsx";
 import { usePreviewWarnings } from "../editor/preview-warnings.ts";
+import { resizedFrameCopy } from "../editor/resize-design.ts";
 import { SlotsPanel, stripUndefined } from "../editor/SlotsPanel.tsx";
-import type { Selection } from "../editor/selection.ts";
+import { type Selection, selectedIds } from "../editor/selection.ts";
 import { TryApiPanel } from "../editor/TryApiPanel.tsx";
+import { typedInto } from "../editor/typing-metrics.ts";
+import { useArrange } from "../editor/use-arrange.ts";
+import { useEditorPrefs } from "../editor/use-editor-prefs.ts";
+import { selectionBounds } from "../editor/use-frame-gestures.ts";
 import { useShortcuts } from "../editor/use-shortcuts.ts";
+import { useStageView } from "../editor/use-stage-view.ts";
+import { ZoomControls, type ZoomTarget } from "../editor/ZoomControls.tsx";
 import type { FrameT, Layer, RenderWarning, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
 import { type EditorEngine, type FrameRender, loadEditorEngine } from "../engine/load-engine.ts";
 import { registerEditorBridge } from "../engine/test-hook.ts";
@@ -83,6 +88,11 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
   const [values, setValues] = useState<SlotValues>({});
   const [save, setSave] = useState<SaveState>("saved");
   const [status, setStatus] = useState<Record<number, FrameStatus>>({});
+  const [editing, setEditing] = useState<{ frame: number; id: string } | null>(null);
+  const [toFrame, setToFrame] = useState(false);
+  const prefs = useEditorPrefs(templateId);
+  const stageWrap = useRef<HTMLElement>(null);
+  const stageView = useStageView(stageWrap, { zoom, setZoom });
   const savedDoc = useRef<TemplateDocumentT | null>(null);
   /** The browser's legacy palette was merged into the open document and awaits its first save. */
   const migratingPalette = useRef(false);
@@ -179,21 +189,15 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
     [history, selection, frameIndex],
   );
 
-  const previewBox = useCallback(
-    (id: string, box: Box) => {
-      history.preview(
-        updateLayer(docRef.current, frameIndex, id, (l) => ({
-          ...l,
-          x: box.x,
-          y: box.y,
-          width: box.width,
-          height: box.height,
-          ...(box.rotation !== 0 || l.rotation !== undefined ? { rotation: box.rotation } : {}),
-        })),
-      );
-    },
-    [history, frameIndex],
-  );
+  const arrange = useArrange({
+    history,
+    selection,
+    setSelection,
+    locked: prefs.locked,
+    toggleLocked: prefs.toggleLocked,
+    toFrame,
+  });
+  const ids = selectedIds(selection);
 
   const onRendered = useCallback((fi: number, f: FrameT, out: FrameRender | null, error: string | null) => {
     setStatus((s) => ({
@@ -244,9 +248,13 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
     setTab("design");
   }
 
-  function addFrame(width: number, height: number, name: string) {
+  function addFrame(width: number, height: number, name: string, from: number | null) {
     const frameName = uniqueFrameName(doc, name);
-    const frames = [...doc.frames, { name: frameName, width, height, background: "#FFFFFF", layers: [] }];
+    const source = from === null ? undefined : doc.frames[from];
+    const added = source
+      ? resizedFrameCopy(source, frameName, width, height)
+      : { name: frameName, width, height, background: "#FFFFFF", layers: [] };
+    const frames = [...doc.frames, added];
     history.set({ ...doc, frames });
     // Keep every frame in view, as the new one is placed to the right of the others.
     setZoom(fitZoom(frames));
@@ -258,39 +266,31 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
       direction > 0 ? (ZOOMS.find((v) => v > z) ?? z) : (ZOOMS.filter((v) => v < z).at(-1) ?? z),
     );
 
+  const zoomTo = (what: ZoomTarget) =>
+    stageView.zoomTo(
+      what,
+      fitZoom(doc.frames),
+      frame && ids.length > 0 ? selectionBounds(frame, ids) : null,
+      frame?.name,
+    );
+
   useShortcuts({
+    ...arrange,
     undo: history.undo,
     redo: history.redo,
     save: () => void saveNow(),
-    duplicate() {
-      if (!selection?.layer) return false;
-      const dup = duplicateLayer(doc, frameIndex, selection.layer);
-      if (dup.id) {
-        history.set(dup.doc);
-        setSelection({ frame: frameIndex, layer: dup.id });
-      }
-      return true;
-    },
-    remove() {
-      if (!selection?.layer) return false;
-      history.set(removeLayer(doc, frameIndex, selection.layer));
-      setSelection({ frame: frameIndex, layer: null });
-      return true;
-    },
-    nudge(dx, dy) {
-      const id = selection?.layer;
-      if (!id) return false;
-      history.set(
-        updateLayer(doc, frameIndex, id, (l) => ({ ...l, x: l.x + dx, y: l.y + dy })),
-        `${id}:nudge`,
-      );
-      return true;
-    },
     deselect() {
       setTool("select");
+      setEditing(null);
       setSelection((s) => (s ? { frame: s.frame, layer: null } : s));
     },
     zoom: zoomStep,
+    zoomTo,
+    editText() {
+      if (layer?.type !== "text" || ids.length !== 1) return false;
+      setEditing({ frame: frameIndex, id: layer.id });
+      return true;
+    },
     tool(key) {
       const t = TOOLS.find((x) => x.key.toLowerCase() === key);
       if (t) setTool(t.tool);
@@ -388,14 +388,7 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
           <button type="button" className="icon-btn" title="Zoom in (+)" onClick={() => zoomStep(1)}>
             +
           </button>
-          <button
-            type="button"
-            className="btn ghost small"
-            title="Fit all frames"
-            onClick={() => setZoom(fitZoom(doc.frames))}
-          >
-            Fit
-          </button>
+          <ZoomControls zoomTo={zoomTo} rulers={prefs.rulers} onRulers={prefs.setRulers} />
         </div>
         <span
           className={`save-state ${typeof save === "object" ? "error" : save}`}
@@ -436,54 +429,40 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
         </div>
         <div className="panel-title">
           <span>Frames &amp; layers</span>
-          <FramePresets onAdd={addFrame} />
+          <FramePresets frames={doc.frames} onAdd={addFrame} />
         </div>
         <LayersPanel
           frames={doc.frames}
           selection={selection}
+          locked={prefs.locked}
           onSelect={(s) => {
             setSelection(s);
             setTab("design");
           }}
-          onReorder={(fi, id, to) => history.set(placeLayer(doc, fi, id, to))}
+          onReorder={(fi, id, to) => history.set(placeInParent(doc, fi, id, to))}
           onToggleVisible={(fi, id) =>
             history.set(updateLayer(doc, fi, id, (l) => ({ ...l, visible: l.visible === false })))
           }
+          onToggleLock={(id) => prefs.toggleLocked([id])}
         />
-        {layer && (
-          <div className="layer-actions">
-            <button
-              type="button"
-              className="btn small"
-              title="Bring forward"
-              onClick={() => history.set(moveLayer(doc, frameIndex, layer.id, 1))}
-            >
-              ↑ Forward
-            </button>
-            <button
-              type="button"
-              className="btn small"
-              title="Send backward"
-              onClick={() => history.set(moveLayer(doc, frameIndex, layer.id, -1))}
-            >
-              ↓ Back
-            </button>
-            <button
-              type="button"
-              className="btn small ghost danger"
-              title="Delete (Del)"
-              onClick={() => {
-                history.set(removeLayer(doc, frameIndex, layer.id));
-                setSelection({ frame: frameIndex, layer: null });
-              }}
-            >
-              Delete
-            </button>
-          </div>
+        {ids.length > 0 && (
+          <ArrangeBar
+            actions={arrange}
+            count={ids.length}
+            isGroup={ids.some((id) => {
+              const l = frame && findLayer(frame.layers as Layer[], id);
+              return Boolean(l && childLayers(l));
+            })}
+            locked={ids.every((id) => prefs.locked.has(id))}
+            hidden={ids.every((id) => frame && findLayer(frame.layers as Layer[], id)?.visible === false)}
+            toFrame={toFrame}
+            onToFrame={setToFrame}
+          />
         )}
       </aside>
       <main
-        className="stage-wrap"
+        ref={stageWrap}
+        className={`stage-wrap ${stageView.panning ? "panning" : ""}`}
         onPointerDown={(e) =>
           e.target === e.currentTarget && setSelection((s) => (s ? { frame: s.frame, layer: null } : s))
         }
@@ -500,14 +479,27 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
               zoom={zoom}
               tool={tool}
               selection={selection}
+              locked={prefs.locked}
+              guides={prefs.guidesOf(f.name)}
+              showRulers={prefs.rulers}
+              editing={editing?.frame === i ? editing.id : null}
+              onGuides={(fi, g) => prefs.setGuides(doc.frames[fi]?.name ?? "", g)}
               onSelect={(s) => {
                 setSelection(s);
+                if (editing && (s.frame !== editing.frame || s.layer !== editing.id)) setEditing(null);
                 if (tab !== "preview" && tab !== "api" && tab !== "url") setTab("design");
               }}
-              onPreviewBox={previewBox}
+              onPreviewBoxes={arrange.previewBoxes}
               onCommit={history.commit}
               onCreate={create}
               onRendered={onRendered}
+              onEditText={(fi, id) => setEditing(id ? { frame: fi, id } : null)}
+              onText={(fi, id, text, at) => {
+                const next = updateLayer(docRef.current, fi, id, (l) => ({ ...l, text }) as Layer);
+                const target = next.frames[fi];
+                if (target) typedInto(target, at);
+                history.set(next, `${id}:text`);
+              }}
             />
           ))}
         </div>

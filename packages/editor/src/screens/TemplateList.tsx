@@ -79,7 +79,12 @@ export function TemplateList() {
         <div className="grid" data-testid="template-grid">
           {templates.map((t) => (
             <article className="card" key={t.id} data-testid="template-card" data-key={t.key}>
-              <a href={`#/t/${t.id}`} className="card-link" data-testid="open-template">
+              <a
+                href={`#/t/${t.id}`}
+                className="card-link"
+                data-testid="open-template"
+                aria-label={`Open ${t.name}`}
+              >
                 <Thumbnail templateId={t.id} version={t.updated_at} />
               </a>
               <div className="card-body">

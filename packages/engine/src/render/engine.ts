@@ -19,8 +19,9 @@ import { fillClipWithGradient } from "./gradient-bands.ts";
 import { IconLibrary } from "./icons.ts";
 import { ComposedImages } from "./image-pixels.ts";
 import { planFrameImages } from "./image-plan.ts";
+import { LayerPrefix } from "./layer-prefix.ts";
 import { LayerRasters } from "./layer-rasters.ts";
-import { paintLayers } from "./layers.ts";
+import { paintLayers, paintLayersFrom } from "./layers.ts";
 import { isOpaquePaint, resolvePaint } from "./paint.ts";
 import { isOpaque } from "./premultiply.ts";
 import { LastBackground, RasterSurface } from "./surface.ts";
@@ -45,13 +46,25 @@ export interface EngineSetup {
    * gradient background (default 16 MiB; larger ones are drawn every time).
    */
   cacheBytes?: { composedImages?: number; background?: number; layerRasters?: number };
+  /**
+   * Start a render from the kept pixels of the unchanged bottom layers of the previous render of the
+   * same frame (render/layer-prefix.ts): for an editor redrawing one frame after each small edit.
+   * Same bytes either way; off by default (a render service draws different documents in turn).
+   */
+  reuseUnchangedLayers?: boolean;
 }
 
 /**
  * The renderer. Fonts are registered and the surface allocated once per engine and reused by every
  * render (architecture.md); one engine draws one frame at a time.
  */
-export function createEngine({ canvasKit, fonts, icons, cacheBytes }: EngineSetup): Engine {
+export function createEngine({
+  canvasKit,
+  fonts,
+  icons,
+  cacheBytes,
+  reuseUnchangedLayers,
+}: EngineSetup): Engine {
   const ck = canvasKit;
   const library = new FontLibrary(ck, fonts);
   const paragraphs = new ParagraphFactory(ck, library);
@@ -61,6 +74,8 @@ export function createEngine({ canvasKit, fonts, icons, cacheBytes }: EngineSetu
   const gradientBackgrounds = new LastBackground(cacheBytes?.background);
   const layerRasters = new LayerRasters(ck, cacheBytes?.layerRasters);
   const paint = new ck.Paint();
+  const prefix = reuseUnchangedLayers === true ? new LayerPrefix() : null;
+  let fontGeneration = 0;
   let disposed = false;
 
   const assertLive = () => {
@@ -129,7 +144,32 @@ export function createEngine({ canvasKit, fonts, icons, cacheBytes }: EngineSetu
         paintLayers: (layers, parentPath) => paintLayers(ctx, layers, parentPath),
       };
       try {
-        paintLayers(ctx, frame.layers, path);
+        if (prefix === null) paintLayers(ctx, frame.layers, path);
+        else {
+          const images = input.images ?? NO_IMAGES;
+          const context = JSON.stringify([
+            path,
+            frame.name,
+            width,
+            height,
+            scale,
+            frame.background ?? null,
+            frame.bind ?? null,
+            document.slots,
+            input.values ?? null,
+            fontGeneration,
+            [...images.keys()].sort(),
+          ]);
+          const plan = prefix.begin(context, frame.layers, surface, warnings);
+          paintLayersFrom(ctx, frame.layers, path, plan.start, (index) => {
+            if (index !== plan.keepBefore) return;
+            target.flush();
+            prefix.keep(context, plan.strings, index, surface, warnings);
+          });
+        }
+      } catch (error) {
+        prefix?.clear();
+        throw error;
       } finally {
         canvas.restoreToCount(saved);
       }
@@ -143,6 +183,7 @@ export function createEngine({ canvasKit, fonts, icons, cacheBytes }: EngineSetu
     registerFonts(faces) {
       assertLive();
       library.addFaces(faces);
+      fontGeneration++;
     },
 
     dispose() {

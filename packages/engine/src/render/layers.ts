@@ -17,6 +17,25 @@ export function paintLayers(ctx: PaintContext, layers: readonly Layer[], path: s
 }
 
 /**
+ * Paints layers from index `start` on (the ones before are already on the surface), calling
+ * `before(index)` before each index and once after the last (index = layers.length).
+ */
+export function paintLayersFrom(
+  ctx: PaintContext,
+  layers: readonly Layer[],
+  path: string,
+  start: number,
+  before: (index: number) => void,
+): void {
+  for (let index = start; index < layers.length; index++) {
+    before(index);
+    const layer = layers[index] as Layer;
+    if (isDrawn(layer, ctx.bindings)) paintLayer(ctx, layer, `${path}.layers[${index}]`, layers);
+  }
+  before(layers.length);
+}
+
+/**
  * Common layer properties, the same for every kind: rotation (degrees clockwise about the box
  * centre), flip, then opacity, shadows and blend mode in one offscreen layer (render/effects.ts), so
  * overlapping parts of one layer (fill and stroke, a group's children) blend once, as in design tools. The mask clips last, inside those layers (render/mask.ts); `siblings` are the layers

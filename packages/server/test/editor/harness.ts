@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildEditor } from "@pictor/editor";
 import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
 import { CHROMIUM, haveChromium, launchChromium } from "../../../engine/browser/chromium.ts";
+import { buildEditorOnce } from "./build-once.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, "../../../..");
@@ -60,7 +60,7 @@ async function startServe(dir: string): Promise<{ child: ChildProcess; url: stri
 export async function startEditorHarness(): Promise<EditorHarness> {
   if (!haveChromium)
     throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)`);
-  await buildEditor();
+  await buildEditorOnce(repoRoot);
   const dir = mkdtempSync(join(tmpdir(), "pictor-editor-"));
   const { child, url } = await startServe(dir);
   const browser = await launchChromium();

@@ -1,0 +1,87 @@
+import type { FrameT, Layer } from "../engine/engine-types.ts";
+import { childLayers, withChildLayers } from "./layer-tree.ts";
+
+/**
+ * "Resize a design": a copy of a frame at another size. Every top-level layer keeps its place
+ * proportionally (its centre moves with the frame's proportions) and is scaled uniformly by the
+ * smaller of the two ratios, so nothing is stretched: sizes, font sizes, corner radii, strokes and
+ * shadows scale together; a group's children scale with it. Bindings and every other property are
+ * kept. Pure.
+ */
+export function resizedFrameCopy(frame: FrameT, name: string, width: number, height: number): FrameT {
+  const rx = width / frame.width;
+  const ry = height / frame.height;
+  const s = Math.min(rx, ry);
+  const layers = (frame.layers as Layer[]).map((l) => {
+    const scaled = scaleLayer(l, s);
+    const cx = (l.x + l.width / 2) * rx;
+    const cy = (l.y + l.height / 2) * ry;
+    return { ...scaled, x: round(cx - scaled.width / 2), y: round(cy - scaled.height / 2) } as Layer;
+  });
+  return { ...structuredClone(frame), name, width, height, layers };
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+/** Keys holding lengths in template pixels, at any depth of a layer (font size, radius, blur…). */
+const LENGTHS = new Set([
+  "size",
+  "min_size",
+  "max_size",
+  "letter_spacing",
+  "paragraph_spacing",
+  "corner_radius",
+  "padding",
+  "blur",
+  "spread",
+  "radius_px",
+]);
+
+function scaleValue(key: string, value: unknown, s: number): unknown {
+  if (typeof value === "number" && LENGTHS.has(key)) return round(value * s);
+  if (Array.isArray(value)) {
+    if (key === "corner_radius") return value.map((v) => (typeof v === "number" ? round(v * s) : v));
+    return value.map((v) => scaleValue("", v, s));
+  }
+  if (value && typeof value === "object") return scaleObject(value as Record<string, unknown>, s);
+  return value;
+}
+
+function scaleObject(obj: Record<string, unknown>, s: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (k === "stroke" && v && typeof v === "object" && !Array.isArray(v)) {
+      const stroke = scaleObject(v as Record<string, unknown>, s);
+      if (typeof stroke.width === "number") stroke.width = round(stroke.width * s);
+      out[k] = stroke;
+    } else if (k === "shadows" && Array.isArray(v)) {
+      out[k] = v.map((sh) => {
+        const o = { ...(sh as Record<string, unknown>) };
+        for (const f of ["x", "y", "blur", "spread"])
+          if (typeof o[f] === "number") o[f] = round((o[f] as number) * s);
+        return o;
+      });
+    } else out[k] = scaleValue(k, v, s);
+  }
+  return out;
+}
+
+/** A layer scaled by `s` about its own origin (a group's children within it). */
+export function scaleLayer(layer: Layer, s: number): Layer {
+  const { layers: _children, bind, ...rest } = layer as Layer & { layers?: unknown };
+  const scaled = scaleObject(rest as Record<string, unknown>, s) as unknown as Layer;
+  scaled.x = round(layer.x * s);
+  scaled.y = round(layer.y * s);
+  scaled.width = round(layer.width * s);
+  scaled.height = round(layer.height * s);
+  if (bind) scaled.bind = { ...bind };
+  const children = childLayers(layer);
+  return children
+    ? withChildLayers(
+        { ...scaled, layers: [] } as Layer,
+        children.map((c) => scaleLayer(c, s)),
+      )
+    : scaled;
+}
