@@ -6,6 +6,7 @@ import type { FontLibrary } from "./fonts.ts";
 import type { IconLibrary } from "./icons.ts";
 import type { ComposedImages } from "./image-pixels.ts";
 import type { LayerRasters } from "./layer-rasters.ts";
+import type { PixelShadows } from "./pixel-shadows.ts";
 import type { ParagraphFactory } from "./text-layout.ts";
 
 /** Everything a layer painter needs for one render. */
@@ -23,6 +24,8 @@ export interface PaintContext {
   composedImages: ComposedImages;
   /** Rasters of unbound shadowed layers, drawn once and copied, cached per engine. */
   layerRasters: LayerRasters;
+  /** Drop shadows from a layer's pixels, for kinds without a silhouette. */
+  pixelShadows: PixelShadows;
   scale: number;
   /** One paint reused by every shape and layer of the engine; painters set every property they rely on. */
   paint: Paint;

@@ -23,6 +23,7 @@ import { LayerPrefix } from "./layer-prefix.ts";
 import { LayerRasters } from "./layer-rasters.ts";
 import { paintLayers, paintLayersFrom } from "./layers.ts";
 import { isOpaquePaint, resolvePaint } from "./paint.ts";
+import { PixelShadows } from "./pixel-shadows.ts";
 import { isOpaque } from "./premultiply.ts";
 import { LastBackground, RasterSurface } from "./surface.ts";
 import { ParagraphFactory } from "./text-layout.ts";
@@ -73,6 +74,7 @@ export function createEngine({
   const composedImages = new ComposedImages(ck, cacheBytes?.composedImages);
   const gradientBackgrounds = new LastBackground(cacheBytes?.background);
   const layerRasters = new LayerRasters(ck, cacheBytes?.layerRasters);
+  const pixelShadows = new PixelShadows(ck);
   const paint = new ck.Paint();
   const prefix = reuseUnchangedLayers === true ? new LayerPrefix() : null;
   let fontGeneration = 0;
@@ -93,6 +95,7 @@ export function createEngine({
 
     render(document: TemplateDocumentT, input: RenderInput): RenderResult {
       assertLive();
+      layerRasters.beginRender();
       const scale = checkScale(input.scale);
       const { frame, path } = findFrame(document, input.frame);
       const warnings: RenderWarning[] = [];
@@ -138,6 +141,7 @@ export function createEngine({
         icons: iconLibrary,
         composedImages,
         layerRasters,
+        pixelShadows,
         scale,
         paint,
         mask: null,
@@ -192,6 +196,7 @@ export function createEngine({
       surface.release();
       composedImages.dispose();
       layerRasters.dispose();
+      pixelShadows.dispose();
       paint.delete();
       paragraphs.dispose();
       library.dispose();

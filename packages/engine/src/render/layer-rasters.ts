@@ -1,6 +1,7 @@
 import type { Canvas, CanvasKit, Image } from "canvaskit-wasm";
 import type { Layer } from "../document/schema.ts";
 import type { LayerKind } from "../layers/kind.ts";
+import { axisAligned, deviceRect, inDeviceSpace, rasterMatrix } from "./device-space.ts";
 import { shadowReach } from "./effects.ts";
 import { RasterSurface } from "./surface.ts";
 
@@ -28,7 +29,11 @@ export function drawsThroughRaster(layer: Layer, kind: LayerKind): boolean {
   );
 }
 
-const isIdentity = (m: readonly number[]) => m.every((v, i) => v === (i % 4 === 0 ? 1 : 0));
+interface RasterEntry {
+  image: Image;
+  bytes: number;
+  usedIn: number;
+}
 
 /**
  * Rasters of layers that draw the same every time, by their JSON and the device transform, least
@@ -37,9 +42,11 @@ const isIdentity = (m: readonly number[]) => m.every((v, i) => v === (i % 4 === 
 export class LayerRasters {
   readonly #ck: CanvasKit;
   readonly #maxBytes: number;
-  readonly #entries = new Map<string, { image: Image; bytes: number }>();
+  readonly #entries = new Map<string, RasterEntry>();
   readonly #scratch: RasterSurface;
   #bytes = 0;
+  /** Counts renders: an entry remembers the last one that drew it. */
+  #render = 0;
 
   constructor(ck: CanvasKit, maxBytes = DEFAULT_MAX_BYTES) {
     this.#ck = ck;
@@ -53,43 +60,34 @@ export class LayerRasters {
    * turned or skewed: the caller then draws the layer directly.
    */
   paint(canvas: Canvas, layer: Layer, kind: LayerKind, draw: (canvas: Canvas) => void): boolean {
-    const [sx = 1, kx = 0, tx = 0, ky = 0, sy = 1, ty = 0, p0 = 0, p1 = 0, p2 = 1] = canvas.getTotalMatrix();
-    if (kx !== 0 || ky !== 0 || p0 !== 0 || p1 !== 0 || p2 !== 1 || sx <= 0 || sy <= 0) return false;
+    const t = axisAligned(canvas);
+    if (t === null) return false;
     const margin = (kind.overhang?.(layer) ?? 1) + shadowReach(layer);
-    const left = Math.floor(sx * (layer.x - margin) + tx);
-    const top = Math.floor(sy * (layer.y - margin) + ty);
-    const width = Math.ceil(sx * (layer.x + layer.width + margin) + tx) - left;
-    const height = Math.ceil(sy * (layer.y + layer.height + margin) + ty) - top;
-    // The raster is copied pixel for pixel in device space: undo the transform (CanvasKit has no
-    // resetMatrix). Where float arithmetic leaves it short of the identity (a scale of 1/3's inverse),
-    // the layer is drawn directly, the same way every time.
-    canvas.save();
-    canvas.concat([1 / sx, 0, -tx / sx, 0, 1 / sy, -ty / sy, 0, 0, 1]);
-    if (!isIdentity(canvas.getTotalMatrix())) {
-      canvas.restore();
-      return false;
-    }
-    if (width <= 0 || height <= 0) {
-      canvas.restore();
-      return true;
-    }
+    const rect = deviceRect(
+      t,
+      layer.x - margin,
+      layer.y - margin,
+      layer.x + layer.width + margin,
+      layer.y + layer.height + margin,
+    );
+    const matrix = rasterMatrix(t, rect);
     // Where the layer falls inside its raster's pixels: the same fraction of a pixel, the same raster.
-    const key = `${JSON.stringify(layer)}|${sx},${sy},${tx - left},${ty - top}`;
-    let entry = this.#entries.get(key);
-    if (entry) {
-      this.#entries.delete(key);
-      this.#entries.set(key, entry);
-    } else {
-      entry = {
-        image: this.#draw(width, height, [sx, 0, tx - left, 0, sy, ty - top, 0, 0, 1], draw),
-        bytes: width * height * 4,
-      };
-      this.#keep(key, entry);
-    }
-    canvas.drawImage(entry.image, left, top, null);
-    canvas.restore();
-    if (!this.#entries.has(key)) entry.image.delete();
-    return true;
+    const key = `${JSON.stringify(layer)}|${matrix.join(",")}`;
+    return inDeviceSpace(canvas, t, () => {
+      if (rect.width <= 0 || rect.height <= 0) return;
+      let entry = this.#entries.get(key);
+      if (entry) {
+        this.#entries.delete(key);
+        this.#entries.set(key, entry);
+        entry.usedIn = this.#render;
+      } else {
+        const image = this.#draw(rect.width, rect.height, matrix, draw);
+        entry = { image, bytes: rect.width * rect.height * 4, usedIn: this.#render };
+        this.#keep(key, entry);
+      }
+      canvas.drawImage(entry.image, rect.left, rect.top, null);
+      if (!this.#entries.has(key)) entry.image.delete();
+    });
   }
 
   #draw(width: number, height: number, matrix: number[], draw: (canvas: Canvas) => void): Image {
@@ -109,16 +107,36 @@ export class LayerRasters {
     return image;
   }
 
-  #keep(key: string, entry: { image: Image; bytes: number }): void {
+  /** A new render begins: rasters it draws are kept in preference to ones it does not. */
+  beginRender(): void {
+    this.#render++;
+  }
+
+  /**
+   * Keeps a new raster, dropping the least recently used beyond the budget, but never one this
+   * render drew: a frame with more rasters than fit would otherwise drop each just before it is
+   * needed again (a cycle defeats least-recently-used), and every render would draw them all.
+   */
+  #keep(key: string, entry: RasterEntry): void {
     if (entry.bytes > this.#maxBytes / 2) return;
-    this.#entries.set(key, entry);
-    this.#bytes += entry.bytes;
+    let room = this.#maxBytes - this.#bytes;
+    const victims: string[] = [];
     for (const [oldKey, old] of this.#entries) {
-      if (this.#bytes <= this.#maxBytes) break;
+      if (room >= entry.bytes) break;
+      if (old.usedIn === this.#render) return;
+      victims.push(oldKey);
+      room += old.bytes;
+    }
+    if (room < entry.bytes) return;
+    for (const oldKey of victims) {
+      const old = this.#entries.get(oldKey);
+      if (!old) continue;
       this.#entries.delete(oldKey);
       this.#bytes -= old.bytes;
       old.image.delete();
     }
+    this.#entries.set(key, entry);
+    this.#bytes += entry.bytes;
   }
 
   dispose(): void {

@@ -1,8 +1,9 @@
-import type { Path } from "canvaskit-wasm";
+import type { Canvas, Path } from "canvaskit-wasm";
 import type { Layer } from "../document/schema.ts";
 import type { LayerKind } from "../layers/kind.ts";
 import { kindOf } from "../layers/registry.ts";
 import type { PaintContext } from "./context.ts";
+import { type AxisAligned, axisAligned, inDeviceSpace } from "./device-space.ts";
 import { compositingPaint, shadowReach } from "./effects.ts";
 import { isDrawn } from "./geometry.ts";
 import { drawsThroughRaster } from "./layer-rasters.ts";
@@ -74,7 +75,12 @@ function drawLayer(
   // folds it in) and is what kinds that draw along the edge follow.
   const mask = layer.mask === undefined ? null : maskOutline(ck, layer, layer.mask, siblings, path);
   const silhouette = castsSilhouette(ctx, layer, path, mask);
-  const composite = compositingPaint(ck, layer, path, silhouette === null);
+  const shadows = layer.shadows ?? [];
+  // Without a silhouette, shadows come from the layer's pixels: blurred in JS when the canvas is
+  // axis-aligned (render/pixel-shadows.ts), else Skia's drop-shadow filter.
+  const fromPixels =
+    silhouette === null && shadows.length > 0 && !kind.children ? deviceTransformFor(canvas) : null;
+  const composite = compositingPaint(ck, layer, path, silhouette === null && fromPixels === null);
   if (composite !== null) {
     // Bounded to the box plus the kind's overhang and the shadows' reach, to keep the offscreen layer small.
     const margin = kind.children ? null : (kind.overhang?.(layer) ?? 1) + shadowReach(layer);
@@ -92,19 +98,57 @@ function drawLayer(
     composite.delete();
   }
   if (silhouette !== null) {
-    drawSilhouetteShadows(ctx, layer.shadows ?? [], silhouette, `${path}.shadows`);
+    drawSilhouetteShadows(ctx, shadows, silhouette, `${path}.shadows`);
     silhouette.outline.delete();
   }
-  if (mask !== null && !kind.masksItself) canvas.clipPath(mask, ck.ClipOp.Intersect, true);
+  try {
+    if (fromPixels === null) {
+      drawContent(ctx, layer, kind, path, mask);
+    } else {
+      const margin = kind.overhang?.(layer) ?? 1;
+      const box = {
+        x0: layer.x - margin,
+        y0: layer.y - margin,
+        x1: layer.x + layer.width + margin,
+        y1: layer.y + layer.height + margin,
+      };
+      ctx.pixelShadows.paint(canvas, fromPixels, box, shadows, `${path}.shadows`, (offscreen) => {
+        const inRaster: PaintContext = {
+          ...ctx,
+          canvas: offscreen,
+          paintLayers: (layers, parentPath) => paintLayers(inRaster, layers, parentPath),
+        };
+        drawContent(inRaster, layer, kind, path, mask);
+      });
+    }
+  } finally {
+    mask?.delete();
+  }
+  canvas.restoreToCount(saved);
+}
+
+/** The layer's own drawing: clipped to its mask (unless the kind folds the mask in), then the kind's paint. */
+function drawContent(
+  ctx: PaintContext,
+  layer: Layer,
+  kind: LayerKind,
+  path: string,
+  mask: Path | null,
+): void {
+  if (mask !== null && !kind.masksItself) ctx.canvas.clipPath(mask, ctx.ck.ClipOp.Intersect, true);
   const outerMask = ctx.mask;
   ctx.mask = mask;
   try {
     kind.paint(ctx, layer, path);
   } finally {
     ctx.mask = outerMask;
-    mask?.delete();
   }
-  canvas.restoreToCount(saved);
+}
+
+/** The canvas's transform if pixel shadows can be drawn under it (axis-aligned, exactly undone). */
+function deviceTransformFor(canvas: Canvas): AxisAligned | null {
+  const t = axisAligned(canvas);
+  return t !== null && inDeviceSpace(canvas, t, () => {}) ? t : null;
 }
 
 /** The silhouette a shadowed layer casts its shadows from (cut to its mask), or null: filter them. */
