@@ -120,9 +120,11 @@ export async function startScaledServer(
     // A job taken before the engines load would sit out part of its expiry in this process's queue.
     await pool.ready();
     stopRendering = await startPgRenderWorkers(boss, {
-      // One job per render thread, not pool.capacity: a job taken starts its lease, and one waiting
-      // behind another in a thread would sit out part of it (the embedded queue has no leases).
-      concurrency: config.workers,
+      url: backend.databaseUrl,
+      // Each render thread draws one task and holds the next (worker-pool.ts), so a process takes
+      // that many jobs at once: a job taken starts its lease, and waits behind at most one render.
+      capacity: pool.capacity,
+      ...(config.accountConcurrency > 0 ? { accountConcurrency: config.accountConcurrency } : {}),
       giveUp: (id) => giveUpRenderJob(state, id),
       run: (id) =>
         runRenderJob(
@@ -131,7 +133,10 @@ export async function startScaledServer(
             clock: state.clock,
             runTask,
             assetLinks: (asset) => assetLinksAt(state, linkBase, asset),
-            ...(outputHashes ? { recordingHash: (recording) => outputHashes.track(recording) } : {}),
+            // No API in this process waits on the hash: it goes into the completing transaction.
+            ...(outputHashes
+              ? { recordingHash: (recording) => outputHashes.track(recording) }
+              : { hashWithCompletion: true }),
           },
           id,
         ),

@@ -138,7 +138,8 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
     it("runs accepted renders on worker processes and wakes the waiting API with the result", async () => {
       const ran: string[] = [];
       stopWorkers = await startPgRenderWorkers(workerBoss, {
-        concurrency: 2,
+        url,
+        capacity: 2,
         giveUp: (renderId) =>
           giveUpRenderJob({ renders: worker.renders, clock: { now: () => new Date(T1) } }, renderId),
         async run(renderId) {

@@ -3,7 +3,7 @@ import pg from "pg";
 import type { PgBoss } from "pg-boss";
 import type { RenderQueue } from "../../ports/render-queue.ts";
 import type { RenderRecord, RenderStore } from "../../ports/render-store.ts";
-import { RENDER_GIVEN_UP_QUEUE, RENDER_QUEUE, type RenderJobData } from "./render-jobs.ts";
+import { RENDER_GIVEN_UP_QUEUE, RENDER_QUEUE, type RenderJobData, renderJobId } from "./render-jobs.ts";
 import { RENDER_FINISHED_CHANNEL } from "./render-store.ts";
 
 // Notifications are the fast path; this poll is the floor for one lost while the listening
@@ -29,25 +29,9 @@ export async function createPgRenderQueue(options: {
 }): Promise<PgRenderQueue> {
   const events = new EventEmitter();
   events.setMaxListeners(0);
-  let closed = false;
-  let client: pg.Client | null = null;
-
-  const listen = async () => {
-    const c = new pg.Client({ connectionString: options.url, application_name: "pictor-listen" });
-    c.on("notification", (n) => {
-      if (n.channel === RENDER_FINISHED_CHANNEL && n.payload) events.emit(n.payload);
-    });
-    c.on("error", () => {
-      if (closed) return;
-      client = null;
-      c.end().catch(() => {});
-      setTimeout(() => void listen().catch(() => {}), RECONNECT_MS).unref();
-    });
-    await c.connect();
-    await c.query(`LISTEN ${RENDER_FINISHED_CHANNEL}`);
-    client = c;
-  };
-  await listen();
+  const listener = await listenTo(options.url, RENDER_FINISHED_CHANNEL, "pictor-listen", (payload) => {
+    if (payload) events.emit(payload);
+  });
 
   return {
     enqueue() {},
@@ -78,77 +62,162 @@ export async function createPgRenderQueue(options: {
         }
       }
     },
-    async close() {
-      closed = true;
-      await client?.end();
-    },
+    close: () => listener.close(),
   };
 }
 
-// An idle render slot asks for a job this often. A slot that just finished one asks again at once:
-// pg-boss's own work() loop waits its polling interval after every job, which capped each render
-// thread at two renders a second (a 1,000-row batch took four minutes on two threads).
-const IDLE_POLL_MS = 500;
+// NOTIFY wakes an idle worker the moment a job is sent (render-jobs.ts: the queue's `notify`); this
+// poll is only the floor for a notification lost while the listening connection was down.
+const IDLE_POLL_MS = 2000;
+const GIVEN_UP_POLL_MS = 5000;
 
 /**
- * The worker side: `concurrency` slots each take one render job from pg-boss at a time and run it to
- * its end state with `run` (the shared runRenderJob), then complete it. A throw fails the job into
- * pg-boss's retry with backoff; a process killed mid-render has its job expire and redelivered
- * (render-jobs.ts), and runRenderJob is idempotent. Returns a stop function that lets jobs in flight
- * finish.
+ * pg-boss's NOTIFY channel for new jobs, derived from its schema as pg-boss derives it
+ * (plans.notifyChannelSql, not exported). Were that ever to change, workers would fall back to the
+ * idle poll: slower to wake, never wrong.
+ */
+const PGBOSS_CHANNEL_SQL =
+  "SELECT ('pgboss_' || left(encode(sha224('pgboss'::bytea), 'hex'), 24)) AS channel";
+
+/**
+ * The worker side: one subscription per process. A single loop fetches as many render jobs as the
+ * process has free room for (`capacity`: its render threads and the task each holds queued behind
+ * the one it draws) in one pg-boss fetch, runs each to its end state with `run` (the shared
+ * runRenderJob, whose ending transaction also completes the job: render-jobs.ts settleRenderJobs),
+ * and fetches again as room frees. When the queue is empty it sleeps until pg-boss NOTIFYs a new job
+ * (or IDLE_POLL_MS passes): no polling per render or per thread. A throw fails the job into pg-boss's
+ * retry with backoff; a process killed mid-render has its jobs expire and redelivered, and
+ * runRenderJob is idempotent. Returns a stop function that lets jobs in flight finish.
  */
 export async function startPgRenderWorkers(
   boss: PgBoss,
   options: {
-    concurrency: number;
+    /** For the LISTEN connection. */
+    url: string;
+    capacity: number;
+    /** At most this many renders of one account run at once across all workers; none: no cap. */
+    accountConcurrency?: number;
+    /** Runs the render; resolves with null when it did not end it (nothing to do, or ended elsewhere). */
     run(renderId: string): Promise<unknown>;
     /** Ends a render whose job was given up (failed and refunded; a no-op if it had finished). */
     giveUp(renderId: string): Promise<unknown>;
   },
 ): Promise<() => Promise<void>> {
   let stopping = false;
-  const sleepers = new Set<() => void>();
-  const idle = () =>
+  let inFlight = 0;
+  let wake: () => void = () => {};
+  const woken = () =>
     new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        sleepers.delete(done);
-        resolve();
-      };
       const timer = setTimeout(done, IDLE_POLL_MS);
-      sleepers.add(done);
+      function done() {
+        clearTimeout(timer);
+        wake = () => {};
+        resolve();
+      }
+      wake = done;
     });
-  const slot = async () => {
-    while (!stopping) {
-      let job: { id: string; data: RenderJobData } | undefined;
-      try {
-        [job] = await boss.fetch<RenderJobData>(RENDER_QUEUE, { batchSize: 1 });
-      } catch {
-        // Database unreachable for a moment: the next poll tries again.
-      }
-      if (!job) {
-        await idle();
-        continue;
-      }
-      try {
-        await options.run(job.data.renderId);
+  const { rows } = await boss.getDb().executeSql(PGBOSS_CHANNEL_SQL);
+  const listener = await listenTo(options.url, String(rows[0]?.channel), "pictor-worker-listen", () =>
+    wake(),
+  );
+
+  const runOne = async (job: { id: string; data: RenderJobData }) => {
+    try {
+      const ended = await options.run(job.data.renderId);
+      // The transaction that ended the render completed its job, unless it had ended already (null),
+      // or the job predates ids derived from the render (renderJobId).
+      if (ended == null || job.id !== renderJobId(job.data.renderId))
         await boss.complete(RENDER_QUEUE, job.id);
-      } catch (error) {
-        await boss.fail(RENDER_QUEUE, job.id, { message: String(error) }).catch(() => {});
+    } catch (error) {
+      await boss.fail(RENDER_QUEUE, job.id, { message: String(error) }).catch(() => {});
+    } finally {
+      inFlight--;
+      wake();
+    }
+  };
+  const fetcher = async () => {
+    while (!stopping) {
+      const room = options.capacity - inFlight;
+      let fetched = 0;
+      if (room > 0) {
+        try {
+          const jobs = await boss.fetch<RenderJobData>(RENDER_QUEUE, {
+            batchSize: room,
+            ...(options.accountConcurrency ? { groupConcurrency: options.accountConcurrency } : {}),
+          });
+          fetched = jobs.length;
+          inFlight += jobs.length;
+          for (const job of jobs) void runOne(job);
+        } catch {
+          // Database unreachable for a moment: the next pass tries again.
+        }
       }
+      // Full room taken: more may wait, so go again as soon as a job ends (which wakes us).
+      if (stopping || (room > 0 && fetched === room && inFlight < options.capacity)) continue;
+      await woken();
     }
   };
   const settler = async () => {
     while (!stopping) {
       const settled = await settleGivenUpRenderJobs(boss, options.giveUp).catch(() => 0);
-      if (settled === 0) await idle();
+      if (settled === 0) await new Promise((r) => setTimeout(r, GIVEN_UP_POLL_MS).unref());
     }
   };
-  const slots = [...Array.from({ length: options.concurrency }, slot), settler()];
+  const loops = [fetcher(), settler()];
   return async () => {
     stopping = true;
-    for (const wake of sleepers) wake();
-    await Promise.all(slots);
+    wake();
+    await loops[0];
+    while (inFlight > 0) await woken();
+    await listener.close();
+  };
+}
+
+/**
+ * A connection LISTENing on `channel`, re-established after it drops (notifications sent meanwhile
+ * are lost: callers keep a polling floor).
+ */
+export async function listenTo(
+  url: string,
+  channel: string,
+  applicationName: string,
+  onNotify: (payload: string | undefined) => void,
+): Promise<{ close(): Promise<void> }> {
+  let closed = false;
+  let client: pg.Client | null = null;
+  const listen = async () => {
+    const c = new pg.Client({ connectionString: url, application_name: applicationName });
+    c.on("notification", (n) => {
+      if (n.channel === channel) onNotify(n.payload);
+    });
+    c.on("error", () => {
+      if (closed) return;
+      client = null;
+      c.end().catch(() => {});
+      retry();
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN "${channel.replaceAll('"', "")}"`);
+    } catch (error) {
+      c.end().catch(() => {});
+      throw error;
+    }
+    if (closed) await c.end();
+    else client = c;
+  };
+  // Until it is back (a database restart takes a while): every RECONNECT_MS.
+  const retry = () => {
+    setTimeout(() => {
+      if (!closed) listen().catch(retry);
+    }, RECONNECT_MS).unref();
+  };
+  await listen();
+  return {
+    async close() {
+      closed = true;
+      await client?.end();
+    },
   };
 }
 
