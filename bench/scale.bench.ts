@@ -39,12 +39,17 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const ROWS = Number(process.env.BENCH_SCALE_BATCH_ROWS ?? 300);
 const CLIENTS = 8;
 const cores = availableParallelism();
+// BENCH_SCALE_ONLY=1x2 (processes x threads, comma-separated) runs those alone, for a quick look.
+const ONLY = process.env.BENCH_SCALE_ONLY?.split(",").map((c) => c.trim());
 const CONFIGS: { processes: number; threads: number }[] = [
   { processes: 1, threads: 1 },
   { processes: 2, threads: 1 },
   { processes: 4, threads: 1 },
   { processes: 1, threads: cores },
-];
+].filter((c) => !ONLY || ONLY.includes(`${c.processes}x${c.threads}`));
+// BENCH_WORKER_PROFILE_DIR: worker processes write V8 CPU profiles there (every thread), to see where
+// their time goes.
+const PROFILE_DIR = process.env.BENCH_WORKER_PROFILE_DIR;
 const configName = (c: { processes: number; threads: number }) =>
   `PG + S3, ${c.processes} worker process${c.processes > 1 ? "es" : ""} x ${c.threads} thread${c.threads > 1 ? "s" : ""}`;
 
@@ -268,7 +273,10 @@ try {
     const { apiKey, assetId } = await seedScaled(env, dir, document, photo);
     const workerProcesses = await Promise.all(
       Array.from({ length: config.processes }, () =>
-        spawnRole("worker", ["--workers", String(config.threads)], env),
+        spawnRole("worker", ["--workers", String(config.threads)], {
+          ...env,
+          ...(PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } : {}),
+        }),
       ),
     );
     console.error(`${configName(config)}...`);
