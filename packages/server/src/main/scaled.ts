@@ -186,6 +186,8 @@ export async function startScaledServer(
 /** The trial account of the embedded default, created once even when several API processes start together. */
 async function trialAccountOnFirstStart(state: ScaledState): Promise<RunningServer["firstStart"]> {
   const client = await state.pool.connect();
+  const onLost = () => {};
+  client.on("error", onLost);
   try {
     await client.query("SELECT pg_advisory_lock($1)", [FIRST_START_LOCK]);
     const { rows } = await client.query("SELECT EXISTS (SELECT 1 FROM accounts) AS any");
@@ -193,6 +195,7 @@ async function trialAccountOnFirstStart(state: ScaledState): Promise<RunningServ
     return await createAccount(state, { name: "trial" });
   } finally {
     await client.query("SELECT pg_advisory_unlock($1)", [FIRST_START_LOCK]).catch(() => {});
+    client.removeListener("error", onLost);
     client.release();
   }
 }

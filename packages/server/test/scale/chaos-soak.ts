@@ -179,8 +179,6 @@ export async function runChaosSoak(options: SoakOptions): Promise<SoakReport> {
       });
       if (res.status !== 201) throw new Error(`template not published: ${res.status} ${res.text}`);
     }
-    db = new pg.Client({ connectionString: databaseUrl });
-    await db.connect();
     log(`soak seed ${options.seed}: ${apiCount} API + ${workerCount} worker processes, ${clients} clients`);
 
     // The clients: a request mix from the seed, to any API process (a killed one refuses: counted).
@@ -286,6 +284,10 @@ export async function runChaosSoak(options: SoakOptions): Promise<SoakReport> {
     await Promise.all([...Array.from({ length: clients }, (_, c) => client(c)), chaos()]);
     await Promise.all(restarts);
     log(`load over: ${JSON.stringify(report.requests)}; settling`);
+    // The checker's connection opens after PostgreSQL's restart.
+    db = new pg.Client({ connectionString: databaseUrl });
+    db.on("error", () => {});
+    await db.connect();
 
     // Settled: nothing queued or rendering, no callback left to deliver (with a deadline).
     const settleStart = Date.now();
