@@ -59,6 +59,8 @@ export interface SoakReport {
     workerKills: number;
     restarts: number;
     postgresRestarts: number;
+    /** Starts that failed (PostgreSQL was restarting) and were tried again. */
+    failedStarts: number;
     /** Processes that exited without being killed (a crash: each one is also a violation). */
     unexpectedExits: number;
   };
@@ -96,7 +98,14 @@ export async function runChaosSoak(options: SoakOptions): Promise<SoakReport> {
     durationMs: options.durationMs,
     requests: { sent: 0, accepted: 0, refused402: 0, failedOrUnavailable: 0 },
     renders: { total: 0, completed: 0, failed: 0, retriedJobs: 0 },
-    faults: { apiKills: 0, workerKills: 0, restarts: 0, postgresRestarts: 0, unexpectedExits: 0 },
+    faults: {
+      apiKills: 0,
+      workerKills: 0,
+      restarts: 0,
+      postgresRestarts: 0,
+      failedStarts: 0,
+      unexpectedExits: 0,
+    },
     callbacks: { expected: 0, deliveries: 0 },
     settleMs: 0,
     violations: [],
@@ -275,7 +284,18 @@ export async function runChaosSoak(options: SoakOptions): Promise<SoakReport> {
         restarts.push(
           (async () => {
             await new Promise((r) => setTimeout(r, downFor));
-            await (isApi ? startApi(i) : startWorker(i));
+            // A process cannot start while PostgreSQL is down (it exits at once, by design): started
+            // again after a moment, as a supervisor (systemd Restart=always) would.
+            for (;;) {
+              try {
+                await (isApi ? startApi(i) : startWorker(i));
+                break;
+              } catch (error) {
+                report.faults.failedStarts++;
+                log(`${isApi ? "api" : "worker"} ${i} did not start: ${String(error).slice(0, 120)}`);
+                await new Promise((r) => setTimeout(r, 500));
+              }
+            }
             report.faults.restarts++;
           })(),
         );
