@@ -246,7 +246,11 @@ export async function runChaosSoak(options: SoakOptions): Promise<SoakReport> {
           for (const row of (res.json?.renders as { id?: string }[] | undefined) ?? [])
             if (row.id) accepted.add(row.id);
         } else if (res.status === 402) report.requests.refused402++;
-        else report.requests.failedOrUnavailable++;
+        else {
+          report.requests.failedOrUnavailable++;
+          // A killed process refuses at once: pace the client (load, not a wait for a result).
+          await new Promise((r) => setTimeout(r, 50));
+        }
         // A wait-mode render that failed answers with its id in the error (accepted, then refunded).
         const failedId = (res.json?.error as { render_id?: string } | undefined)?.render_id;
         if (failedId) accepted.add(failedId);

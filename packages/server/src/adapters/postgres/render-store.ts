@@ -2,6 +2,9 @@ import type pg from "pg";
 import type { AssetRecord } from "../../ports/asset-store.ts";
 import type { RenderJob, RenderRecord, RenderStore } from "../../ports/render-store.ts";
 import {
+  ASSET_INSERT_COLUMNS,
+  assetInsertValues,
+  placeholders,
   RENDER_SELECT,
   type Row,
   renderByIdempotencyKey,
@@ -9,7 +12,7 @@ import {
   renderInsert,
   renderInsertValues,
 } from "../sql-rows.ts";
-import { insertAsset } from "./asset-store.ts";
+import { indexAssetTerms } from "./asset-store.ts";
 import { type PgExecutor, postgresColumns, withTransaction } from "./pool.ts";
 import { insertWebhookEvent } from "./webhook-outbox.ts";
 
@@ -90,11 +93,18 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
         );
         const balance = Number(rows[0]?.balance ?? 0);
         if (balance < r.creditsCharged) return { accepted: false as const, balance };
+        // The charge and the render in one statement (one round trip): the ledger's trigger keeps the
+        // balance, whose CHECK refuses to go below zero.
+        const values = renderInsertValues(r);
+        const n = values.length;
         await client.query(
-          "INSERT INTO ledger (account_id, kind, amount, render_id, note, created_at) VALUES ($1, 'charge', $2, $3, NULL, $4)",
-          [r.accountId, -r.creditsCharged, r.id, r.createdAt],
+          `WITH charge AS (
+             INSERT INTO ledger (account_id, kind, amount, render_id, note, created_at)
+             VALUES ($${n + 1}, 'charge', $${n + 2}, $${n + 3}, NULL, $${n + 4})
+           )
+           ${renderInsert("$")}`,
+          [...values, r.accountId, -r.creditsCharged, r.id, r.createdAt],
         );
-        await client.query(renderInsert("$"), renderInsertValues(r));
         await options.enqueueInTransaction?.(
           client,
           { ...r, status: "queued" },
@@ -139,20 +149,30 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
     async complete(id, { asset, warnings, at, callback, sha256 }) {
       try {
         return await withTransaction(pool, async (client) => {
-          // Ends the render only if it is pending (the row stays locked to the commit); NOTIFY inside
-          // the transaction goes out at commit. renders.asset_id has no foreign key: the asset follows.
+          // One statement: ends the render only if it is pending (the row stays locked to the
+          // commit), inserts its output asset and the output's hash, and NOTIFYs (delivered at commit).
+          // renders.asset_id has no foreign key, so the render may name the asset first.
+          const values = assetInsertValues(asset);
+          const n = values.length;
           const ended = await client.query(
             `WITH ended AS (
-               UPDATE renders SET status = 'completed', asset_id = $1, warnings = $2, completed_at = $3
-                WHERE id = $4 AND status IN ('queued', 'rendering') RETURNING id
+               UPDATE renders SET status = 'completed', asset_id = $${n + 1}, warnings = $${n + 2}, completed_at = $${n + 3}
+                WHERE id = $${n + 4} AND status IN ('queued', 'rendering') RETURNING id
+             ), notified AS (
+               SELECT pg_notify($${n + 5}, id) FROM ended
+             ), inserted AS (
+               INSERT INTO assets (${ASSET_INSERT_COLUMNS})
+               SELECT ${placeholders(n, "$")} FROM ended RETURNING id, account_id
+             ), hashed AS (
+               INSERT INTO asset_files (asset_id, account_id, sha256, render_output)
+               SELECT id, account_id, $${n + 6}, true FROM inserted WHERE $${n + 6}::text IS NOT NULL
              )
-             SELECT pg_notify($5, id) FROM ended`,
-            [asset.id, json(warnings), at, id, RENDER_FINISHED_CHANNEL],
+             SELECT count(*)::int AS ended FROM notified`,
+            [...values, asset.id, json(warnings), at, id, RENDER_FINISHED_CHANNEL, sha256 ?? null],
           );
-          // Finished already (another delivery of its job): nothing is written.
-          if (ended.rowCount === 0) throw new AlreadyFinished();
-          await insertAsset(client, asset);
-          if (sha256 !== undefined) await insertOutputHash(client, asset, sha256);
+          // Finished already (another delivery of its job): nothing was written.
+          if (ended.rows[0]?.ended !== 1) throw new AlreadyFinished();
+          await indexAssetTerms(client, asset);
           // Same commit: a completed render with a webhook_url always has its event, a failed one never.
           if (callback) await insertWebhookEvent(client, callback);
           await options.settleInTransaction?.(client, id);
