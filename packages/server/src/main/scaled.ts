@@ -121,9 +121,10 @@ export async function startScaledServer(
     await pool.ready();
     stopRendering = await startPgRenderWorkers(boss, {
       url: backend.databaseUrl,
-      // Each render thread draws one task and holds the next (worker-pool.ts), so a process takes
-      // that many jobs at once: a job taken starts its lease, and waits behind at most one render.
-      capacity: pool.capacity,
+      // One job per render thread, not pool.capacity: a job taken starts its lease, and one waiting
+      // behind another in a thread would sit out part of it, or all of it behind a render that hangs
+      // (and a killed worker's waiting job would come back only after the expiry, not at once).
+      capacity: config.workers,
       ...(config.accountConcurrency > 0 ? { accountConcurrency: config.accountConcurrency } : {}),
       giveUp: (id) => giveUpRenderJob(state, id),
       run: (id) =>

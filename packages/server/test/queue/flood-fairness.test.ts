@@ -14,7 +14,7 @@ import {
 // it. Judged by the order the renders finished in (completed_at and statuses), not by wall-clock
 // thresholds. Runs in both modes (issue 21): the embedded queue (project `server`: one FIFO per
 // account, round-robin) and pg-boss on PostgreSQL (project `server-pg`: each job's priority is minus
-// its account's queued renders, render-jobs.ts fairPriority; a process holds two jobs at a time).
+// its account's queued renders, render-jobs.ts fairPriority; a worker holds one job per render thread).
 
 const FLOOD = 200;
 

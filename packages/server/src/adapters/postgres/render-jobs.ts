@@ -55,9 +55,8 @@ export async function createRenderQueue(boss: PgBoss): Promise<void> {
 }
 
 /**
- * The pg-boss job id of a render: derived from the render id (a name-based UUID), so the transaction
- * that ends a render can complete its job by the render id alone (settleRenderJobs), and a job is
- * never sent twice for one render.
+ * The pg-boss job id of a render: derived from the render id (a name-based UUID), so a render's job
+ * can be found (and is never sent twice) by the render id alone.
  */
 export function renderJobId(renderId: string): string {
   const h = createHash("sha1").update(`pictor-render:${renderId}`).digest();
@@ -97,17 +96,5 @@ export function enqueueRenderJobs(boss: PgBoss): NonNullable<PgRenderStoreOption
       group: { id: render.accountId },
     });
     if (!jobId) throw new Error(`pg-boss did not enqueue render ${render.id}`);
-  };
-}
-
-/**
- * The RenderStore hook that completes a render's job in the transaction that ends the render: the
- * render's end state and its job's completion commit together (a crash between them can no longer
- * leave a finished render whose job is redelivered). A job no longer active (expired and retried
- * elsewhere, given up) is left alone by pg-boss; the delivery holding it finds the render finished.
- */
-export function settleRenderJobs(boss: PgBoss): NonNullable<PgRenderStoreOptions["settleInTransaction"]> {
-  return async (client, renderId) => {
-    await boss.complete(RENDER_QUEUE, renderJobId(renderId), null, { db: executorOf(client) });
   };
 }

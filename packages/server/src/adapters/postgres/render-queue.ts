@@ -3,7 +3,7 @@ import pg from "pg";
 import type { PgBoss } from "pg-boss";
 import type { RenderQueue } from "../../ports/render-queue.ts";
 import type { RenderRecord, RenderStore } from "../../ports/render-store.ts";
-import { RENDER_GIVEN_UP_QUEUE, RENDER_QUEUE, type RenderJobData, renderJobId } from "./render-jobs.ts";
+import { RENDER_GIVEN_UP_QUEUE, RENDER_QUEUE, type RenderJobData } from "./render-jobs.ts";
 import { RENDER_FINISHED_CHANNEL } from "./render-store.ts";
 
 // Notifications are the fast path; this poll is the floor for one lost while the listening
@@ -70,6 +70,8 @@ export async function createPgRenderQueue(options: {
 // poll is only the floor for a notification lost while the listening connection was down.
 const IDLE_POLL_MS = 2000;
 const GIVEN_UP_POLL_MS = 5000;
+const ACK_BATCH = 32;
+const ACK_EVERY_MS = 50;
 
 /**
  * pg-boss's NOTIFY channel for new jobs, derived from its schema as pg-boss derives it
@@ -83,8 +85,10 @@ const PGBOSS_CHANNEL_SQL =
  * The worker side: one subscription per process. A single loop fetches as many render jobs as the
  * process has free room for (`capacity`: its render threads and the task each holds queued behind
  * the one it draws) in one pg-boss fetch, runs each to its end state with `run` (the shared
- * runRenderJob, whose ending transaction also completes the job: render-jobs.ts settleRenderJobs),
- * and fetches again as room frees. When the queue is empty it sleeps until pg-boss NOTIFYs a new job
+ * runRenderJob: the render's end, its output asset, hash and callback commit together), and fetches
+ * again as room frees. Finished jobs are completed in pg-boss together, one statement for up to
+ * ACK_BATCH jobs or every ACK_EVERY_MS: a job whose completion is lost (a crash in between) expires
+ * and is delivered again, and finds its render ended (runRenderJob is idempotent). When the queue is empty it sleeps until pg-boss NOTIFYs a new job
  * (or IDLE_POLL_MS passes): no polling per render or per thread. A throw fails the job into pg-boss's
  * retry with backoff; a process killed mid-render has its jobs expire and redelivered, and
  * runRenderJob is idempotent. Returns a stop function that lets jobs in flight finish.
@@ -97,7 +101,7 @@ export async function startPgRenderWorkers(
     capacity: number;
     /** At most this many renders of one account run at once across all workers; none: no cap. */
     accountConcurrency?: number;
-    /** Runs the render; resolves with null when it did not end it (nothing to do, or ended elsewhere). */
+    /** Runs the render to its end state (a no-op for one that has ended); a throw means retry. */
     run(renderId: string): Promise<unknown>;
     /** Ends a render whose job was given up (failed and refunded; a no-op if it had finished). */
     giveUp(renderId: string): Promise<unknown>;
@@ -121,13 +125,34 @@ export async function startPgRenderWorkers(
     wake(),
   );
 
+  let acks: string[] = [];
+  let ackTimer: NodeJS.Timeout | null = null;
+  let acking: Promise<void> = Promise.resolve();
+  const flushAcks = () => {
+    if (ackTimer) clearTimeout(ackTimer);
+    ackTimer = null;
+    const ids = acks;
+    acks = [];
+    if (ids.length === 0) return acking;
+    acking = acking.then(() =>
+      boss.complete(RENDER_QUEUE, ids).then(
+        () => {},
+        // Database away: these jobs expire and come back, to renders that have ended (a no-op).
+        () => {},
+      ),
+    );
+    return acking;
+  };
+  const ack = (id: string) => {
+    acks.push(id);
+    if (acks.length >= ACK_BATCH) void flushAcks();
+    else ackTimer ??= setTimeout(flushAcks, ACK_EVERY_MS);
+  };
+
   const runOne = async (job: { id: string; data: RenderJobData }) => {
     try {
-      const ended = await options.run(job.data.renderId);
-      // The transaction that ended the render completed its job, unless it had ended already (null),
-      // or the job predates ids derived from the render (renderJobId).
-      if (ended == null || job.id !== renderJobId(job.data.renderId))
-        await boss.complete(RENDER_QUEUE, job.id);
+      await options.run(job.data.renderId);
+      ack(job.id);
     } catch (error) {
       await boss.fail(RENDER_QUEUE, job.id, { message: String(error) }).catch(() => {});
     } finally {
@@ -169,6 +194,7 @@ export async function startPgRenderWorkers(
     wake();
     await loops[0];
     while (inFlight > 0) await woken();
+    await flushAcks();
     await listener.close();
   };
 }

@@ -47,12 +47,6 @@ export interface PgRenderStoreOptions {
     queuedAhead: number,
   ) => Promise<void>;
   /**
-   * Runs inside the transaction that ends a render (completed, or failed and refunded), on the same
-   * connection: the place to complete its queue job, so the render's end and its job's end commit
-   * together (one transaction a render instead of two).
-   */
-  settleInTransaction?: (client: PgExecutor, renderId: string) => Promise<void>;
-  /**
    * Caps how many of the account's queued renders are counted for `enqueueInTransaction`'s
    * `queuedAhead` (the count is a fairness priority; past the cap they all rank alike). Default 1,000.
    */
@@ -147,35 +141,37 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
       return { render: toRender(r), document: r.pinned_document as RenderJob["document"] };
     },
     async complete(id, { asset, warnings, at, callback, sha256 }) {
+      // One statement: ends the render only if it is pending (the row stays locked to the commit),
+      // inserts its output asset and the output's hash, and NOTIFYs (delivered at commit).
+      // renders.asset_id has no foreign key, so the render may name the asset first.
+      const values = assetInsertValues(asset);
+      const n = values.length;
+      const completion: [string, unknown[]] = [
+        `WITH ended AS (
+           UPDATE renders SET status = 'completed', asset_id = $${n + 1}, warnings = $${n + 2}, completed_at = $${n + 3}
+            WHERE id = $${n + 4} AND status IN ('queued', 'rendering') RETURNING id
+         ), notified AS (
+           SELECT pg_notify($${n + 5}, id) FROM ended
+         ), inserted AS (
+           INSERT INTO assets (${ASSET_INSERT_COLUMNS})
+           SELECT ${placeholders(n, "$")} FROM ended RETURNING id, account_id
+         ), hashed AS (
+           INSERT INTO asset_files (asset_id, account_id, sha256, render_output)
+           SELECT id, account_id, $${n + 6}, true FROM inserted WHERE $${n + 6}::text IS NOT NULL
+         )
+         SELECT count(*)::int AS ended FROM notified`,
+        [...values, asset.id, json(warnings), at, id, RENDER_FINISHED_CHANNEL, sha256 ?? null],
+      ];
+      const rest = callback !== undefined || asset.tags.length > 0 || Object.keys(asset.metadata).length > 0;
+      // Nothing else to write (the common case): the statement is the whole unit of work, committed alone.
+      if (!rest) return (await pool.query(...completion)).rows[0]?.ended === 1;
       try {
         return await withTransaction(pool, async (client) => {
-          // One statement: ends the render only if it is pending (the row stays locked to the
-          // commit), inserts its output asset and the output's hash, and NOTIFYs (delivered at commit).
-          // renders.asset_id has no foreign key, so the render may name the asset first.
-          const values = assetInsertValues(asset);
-          const n = values.length;
-          const ended = await client.query(
-            `WITH ended AS (
-               UPDATE renders SET status = 'completed', asset_id = $${n + 1}, warnings = $${n + 2}, completed_at = $${n + 3}
-                WHERE id = $${n + 4} AND status IN ('queued', 'rendering') RETURNING id
-             ), notified AS (
-               SELECT pg_notify($${n + 5}, id) FROM ended
-             ), inserted AS (
-               INSERT INTO assets (${ASSET_INSERT_COLUMNS})
-               SELECT ${placeholders(n, "$")} FROM ended RETURNING id, account_id
-             ), hashed AS (
-               INSERT INTO asset_files (asset_id, account_id, sha256, render_output)
-               SELECT id, account_id, $${n + 6}, true FROM inserted WHERE $${n + 6}::text IS NOT NULL
-             )
-             SELECT count(*)::int AS ended FROM notified`,
-            [...values, asset.id, json(warnings), at, id, RENDER_FINISHED_CHANNEL, sha256 ?? null],
-          );
           // Finished already (another delivery of its job): nothing was written.
-          if (ended.rows[0]?.ended !== 1) throw new AlreadyFinished();
+          if ((await client.query(...completion)).rows[0]?.ended !== 1) throw new AlreadyFinished();
           await indexAssetTerms(client, asset);
           // Same commit: a completed render with a webhook_url always has its event, a failed one never.
           if (callback) await insertWebhookEvent(client, callback);
-          await options.settleInTransaction?.(client, id);
           return true;
         });
       } catch (error) {
@@ -198,7 +194,6 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
           [r.account_id, r.credits_charged, id, error.code, at],
         );
         await notifyFinished(client, id);
-        await options.settleInTransaction?.(client, id);
         return true;
       });
     },

@@ -7,7 +7,7 @@ import { createPgIdempotencyStore } from "./idempotency-store.ts";
 import { createPgLedger } from "./ledger.ts";
 import { migrate } from "./migrations.ts";
 import { createPgPool, type PgPoolOptions } from "./pool.ts";
-import { enqueueRenderJobs, settleRenderJobs } from "./render-jobs.ts";
+import { enqueueRenderJobs } from "./render-jobs.ts";
 import { createPgRenderStore } from "./render-store.ts";
 import { createPgTemplateStore } from "./template-store.ts";
 import { createPgWebhookOutbox } from "./webhook-outbox.ts";
@@ -39,12 +39,7 @@ export async function openPostgresState(url: string, options: PostgresStateOptio
     templates: createPgTemplateStore(pool),
     renders: createPgRenderStore(
       pool,
-      options.boss
-        ? {
-            enqueueInTransaction: enqueueRenderJobs(options.boss),
-            settleInTransaction: settleRenderJobs(options.boss),
-          }
-        : {},
+      options.boss ? { enqueueInTransaction: enqueueRenderJobs(options.boss) } : {},
     ),
     assets: createPgAssetStore(pool),
     assetLibrary: createPgAssetLibrary(pool),
