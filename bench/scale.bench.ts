@@ -72,6 +72,23 @@ interface Roles {
   postgres?: () => number;
   s3?: number;
   database?: () => Promise<{ statements: number; transactions: number }>;
+  /** Calls so far by statement text (pg_stat_statements), to list what a phase ran most. */
+  statementCalls?: () => Promise<Map<string, number>>;
+}
+
+/** The statements a phase ran most, per render. */
+async function topStatements(roles: Roles, before: Map<string, number> | undefined, renders: number) {
+  if (!roles.statementCalls || !before) return [];
+  const after = await roles.statementCalls();
+  return [...after]
+    .map(([query, calls]) => ({ query, perRender: (calls - (before.get(query) ?? 0)) / renders }))
+    .filter((s) => s.perRender > 0.05)
+    .sort((a, b) => b.perRender - a.perRender)
+    .slice(0, 15)
+    .map((s) => ({
+      perRender: Number(s.perRender.toFixed(2)),
+      query: s.query.replace(/\s+/g, " ").slice(0, 160),
+    }));
 }
 
 interface Reading {
@@ -137,6 +154,11 @@ interface Measured {
   wait: PerRender;
   /** During the batch (one request, then the queue drains). */
   batch: PerRender;
+  /** PostgreSQL: the statements each phase ran most, per render. */
+  topStatements: {
+    wait: { perRender: number; query: string }[];
+    batch: { perRender: number; query: string }[];
+  };
 }
 
 /** The load, against one API base URL. */
@@ -161,6 +183,7 @@ async function measure(url: string, apiKey: string, assetId: string, roles: Role
   );
   let done = 0;
   let failed = 0;
+  const callsBefore = await roles.statementCalls?.();
   const before = await read(roles);
   const start = performance.now();
   const end = start + DURATION_S * 1000;
@@ -174,6 +197,8 @@ async function measure(url: string, apiKey: string, assetId: string, roles: Role
   );
   const waitRendersPerSecond = done / ((performance.now() - start) / 1000);
   const afterWait = await read(roles);
+  const topWait = await topStatements(roles, callsBefore, done);
+  const callsBeforeBatch = await roles.statementCalls?.();
 
   const body = JSON.stringify({
     renders: Array.from({ length: ROWS }, (_, i) => ({
@@ -196,7 +221,9 @@ async function measure(url: string, apiKey: string, assetId: string, roles: Role
   }
   const batchSeconds = (performance.now() - t0) / 1000;
   const afterBatch = await read(roles);
+  const topBatch = await topStatements(roles, callsBeforeBatch, ROWS);
   return {
+    topStatements: { wait: topWait, batch: topBatch },
     waitRendersPerSecond,
     waitFailed: failed,
     batchRendersPerSecond: ROWS / batchSeconds,
@@ -298,6 +325,14 @@ try {
           [databaseName],
         );
         return { transactions: Number(xacts.rows[0]?.n ?? 0), statements: Number(calls.rows[0]?.n ?? 0) };
+      },
+      async statementCalls() {
+        const { rows } = await admin.query(
+          `SELECT query, sum(calls)::bigint AS calls FROM pg_stat_statements
+           WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1) GROUP BY query`,
+          [databaseName],
+        );
+        return new Map(rows.map((r) => [String(r.query), Number(r.calls)]));
       },
     };
     try {
