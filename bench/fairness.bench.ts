@@ -131,24 +131,35 @@ const stopChild = async (child: ChildProcess) => {
   await gone;
 };
 
-// Embedded: two accounts in a fresh data dir, through the same stores the server uses.
-const dir = mkdtempSync(join(tmpdir(), "pictor-bench-fairness-"));
-const data = openDataDir(dir, { examplesDir: join(dir, "none") });
-const embeddedA = await seedBenchAccount(data, document, photo);
-const embeddedB = await seedBenchAccount(data, document, photo);
-data.close();
-const server = await startPictorServe(dir);
-console.error(`embedded default (${cores} render threads)...`);
-const embedded = await measure(server.url, embeddedA, embeddedB);
-await server.stop();
-rmSync(dir, { recursive: true, force: true });
+type Result = Awaited<ReturnType<typeof measure>>;
+
+/** Embedded: two accounts in a fresh data dir, through the same stores the server uses. */
+async function runEmbedded(accountConcurrency: number): Promise<Result> {
+  const dir = mkdtempSync(join(tmpdir(), "pictor-bench-fairness-"));
+  const data = openDataDir(dir, { examplesDir: join(dir, "none") });
+  const a = await seedBenchAccount(data, document, photo);
+  const b = await seedBenchAccount(data, document, photo);
+  data.close();
+  const server = await startPictorServe(dir, { PICTOR_ACCOUNT_CONCURRENCY: String(accountConcurrency) });
+  console.error(
+    `embedded default (${cores} render threads), per-account cap ${accountConcurrency || "none"}...`,
+  );
+  try {
+    return await measure(server.url, a, b);
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 const cluster = await startPostgres("bench:fairness");
 const s3 = await startS3("bench:fairness");
 if (!cluster || !s3) throw new Error("bench:fairness needs PostgreSQL and Swift (scripts/ci-services.sh)");
-let scaled: Awaited<ReturnType<typeof measure>>;
-const pgDir = mkdtempSync(join(tmpdir(), "pictor-bench-fairness-pg-"));
-try {
+
+/** Scaled: a fresh database, one API and one worker process (render threads = cores). */
+async function runScaled(accountConcurrency: number): Promise<Result> {
+  if (!cluster || !s3) throw new Error("unreachable");
+  const pgDir = mkdtempSync(join(tmpdir(), "pictor-bench-fairness-pg-"));
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -158,35 +169,50 @@ try {
     S3_BUCKET: s3.bucket,
     S3_ACCESS_KEY_ID: s3.accessKeyId,
     S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-    S3_PREFIX: "fairness/",
+    S3_PREFIX: `fairness-${accountConcurrency}/`,
     PICTOR_SIGNING_SECRET: randomBytes(32).toString("hex"),
     PICTOR_PUBLIC_URL: `http://127.0.0.1:${port}`,
     PICTOR_LOG_LEVEL: "warn",
     PICTOR_RATE_LIMIT_BURST: "100000000",
     PICTOR_RATE_LIMIT_PER_SECOND: "1000000",
     PICTOR_EXAMPLES_DIR: join(pgDir, "none"),
+    PICTOR_ACCOUNT_CONCURRENCY: String(accountConcurrency),
   };
   const api = await spawnRole("api", ["--port", String(port)], env);
-  const config = readServeConfig({ role: "api", data: pgDir }, env);
-  if (config.backend.state !== "postgres") throw new Error("expected PostgreSQL");
-  const state = await openScaledState(config, config.backend);
-  const a = await seedBenchAccount(state, document, photo);
-  const b = await seedBenchAccount(state, document, photo);
-  await state.close();
-  const worker = await spawnRole("worker", ["--workers", String(cores)], env);
-  console.error(`PostgreSQL + S3, 1 API + 1 worker process (${cores} render threads)...`);
+  const running = [api];
   try {
-    scaled = await measure(`http://127.0.0.1:${port}`, a, b);
+    const config = readServeConfig({ role: "api", data: pgDir }, env);
+    if (config.backend.state !== "postgres") throw new Error("expected PostgreSQL");
+    const state = await openScaledState(config, config.backend);
+    const a = await seedBenchAccount(state, document, photo);
+    const b = await seedBenchAccount(state, document, photo);
+    await state.close();
+    running.push(await spawnRole("worker", ["--workers", String(cores)], env));
+    console.error(
+      `PostgreSQL + S3, 1 API + 1 worker process (${cores} render threads), per-account cap ${accountConcurrency || "none"}...`,
+    );
+    return await measure(`http://127.0.0.1:${port}`, a, b);
   } finally {
-    await Promise.all([api, worker].map(stopChild));
+    await Promise.all(running.map(stopChild));
+    rmSync(pgDir, { recursive: true, force: true });
   }
+}
+
+// No cap (the default), then a cap of one render per account: the other render threads stay free for
+// other accounts, so a newcomer never waits behind the flood's renders in flight.
+const CAP = Math.max(1, cores - 1);
+const results: Record<string, Result> = {};
+try {
+  results[`embedded default (${cores} render threads)`] = await runEmbedded(0);
+  results[`embedded default, PICTOR_ACCOUNT_CONCURRENCY=${CAP}`] = await runEmbedded(CAP);
+  results[`PostgreSQL + S3, 1 API + 1 worker (${cores} threads)`] = await runScaled(0);
+  results[`PostgreSQL + S3, PICTOR_ACCOUNT_CONCURRENCY=${CAP}`] = await runScaled(CAP);
 } finally {
   await Promise.all([cluster.stop(), s3.stop()]);
-  rmSync(pgDir, { recursive: true, force: true });
 }
 
 const ms = (n: number) => n.toFixed(1);
-const row = (name: string, m: typeof embedded) =>
+const row = (name: string, m: Result) =>
   `| ${name} | ${ms(m.unloaded.p50)} / ${ms(m.unloaded.p99)} | ${ms(m.flooded.p50)} / ${ms(m.flooded.p99)} | ${m.p99Ratio.toFixed(2)} | ${FLOOD - m.floodRendersDoneWhenBFinished} of ${FLOOD} |`;
 console.log(
   [
@@ -195,8 +221,7 @@ console.log(
     "",
     "| mode | B unloaded p50 / p99 ms | B during A's flood p50 / p99 ms | p99 ratio (target ≤ 2) | A's renders still queued when B finished |",
     "|---|---|---|---|---|",
-    row(`embedded default (${cores} render threads)`, embedded),
-    row(`PostgreSQL + S3, 1 API + 1 worker process (${cores} threads)`, scaled),
+    ...Object.entries(results).map(([name, m]) => row(name, m)),
   ].join("\n"),
 );
 await writeFile(
@@ -210,8 +235,7 @@ await writeFile(
       loadAverageAtEnd: loadavg()[0],
       samples: SAMPLES,
       flood: FLOOD,
-      embedded,
-      scaled,
+      results,
     },
     null,
     2,

@@ -136,7 +136,11 @@ export async function startPgRenderWorkers(
     if (ids.length === 0) return acking;
     acking = acking.then(() =>
       boss.complete(RENDER_QUEUE, ids).then(
-        () => {},
+        // Under a per-account cap, a job counts against its account until acknowledged: the
+        // account's next job (whose NOTIFY may have come meanwhile) can be fetched now.
+        () => {
+          if (options.accountConcurrency) wake();
+        },
         // Database away: these jobs expire and come back, to renders that have ended (a no-op).
         () => {},
       ),
@@ -146,7 +150,9 @@ export async function startPgRenderWorkers(
   const ack = (id: string) => {
     acks.push(id);
     if (acks.length >= ACK_BATCH) void flushAcks();
-    else ackTimer ??= setTimeout(flushAcks, ACK_EVERY_MS);
+    // Under a per-account cap an unacknowledged job holds its account's slot: acknowledged at once
+    // (jobs that finish together still go in one statement).
+    else ackTimer ??= setTimeout(flushAcks, options.accountConcurrency ? 0 : ACK_EVERY_MS);
   };
 
   const runOne = async (job: { id: string; data: RenderJobData }) => {
