@@ -83,15 +83,15 @@ const PGBOSS_CHANNEL_SQL =
 
 /**
  * The worker side: one subscription per process. A single loop fetches as many render jobs as the
- * process has free room for (`capacity`: its render threads and the task each holds queued behind
- * the one it draws) in one pg-boss fetch, runs each to its end state with `run` (the shared
- * runRenderJob: the render's end, its output asset, hash and callback commit together), and fetches
- * again as room frees. Finished jobs are completed in pg-boss together, one statement for up to
- * ACK_BATCH jobs or every ACK_EVERY_MS: a job whose completion is lost (a crash in between) expires
- * and is delivered again, and finds its render ended (runRenderJob is idempotent). When the queue is empty it sleeps until pg-boss NOTIFYs a new job
- * (or IDLE_POLL_MS passes): no polling per render or per thread. A throw fails the job into pg-boss's
- * retry with backoff; a process killed mid-render has its jobs expire and redelivered, and
- * runRenderJob is idempotent. Returns a stop function that lets jobs in flight finish.
+ * process has free render threads (`capacity`) in one pg-boss fetch, runs each to its end state with
+ * `run` (the shared runRenderJob: the render's end, its output asset, hash and callback commit
+ * together), and fetches again as threads free up. Finished jobs are completed in pg-boss together,
+ * one statement for up to ACK_BATCH jobs or every ACK_EVERY_MS: a job whose completion is lost (a
+ * crash in between) expires and is delivered again, and finds its render ended (runRenderJob is
+ * idempotent). When the queue is empty the loop sleeps until pg-boss NOTIFYs a new job (or
+ * IDLE_POLL_MS passes): no polling per render or per thread. A throw fails the job into pg-boss's
+ * retry with backoff; a process killed mid-render has its jobs expire and redelivered. Returns a stop
+ * function that lets jobs in flight finish.
  */
 export async function startPgRenderWorkers(
   boss: PgBoss,
@@ -109,13 +109,25 @@ export async function startPgRenderWorkers(
 ): Promise<() => Promise<void>> {
   let stopping = false;
   let inFlight = 0;
-  let wake: () => void = () => {};
+  // A wake while the loop is not asleep (a NOTIFY during a fetch) is kept for its next sleep, so a job
+  // sent meanwhile is fetched at once, not after the idle poll.
+  let woke = false;
+  let wake: () => void = () => {
+    woke = true;
+  };
   const woken = () =>
     new Promise<void>((resolve) => {
+      if (woke) {
+        woke = false;
+        resolve();
+        return;
+      }
       const timer = setTimeout(done, IDLE_POLL_MS);
       function done() {
         clearTimeout(timer);
-        wake = () => {};
+        wake = () => {
+          woke = true;
+        };
         resolve();
       }
       wake = done;
