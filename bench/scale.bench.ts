@@ -4,7 +4,14 @@
  * Load per configuration: wait-mode renders from 8 clients for BENCH_DURATION_S seconds (after a warm
  * up), then one batch of BENCH_SCALE_BATCH_ROWS rows until its last render completes (polled).
  * Embedded: one `pictor serve` (render threads = cores). Scaled: one `--role api` process and N
- * `--role worker --workers 1` processes. Same scene as bench:http. Writes bench/results/scale.json.
+ * `--role worker` processes (1 render thread each, and one row with a single process of `cores`
+ * threads). Same scene as bench:http.
+ *
+ * Per render and role it charges CPU from /proc (utime + stime; PostgreSQL: the postmaster and every
+ * backend, also those that exited; Swift: its process tree; embedded: the render threads by name, and
+ * the rest of the process), statements (pg_stat_statements calls: about one round trip each) and
+ * transactions (pg_stat_database xact_commit) per render, and bytes through system calls (rchar +
+ * wchar: sockets and files). Writes bench/results/scale.json.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -14,12 +21,15 @@ import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TemplateDocumentT } from "@pictor/engine";
+import pg from "pg";
+import { RENDER_THREAD_NAME } from "../packages/server/src/adapters/queue/worker-pool.ts";
 import { readServeConfig } from "../packages/server/src/main/config.ts";
 import { openScaledState } from "../packages/server/src/main/scaled-state.ts";
 import { freePort } from "../packages/server/test/scale/processes.ts";
 import { startPostgres } from "../packages/server/test/support/postgres.ts";
 import { startS3 } from "../packages/server/test/support/s3.ts";
 import { seedBenchAccount, seedDataDir, startPictorServe } from "./lib/pictor-serve.ts";
+import { threadCpuMs, treeCpuMs, treeIoBytes } from "./lib/proc-stats.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
 import { readReferenceScene } from "./lib/reference-scene.ts";
 
@@ -28,16 +38,20 @@ const BIN = fileURLToPath(new URL("../packages/server/bin/pictor.js", import.met
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const ROWS = Number(process.env.BENCH_SCALE_BATCH_ROWS ?? 300);
 const CLIENTS = 8;
-const WORKER_COUNTS = [1, 2, 4];
-// The same 2-worker load with blobs in a shared directory instead of S3: separates what the object
-// store costs on this machine from what PostgreSQL and the processes cost.
-const CONFIGS: { workers: number; blobs: "s3" | "files" }[] = [
-  ...WORKER_COUNTS.map((workers) => ({ workers, blobs: "s3" as const })),
-  { workers: 2, blobs: "files" },
-];
-const configName = (workers: number, blobs: "s3" | "files") =>
-  `PostgreSQL + ${blobs === "s3" ? "S3" : "shared dir"}, ${workers} worker process${workers > 1 ? "es" : ""}`;
 const cores = availableParallelism();
+// BENCH_SCALE_ONLY=1x2 (processes x threads, comma-separated) runs those alone, for a quick look.
+const ONLY = process.env.BENCH_SCALE_ONLY?.split(",").map((c) => c.trim());
+const CONFIGS: { processes: number; threads: number }[] = [
+  { processes: 1, threads: 1 },
+  { processes: 2, threads: 1 },
+  { processes: 4, threads: 1 },
+  { processes: 1, threads: cores },
+].filter((c) => !ONLY || ONLY.includes(`${c.processes}x${c.threads}`));
+// BENCH_WORKER_PROFILE_DIR: worker processes write V8 CPU profiles there (every thread), to see where
+// their time goes.
+const PROFILE_DIR = process.env.BENCH_WORKER_PROFILE_DIR;
+const configName = (c: { processes: number; threads: number }) =>
+  `PG + S3, ${c.processes} worker process${c.processes > 1 ? "es" : ""} x ${c.threads} thread${c.threads > 1 ? "s" : ""}`;
 
 const document = await readReferenceScene();
 const sample = document.sample ?? {};
@@ -49,15 +63,106 @@ const modifications = (assetId: string, i: number) => [
   { name: "ink", color: sample.ink ?? "#FFFFFF" },
 ];
 
+/** The processes of one configuration, by role, and how to read its database's counters. */
+interface Roles {
+  /** Embedded: the one `pictor serve`; its render threads are split out by name. */
+  embedded?: number;
+  api: number[];
+  workers: number[];
+  postgres?: () => number;
+  s3?: number;
+  database?: () => Promise<{ statements: number; transactions: number }>;
+  /** Calls so far by statement text (pg_stat_statements), to list what a phase ran most. */
+  statementCalls?: () => Promise<Map<string, number>>;
+}
+
+/** The statements a phase ran most, per render. */
+async function topStatements(roles: Roles, before: Map<string, number> | undefined, renders: number) {
+  if (!roles.statementCalls || !before) return [];
+  const after = await roles.statementCalls();
+  return [...after]
+    .map(([query, calls]) => ({ query, perRender: (calls - (before.get(query) ?? 0)) / renders }))
+    .filter((s) => s.perRender > 0.05)
+    .sort((a, b) => b.perRender - a.perRender)
+    .slice(0, 15)
+    .map((s) => ({
+      perRender: Number(s.perRender.toFixed(2)),
+      query: s.query.replace(/\s+/g, " ").slice(0, 160),
+    }));
+}
+
+interface Reading {
+  cpu: Record<string, number>;
+  bytes: Record<string, number>;
+  statements: number;
+  transactions: number;
+}
+
+async function read(roles: Roles): Promise<Reading> {
+  const cpu: Record<string, number> = {};
+  const bytes: Record<string, number> = {};
+  if (roles.embedded !== undefined) {
+    const t = threadCpuMs(roles.embedded, RENDER_THREAD_NAME);
+    cpu.renderThreads = t.named;
+    cpu.embeddedMainThread = t.main;
+    cpu.embeddedOtherThreads = t.other;
+    cpu.embeddedProcess = treeCpuMs([roles.embedded]);
+    bytes.embeddedProcess = treeIoBytes([roles.embedded]);
+  }
+  if (roles.api.length > 0) {
+    cpu.api = treeCpuMs(roles.api);
+    bytes.api = treeIoBytes(roles.api);
+  }
+  if (roles.workers.length > 0) {
+    cpu.workers = treeCpuMs(roles.workers);
+    bytes.workers = treeIoBytes(roles.workers);
+    let threads = 0;
+    for (const pid of roles.workers) threads += threadCpuMs(pid, RENDER_THREAD_NAME).named;
+    cpu.workerRenderThreads = threads;
+  }
+  if (roles.postgres) {
+    cpu.postgres = treeCpuMs([roles.postgres()]);
+    bytes.postgres = treeIoBytes([roles.postgres()]);
+  }
+  if (roles.s3 !== undefined) {
+    cpu.objectStore = treeCpuMs([roles.s3]);
+    bytes.objectStore = treeIoBytes([roles.s3]);
+  }
+  const db = (await roles.database?.()) ?? { statements: 0, transactions: 0 };
+  return { cpu, bytes, ...db };
+}
+
+/** Per render between two readings. */
+function perRender(before: Reading, after: Reading, renders: number) {
+  const each = (a: Record<string, number>, b: Record<string, number>) =>
+    Object.fromEntries(Object.keys(b).map((k) => [k, ((b[k] ?? 0) - (a[k] ?? 0)) / renders]));
+  return {
+    cpuMs: each(before.cpu, after.cpu),
+    bytes: each(before.bytes, after.bytes),
+    statements: (after.statements - before.statements) / renders,
+    transactions: (after.transactions - before.transactions) / renders,
+  };
+}
+type PerRender = ReturnType<typeof perRender>;
+
 interface Measured {
   waitRendersPerSecond: number;
   waitFailed: number;
   batchRendersPerSecond: number;
   batchSeconds: number;
+  /** During the wait-mode phase (each render one HTTP request that waits for it). */
+  wait: PerRender;
+  /** During the batch (one request, then the queue drains). */
+  batch: PerRender;
+  /** PostgreSQL: the statements each phase ran most, per render. */
+  topStatements: {
+    wait: { perRender: number; query: string }[];
+    batch: { perRender: number; query: string }[];
+  };
 }
 
 /** The load, against one API base URL. */
-async function measure(url: string, apiKey: string, assetId: string): Promise<Measured> {
+async function measure(url: string, apiKey: string, assetId: string, roles: Roles): Promise<Measured> {
   const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
   let sequence = 0;
   const waitRender = async () => {
@@ -78,6 +183,8 @@ async function measure(url: string, apiKey: string, assetId: string): Promise<Me
   );
   let done = 0;
   let failed = 0;
+  const callsBefore = await roles.statementCalls?.();
+  const before = await read(roles);
   const start = performance.now();
   const end = start + DURATION_S * 1000;
   await Promise.all(
@@ -89,6 +196,9 @@ async function measure(url: string, apiKey: string, assetId: string): Promise<Me
     }),
   );
   const waitRendersPerSecond = done / ((performance.now() - start) / 1000);
+  const afterWait = await read(roles);
+  const topWait = await topStatements(roles, callsBefore, done);
+  const callsBeforeBatch = await roles.statementCalls?.();
 
   const body = JSON.stringify({
     renders: Array.from({ length: ROWS }, (_, i) => ({
@@ -105,14 +215,21 @@ async function measure(url: string, apiKey: string, assetId: string): Promise<Me
       counts: { completed: number; failed: number };
     };
     if (batch.counts.completed + batch.counts.failed >= ROWS) break;
-    await new Promise((r) => setTimeout(r, 100));
+    // Each poll reads every row of the batch: rarely, so that what it costs the API and PostgreSQL
+    // stays small in their CPU per render (and the end is known to within half a second).
+    await new Promise((r) => setTimeout(r, 500));
   }
   const batchSeconds = (performance.now() - t0) / 1000;
+  const afterBatch = await read(roles);
+  const topBatch = await topStatements(roles, callsBeforeBatch, ROWS);
   return {
+    topStatements: { wait: topWait, batch: topBatch },
     waitRendersPerSecond,
     waitFailed: failed,
     batchRendersPerSecond: ROWS / batchSeconds,
     batchSeconds,
+    wait: perRender(before, afterWait, done),
+    batch: perRender(afterWait, afterBatch, ROWS),
   };
 }
 
@@ -142,36 +259,38 @@ const stopChild = async (child: ChildProcess) => {
 const seeded = await seedDataDir("pictor-bench-scale-", document, photo);
 const embeddedServer = await startPictorServe(seeded.dir);
 console.error(`embedded default (${cores} render threads)...`);
-const embedded = await measure(embeddedServer.url, seeded.apiKey, seeded.assetId);
+const embedded = await measure(embeddedServer.url, seeded.apiKey, seeded.assetId, {
+  embedded: embeddedServer.child.pid as number,
+  api: [],
+  workers: [],
+});
 await embeddedServer.stop();
 rmSync(seeded.dir, { recursive: true, force: true });
 
-const cluster = await startPostgres("bench:scale");
+const cluster = await startPostgres("bench:scale", ["shared_preload_libraries=pg_stat_statements"]);
 const s3 = await startS3("bench:scale");
 if (!cluster || !s3) {
   throw new Error("bench:scale needs PostgreSQL and OpenStack Swift (scripts/ci-services.sh installs both)");
 }
+const admin = new pg.Client({ connectionString: cluster.url });
+await admin.connect();
+await admin.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
 const scaled: Record<string, Measured> = {};
 try {
-  for (const { workers, blobs } of CONFIGS) {
+  for (const config of CONFIGS) {
     const databaseUrl = await cluster.newDatabase();
+    const databaseName = new URL(databaseUrl).pathname.slice(1);
     const dir = mkdtempSync(join(tmpdir(), "pictor-bench-scale-pg-"));
     const port = await freePort();
-    const s3Env =
-      blobs === "s3"
-        ? {
-            S3_ENDPOINT: s3.endpoint,
-            S3_REGION: s3.region,
-            S3_BUCKET: s3.bucket,
-            S3_ACCESS_KEY_ID: s3.accessKeyId,
-            S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-            S3_PREFIX: `bench-${workers}/`,
-          }
-        : { PICTOR_DATA_DIR: dir };
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       DATABASE_URL: databaseUrl,
-      ...s3Env,
+      S3_ENDPOINT: s3.endpoint,
+      S3_REGION: s3.region,
+      S3_BUCKET: s3.bucket,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      S3_PREFIX: `bench-${config.processes}x${config.threads}/`,
       PICTOR_SIGNING_SECRET: randomBytes(32).toString("hex"),
       PICTOR_PUBLIC_URL: `http://127.0.0.1:${port}`,
       PICTOR_LOG_LEVEL: "warn",
@@ -182,17 +301,49 @@ try {
     const api = await spawnRole("api", ["--port", String(port)], env);
     const { apiKey, assetId } = await seedScaled(env, dir, document, photo);
     const workerProcesses = await Promise.all(
-      Array.from({ length: workers }, () => spawnRole("worker", ["--workers", "1"], env)),
+      Array.from({ length: config.processes }, () =>
+        spawnRole("worker", ["--workers", String(config.threads)], {
+          ...env,
+          ...(PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } : {}),
+        }),
+      ),
     );
-    console.error(`PostgreSQL + ${blobs}, 1 API process + ${workers} worker process(es)...`);
+    console.error(`${configName(config)}...`);
+    const roles: Roles = {
+      api: [api.pid as number],
+      workers: workerProcesses.map((w) => w.pid as number),
+      postgres: () => cluster.pid(),
+      s3: s3.pid,
+      async database() {
+        const xacts = await admin.query(
+          "SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1",
+          [databaseName],
+        );
+        const calls = await admin.query(
+          `SELECT coalesce(sum(calls), 0) AS n FROM pg_stat_statements
+           WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)`,
+          [databaseName],
+        );
+        return { transactions: Number(xacts.rows[0]?.n ?? 0), statements: Number(calls.rows[0]?.n ?? 0) };
+      },
+      async statementCalls() {
+        const { rows } = await admin.query(
+          `SELECT query, sum(calls)::bigint AS calls FROM pg_stat_statements
+           WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1) GROUP BY query`,
+          [databaseName],
+        );
+        return new Map(rows.map((r) => [String(r.query), Number(r.calls)]));
+      },
+    };
     try {
-      scaled[configName(workers, blobs)] = await measure(`http://127.0.0.1:${port}`, apiKey, assetId);
+      scaled[configName(config)] = await measure(`http://127.0.0.1:${port}`, apiKey, assetId, roles);
     } finally {
       await Promise.all([api, ...workerProcesses].map(stopChild));
       rmSync(dir, { recursive: true, force: true });
     }
   }
 } finally {
+  await admin.end();
   await Promise.all([cluster.stop(), s3.stop()]);
 }
 
@@ -209,23 +360,49 @@ async function seedScaled(env: NodeJS.ProcessEnv, dir: string, doc: TemplateDocu
   }
 }
 
-const one = scaled[configName(1, "s3")] as Measured;
-const row = (name: string, m: Measured) =>
-  `| ${name} | ${m.waitRendersPerSecond.toFixed(1)} | ${(m.waitRendersPerSecond / one.waitRendersPerSecond).toFixed(2)} | ${(m.waitRendersPerSecond / embedded.waitRendersPerSecond).toFixed(2)} | ${m.batchRendersPerSecond.toFixed(1)} | ${(m.batchRendersPerSecond / one.batchRendersPerSecond).toFixed(2)} | ${(m.batchRendersPerSecond / embedded.batchRendersPerSecond).toFixed(2)} |`;
+const one = scaled[configName(CONFIGS[0] as (typeof CONFIGS)[number])] as Measured;
+const f1 = (n: number | undefined) => (n ?? 0).toFixed(1);
+const f2 = (n: number | undefined) => (n ?? 0).toFixed(2);
+const kib = (n: number | undefined) => ((n ?? 0) / 1024).toFixed(0);
+const throughputRow = (name: string, m: Measured) =>
+  `| ${name} | ${f1(m.waitRendersPerSecond)} | ${f2(m.waitRendersPerSecond / one.waitRendersPerSecond)} | ${f2(m.waitRendersPerSecond / embedded.waitRendersPerSecond)} | ${f1(m.batchRendersPerSecond)} | ${f2(m.batchRendersPerSecond / one.batchRendersPerSecond)} | ${f2(m.batchRendersPerSecond / embedded.batchRendersPerSecond)} |`;
+// What rendering costs the embedded process: every thread but the main (HTTP) one, i.e. the render
+// threads plus the threads that work for them (sharp's encode runs on libuv's pool, V8's GC helpers).
+// The yardstick for a worker process, which does that and its queue work.
+const embeddedRenderMs = (p: PerRender) => (p.cpuMs.renderThreads ?? 0) + (p.cpuMs.embeddedOtherThreads ?? 0);
+const cpuRow = (name: string, p: PerRender, yardstick: number) =>
+  `| ${name} | ${f2(p.cpuMs.api ?? p.cpuMs.embeddedMainThread)} | ${f2(p.cpuMs.workers ?? p.cpuMs.renderThreads)} | ${p.cpuMs.workers === undefined ? f2(p.cpuMs.embeddedOtherThreads) : f2((p.cpuMs.workers ?? 0) - (p.cpuMs.workerRenderThreads ?? 0))} | ${p.cpuMs.postgres === undefined ? "-" : f2(p.cpuMs.postgres)} | ${p.cpuMs.objectStore === undefined ? "-" : f2(p.cpuMs.objectStore)} | ${f2(
+    Object.entries(p.cpuMs)
+      .filter(
+        ([k]) =>
+          !["renderThreads", "embeddedMainThread", "embeddedOtherThreads", "workerRenderThreads"].includes(k),
+      )
+      .reduce((a, [, v]) => a + v, 0),
+  )} | ${p.cpuMs.workers === undefined ? "1.00" : f2((p.cpuMs.workers ?? 0) / yardstick)} | ${f1(p.statements)} | ${f1(p.transactions)} | ${kib(p.bytes.api ?? p.bytes.embeddedProcess)} / ${kib(p.bytes.workers)} / ${kib(p.bytes.postgres)} / ${kib(p.bytes.objectStore)} |`;
+const cpuTable = (phase: "wait" | "batch") => [
+  `CPU ms per render by role, ${phase === "wait" ? `wait-mode phase (${CLIENTS} clients)` : `batch of ${ROWS}`}; worker ÷ embedded = a worker process's CPU per render ÷ the embedded process's CPU per render outside its main (HTTP) thread, same phase:`,
+  "| configuration | API (embedded: main thread) | worker process (embedded: render threads) | of which not render threads (embedded: other threads) | PostgreSQL | object store | total | worker ÷ embedded | statements | transactions | KiB moved API / worker / PG / S3 |",
+  "|---|---|---|---|---|---|---|---|---|---|---|",
+  cpuRow(`embedded default (${cores} render threads)`, embedded[phase], embeddedRenderMs(embedded[phase])),
+  ...CONFIGS.map((c) =>
+    cpuRow(configName(c), (scaled[configName(c)] as Measured)[phase], embeddedRenderMs(embedded[phase])),
+  ),
+];
 console.log(
   [
-    `This machine has ${cores} cores (${cpus()[0]?.model ?? "unknown CPU"}). Every process below shares them:`,
+    `This machine has ${cores} cores (${cpus()[0]?.model ?? "unknown CPU"}), load average ${loadavg()[0]?.toFixed(1)} at the end (other work shares them). Every process below shares them:`,
     "the API process, the worker processes, PostgreSQL and Swift. Past 2 render threads, extra worker",
     "processes only divide the same 2 cores, so their figures show overhead, not the gain of added machines.",
-    "The test Swift runs proxy, object, container and account servers in ONE Python process (about half a",
-    "core at 40 writes/s here): the 'shared dir' row is the same PostgreSQL path without it.",
+    "The test Swift runs proxy, object, container and account servers in ONE Python process.",
     "",
     `| configuration | wait renders/s (c=${CLIENTS}) | ÷ 1 worker | ÷ embedded | batch of ${ROWS} renders/s | ÷ 1 worker | ÷ embedded |`,
     "|---|---|---|---|---|---|---|",
-    row(`embedded default (${cores} render threads)`, embedded),
-    ...CONFIGS.map((c) =>
-      row(configName(c.workers, c.blobs), scaled[configName(c.workers, c.blobs)] as Measured),
-    ),
+    throughputRow(`embedded default (${cores} render threads)`, embedded),
+    ...CONFIGS.map((c) => throughputRow(configName(c), scaled[configName(c)] as Measured)),
+    "",
+    ...cpuTable("wait"),
+    "",
+    ...cpuTable("batch"),
   ].join("\n"),
 );
 await writeFile(
@@ -237,13 +414,25 @@ await writeFile(
       cpu: cpus()[0]?.model ?? "unknown",
       cores,
       loadAverageAtEnd: loadavg()[0],
-      note: `${cores} cores shared by every process (API, workers, PostgreSQL, Swift): worker processes beyond ${cores} cannot add throughput here`,
+      note: `${cores} cores shared by every process (API, workers, PostgreSQL, Swift) and by other work on the machine: worker processes beyond ${cores} cannot add throughput here`,
       scene: "bench/reference-scene.json",
       clients: CLIENTS,
       durationSeconds: DURATION_S,
       batchRows: ROWS,
       embedded,
       scaledOut: scaled,
+      workerCpuPerRenderOverEmbeddedRenderThreads: Object.fromEntries(
+        CONFIGS.map((c) => {
+          const m = scaled[configName(c)] as Measured;
+          return [
+            configName(c),
+            {
+              wait: (m.wait.cpuMs.workers ?? 0) / embeddedRenderMs(embedded.wait),
+              batch: (m.batch.cpuMs.workers ?? 0) / embeddedRenderMs(embedded.batch),
+            },
+          ];
+        }),
+      ),
     },
     null,
     2,

@@ -24,6 +24,12 @@ export interface RenderJobDeps {
   recordingHash?(recorded: Promise<void>): void;
   /** Absolute links of an output asset, for the completion callback body (needs the public base URL). */
   assetLinks?(asset: AssetRecord): Promise<{ asset_url: string; output_url: string }>;
+  /**
+   * Waits for the output's hash before completing and records it with the completion (one unit of
+   * work instead of two). For a worker process, where nobody in-process waits for the render; the
+   * embedded default answers waiting callers first and records the hash after.
+   */
+  hashWithCompletion?: boolean;
   /** Deletes the output of a render thrown away (started early, then refused: RenderQueue.startEarly). */
   discardOutput?(blobKey: string): Promise<void>;
 }
@@ -108,10 +114,12 @@ export async function runRenderJob(
     renderId: render.id,
     createdAt: at,
   };
+  const sha256 = deps.hashWithCompletion ? await result.sha256 : null;
   const completed = await deps.renders.complete(renderId, {
     at,
     warnings: result.warnings,
     asset,
+    ...(sha256 ? { sha256 } : {}),
     ...(render.webhookUrl && deps.assetLinks
       ? {
           callback: await completionCallback(
@@ -125,6 +133,12 @@ export async function runRenderJob(
       : {}),
   });
   if (!completed) return null;
+  if (deps.hashWithCompletion) {
+    return {
+      render: { ...render, status: "completed", assetId, warnings: result.warnings, completedAt: at },
+      asset,
+    };
+  }
   // The worker posts the output's hash after its result (RenderTaskOutcome); recorded when it comes.
   const recorded = result.sha256
     .then((sha256) => (sha256 === null ? undefined : deps.renders.recordOutputHash(asset, sha256)))

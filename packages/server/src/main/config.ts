@@ -24,6 +24,8 @@ export const ServeSettings = T.Object({
   authFailuresPerSecond: T.Number({ exclusiveMinimum: 0 }),
   openSignup: T.Boolean(),
   maxQueued: T.Integer({ minimum: 1 }),
+  /** Renders of one account that may run at once (0: no cap beyond the render threads). */
+  accountConcurrency: T.Integer({ minimum: 0 }),
   /** On-demand image URLs (issue 19): bytes all cached outputs may take; LRU beyond it. */
   imageCacheMaxBytes: T.Integer({ minimum: 0 }),
   /** Cache misses (renders) an account's image URLs may cause at once, and per second after. */
@@ -114,6 +116,7 @@ const EXPECTED: Record<keyof ServeSettings, string> = {
   authFailuresPerSecond: "a number above 0",
   openSignup: "true or false",
   maxQueued: "a whole number of at least 1",
+  accountConcurrency: "a whole number (0 for no cap)",
   imageCacheMaxBytes: "a whole number of bytes",
   imageMissesBurst: "a whole number of at least 1",
   imageMissesPerSecond: "a number above 0",
@@ -166,6 +169,7 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     authFailuresPerSecond: num(given("authFailuresPerSecond", null, "PICTOR_AUTH_FAILURES_PER_SECOND")) ?? 1,
     openSignup: bool(given("openSignup", null, "PICTOR_OPEN_SIGNUP")) ?? true,
     maxQueued: num(given("maxQueued", null, "PICTOR_MAX_QUEUED")) ?? 10_000,
+    accountConcurrency: num(given("accountConcurrency", null, "PICTOR_ACCOUNT_CONCURRENCY")) ?? 0,
     imageCacheMaxBytes: num(given("imageCacheMaxBytes", null, "PICTOR_IMAGE_CACHE_MAX_BYTES")) ?? 1024 ** 3,
     imageMissesBurst: num(given("imageMissesBurst", null, "PICTOR_IMAGE_MISSES_BURST")) ?? 20,
     imageMissesPerSecond: num(given("imageMissesPerSecond", null, "PICTOR_IMAGE_MISSES_PER_SECOND")) ?? 5,

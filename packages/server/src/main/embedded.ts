@@ -59,6 +59,7 @@ export async function startEmbeddedServer(
     renders: data.renders,
     concurrency: pool.capacity,
     maxQueued: config.maxQueued,
+    ...(config.accountConcurrency > 0 ? { accountConcurrency: config.accountConcurrency } : {}),
     giveUp: (id) => giveUpRenderJob(data, id),
     run: (id, accepted, admitted) => runRenderJob(jobDeps, id, accepted, admitted),
   });

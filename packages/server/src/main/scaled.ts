@@ -120,9 +120,12 @@ export async function startScaledServer(
     // A job taken before the engines load would sit out part of its expiry in this process's queue.
     await pool.ready();
     stopRendering = await startPgRenderWorkers(boss, {
+      url: backend.databaseUrl,
       // One job per render thread, not pool.capacity: a job taken starts its lease, and one waiting
-      // behind another in a thread would sit out part of it (the embedded queue has no leases).
-      concurrency: config.workers,
+      // behind another in a thread would sit out part of it, or all of it behind a render that hangs
+      // (and a killed worker's waiting job would come back only after the expiry, not at once).
+      capacity: config.workers,
+      ...(config.accountConcurrency > 0 ? { accountConcurrency: config.accountConcurrency } : {}),
       giveUp: (id) => giveUpRenderJob(state, id),
       run: (id) =>
         runRenderJob(
@@ -131,7 +134,10 @@ export async function startScaledServer(
             clock: state.clock,
             runTask,
             assetLinks: (asset) => assetLinksAt(state, linkBase, asset),
-            ...(outputHashes ? { recordingHash: (recording) => outputHashes.track(recording) } : {}),
+            // No API in this process waits on the hash: it goes into the completing transaction.
+            ...(outputHashes
+              ? { recordingHash: (recording) => outputHashes.track(recording) }
+              : { hashWithCompletion: true }),
           },
           id,
         ),
@@ -181,6 +187,8 @@ export async function startScaledServer(
 /** The trial account of the embedded default, created once even when several API processes start together. */
 async function trialAccountOnFirstStart(state: ScaledState): Promise<RunningServer["firstStart"]> {
   const client = await state.pool.connect();
+  const onLost = () => {};
+  client.on("error", onLost);
   try {
     await client.query("SELECT pg_advisory_lock($1)", [FIRST_START_LOCK]);
     const { rows } = await client.query("SELECT EXISTS (SELECT 1 FROM accounts) AS any");
@@ -188,6 +196,7 @@ async function trialAccountOnFirstStart(state: ScaledState): Promise<RunningServ
     return await createAccount(state, { name: "trial" });
   } finally {
     await client.query("SELECT pg_advisory_unlock($1)", [FIRST_START_LOCK]).catch(() => {});
+    client.removeListener("error", onLost);
     client.release();
   }
 }

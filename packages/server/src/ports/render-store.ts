@@ -96,6 +96,8 @@ export interface RenderStore {
       warnings: RenderWarningView[];
       at: string;
       callback?: OutboxEventInput;
+      /** The output's SHA-256 when already known: recorded in the same unit of work (see recordOutputHash). */
+      sha256?: string;
     },
   ): Promise<boolean>;
   /**

@@ -172,8 +172,8 @@ export function renderJobsTests(cluster: ThrowawayPostgres): void {
     it("rolls back the job with the charge and the render when the transaction fails after the send", async () => {
       const send = enqueueRenderJobs(boss);
       const renders = createPgRenderStore(pool, {
-        enqueueInTransaction: async (client, r) => {
-          await send(client, r);
+        enqueueInTransaction: async (client, r, queuedAhead) => {
+          await send(client, r, queuedAhead);
           throw new Error("crash between send and commit");
         },
       });

@@ -138,7 +138,8 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
     it("runs accepted renders on worker processes and wakes the waiting API with the result", async () => {
       const ran: string[] = [];
       stopWorkers = await startPgRenderWorkers(workerBoss, {
-        concurrency: 2,
+        url,
+        capacity: 2,
         giveUp: (renderId) =>
           giveUpRenderJob({ renders: worker.renders, clock: { now: () => new Date(T1) } }, renderId),
         async run(renderId) {
@@ -162,6 +163,54 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       expect(ran.sort()).toEqual(renders.map((r) => r.id).sort());
       // Another account cannot wait on (or learn about) this render.
       expect(await queue.waitFor(await newAccount(api, 0), renders[0]?.id as string, 50)).toBeNull();
+    });
+
+    it("runs at most accountConcurrency renders of one account at once; another account's run beside them", async () => {
+      await stopWorkers?.();
+      const other = await newAccount(api, 10);
+      const running = new Map<string, number>();
+      let mostOfA = 0;
+      const gates: (() => void)[] = [];
+      let gating = true;
+      let bStarted: () => void = () => {};
+      const bStarts = new Promise<void>((resolve) => {
+        bStarted = resolve;
+      });
+      stopWorkers = await startPgRenderWorkers(workerBoss, {
+        url,
+        capacity: 3,
+        accountConcurrency: 1,
+        giveUp: (renderId) =>
+          giveUpRenderJob({ renders: worker.renders, clock: { now: () => new Date(T1) } }, renderId),
+        async run(renderId) {
+          const job = await worker.renders.claim(renderId);
+          if (!job) return;
+          const account = job.render.accountId;
+          running.set(account, (running.get(account) ?? 0) + 1);
+          if (account === accountId) mostOfA = Math.max(mostOfA, running.get(account) ?? 0);
+          if (account === other) bStarted();
+          if (gating) await new Promise<void>((resolve) => gates.push(resolve));
+          running.set(account, (running.get(account) ?? 0) - 1);
+          await worker.renders.complete(renderId, { asset: asset(job.render), warnings: [], at: T1 });
+        },
+      });
+      const ofA = [render(), render(), render()];
+      for (const r of ofA) expect(await api.renders.accept(r)).toEqual({ accepted: true });
+      const ofB = render({ accountId: other });
+      expect(await api.renders.accept(ofB)).toEqual({ accepted: true });
+      // B's render runs while A's first holds A's only slot (the worker had room for three).
+      await bStarts;
+      expect(running.get(accountId) ?? 0).toBeLessThanOrEqual(1);
+      gating = false;
+      for (const open of gates.splice(0)) open();
+      const results = await Promise.all([...ofA, ofB].map((r) => queue.waitFor(r.accountId, r.id, 30_000)));
+      expect(results.map((r) => r?.render.status)).toEqual([
+        "completed",
+        "completed",
+        "completed",
+        "completed",
+      ]);
+      expect(mostOfA).toBe(1);
     });
   });
 }

@@ -9,10 +9,12 @@ import {
 } from "../api/support.ts";
 
 // Reliability matrix, "Load and faults": one account floods; other accounts keep their latency. Over
-// HTTP on the embedded default with one render worker: account A queues 200 renders, then B waits
-// for one and C sends a few. The queue serves accounts round-robin, so B's and C's renders run
-// next to A's backlog, not behind it. Judged by the order the renders finished in (completed_at and
-// statuses), not by wall-clock thresholds.
+// HTTP with one render worker: account A queues 200 renders, then B waits for one and C sends a few.
+// The queue serves accounts round-robin, so B's and C's renders run next to A's backlog, not behind
+// it. Judged by the order the renders finished in (completed_at and statuses), not by wall-clock
+// thresholds. Runs in both modes (issue 21): the embedded queue (project `server`: one FIFO per
+// account, round-robin) and pg-boss on PostgreSQL (project `server-pg`: each job's priority is minus
+// its account's queued renders, render-jobs.ts fairPriority; a worker holds one job per render thread).
 
 const FLOOD = 200;
 

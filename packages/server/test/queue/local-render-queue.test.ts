@@ -7,7 +7,7 @@ import type { RenderRecord, RenderStore } from "../../src/ports/render-store.ts"
  * The queue only needs `pending` and `get` from the store (which knows no render here); `run` is
  * where the order is observed.
  */
-function harness(options: { concurrency: number; maxQueued?: number }) {
+function harness(options: { concurrency: number; maxQueued?: number; accountConcurrency?: number }) {
   const started: string[] = [];
   /** The accepted record each run was handed (its id), or null. */
   const handedOver: (string | null)[] = [];
@@ -43,6 +43,20 @@ describe("local render queue", () => {
     expect(started).toEqual(["a1"]);
     for (const id of ["a1", "a2", "b1", "c1", "a3"]) await complete(id);
     expect(started).toEqual(["a1", "a2", "b1", "c1", "a3", "a4"]);
+  });
+
+  it("runs at most accountConcurrency renders of one account at once; the rest of the threads serve others", async () => {
+    const { queue, started, complete } = harness({ concurrency: 3, accountConcurrency: 1 });
+    for (let i = 1; i <= 3; i++) queue.enqueue(`a${i}`, "acct_a");
+    // One of A's runs; the threads it may not take stay free for other accounts.
+    expect(started).toEqual(["a1"]);
+    queue.enqueue("b1", "acct_b");
+    queue.enqueue("b2", "acct_b");
+    expect(started).toEqual(["a1", "b1"]);
+    await complete("a1");
+    expect(started).toEqual(["a1", "b1", "a2"]);
+    await complete("b1");
+    expect(started).toEqual(["a1", "b1", "a2", "b2"]);
   });
 
   it("never runs more than `concurrency` at once and ignores a second enqueue of the same id", async () => {

@@ -1,6 +1,6 @@
 import { execFile, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { chown, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -15,6 +15,13 @@ export interface ThrowawayPostgres {
   url: string;
   /** A fresh empty database on this cluster; each test takes its own so none sees another's rows. */
   newDatabase(): Promise<string>;
+  /** The postmaster's pid (backends are its children): for CPU accounting. Changes on restart. */
+  pid(): number;
+  /**
+   * Stops the cluster as a crash would (`-m immediate`: every connection drops, nothing is flushed
+   * politely) and starts it again on the same port and data: the "database restarted" fault.
+   */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -50,7 +57,11 @@ export function skipOrFail(suite: string, what: string, install: string): null {
  * off: a throwaway cluster needs no durability (initdb + start: 1.8 s on the idle 2-core box, 3.5 s at load average 9).
  * Returns null (suite skipped) when the binaries are missing, unless CI=true.
  */
-export async function startPostgres(suite: string): Promise<ThrowawayPostgres | null> {
+export async function startPostgres(
+  suite: string,
+  /** More `-c name=value` server settings (bench:scale loads pg_stat_statements to count statements). */
+  settings: string[] = [],
+): Promise<ThrowawayPostgres | null> {
   const bin = findPostgresBin();
   if (!bin)
     return skipOrFail(
@@ -89,6 +100,7 @@ export async function startPostgres(suite: string): Promise<ThrowawayPostgres | 
     "-c synchronous_commit=off",
     "-c full_page_writes=off",
     "-c max_connections=200",
+    ...settings.map((s) => `-c ${s}`),
   ].join(" ");
   await as(join(bin, "pg_ctl"), ["start", "-w", "-D", data, "-l", join(dir, "log"), "-o", options]);
 
@@ -108,6 +120,11 @@ export async function startPostgres(suite: string): Promise<ThrowawayPostgres | 
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
     url,
+    pid: () => Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]),
+    async restart() {
+      await as(join(bin, "pg_ctl"), ["stop", "-m", "immediate", "-w", "-D", data]);
+      await as(join(bin, "pg_ctl"), ["start", "-w", "-D", data, "-l", join(dir, "log"), "-o", options]);
+    },
     async newDatabase() {
       const name = `t_${randomBytes(6).toString("hex")}`;
       const client = new pg.Client({ connectionString: url });

@@ -13,6 +13,8 @@ export interface ThrowawayS3 {
   bucket: string;
   accessKeyId: string;
   secretAccessKey: string;
+  /** The Swift launcher's process (all of Swift's servers run in it or under it): for CPU accounting. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export async function startS3(suite: string): Promise<ThrowawayS3 | null> {
   client.destroy();
   return {
     ...s3,
+    pid: child.pid as number,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -307,6 +307,11 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX image_cache_lru ON image_cache(last_used_at);
   `,
+  // Issue 21: an account's queued renders, counted at each acceptance for the job's fairness priority
+  // (render-jobs.ts fairPriority) without reading the account's finished history.
+  `
+  CREATE INDEX renders_account_queued ON renders(account_id) WHERE status = 'queued';
+  `,
 ];
 
 // Any constant works; it only has to be the same in every process migrating this database.

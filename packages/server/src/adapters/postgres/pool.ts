@@ -33,6 +33,11 @@ export async function withTransaction<T>(
   fn: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
+  // A checked-out client has no 'error' listener (the pool's is for idle ones): a connection lost
+  // mid-transaction (the database restarting) would throw from an event and end the process. The
+  // queries in flight fail with the error, which is where it is handled.
+  const onLost = () => {};
+  client.on("error", onLost);
   try {
     await client.query("BEGIN");
     const result = await fn(client);
@@ -42,6 +47,7 @@ export async function withTransaction<T>(
     await client.query("ROLLBACK").catch(() => {});
     throw error;
   } finally {
+    client.removeListener("error", onLost);
     client.release();
   }
 }

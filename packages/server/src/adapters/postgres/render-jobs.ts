@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { PgBoss } from "pg-boss";
 import type { PgExecutor } from "./pool.ts";
 import type { PgRenderStoreOptions } from "./render-store.ts";
@@ -31,6 +32,9 @@ export const RENDER_QUEUE_OPTIONS = {
   // Finished jobs are history only (the renders table is the record); keep a week for debugging.
   deleteAfterSeconds: 7 * 24 * 3600,
   deadLetter: RENDER_GIVEN_UP_QUEUE,
+  // Each send NOTIFYs pg-boss's channel inside the inserting statement (no extra round trip); idle
+  // workers LISTEN to it instead of polling (render-queue.ts).
+  notify: true,
 } as const;
 
 /** Settling a given-up render is one small transaction: retried through any outage for about a day. */
@@ -47,8 +51,29 @@ export async function createRenderQueue(boss: PgBoss): Promise<void> {
   // dead-letter queue must exist first. A render queue created before it had none gets it here.
   await boss.createQueue(RENDER_GIVEN_UP_QUEUE, GIVEN_UP_QUEUE_OPTIONS);
   await boss.createQueue(RENDER_QUEUE, RENDER_QUEUE_OPTIONS);
-  await boss.updateQueue(RENDER_QUEUE, { deadLetter: RENDER_GIVEN_UP_QUEUE });
+  await boss.updateQueue(RENDER_QUEUE, { deadLetter: RENDER_GIVEN_UP_QUEUE, notify: true });
 }
+
+/**
+ * The pg-boss job id of a render: derived from the render id (a name-based UUID), so a render's job
+ * can be found (and is never sent twice) by the render id alone.
+ */
+export function renderJobId(renderId: string): string {
+  const h = createHash("sha1").update(`pictor-render:${renderId}`).digest();
+  h[6] = ((h[6] as number) & 0x0f) | 0x50;
+  h[8] = ((h[8] as number) & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Per-account fairness: pg-boss hands out jobs by priority (higher first), then age. A render's
+ * priority is minus the number of its account's renders already queued, so every account's next
+ * render ranks alongside every other's: one account's 5,000 queued renders wait behind each other,
+ * not in front of another account's first (round-robin between accounts with a backlog, like the
+ * embedded queue). The count is capped (PgRenderStoreOptions.queuedCountCap); past it, by age.
+ */
+export const fairPriority = (queuedAhead: number) => -queuedAhead;
 
 /** pg-boss runs its SQL on whatever executes queries; here, the open transaction's connection. */
 const executorOf = (client: PgExecutor) => ({
@@ -61,9 +86,15 @@ const executorOf = (client: PgExecutor) => ({
  * render lacks a job.
  */
 export function enqueueRenderJobs(boss: PgBoss): NonNullable<PgRenderStoreOptions["enqueueInTransaction"]> {
-  return async (client, render) => {
+  return async (client, render, queuedAhead) => {
     const data: RenderJobData = { renderId: render.id };
-    const jobId = await boss.send(RENDER_QUEUE, data, { db: executorOf(client) });
+    const jobId = await boss.send(RENDER_QUEUE, data, {
+      db: executorOf(client),
+      id: renderJobId(render.id),
+      priority: fairPriority(queuedAhead),
+      // The group is the account: workers may cap how many of one account's renders run at once.
+      group: { id: render.accountId },
+    });
     if (!jobId) throw new Error(`pg-boss did not enqueue render ${render.id}`);
   };
 }

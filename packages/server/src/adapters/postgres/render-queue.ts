@@ -29,25 +29,9 @@ export async function createPgRenderQueue(options: {
 }): Promise<PgRenderQueue> {
   const events = new EventEmitter();
   events.setMaxListeners(0);
-  let closed = false;
-  let client: pg.Client | null = null;
-
-  const listen = async () => {
-    const c = new pg.Client({ connectionString: options.url, application_name: "pictor-listen" });
-    c.on("notification", (n) => {
-      if (n.channel === RENDER_FINISHED_CHANNEL && n.payload) events.emit(n.payload);
-    });
-    c.on("error", () => {
-      if (closed) return;
-      client = null;
-      c.end().catch(() => {});
-      setTimeout(() => void listen().catch(() => {}), RECONNECT_MS).unref();
-    });
-    await c.connect();
-    await c.query(`LISTEN ${RENDER_FINISHED_CHANNEL}`);
-    client = c;
-  };
-  await listen();
+  const listener = await listenTo(options.url, RENDER_FINISHED_CHANNEL, "pictor-listen", (payload) => {
+    if (payload) events.emit(payload);
+  });
 
   return {
     enqueue() {},
@@ -78,77 +62,206 @@ export async function createPgRenderQueue(options: {
         }
       }
     },
-    async close() {
-      closed = true;
-      await client?.end();
-    },
+    close: () => listener.close(),
   };
 }
 
-// An idle render slot asks for a job this often. A slot that just finished one asks again at once:
-// pg-boss's own work() loop waits its polling interval after every job, which capped each render
-// thread at two renders a second (a 1,000-row batch took four minutes on two threads).
-const IDLE_POLL_MS = 500;
+// NOTIFY wakes an idle worker the moment a job is sent (render-jobs.ts: the queue's `notify`); this
+// poll is only the floor for a notification lost while the listening connection was down.
+const IDLE_POLL_MS = 2000;
+const GIVEN_UP_POLL_MS = 5000;
+const ACK_BATCH = 32;
+const ACK_EVERY_MS = 50;
 
 /**
- * The worker side: `concurrency` slots each take one render job from pg-boss at a time and run it to
- * its end state with `run` (the shared runRenderJob), then complete it. A throw fails the job into
- * pg-boss's retry with backoff; a process killed mid-render has its job expire and redelivered
- * (render-jobs.ts), and runRenderJob is idempotent. Returns a stop function that lets jobs in flight
- * finish.
+ * pg-boss's NOTIFY channel for new jobs, derived from its schema as pg-boss derives it
+ * (plans.notifyChannelSql, not exported). Were that ever to change, workers would fall back to the
+ * idle poll: slower to wake, never wrong.
+ */
+const PGBOSS_CHANNEL_SQL =
+  "SELECT ('pgboss_' || left(encode(sha224('pgboss'::bytea), 'hex'), 24)) AS channel";
+
+/**
+ * The worker side: one subscription per process. A single loop fetches as many render jobs as the
+ * process has free render threads (`capacity`) in one pg-boss fetch, runs each to its end state with
+ * `run` (the shared runRenderJob: the render's end, its output asset, hash and callback commit
+ * together), and fetches again as threads free up. Finished jobs are completed in pg-boss together,
+ * one statement for up to ACK_BATCH jobs or every ACK_EVERY_MS: a job whose completion is lost (a
+ * crash in between) expires and is delivered again, and finds its render ended (runRenderJob is
+ * idempotent). When the queue is empty the loop sleeps until pg-boss NOTIFYs a new job (or
+ * IDLE_POLL_MS passes): no polling per render or per thread. A throw fails the job into pg-boss's
+ * retry with backoff; a process killed mid-render has its jobs expire and redelivered. Returns a stop
+ * function that lets jobs in flight finish.
  */
 export async function startPgRenderWorkers(
   boss: PgBoss,
   options: {
-    concurrency: number;
+    /** For the LISTEN connection. */
+    url: string;
+    capacity: number;
+    /** At most this many renders of one account run at once across all workers; none: no cap. */
+    accountConcurrency?: number;
+    /** Runs the render to its end state (a no-op for one that has ended); a throw means retry. */
     run(renderId: string): Promise<unknown>;
     /** Ends a render whose job was given up (failed and refunded; a no-op if it had finished). */
     giveUp(renderId: string): Promise<unknown>;
   },
 ): Promise<() => Promise<void>> {
   let stopping = false;
-  const sleepers = new Set<() => void>();
-  const idle = () =>
+  let inFlight = 0;
+  // A wake while the loop is not asleep (a NOTIFY during a fetch) is kept for its next sleep, so a job
+  // sent meanwhile is fetched at once, not after the idle poll.
+  let woke = false;
+  let wake: () => void = () => {
+    woke = true;
+  };
+  const woken = () =>
     new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        sleepers.delete(done);
+      if (woke) {
+        woke = false;
         resolve();
-      };
+        return;
+      }
       const timer = setTimeout(done, IDLE_POLL_MS);
-      sleepers.add(done);
+      function done() {
+        clearTimeout(timer);
+        wake = () => {
+          woke = true;
+        };
+        resolve();
+      }
+      wake = done;
     });
-  const slot = async () => {
+  const { rows } = await boss.getDb().executeSql(PGBOSS_CHANNEL_SQL);
+  const listener = await listenTo(options.url, String(rows[0]?.channel), "pictor-worker-listen", () =>
+    wake(),
+  );
+
+  let acks: string[] = [];
+  let ackTimer: NodeJS.Timeout | null = null;
+  let acking: Promise<void> = Promise.resolve();
+  const flushAcks = () => {
+    if (ackTimer) clearTimeout(ackTimer);
+    ackTimer = null;
+    const ids = acks;
+    acks = [];
+    if (ids.length === 0) return acking;
+    acking = acking.then(() =>
+      boss.complete(RENDER_QUEUE, ids).then(
+        // Under a per-account cap, a job counts against its account until acknowledged: the
+        // account's next job (whose NOTIFY may have come meanwhile) can be fetched now.
+        () => {
+          if (options.accountConcurrency) wake();
+        },
+        // Database away: these jobs expire and come back, to renders that have ended (a no-op).
+        () => {},
+      ),
+    );
+    return acking;
+  };
+  const ack = (id: string) => {
+    acks.push(id);
+    if (acks.length >= ACK_BATCH) void flushAcks();
+    // Under a per-account cap an unacknowledged job holds its account's slot: acknowledged at once
+    // (jobs that finish together still go in one statement).
+    else ackTimer ??= setTimeout(flushAcks, options.accountConcurrency ? 0 : ACK_EVERY_MS);
+  };
+
+  const runOne = async (job: { id: string; data: RenderJobData }) => {
+    try {
+      await options.run(job.data.renderId);
+      ack(job.id);
+    } catch (error) {
+      await boss.fail(RENDER_QUEUE, job.id, { message: String(error) }).catch(() => {});
+    } finally {
+      inFlight--;
+      wake();
+    }
+  };
+  const fetcher = async () => {
     while (!stopping) {
-      let job: { id: string; data: RenderJobData } | undefined;
-      try {
-        [job] = await boss.fetch<RenderJobData>(RENDER_QUEUE, { batchSize: 1 });
-      } catch {
-        // Database unreachable for a moment: the next poll tries again.
+      const room = options.capacity - inFlight;
+      let fetched = 0;
+      if (room > 0) {
+        try {
+          const jobs = await boss.fetch<RenderJobData>(RENDER_QUEUE, {
+            batchSize: room,
+            ...(options.accountConcurrency ? { groupConcurrency: options.accountConcurrency } : {}),
+          });
+          fetched = jobs.length;
+          inFlight += jobs.length;
+          for (const job of jobs) void runOne(job);
+        } catch {
+          // Database unreachable for a moment: the next pass tries again.
+        }
       }
-      if (!job) {
-        await idle();
-        continue;
-      }
-      try {
-        await options.run(job.data.renderId);
-        await boss.complete(RENDER_QUEUE, job.id);
-      } catch (error) {
-        await boss.fail(RENDER_QUEUE, job.id, { message: String(error) }).catch(() => {});
-      }
+      // Full room taken: more may wait, so go again as soon as a job ends (which wakes us).
+      if (stopping || (room > 0 && fetched === room && inFlight < options.capacity)) continue;
+      await woken();
     }
   };
   const settler = async () => {
     while (!stopping) {
       const settled = await settleGivenUpRenderJobs(boss, options.giveUp).catch(() => 0);
-      if (settled === 0) await idle();
+      if (settled === 0) await new Promise((r) => setTimeout(r, GIVEN_UP_POLL_MS).unref());
     }
   };
-  const slots = [...Array.from({ length: options.concurrency }, slot), settler()];
+  const loops = [fetcher(), settler()];
   return async () => {
     stopping = true;
-    for (const wake of sleepers) wake();
-    await Promise.all(slots);
+    wake();
+    await loops[0];
+    while (inFlight > 0) await woken();
+    await flushAcks();
+    await listener.close();
+  };
+}
+
+/**
+ * A connection LISTENing on `channel`, re-established after it drops (notifications sent meanwhile
+ * are lost: callers keep a polling floor).
+ */
+export async function listenTo(
+  url: string,
+  channel: string,
+  applicationName: string,
+  onNotify: (payload: string | undefined) => void,
+): Promise<{ close(): Promise<void> }> {
+  let closed = false;
+  let client: pg.Client | null = null;
+  const listen = async () => {
+    const c = new pg.Client({ connectionString: url, application_name: applicationName });
+    c.on("notification", (n) => {
+      if (n.channel === channel) onNotify(n.payload);
+    });
+    c.on("error", () => {
+      if (closed) return;
+      client = null;
+      c.end().catch(() => {});
+      retry();
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN "${channel.replaceAll('"', "")}"`);
+    } catch (error) {
+      c.end().catch(() => {});
+      throw error;
+    }
+    if (closed) await c.end();
+    else client = c;
+  };
+  // Until it is back (a database restart takes a while): every RECONNECT_MS.
+  const retry = () => {
+    setTimeout(() => {
+      if (!closed) listen().catch(retry);
+    }, RECONNECT_MS).unref();
+  };
+  await listen();
+  return {
+    async close() {
+      closed = true;
+      await client?.end();
+    },
   };
 }
 

@@ -1,6 +1,10 @@
 import type pg from "pg";
-import type { RenderRecord, RenderStore } from "../../ports/render-store.ts";
+import type { AssetRecord } from "../../ports/asset-store.ts";
+import type { RenderJob, RenderRecord, RenderStore } from "../../ports/render-store.ts";
 import {
+  ASSET_INSERT_COLUMNS,
+  assetInsertValues,
+  placeholders,
   RENDER_SELECT,
   type Row,
   renderByIdempotencyKey,
@@ -8,8 +12,7 @@ import {
   renderInsert,
   renderInsertValues,
 } from "../sql-rows.ts";
-import { insertAsset } from "./asset-store.ts";
-import { balanceOf } from "./ledger.ts";
+import { indexAssetTerms } from "./asset-store.ts";
 import { type PgExecutor, postgresColumns, withTransaction } from "./pool.ts";
 import { insertWebhookEvent } from "./webhook-outbox.ts";
 
@@ -37,10 +40,37 @@ export interface PgRenderStoreOptions {
    * Runs inside the acceptance transaction after the charge and the insert, on the same connection:
    * the place for pg-boss `send(..., { db })`, so a render is charged and enqueued together or not at all.
    */
-  enqueueInTransaction?: (client: PgExecutor, render: RenderRecord) => Promise<void>;
+  enqueueInTransaction?: (
+    client: PgExecutor,
+    render: RenderRecord,
+    /** The account's renders queued before this one (capped: see queuedCountCap). */
+    queuedAhead: number,
+  ) => Promise<void>;
+  /**
+   * Caps how many of the account's queued renders are counted for `enqueueInTransaction`'s
+   * `queuedAhead` (the count is a fairness priority; past the cap they all rank alike). Default 1,000.
+   */
+  queuedCountCap?: number;
+}
+
+/** Thrown inside a transaction to roll it back when the render turns out finished already. */
+class AlreadyFinished extends Error {}
+
+async function insertOutputHash(
+  db: PgExecutor,
+  asset: Pick<AssetRecord, "id" | "accountId">,
+  sha256: string,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO asset_files (asset_id, account_id, sha256, render_output)
+     SELECT id, account_id, $1, true FROM assets WHERE id = $2 AND account_id = $3
+     ON CONFLICT (asset_id) DO NOTHING`,
+    [sha256, asset.id, asset.accountId],
+  );
 }
 
 export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions = {}): RenderStore {
+  const queuedCountCap = options.queuedCountCap ?? 1000;
   return {
     accept(r) {
       return withTransaction(pool, async (client) => {
@@ -48,14 +78,32 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
         // of them can never both spend the same credit (READ COMMITTED alone would let them).
         const account = await client.query("SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", [r.accountId]);
         if (account.rowCount === 0) throw new Error(`render ${r.id} names an unknown account`);
-        const balance = await balanceOf(client, r.accountId);
-        if (balance < r.creditsCharged) return { accepted: false as const, balance };
-        await client.query(
-          "INSERT INTO ledger (account_id, kind, amount, render_id, note, created_at) VALUES ($1, 'charge', $2, $3, NULL, $4)",
-          [r.accountId, -r.creditsCharged, r.id, r.createdAt],
+        // Read after the lock (a statement's snapshot predates its own lock wait). The same round trip
+        // counts the account's renders waiting in the queue: the fairness priority of the job.
+        const { rows } = await client.query(
+          `SELECT (SELECT balance FROM account_balances WHERE account_id = $1) AS balance,
+                  (SELECT count(*) FROM (SELECT 1 FROM renders WHERE account_id = $1 AND status = 'queued' LIMIT $2) q) AS queued`,
+          [r.accountId, queuedCountCap],
         );
-        await client.query(renderInsert("$"), renderInsertValues(r));
-        await options.enqueueInTransaction?.(client, { ...r, status: "queued" });
+        const balance = Number(rows[0]?.balance ?? 0);
+        if (balance < r.creditsCharged) return { accepted: false as const, balance };
+        // The charge and the render in one statement (one round trip): the ledger's trigger keeps the
+        // balance, whose CHECK refuses to go below zero.
+        const values = renderInsertValues(r);
+        const n = values.length;
+        await client.query(
+          `WITH charge AS (
+             INSERT INTO ledger (account_id, kind, amount, render_id, note, created_at)
+             VALUES ($${n + 1}, 'charge', $${n + 2}, $${n + 3}, NULL, $${n + 4})
+           )
+           ${renderInsert("$")}`,
+          [...values, r.accountId, -r.creditsCharged, r.id, r.createdAt],
+        );
+        await options.enqueueInTransaction?.(
+          client,
+          { ...r, status: "queued" },
+          Number(rows[0]?.queued ?? 0),
+        );
         return { accepted: true as const };
       });
     },
@@ -76,33 +124,60 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
       );
       return rows.map((r) => ({ id: String(r.id), accountId: String(r.account_id) }));
     },
-    claim(id) {
-      return withTransaction(pool, async (client) => {
-        const r = await lockPending(client, id);
-        if (!r) return null;
-        await client.query("UPDATE renders SET status = 'rendering' WHERE id = $1", [id]);
-        const v = await client.query(
-          "SELECT document FROM template_versions WHERE template_id = $1 AND version = $2",
-          [r.template_id, r.template_version],
-        );
-        if (!v.rows[0]) throw new Error(`render ${id} pins a missing template version`);
-        const { rows } = await client.query(`${RENDER_SELECT} WHERE id = $1`, [id]);
-        return { render: toRender(rows[0] as Row), document: v.rows[0].document };
-      });
+    async claim(id) {
+      // One statement (its own transaction): a worker claims a render in one round trip.
+      const { rows } = await pool.query(
+        `WITH claimed AS (
+           UPDATE renders SET status = 'rendering' WHERE id = $1 AND status IN ('queued', 'rendering') RETURNING *
+         )
+         SELECT claimed.*, NULL::integer AS refunded, v.document AS pinned_document
+           FROM claimed LEFT JOIN template_versions v
+             ON v.template_id = claimed.template_id AND v.version = claimed.template_version`,
+        [id],
+      );
+      const r = rows[0] as Row | undefined;
+      if (!r) return null;
+      if (r.pinned_document === null) throw new Error(`render ${id} pins a missing template version`);
+      return { render: toRender(r), document: r.pinned_document as RenderJob["document"] };
     },
-    complete(id, { asset, warnings, at, callback }) {
-      return withTransaction(pool, async (client) => {
-        if (!(await lockPending(client, id))) return false;
-        await insertAsset(client, asset);
-        await client.query(
-          "UPDATE renders SET status = 'completed', asset_id = $1, warnings = $2, completed_at = $3 WHERE id = $4",
-          [asset.id, json(warnings), at, id],
-        );
-        // Same commit: a completed render with a webhook_url always has its event, a failed one never.
-        if (callback) await insertWebhookEvent(client, callback);
-        await notifyFinished(client, id);
-        return true;
-      });
+    async complete(id, { asset, warnings, at, callback, sha256 }) {
+      // One statement: ends the render only if it is pending (the row stays locked to the commit),
+      // inserts its output asset and the output's hash, and NOTIFYs (delivered at commit).
+      // renders.asset_id has no foreign key, so the render may name the asset first.
+      const values = assetInsertValues(asset);
+      const n = values.length;
+      const completion: [string, unknown[]] = [
+        `WITH ended AS (
+           UPDATE renders SET status = 'completed', asset_id = $${n + 1}, warnings = $${n + 2}, completed_at = $${n + 3}
+            WHERE id = $${n + 4} AND status IN ('queued', 'rendering') RETURNING id
+         ), notified AS (
+           SELECT pg_notify($${n + 5}, id) FROM ended
+         ), inserted AS (
+           INSERT INTO assets (${ASSET_INSERT_COLUMNS})
+           SELECT ${placeholders(n, "$")} FROM ended RETURNING id, account_id
+         ), hashed AS (
+           INSERT INTO asset_files (asset_id, account_id, sha256, render_output)
+           SELECT id, account_id, $${n + 6}, true FROM inserted WHERE $${n + 6}::text IS NOT NULL
+         )
+         SELECT count(*)::int AS ended FROM notified`,
+        [...values, asset.id, json(warnings), at, id, RENDER_FINISHED_CHANNEL, sha256 ?? null],
+      ];
+      const rest = callback !== undefined || asset.tags.length > 0 || Object.keys(asset.metadata).length > 0;
+      // Nothing else to write (the common case): the statement is the whole unit of work, committed alone.
+      if (!rest) return (await pool.query(...completion)).rows[0]?.ended === 1;
+      try {
+        return await withTransaction(pool, async (client) => {
+          // Finished already (another delivery of its job): nothing was written.
+          if ((await client.query(...completion)).rows[0]?.ended !== 1) throw new AlreadyFinished();
+          await indexAssetTerms(client, asset);
+          // Same commit: a completed render with a webhook_url always has its event, a failed one never.
+          if (callback) await insertWebhookEvent(client, callback);
+          return true;
+        });
+      } catch (error) {
+        if (error instanceof AlreadyFinished) return false;
+        throw error;
+      }
     },
     failAndRefund(id, error, at) {
       return withTransaction(pool, async (client) => {
@@ -123,12 +198,7 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
       });
     },
     async recordOutputHash(asset, sha256) {
-      await pool.query(
-        `INSERT INTO asset_files (asset_id, account_id, sha256, render_output)
-         SELECT id, account_id, $1, true FROM assets WHERE id = $2 AND account_id = $3
-         ON CONFLICT (asset_id) DO NOTHING`,
-        [sha256, asset.id, asset.accountId],
-      );
+      await insertOutputHash(pool, asset, sha256);
     },
   };
 }

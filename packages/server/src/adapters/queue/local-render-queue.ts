@@ -31,6 +31,8 @@ export function createLocalRenderQueue(options: {
   run(renderId: string, accepted?: RenderRecord, admitted?: Promise<boolean>): Promise<FinishedRender | null>;
   /** Ends a render whose runs kept failing (failed and refunded; a no-op if it had finished). */
   giveUp(renderId: string): Promise<unknown>;
+  /** Renders of one account that may run at once; default no cap beyond `concurrency`. */
+  accountConcurrency?: number;
   /** Waits before each run again after a failed one; default 1, 2, 4, 8, 16 s. */
   retryDelaysMs?: readonly number[];
 }): LocalRenderQueue {
@@ -45,11 +47,16 @@ export function createLocalRenderQueue(options: {
   const failedRuns = new Map<string, number>();
   const retryDelays = options.retryDelaysMs ?? [1000, 2000, 4000, 8000, 16_000];
   const inFlight = new Map<string, Promise<void>>();
+  const accountCap = options.accountConcurrency ?? Number.POSITIVE_INFINITY;
+  const runningByAccount = new Map<string, number>();
+  const running = (accountId: string) => runningByAccount.get(accountId) ?? 0;
   const finished = new EventEmitter();
   finished.setMaxListeners(0);
   let draining = false;
 
   const start = (id: string, accepted?: RenderRecord, admitted?: Promise<boolean>) => {
+    const account = accountOf.get(id) as string;
+    runningByAccount.set(account, running(account) + 1);
     const done = options.run(id, accepted, admitted).then(
       (ended) => settle(id, ended, false),
       (error: unknown) => {
@@ -61,10 +68,13 @@ export function createLocalRenderQueue(options: {
   };
 
   const startsAtOnce = () => !draining && pendingCount === 0 && inFlight.size < options.concurrency;
+  const startsAtOnceFor = (accountId: string) => startsAtOnce() && running(accountId) < accountCap;
 
   const pump = () => {
     while (!draining && inFlight.size < options.concurrency && pendingCount > 0) {
       const id = takeNext();
+      // Every account with queued renders is at its cap.
+      if (id === null) return;
       const accepted = acceptedRecords.get(id);
       acceptedRecords.delete(id);
       start(id, accepted);
@@ -74,6 +84,9 @@ export function createLocalRenderQueue(options: {
   /** After a run: again later if it threw and retries are left, else over (given up if it threw). */
   const settle = async (id: string, ended: FinishedRender | null, threw: boolean) => {
     inFlight.delete(id);
+    const account = accountOf.get(id) as string;
+    if (running(account) <= 1) runningByAccount.delete(account);
+    else runningByAccount.set(account, running(account) - 1);
     if (threw && !draining) {
       const runs = (failedRuns.get(id) ?? 0) + 1;
       failedRuns.set(id, runs);
@@ -107,9 +120,18 @@ export function createLocalRenderQueue(options: {
     pump();
   };
 
-  const takeNext = (): string => {
-    // Map iteration order is insertion order: take from the first account, then move it to the back.
-    const [account, ids] = pendingByAccount.entries().next().value as [string, string[]];
+  const takeNext = (): string | null => {
+    // Map iteration order is insertion order: take from the first account under its cap, then move
+    // it to the back.
+    let next: [string, string[]] | null = null;
+    for (const entry of pendingByAccount) {
+      if (running(entry[0]) < accountCap) {
+        next = entry;
+        break;
+      }
+    }
+    if (!next) return null;
+    const [account, ids] = next;
     const id = ids.shift() as string;
     pendingByAccount.delete(account);
     if (ids.length > 0) pendingByAccount.set(account, ids);
@@ -128,7 +150,7 @@ export function createLocalRenderQueue(options: {
     },
     startsAtOnce,
     async startEarly(render) {
-      if (!startsAtOnce() || known.has(render.id)) return null;
+      if (!startsAtOnceFor(render.accountId) || known.has(render.id)) return null;
       known.add(render.id);
       accountOf.set(render.id, render.accountId);
       let admit: (admitted: boolean) => void = () => {};

@@ -48,19 +48,21 @@ const documents = new Map<string, NonNullable<RenderTask["document"]>>();
 port.on("message", async (task: RenderTask) => {
   if (task.forgetDocuments) documents.clear();
   if (task.document) documents.set(task.documentKey, task.document);
-  const { result, output } = await run(task);
+  const { result, output, sha256: hashed } = await run(task);
   port.postMessage({ type: "result", result } satisfies WorkerMessage);
   // Hashed after answering: the hash is recorded with the output's asset, but a waiting caller's
   // answer does not need it (0.2 ms for a 600 KB PNG). The next task's message waits meanwhile.
   if (output) {
-    const sha256 = createHash("sha256").update(output).digest("hex");
+    const sha256 = hashed ?? createHash("sha256").update(output).digest("hex");
     port.postMessage({ type: "hashed", taskId: task.taskId, sha256 } satisfies WorkerMessage);
   }
 });
 port.postMessage({ type: "ready" } satisfies WorkerMessage);
 
 /** The task's result and, when its output was stored, the output's bytes (to hash after answering). */
-async function run(task: RenderTask): Promise<{ result: RenderTaskResult; output?: Uint8Array }> {
+async function run(
+  task: RenderTask,
+): Promise<{ result: RenderTaskResult; output?: Uint8Array; sha256?: string }> {
   try {
     const pinned = documents.get(task.documentKey);
     if (!pinned) throw new Error(`render worker was not sent document ${task.documentKey}`);
@@ -94,8 +96,10 @@ async function run(task: RenderTask): Promise<{ result: RenderTaskResult; output
           });
     // Writing (and hashing) the output here keeps both off the API thread (a 600 KB PNG took about
     // 1 ms of SHA-256 there), and the bytes never cross threads.
+    // S3 signs the payload's hash: computed once here, it serves the signature and the asset record.
+    const sha256 = data.s3 ? createHash("sha256").update(out.bytes).digest("hex") : undefined;
     try {
-      await blobs.put(task.outputKey, out.bytes);
+      await blobs.put(task.outputKey, out.bytes, sha256 ? { sha256 } : {});
     } catch (error) {
       console.error(
         JSON.stringify({
@@ -122,6 +126,7 @@ async function run(task: RenderTask): Promise<{ result: RenderTaskResult; output
         })),
       },
       output: out.bytes,
+      ...(sha256 ? { sha256 } : {}),
     };
   } catch (error) {
     const code = (error as { code?: unknown }).code;

@@ -9,6 +9,9 @@ import {
 
 const WORKER_FILE = new URL("./render-worker.ts", import.meta.url);
 
+/** Render threads' name, as the OS shows it (at most 15 characters on Linux). */
+export const RENDER_THREAD_NAME = "pictor-render";
+
 interface Pending {
   task: RenderTask;
   resolve: (r: RenderTaskOutcome) => void;
@@ -77,7 +80,8 @@ export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPo
   let closing = false;
 
   const spawn = (index: number) => {
-    const worker = new Worker(WORKER_FILE, { workerData: data });
+    // The name is the thread's name in /proc (bench:scale charges render threads their CPU by it).
+    const worker = new Worker(WORKER_FILE, { workerData: data, name: RENDER_THREAD_NAME });
     const slot: Slot = { worker, ready: false, running: [], documents: new Set(), hashes: new Map() };
     slots[index] = slot;
     worker.on("message", (message: WorkerMessage) => {

@@ -61,17 +61,29 @@ export class S3BlobStore implements BlobStore {
     });
   }
 
-  async put(key: string, bytes: Uint8Array): Promise<void> {
-    await this.#client.send(
-      new PutObjectCommand({
-        Bucket: this.#bucket,
-        Key: this.#key(key),
-        Body: bytes,
-        ContentLength: bytes.byteLength,
-        ContentType: contentTypeOf(key),
-        CacheControl: IMMUTABLE,
-      }),
-    );
+  async put(key: string, bytes: Uint8Array, known: { sha256?: string } = {}): Promise<void> {
+    const command = new PutObjectCommand({
+      Bucket: this.#bucket,
+      Key: this.#key(key),
+      Body: bytes,
+      ContentLength: bytes.byteLength,
+      ContentType: contentTypeOf(key),
+      CacheControl: IMMUTABLE,
+    });
+    const { sha256 } = known;
+    if (sha256) {
+      // SigV4 signs the payload's SHA-256, which the signer takes from this header when present
+      // instead of hashing the body again (a render output's hash is computed anyway, for its asset).
+      command.middlewareStack.add(
+        (next) => (args) => {
+          const request = args.request as { headers?: Record<string, string> };
+          if (request.headers) request.headers["x-amz-content-sha256"] = sha256;
+          return next(args);
+        },
+        { step: "build", name: "pictorKnownPayloadHash" },
+      );
+    }
+    await this.#client.send(command);
   }
 
   async get(key: string): Promise<Uint8Array | null> {

@@ -83,8 +83,8 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
       if (!v) throw new Error(`render ${id} pins a missing template version`);
       return { render, document: v.document };
     },
-    async complete(id, { asset, warnings, at, callback }) {
-      return transaction(db, () => {
+    async complete(id, { asset, warnings, at, callback, sha256 }) {
+      const completed = transaction(db, () => {
         const r = endingFacts.get(id);
         if (!r || (r.status !== "queued" && r.status !== "rendering")) return false;
         insertAsset(db, asset);
@@ -95,6 +95,8 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
         if (callback) insertWebhookEvent(db, callback);
         return true;
       });
+      if (completed && sha256 !== undefined) await this.recordOutputHash(asset, sha256);
+      return completed;
     },
     async failAndRefund(id, error, at) {
       return transaction(db, () => {
