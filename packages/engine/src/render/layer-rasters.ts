@@ -40,7 +40,6 @@ interface RasterEntry {
  * recently used dropped beyond the byte budget.
  */
 export class LayerRasters {
-  readonly #ck: CanvasKit;
   readonly #maxBytes: number;
   readonly #entries = new Map<string, RasterEntry>();
   readonly #scratch: RasterSurface;
@@ -49,7 +48,6 @@ export class LayerRasters {
   #render = 0;
 
   constructor(ck: CanvasKit, maxBytes = DEFAULT_MAX_BYTES) {
-    this.#ck = ck;
     this.#maxBytes = maxBytes;
     this.#scratch = new RasterSurface(ck);
   }
@@ -91,16 +89,7 @@ export class LayerRasters {
   }
 
   #draw(width: number, height: number, matrix: number[], draw: (canvas: Canvas) => void): Image {
-    const surface = this.#scratch.acquire(width, height);
-    const canvas = surface.getCanvas();
-    canvas.clear(this.#ck.TRANSPARENT);
-    canvas.save();
-    canvas.concat(matrix);
-    try {
-      draw(canvas);
-    } finally {
-      canvas.restore();
-    }
+    const surface = this.#scratch.drawCleared(width, height, matrix, draw);
     const image = surface.makeImageSnapshot();
     // The scratch surface is kept only while small: a scale-4 panel would hold 30 MB for nothing.
     if (width * height * 4 > this.#maxBytes / 4) this.#scratch.release();

@@ -68,17 +68,7 @@ export class PixelShadows {
   }
 
   #drawLayer(rect: DeviceRect, matrix: number[], draw: (canvas: Canvas) => void): Uint8Array {
-    const surface = this.#scratch.acquire(rect.width, rect.height);
-    const canvas = surface.getCanvas();
-    canvas.clear(this.#ck.TRANSPARENT);
-    canvas.save();
-    canvas.concat(matrix);
-    try {
-      draw(canvas);
-    } finally {
-      canvas.restore();
-    }
-    surface.flush();
+    this.#scratch.drawCleared(rect.width, rect.height, matrix, draw);
     const pixels = this.#scratch.pixels().slice();
     // Kept only while small: a scale-4 headline would hold megabytes for nothing.
     if (pixels.byteLength > 4 * 1024 * 1024) this.#scratch.release();

@@ -1,4 +1,4 @@
-import type { CanvasKit, ColorSpace, MallocObj, Surface } from "canvaskit-wasm";
+import type { Canvas, CanvasKit, ColorSpace, MallocObj, Surface } from "canvaskit-wasm";
 
 // The typings demand a ColorSpace; null is what Skia takes for "no colour space" (no conversions).
 const NO_COLOR_SPACE = null as unknown as ColorSpace;
@@ -43,6 +43,22 @@ export class RasterSurface {
     this.surface = surface;
     this.width = width;
     this.height = height;
+    return surface;
+  }
+
+  /** A surface of this size cleared to transparent, with `draw` drawn on it under `matrix`. */
+  drawCleared(width: number, height: number, matrix: number[], draw: (canvas: Canvas) => void): Surface {
+    const surface = this.acquire(width, height);
+    const canvas = surface.getCanvas();
+    canvas.clear(this.canvasKit.TRANSPARENT);
+    canvas.save();
+    canvas.concat(matrix);
+    try {
+      draw(canvas);
+    } finally {
+      canvas.restore();
+    }
+    surface.flush();
     return surface;
   }
 
