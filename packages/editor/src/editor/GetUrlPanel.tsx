@@ -204,7 +204,12 @@ export function GetUrlPanel({ doc, values, published, publishedVersion }: Props)
             <h3>URL</h3>
             <CopyButton text={url} label="Copy the signed URL" testId="signed-url-copy" />
           </div>
-          <pre className="code signed-url" data-testid="signed-url">
+          <pre
+            className="code signed-url"
+            data-testid="signed-url"
+            tabIndex={0}
+            aria-label="Signed image URL"
+          >
             {url}
           </pre>
           <a href={url} target="_blank" rel="noreferrer" className="small">

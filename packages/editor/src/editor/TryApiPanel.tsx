@@ -121,7 +121,7 @@ export function TryApiPanel({ doc, values, published }: Props) {
           <h3>Equivalent curl</h3>
           <CopyButton text={curl} label="Copy the curl command" testId="try-curl-copy" />
         </div>
-        <pre className="code nowrap" data-testid="try-curl">
+        <pre className="code nowrap" data-testid="try-curl" tabIndex={0} aria-label="curl command">
           {curl}
         </pre>
       </section>

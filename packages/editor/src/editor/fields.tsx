@@ -171,7 +171,8 @@ export function JsonView({ label, value, testId }: { label: string; value: unkno
   return (
     <div className="field">
       <span>{label}</span>
-      <pre className="json-view mono small" data-testid={testId}>
+      {/* Focusable: a long value scrolls, and a scrolling region must be reachable by keyboard. */}
+      <pre className="json-view mono small" data-testid={testId} tabIndex={0} aria-label={label}>
         {JSON.stringify(value, null, 2)}
       </pre>
     </div>

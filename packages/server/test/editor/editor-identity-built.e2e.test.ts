@@ -126,6 +126,8 @@ describe.skipIf(!haveChromium && !inCI)(
       // A new template from the template list; paste, centre on the frame, group.
       await page.goto(`${url}/#/templates`);
       await page.getByTestId("new-template").click();
+      // "New template" opens a dialog: blank frames or a starter design.
+      await page.getByTestId("new-blank-og").click();
       await page.getByTestId("editor").waitFor({ timeout: 90_000 });
       await page.keyboard.press("Control+v");
       await page.getByTestId("arrange-bar").waitFor();
@@ -154,7 +156,9 @@ describe.skipIf(!haveChromium && !inCI)(
       // A second text in the account's uploaded font.
       await page.getByTestId("tool-text").click();
       await dragOnFrame(page, "main", { x: 80, y: 400 }, { x: 700, y: 540 });
-      await page.getByTestId("prop-font-family").selectOption(ACME_FAMILY);
+      // The font picker lists the account's uploaded family after the shipped ones.
+      await page.getByTestId("font-picker-open").click();
+      await page.getByTestId(`font-option-${ACME_FAMILY}`).click();
       await doubleClickAt(page, "main", 300, 470);
       await page.getByTestId("inline-text-area").waitFor();
       await page.keyboard.type("BRAND 2026");
