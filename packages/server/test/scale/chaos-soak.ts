@@ -116,6 +116,19 @@ export async function runChaosSoak(options: SoakOptions): Promise<SoakReport> {
   let db: pg.Client | null = null;
   try {
     const databaseUrl = await cluster.newDatabase();
+    // The shared test cluster runs with synchronous_commit off (speed); a commit acknowledged there
+    // can vanish in the crash restart below, which is no guarantee of Pictor's to check. Production
+    // runs with it on (docs/deploy.md), and so does the soak's database.
+    {
+      const admin = new pg.Client({ connectionString: databaseUrl });
+      await admin.connect();
+      try {
+        const name = new URL(databaseUrl).pathname.slice(1);
+        await admin.query(`ALTER DATABASE ${pg.escapeIdentifier(name)} SET synchronous_commit = on`);
+      } finally {
+        await admin.end();
+      }
+    }
     const apiPorts = await Promise.all(Array.from({ length: apiCount }, () => freePort()));
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
