@@ -8,7 +8,6 @@
  * `--role api` and one `--role worker` process (render threads = cores) on PostgreSQL + S3 (Swift).
  * Same scene as bench:http. Writes bench/results/fairness.json.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
@@ -24,9 +23,9 @@ import { startS3 } from "../packages/server/test/support/s3.ts";
 import { seedBenchAccount, startPictorServe } from "./lib/pictor-serve.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
 import { readReferenceScene } from "./lib/reference-scene.ts";
+import { spawnRole, stopChild } from "./lib/role-process.ts";
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
-const BIN = fileURLToPath(new URL("../packages/server/bin/pictor.js", import.meta.url));
 const SAMPLES = Number(process.env.BENCH_FAIRNESS_SAMPLES ?? 100);
 const FLOOD = Number(process.env.BENCH_FAIRNESS_FLOOD ?? 5000);
 const cores = availableParallelism();
@@ -109,27 +108,6 @@ async function measure(url: string, a: Account, b: Account) {
     floodRendersDoneWhenBFinished: aDoneAfter,
   };
 }
-
-function spawnRole(role: "api" | "worker", args: string[], env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BIN, "serve", "--role", role, ...args], {
-    env,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let out = "";
-  return new Promise((resolve, reject) => {
-    child.stdout?.on("data", (d) => {
-      out += d;
-      if (/listening on|render worker started/.test(out)) resolve(child);
-    });
-    child.once("exit", (code) => reject(new Error(`pictor --role ${role} exited with ${code}`)));
-  });
-}
-const stopChild = async (child: ChildProcess) => {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await gone;
-};
 
 type Result = Awaited<ReturnType<typeof measure>>;
 

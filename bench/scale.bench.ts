@@ -13,7 +13,6 @@
  * transactions (pg_stat_database xact_commit) per render, and bytes through system calls (rchar +
  * wchar: sockets and files). Writes bench/results/scale.json.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
@@ -32,9 +31,9 @@ import { seedBenchAccount, seedDataDir, startPictorServe } from "./lib/pictor-se
 import { threadCpuMs, treeCpuMs, treeIoBytes } from "./lib/proc-stats.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
 import { readReferenceScene } from "./lib/reference-scene.ts";
+import { spawnRole, stopChild } from "./lib/role-process.ts";
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
-const BIN = fileURLToPath(new URL("../packages/server/bin/pictor.js", import.meta.url));
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const ROWS = Number(process.env.BENCH_SCALE_BATCH_ROWS ?? 300);
 const CLIENTS = 8;
@@ -232,28 +231,6 @@ async function measure(url: string, apiKey: string, assetId: string, roles: Role
     batch: perRender(afterWait, afterBatch, ROWS),
   };
 }
-
-function spawnRole(role: "api" | "worker", args: string[], env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BIN, "serve", "--role", role, ...args], {
-    env,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let out = "";
-  return new Promise((resolve, reject) => {
-    child.stdout?.on("data", (d) => {
-      out += d;
-      if (/listening on|render worker started/.test(out)) resolve(child);
-    });
-    child.once("exit", (code) => reject(new Error(`pictor --role ${role} exited with ${code}`)));
-  });
-}
-
-const stopChild = async (child: ChildProcess) => {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await gone;
-};
 
 // Embedded default first.
 const seeded = await seedDataDir("pictor-bench-scale-", document, photo);
