@@ -3,6 +3,7 @@ import type { PreparedImage, RenderWarning } from "../api.ts";
 import type { Layer } from "../document/schema.ts";
 import type { Bindings } from "./bindings.ts";
 import type { FontLibrary } from "./fonts.ts";
+import type { GradientGlyphs } from "./gradient-glyphs.ts";
 import type { IconLibrary } from "./icons.ts";
 import type { ComposedImages } from "./image-pixels.ts";
 import type { LayerRasters } from "./layer-rasters.ts";
@@ -24,6 +25,8 @@ export interface PaintContext {
   composedImages: ComposedImages;
   /** Rasters of unbound shadowed layers, drawn once and copied, cached per engine. */
   layerRasters: LayerRasters;
+  /** Glyphs filled with a gradient, recoloured in JS. */
+  gradientGlyphs: GradientGlyphs;
   /** Drop shadows from a layer's pixels, for kinds without a silhouette. */
   pixelShadows: PixelShadows;
   scale: number;

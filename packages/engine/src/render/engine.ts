@@ -16,6 +16,7 @@ import type { PaintContext } from "./context.ts";
 import { FontLibrary } from "./fonts.ts";
 import { checkScale, findFrame, toDevice } from "./geometry.ts";
 import { fillClipWithGradient } from "./gradient-bands.ts";
+import { GradientGlyphs } from "./gradient-glyphs.ts";
 import { IconLibrary } from "./icons.ts";
 import { ComposedImages } from "./image-pixels.ts";
 import { planFrameImages } from "./image-plan.ts";
@@ -75,6 +76,7 @@ export function createEngine({
   const gradientBackgrounds = new LastBackground(cacheBytes?.background);
   const layerRasters = new LayerRasters(ck, cacheBytes?.layerRasters);
   const pixelShadows = new PixelShadows(ck);
+  const gradientGlyphs = new GradientGlyphs(ck);
   const paint = new ck.Paint();
   const prefix = reuseUnchangedLayers === true ? new LayerPrefix() : null;
   let fontGeneration = 0;
@@ -142,6 +144,7 @@ export function createEngine({
         composedImages,
         layerRasters,
         pixelShadows,
+        gradientGlyphs,
         scale,
         paint,
         mask: null,
@@ -197,6 +200,7 @@ export function createEngine({
       composedImages.dispose();
       layerRasters.dispose();
       pixelShadows.dispose();
+      gradientGlyphs.dispose();
       paint.delete();
       paragraphs.dispose();
       library.dispose();

@@ -95,6 +95,23 @@ function bands(ramp: (t: number) => Float32Array, steps: number): Band[] {
   return result;
 }
 
+/**
+ * The gradient as `steps` 8-bit premultiplied RGBA pixels, step i in the colour a band there has (at
+ * its middle, (i + 0.5) / steps), rounded as Skia stores a solid colour.
+ */
+export function rampPixels(gradient: Gradient, path: string, steps: number): Uint8Array {
+  const ramp = colorRamp(gradient, path);
+  const out = new Uint8Array(steps * 4);
+  for (let i = 0; i < steps; i++) {
+    const [r = 0, g = 0, b = 0, a = 1] = ramp((i + 0.5) / steps);
+    out[i * 4] = Math.round(r * a * 255);
+    out[i * 4 + 1] = Math.round(g * a * 255);
+    out[i * 4 + 2] = Math.round(b * a * 255);
+    out[i * 4 + 3] = Math.round(a * 255);
+  }
+  return out;
+}
+
 /** The 8-bit premultiplied pixel a colour becomes: bands that would draw the same pixels merge. */
 function colorKey(color: Float32Array): string {
   const alpha = color[3] ?? 1;

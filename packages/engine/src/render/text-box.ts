@@ -1,5 +1,6 @@
 import type { Canvas, CanvasKit, LineMetrics, Paragraph } from "canvaskit-wasm";
 import { plainTextOf, sliceRuns } from "../document/rich-text.ts";
+import { splitEmojiRuns } from "./emoji-runs.ts";
 import {
   DEFAULT_MIN_SIZE_FLOOR,
   ELLIPSIS,
@@ -24,6 +25,10 @@ export interface TextLayout {
   lineOffsets: readonly number[];
   /** The same layout (size, width, lines, cut) built again with another glyph paint. */
   rebuild(glyphs: GlyphPaint): Paragraph;
+  /** The glyph paints `paragraph` was built with (the spec's), if not its colours. */
+  glyphs: GlyphPaint | undefined;
+  /** Whether the text has more than its plain runs' glyphs: `<color>` runs, emoji or decorations. */
+  drawsBesidePlainGlyphs: boolean;
 }
 
 export interface FitOptions {
@@ -180,13 +185,9 @@ export function layoutText(
       truncated,
       height: final.getHeight() + (gaps.at(-1) ?? 0) * spacing,
       lineOffsets: gaps.map((gap) => gap * spacing),
-      rebuild: (glyphs: GlyphPaint) =>
-        factory.build(
-          { ...finalSpec, foreground: glyphs.paint, foregroundOverColors: glyphs.overColors },
-          size,
-          box.width,
-          maxLines,
-        ),
+      glyphs: finalSpec.glyphs,
+      drawsBesidePlainGlyphs: drawsBesidePlainGlyphs(finalSpec),
+      rebuild: (glyphs: GlyphPaint) => factory.build({ ...finalSpec, glyphs }, size, box.width, maxLines),
     };
   };
   const lines = cutLines ?? options.maxLines;
@@ -201,6 +202,14 @@ export function layoutText(
     return laidOut(factory.build(visible, size, box.width, kept), visible, kept, true);
   }
   return laidOut(paragraph, spec, lines, true);
+}
+
+function drawsBesidePlainGlyphs(spec: TextSpec): boolean {
+  return (
+    (spec.decoration ?? 0) !== 0 ||
+    (spec.runs ?? []).some((run) => run.color !== null || run.underline || run.strike) ||
+    splitEmojiRuns(spec.text).some((run) => run.emoji)
+  );
 }
 
 /** The spec's text up to `end` (UTF-16), trailing space dropped, ending with an ellipsis. */

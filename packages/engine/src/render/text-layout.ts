@@ -57,19 +57,24 @@ export interface TextSpec {
   rtl: boolean;
   /** Underline and/or line-through (CanvasKit decoration flags); 0 or absent for none. */
   decoration?: number;
-  /** Draws the glyphs with this paint (a gradient shader, an outline stroke) instead of `color`. */
-  foreground?: Paint;
-  /** With `foreground`: whether runs with their own `<color>` take it too (an outline does, a gradient fill does not). */
-  foregroundOverColors?: boolean;
+  /** Paints the glyphs with other paints than their colours (a rebuild's passes); absent: as laid out. */
+  glyphs?: GlyphPaint;
   /** Rich text: styled runs whose texts join to `text` (document/rich-text.ts). */
   runs?: readonly RichRun[];
 }
 
-/** How a `rebuild` draws the glyphs: with `paint`, over `<color>` runs too when `overColors`. */
+/**
+ * How a `rebuild` draws the text: the paint of the runs without their own `<color>` and of those with
+ * one (null: their colour as laid out; `"none"`: not drawn), and whether emoji and decorations
+ * (underline, strike-through) are drawn too.
+ */
 export interface GlyphPaint {
-  paint: Paint;
-  overColors: boolean;
+  plain: Paint | null | "none";
+  colored: Paint | null | "none";
+  emojiAndDecorations: boolean;
 }
+
+const TRANSPARENT = Float32Array.of(0, 0, 0, 0);
 
 export class ParagraphFactory {
   private readonly ck: CanvasKit;
@@ -127,18 +132,31 @@ export class ParagraphFactory {
     });
     this.prepareFonts(spec);
     const builder = ck.ParagraphBuilder.MakeFromFontCollection(style, this.fonts.collection);
-    const background = spec.foreground ? this.transparentPaint() : null;
-    if (spec.runs === undefined) {
-      if (spec.foreground && background)
-        builder.pushPaintStyle(new ck.TextStyle(textStyle), spec.foreground, background);
+    const glyphs = spec.glyphs;
+    const hideExtras = glyphs !== undefined && !glyphs.emojiAndDecorations;
+    const runStyleOf = (style: TextStyleSpec): TextStyleSpec =>
+      hideExtras ? { ...style, decoration: 0 } : style;
+    // Emoji keep their own colours; a pass without them draws them transparent (Skia skips those).
+    const emojiStyle = hideExtras ? { color: TRANSPARENT } : {};
+    const push = (style: TextStyleSpec, paint: Paint | null | "none") => {
+      if (paint === null) builder.pushStyle(new ck.TextStyle(style));
+      else {
+        const glyphPaint = paint === "none" ? this.transparentPaint() : paint;
+        builder.pushPaintStyle(new ck.TextStyle(style), glyphPaint, this.transparentPaint());
+      }
+    };
+    if (spec.runs === undefined && glyphs === undefined) {
       this.addText(builder, spec.text, textStyle, spec.families);
+    } else if (spec.runs === undefined) {
+      const style = runStyleOf(textStyle);
+      push(style, glyphs?.plain ?? null);
+      this.addText(builder, spec.text, { ...style, ...emojiStyle }, spec.families);
+      builder.pop();
     } else {
       for (const run of spec.runs) {
-        const runStyle = this.richStyle(textStyle, spec, run);
-        const glyphs = run.color === null || spec.foregroundOverColors === true ? spec.foreground : undefined;
-        if (glyphs && background) builder.pushPaintStyle(new ck.TextStyle(runStyle), glyphs, background);
-        else builder.pushStyle(new ck.TextStyle(runStyle));
-        this.addText(builder, run.text, runStyle, spec.families);
+        const style = runStyleOf(this.richStyle(textStyle, spec, run));
+        push(style, (run.color === null ? glyphs?.plain : glyphs?.colored) ?? null);
+        this.addText(builder, run.text, { ...style, ...emojiStyle }, spec.families);
         builder.pop();
       }
     }

@@ -69,25 +69,55 @@ export function drawTextPasses(
     outline.setStrokeWidth(stroke.width * 2);
     outline.setStrokeJoin(ck.StrokeJoin.Round);
     const release = applyPaint(ck, outline, stroke.color.value, stroke.color.path, box);
-    drawRebuilt(ctx, layout, { paint: outline, overColors: true }, origin);
+    drawRebuilt(ctx, layout, { plain: outline, colored: outline, emojiAndDecorations: true }, origin);
     release();
     outline.delete();
   }
-  if (typeof fill.value === "string") {
+  const gradient = fill.value;
+  if (typeof gradient === "string") {
     drawLaidOut(ck, canvas, layout, layout.paragraph, origin);
     return;
   }
-  const gradient = new ck.Paint();
-  gradient.setAntiAlias(true);
-  gradient.setStyle(ck.PaintStyle.Fill);
-  const release = applyPaint(ck, gradient, fill.value, fill.path, box);
-  drawRebuilt(ctx, layout, { paint: gradient, overColors: false }, origin);
+  // Axis-aligned, the gradient's glyphs are recoloured in JS (render/gradient-glyphs.ts); runs with
+  // their own `<color>`, emoji and decorations (in the first stop's colour) are drawn after, as laid out.
+  const glyphs = ctx.gradientGlyphs;
+  const recoloured = glyphs.paint(canvas, inkBounds(layout, origin), gradient, fill.path, box, (raster) => {
+    if (layout.glyphs === glyphs.coverage) drawLaidOut(ck, raster, layout, layout.paragraph, origin);
+    else drawRebuilt({ ck, canvas: raster }, layout, glyphs.coverage, origin);
+  });
+  if (recoloured) {
+    if (layout.drawsBesidePlainGlyphs)
+      drawRebuilt(ctx, layout, { plain: "none", colored: null, emojiAndDecorations: true }, origin);
+    return;
+  }
+  const shaded = new ck.Paint();
+  shaded.setAntiAlias(true);
+  shaded.setStyle(ck.PaintStyle.Fill);
+  const release = applyPaint(ck, shaded, gradient, fill.path, box);
+  drawRebuilt(ctx, layout, { plain: shaded, colored: null, emojiAndDecorations: true }, origin);
   release();
-  gradient.delete();
+  shaded.delete();
+}
+
+/**
+ * Where a laid-out paragraph's glyphs can reach: its lines' extent, widened by half the font size
+ * sideways (italic overhang) and the whole size above and below (accents above the line box, the
+ * descenders of a tight line height).
+ */
+function inkBounds(layout: TextLayout, origin: { x: number; y: number }) {
+  const lines = layout.paragraph.getLineMetrics();
+  const left = Math.min(0, ...lines.map((line) => line.left));
+  const right = Math.max(0, ...lines.map((line) => line.left + line.width));
+  return {
+    x0: origin.x + left - layout.size / 2,
+    y0: origin.y - layout.size,
+    x1: origin.x + right + layout.size / 2,
+    y1: origin.y + layout.height + layout.size,
+  };
 }
 
 function drawRebuilt(
-  ctx: PaintContext,
+  ctx: Pick<PaintContext, "ck" | "canvas">,
   layout: TextLayout,
   glyphs: GlyphPaint,
   origin: { x: number; y: number },
