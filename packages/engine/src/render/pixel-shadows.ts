@@ -157,7 +157,7 @@ export function castShadow(
 }
 
 /** The smallest box holding every pixel with some alpha (end exclusive), or null for none. */
-function inkBounds(
+export function inkBounds(
   pixels: Uint8Array,
   width: number,
   height: number,
