@@ -1,4 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import type { Image } from "canvaskit-wasm";
 import type { PreparedImage } from "../api.ts";
 import { layerCommon } from "../document/common.ts";
 import { joinPath, type ValidationError } from "../document/validate-paths.ts";
@@ -122,11 +123,24 @@ function paintImage(ctx: PaintContext, layer: ImageLayerT, path: string): void {
     const left = Math.round(sx * layer.x + tx);
     const top = Math.round(sy * layer.y + ty);
     const toImage = ck.Matrix.multiply(ck.Matrix.translated(-left, -top), m);
-    const image = ctx.composedImages.composed(prepared, matrices, coverageOf(ctx, layer, toImage));
+    const composed = ctx.composedImages.composed(prepared, matrices, coverageOf(ctx, layer, toImage));
     canvas.save();
     canvas.concat(inverse);
     const dest = ck.XYWHRect(left, top, prepared.width, prepared.height);
-    canvas.drawImageRectOptions(image, source, dest, ck.FilterMode.Nearest, ck.MipmapMode.None, null);
+    const draw = (image: Image) =>
+      canvas.drawImageRectOptions(image, source, dest, ck.FilterMode.Nearest, ck.MipmapMode.None, null);
+    // Opaque rectangles inside a masked photo are copied; the rest blends (render/image-pixels.ts).
+    const inside = composed.interior.map((r) => ck.XYWHRect(left + r.left, top + r.top, r.width, r.height));
+    if (composed.opaqueImage !== null) {
+      for (const rect of inside) {
+        canvas.save();
+        canvas.clipRect(rect, ck.ClipOp.Intersect, false);
+        draw(composed.opaqueImage);
+        canvas.restore();
+      }
+    }
+    for (const rect of inside) canvas.clipRect(rect, ck.ClipOp.Difference, false);
+    draw(composed.image);
     canvas.restore();
   } else {
     paintImageThroughSkia(ctx, layer, path, prepared, inverse);

@@ -28,6 +28,7 @@ import { PixelShadows } from "./pixel-shadows.ts";
 import { isOpaque } from "./premultiply.ts";
 import { LastBackground, RasterSurface } from "./surface.ts";
 import { ParagraphFactory } from "./text-layout.ts";
+import { backgroundUnderlay, type Underlay, underlaysOf } from "./underlay.ts";
 
 const DEFAULT_BACKGROUND = "#FFFFFF";
 const NO_VALUES = Object.freeze({});
@@ -115,13 +116,18 @@ export function createEngine({
       const target = surface.acquire(width, height);
       const canvas = target.getCanvas();
       const backgroundOpaque = isOpaquePaint(background.value, background.path);
+      const backgroundKey = `${JSON.stringify(background.value)}|${width}x${height}@${scale}`;
+      const frameRect = { left: 0, top: 0, width, height };
+      let underlay: Omit<Underlay, "dirty"> | null = null;
       if (typeof background.value === "string") {
-        canvas.clear(parseHexColor(background.value, background.path));
+        const color = parseHexColor(background.value, background.path);
+        canvas.clear(color);
+        underlay = backgroundUnderlay(backgroundKey, frameRect, { color });
       } else {
         // A gradient background is drawn over a transparent surface, in template px like every layer;
         // the frame's last one is kept and copied back (the same bytes) while it does not change.
         const gradient = background.value;
-        gradientBackgrounds.draw(surface, `${JSON.stringify(gradient)}|${width}x${height}@${scale}`, () => {
+        gradientBackgrounds.draw(surface, backgroundKey, () => {
           canvas.clear(TRANSPARENT);
           canvas.save();
           canvas.scale(scale, scale);
@@ -129,6 +135,8 @@ export function createEngine({
           fillClipWithGradient(ck, canvas, paint, gradient, background.path, frameBox);
           canvas.restore();
         });
+        const kept = gradientBackgrounds.pixelsOf(backgroundKey);
+        if (kept !== null) underlay = backgroundUnderlay(backgroundKey, frameRect, { pixels: kept });
       }
       const saved = canvas.save();
       canvas.scale(scale, scale);
@@ -150,8 +158,13 @@ export function createEngine({
         mask: null,
         paintLayers: (layers, parentPath) => paintLayers(ctx, layers, parentPath),
       };
+      // What lies under each top-level layer: the background, and where the layers before may have drawn.
+      const underlays =
+        underlay === null
+          ? null
+          : underlaysOf(underlay, frame.layers, bindings, { sx: scale, sy: scale, tx: 0, ty: 0 });
       try {
-        if (prefix === null) paintLayers(ctx, frame.layers, path);
+        if (prefix === null) paintLayers(ctx, frame.layers, path, underlays);
         else {
           const images = input.images ?? NO_IMAGES;
           const context = JSON.stringify([
@@ -168,11 +181,18 @@ export function createEngine({
             [...images.keys()].sort(),
           ]);
           const plan = prefix.begin(context, frame.layers, surface, warnings);
-          paintLayersFrom(ctx, frame.layers, path, plan.start, (index) => {
-            if (index !== plan.keepBefore) return;
-            target.flush();
-            prefix.keep(context, plan.strings, index, surface, warnings);
-          });
+          paintLayersFrom(
+            ctx,
+            frame.layers,
+            path,
+            plan.start,
+            (index) => {
+              if (index !== plan.keepBefore) return;
+              target.flush();
+              prefix.keep(context, plan.strings, index, surface, warnings);
+            },
+            underlays,
+          );
         }
       } catch (error) {
         prefix?.clear();

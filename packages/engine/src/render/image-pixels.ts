@@ -13,6 +13,59 @@ export interface ImageClip {
 }
 
 /**
+ * A composed image and, when it is partly transparent (a masked photo), the rectangles inside it whose
+ * pixels are all opaque, with the same pixels declared opaque: drawn from that, Skia copies them
+ * instead of blending (0.3 against 2.4 ns a pixel in the engine's WebAssembly Skia).
+ */
+export interface ComposedImage {
+  image: Image;
+  interior: readonly { left: number; top: number; width: number; height: number }[];
+  opaqueImage: Image | null;
+}
+
+/**
+ * Horizontal bands of rows whose longest runs of opaque pixels start and end within 16 px of the
+ * band's first row's, each the rectangle common to those runs. Bands under 4,096 px are left out (a
+ * draw call costs more than they save); the 32 largest are kept.
+ */
+function opaqueBands(pixels: Uint8Array, width: number, height: number) {
+  const runs: { a: number; b: number }[] = [];
+  for (let y = 0; y < height; y++) {
+    let best = { a: 0, b: 0 };
+    let start = -1;
+    for (let x = 0; x <= width; x++) {
+      const opaque = x < width && pixels[(y * width + x) * 4 + 3] === 255;
+      if (opaque && start < 0) start = x;
+      if (!opaque && start >= 0) {
+        if (x - start > best.b - best.a) best = { a: start, b: x };
+        start = -1;
+      }
+    }
+    runs.push(best);
+  }
+  const bands: { left: number; top: number; width: number; height: number }[] = [];
+  for (let top = 0; top < height; ) {
+    const first = runs[top] as { a: number; b: number };
+    if (first.b - first.a < 64) {
+      top++;
+      continue;
+    }
+    let { a, b } = first;
+    let bottom = top + 1;
+    while (bottom < height) {
+      const next = runs[bottom] as { a: number; b: number };
+      if (Math.abs(next.a - first.a) > 16 || Math.abs(next.b - first.b) > 16) break;
+      a = Math.max(a, next.a);
+      b = Math.min(b, next.b);
+      bottom++;
+    }
+    if ((b - a) * (bottom - top) >= 4096) bands.push({ left: a, top, width: b - a, height: bottom - top });
+    top = bottom;
+  }
+  return bands.sort((p, q) => q.width * q.height - p.width * p.height).slice(0, 32);
+}
+
+/**
  * Image layers drawn 1:1 at whole device pixels with their colour filters and their coverage (corner
  * radius, mask) already in the pixels. Why: in the engine's WebAssembly Skia a colour filter or a clip
  * under an image costs about 30-40 ns a pixel (a 440x440 photo masked to a circle with two filters:
@@ -23,7 +76,7 @@ export interface ImageClip {
 export class ComposedImages {
   private readonly ck: CanvasKit;
   private readonly coverage: RasterSurface;
-  private readonly cache = new Map<string, { image: Image; bytes: number }>();
+  private readonly cache = new Map<string, ComposedImage & { bytes: number }>();
   private readonly ids = new WeakMap<Uint8Array, number>();
   private nextId = 1;
   private bytes = 0;
@@ -40,14 +93,14 @@ export class ComposedImages {
    * pixels relative to the image's top-left corner (a matrix and the outlines to fill), or null;
    * `clipKey` names it for the cache.
    */
-  composed(prepared: PreparedImage, matrices: readonly ColorMatrix[], clip: ImageClip | null): Image {
+  composed(prepared: PreparedImage, matrices: readonly ColorMatrix[], clip: ImageClip | null): ComposedImage {
     const key = `${this.idOf(prepared.rgba)}|${prepared.width}x${prepared.height}|${JSON.stringify(matrices)}|${clip?.key ?? ""}`;
     const hit = this.cache.get(key);
     if (hit) {
       // Most recently used last: Map keeps insertion order.
       this.cache.delete(key);
       this.cache.set(key, hit);
-      return hit.image;
+      return hit;
     }
     const pixels = Uint8Array.from(prepared.rgba);
     if (matrices.length > 0) applyColorMatrices(pixels, matrices);
@@ -68,14 +121,38 @@ export class ComposedImages {
       prepared.width * 4,
     );
     if (!image) throw new Error(`could not make an image of ${prepared.width}x${prepared.height}`);
-    this.cache.set(key, { image, bytes: pixels.length });
-    this.bytes += pixels.length;
+    const interior = opaque ? [] : opaqueBands(pixels, prepared.width, prepared.height);
+    const opaqueImage =
+      interior.length === 0
+        ? null
+        : ck.MakeImage(
+            {
+              width: prepared.width,
+              height: prepared.height,
+              colorType: ck.ColorType.RGBA_8888,
+              alphaType: ck.AlphaType.Opaque,
+              colorSpace: ck.ColorSpace.SRGB,
+            },
+            pixels,
+            prepared.width * 4,
+          );
+    const entry = {
+      image,
+      interior: opaqueImage === null ? [] : interior,
+      opaqueImage,
+      bytes: pixels.length * (opaqueImage === null ? 1 : 2),
+    };
+    this.cache.set(key, entry);
+    this.bytes += entry.bytes;
     this.evict();
-    return image;
+    return entry;
   }
 
   dispose(): void {
-    for (const entry of this.cache.values()) entry.image.delete();
+    for (const entry of this.cache.values()) {
+      entry.image.delete();
+      entry.opaqueImage?.delete();
+    }
     this.cache.clear();
     this.bytes = 0;
     this.coverage.release();
@@ -86,6 +163,7 @@ export class ComposedImages {
       // Keep at least the newest entry, whatever its size: it is about to be drawn.
       if (this.bytes <= this.maxBytes || this.cache.size <= 1) return;
       entry.image.delete();
+      entry.opaqueImage?.delete();
       this.cache.delete(key);
       this.bytes -= entry.bytes;
     }

@@ -9,11 +9,21 @@ import { isDrawn } from "./geometry.ts";
 import { drawsThroughRaster } from "./layer-rasters.ts";
 import { maskOutline } from "./mask.ts";
 import { drawSilhouetteShadows, intersectOutline, type Silhouette } from "./shadows.ts";
+import type { Underlays } from "./underlay.ts";
 
-/** Paints layers in order; `path` is the JSON path of their parent (frame or group). */
-export function paintLayers(ctx: PaintContext, layers: readonly Layer[], path: string): void {
+/**
+ * Paints layers in order; `path` is the JSON path of their parent (frame or group). A frame's
+ * top-level layers come with what lies under each (render/underlay.ts).
+ */
+export function paintLayers(
+  ctx: PaintContext,
+  layers: readonly Layer[],
+  path: string,
+  underlays: Underlays | null = null,
+): void {
   layers.forEach((layer, index) => {
-    if (isDrawn(layer, ctx.bindings)) paintLayer(ctx, layer, `${path}.layers[${index}]`, layers);
+    if (isDrawn(layer, ctx.bindings))
+      paintLayer(ctx, layer, `${path}.layers[${index}]`, layers, underlays, index);
   });
 }
 
@@ -27,11 +37,13 @@ export function paintLayersFrom(
   path: string,
   start: number,
   before: (index: number) => void,
+  underlays: Underlays | null = null,
 ): void {
   for (let index = start; index < layers.length; index++) {
     before(index);
     const layer = layers[index] as Layer;
-    if (isDrawn(layer, ctx.bindings)) paintLayer(ctx, layer, `${path}.layers[${index}]`, layers);
+    if (isDrawn(layer, ctx.bindings))
+      paintLayer(ctx, layer, `${path}.layers[${index}]`, layers, underlays, index);
   }
   before(layers.length);
 }
@@ -42,11 +54,22 @@ export function paintLayersFrom(
  * overlapping parts of one layer (fill and stroke, a group's children) blend once, as in design tools. The mask clips last, inside those layers (render/mask.ts); `siblings` are the layers
  * of the same parent, where `{ layer }` masks are found.
  */
-function paintLayer(ctx: PaintContext, layer: Layer, path: string, siblings: readonly Layer[]): void {
+function paintLayer(
+  ctx: PaintContext,
+  layer: Layer,
+  path: string,
+  siblings: readonly Layer[],
+  underlays: Underlays | null,
+  index: number,
+): void {
   const kind = kindOf(layer);
   if (drawsThroughRaster(layer, kind)) {
-    const drawn = ctx.layerRasters.paint(ctx.canvas, layer, kind, (canvas) =>
-      drawLayer({ ...ctx, canvas }, layer, kind, path, siblings),
+    const drawn = ctx.layerRasters.paint(
+      ctx.canvas,
+      layer,
+      kind,
+      (canvas) => drawLayer({ ...ctx, canvas }, layer, kind, path, siblings),
+      underlays?.at(index) ?? null,
     );
     if (drawn) return;
   }

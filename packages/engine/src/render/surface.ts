@@ -104,6 +104,11 @@ export class LastBackground {
     this.maxBytes = maxBytes;
   }
 
+  /** The kept pixels of the background named `key`, or null. */
+  pixelsOf(key: string): Uint8Array | null {
+    return this.key === key ? this.pixels : null;
+  }
+
   draw(surface: RasterSurface, key: string, drawIt: () => void): void {
     const target = surface.pixels();
     if (this.key === key && this.pixels !== null && this.pixels.length === target.length) {

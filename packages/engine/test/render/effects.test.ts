@@ -142,6 +142,70 @@ describe("layer effects", () => {
     cold.dispose();
   });
 
+  it("draws a kept raster over varying layers beneath it the same as a fresh engine does", async () => {
+    // Where no earlier layer may have drawn, the engine copies the raster as it lies over the
+    // background (render/underlay.ts); where one may have, it blends. An engine keeping no raster
+    // blends everywhere: the bytes must be the same, whatever the text beneath and wherever it is.
+    const panel = shapeLayer({
+      id: "panel",
+      x: 60,
+      y: 30,
+      width: 220,
+      height: 130,
+      corner_radius: 20,
+      fill: "#1E293BCC",
+      shadows: [{ x: 0, y: 12, blur: 24, color: "#00000066" }],
+    });
+    const beneath = textLayer({
+      id: "words",
+      x: 10,
+      y: 60,
+      width: 120,
+      height: 100,
+      text: "",
+      bind: { text: "words" },
+    });
+    const slots = [{ name: "words", type: "text" as const }];
+    const gradient = {
+      type: "linear" as const,
+      angle: 135,
+      stops: [
+        { offset: 0, color: "#0F172A" },
+        { offset: 1, color: "#312E81" },
+      ],
+    };
+    const documents = {
+      "text beneath, gradient": documentOf([beneath, panel], { slots, background: gradient }),
+      "text beneath, solid": documentOf([beneath, panel], { slots, background: "#F8FAFC" }),
+      "turned layer beneath": documentOf([{ ...beneath, rotation: 10 }, panel], {
+        slots,
+        background: gradient,
+      }),
+      "hidden layer beneath": documentOf(
+        [{ ...beneath, visible_when: { slot: "words", equals: "show" } }, panel],
+        { slots, background: gradient },
+      ),
+      "translucent background": documentOf([beneath, panel], { slots, background: "#F8FAFC80" }),
+    };
+    const kit = await loadCanvasKit();
+    const fonts = await loadFontSet();
+    const cold = createEngine({ canvasKit: kit, fonts, cacheBytes: { layerRasters: 0 } });
+    const warm = await testEngine();
+    for (const [name, document] of Object.entries(documents)) {
+      for (const words of ["show", "Words under the panel", "", "A longer text that wraps under it"]) {
+        for (const scale of [1, 2]) {
+          const kept = Uint8Array.from(warm.render(document, { scale, values: { words } }).pixels);
+          const fresh = cold.render(document, { scale, values: { words } }).pixels;
+          expect(
+            Buffer.compare(Buffer.from(kept), Buffer.from(fresh)),
+            `${name}, "${words}", x${scale}`,
+          ).toBe(0);
+        }
+      }
+    }
+    cold.dispose();
+  });
+
   it("casts one shadow for a whole group", async () => {
     const doc = documentOf(
       [
