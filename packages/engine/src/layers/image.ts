@@ -170,7 +170,7 @@ function coverageOf(ctx: PaintContext, layer: ImageLayerT, toImage: number[]): I
     radius > 0 ? ck.RRectXY(ck.XYWHRect(layer.x, layer.y, layer.width, layer.height), radius, radius) : null;
   const outlines = ctx.mask === null ? [] : [ctx.mask];
   if (rrect === null && outlines.length === 0) return null;
-  const key = `${toImage.join(",")}|${radius}|${outlines.map((outline) => outline.toSVGString()).join("|")}`;
+  const key = `${toImage.join(",")}|${radius}|${outlines.map((outline) => outline.toCmds().join(",")).join("|")}`;
   return { matrix: toImage, outlines, rrect, key };
 }
 
