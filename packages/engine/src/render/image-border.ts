@@ -1,4 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import type { Canvas, Path } from "canvaskit-wasm";
 import { Paint, type PaintT } from "../document/common.ts";
 import type { LayerBase } from "../layers/kind.ts";
 import type { PaintContext } from "./context.ts";
@@ -23,13 +24,18 @@ interface BorderedLayer extends LayerBase {
 }
 
 /**
- * Strokes the outline twice as wide as the border, clipped to the outline, so exactly `width` lies
- * inside it whatever its shape (the mask's clip is already on the canvas).
+ * The layer's border, or null: `key` names what it draws, `draw` strokes the outline twice as wide as
+ * the border, clipped to the outline, so exactly `width` lies inside it whatever its shape, on a
+ * canvas in the layer's coordinates (`mask`: the layer's mask outline there, or null).
  */
-export function paintImageBorder(ctx: PaintContext, layer: BorderedLayer, path: string): void {
+export function imageBorder(
+  ctx: PaintContext,
+  layer: BorderedLayer,
+  path: string,
+): { key: string; draw(canvas: Canvas, mask: Path | null): void } | null {
   const border = layer.border;
-  if (border === undefined) return;
-  const { ck, canvas, paint } = ctx;
+  if (border === undefined) return null;
+  const { ck, paint } = ctx;
   const color = resolvePaint(
     ctx.bindings,
     layer.bind,
@@ -38,19 +44,25 @@ export function paintImageBorder(ctx: PaintContext, layer: BorderedLayer, path: 
     `${path}.border.color`,
     layer.id,
   );
-  paint.setAntiAlias(true);
-  paint.setStyle(ck.PaintStyle.Stroke);
-  paint.setStrokeWidth(border.width * 2);
-  const release = applyPaint(ck, paint, color.value, color.path, layer);
-  if (ctx.mask !== null) {
-    canvas.drawPath(ctx.mask, paint);
-  } else {
-    const radius = layer.corner_radius ?? 0;
-    const box = ck.RRectXY(ck.XYWHRect(layer.x, layer.y, layer.width, layer.height), radius, radius);
-    const saved = canvas.save();
-    canvas.clipRRect(box, ck.ClipOp.Intersect, true);
-    canvas.drawRRect(box, paint);
-    canvas.restoreToCount(saved);
-  }
-  release();
+  return {
+    key: JSON.stringify([border.width, color.value]),
+    draw(canvas, mask) {
+      paint.setAntiAlias(true);
+      paint.setStyle(ck.PaintStyle.Stroke);
+      paint.setStrokeWidth(border.width * 2);
+      const release = applyPaint(ck, paint, color.value, color.path, layer);
+      const saved = canvas.save();
+      if (mask !== null) {
+        canvas.clipPath(mask, ck.ClipOp.Intersect, true);
+        canvas.drawPath(mask, paint);
+      } else {
+        const radius = layer.corner_radius ?? 0;
+        const box = ck.RRectXY(ck.XYWHRect(layer.x, layer.y, layer.width, layer.height), radius, radius);
+        canvas.clipRRect(box, ck.ClipOp.Intersect, true);
+        canvas.drawRRect(box, paint);
+      }
+      canvas.restoreToCount(saved);
+      release();
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import type { CanvasKit, Image, InputRRect, Path } from "canvaskit-wasm";
+import type { Canvas, CanvasKit, Image, InputRRect, Path } from "canvaskit-wasm";
 import type { PreparedImage } from "../api.ts";
 import type { ColorMatrix } from "./image-filters.ts";
 import { isOpaque, premultiplyInto } from "./premultiply.ts";
@@ -93,8 +93,14 @@ export class ComposedImages {
    * pixels relative to the image's top-left corner (a matrix and the outlines to fill), or null;
    * `clipKey` names it for the cache.
    */
-  composed(prepared: PreparedImage, matrices: readonly ColorMatrix[], clip: ImageClip | null): ComposedImage {
-    const key = `${this.idOf(prepared.rgba)}|${prepared.width}x${prepared.height}|${JSON.stringify(matrices)}|${clip?.key ?? ""}`;
+  composed(
+    prepared: PreparedImage,
+    matrices: readonly ColorMatrix[],
+    clip: ImageClip | null,
+    overlay: { key: string; draw(canvas: Canvas): void } | null = null,
+    toImage: number[] | null = null,
+  ): ComposedImage {
+    const key = `${this.idOf(prepared.rgba)}|${prepared.width}x${prepared.height}|${JSON.stringify(matrices)}|${clip?.key ?? ""}|${overlay === null ? "" : `${overlay.key}@${toImage?.join(",")}`}`;
     const hit = this.cache.get(key);
     if (hit) {
       // Most recently used last: Map keeps insertion order.
@@ -106,8 +112,12 @@ export class ComposedImages {
     if (matrices.length > 0) applyColorMatrices(pixels, matrices);
     if (clip !== null) this.applyCoverage(pixels, prepared.width, prepared.height, clip);
     // Opaque pixels are declared so: Skia then copies them instead of blending each one.
-    const opaque = isOpaque(pixels);
+    let opaque = isOpaque(pixels);
     if (!opaque) premultiplyInto(pixels, pixels);
+    if (overlay !== null) {
+      this.drawOver(pixels, prepared.width, prepared.height, toImage ?? [1, 0, 0, 0, 1, 0, 0, 0, 1], overlay);
+      opaque = isOpaque(pixels);
+    }
     const { ck } = this;
     const image = ck.MakeImage(
       {
@@ -176,6 +186,28 @@ export class ComposedImages {
       this.ids.set(rgba, id);
     }
     return id;
+  }
+
+  /**
+   * Draws `overlay` (in layer coordinates, `matrix` taking them to the image's pixels) over the
+   * premultiplied pixels, in place.
+   */
+  private drawOver(
+    pixels: Uint8Array,
+    width: number,
+    height: number,
+    matrix: number[],
+    overlay: { draw(canvas: Canvas): void },
+  ): void {
+    const surface = this.coverage.acquire(width, height);
+    this.coverage.pixels().set(pixels);
+    const canvas = surface.getCanvas();
+    canvas.save();
+    canvas.concat(matrix);
+    overlay.draw(canvas);
+    canvas.restore();
+    surface.flush();
+    pixels.set(this.coverage.pixels());
   }
 
   /** Multiplies each pixel's alpha by the antialiased coverage of the outlines (all of them: an intersection). */
