@@ -28,7 +28,7 @@ export interface TextLayout {
   /** The glyph paints `paragraph` was built with (the spec's), if not its colours. */
   glyphs: GlyphPaint | undefined;
   /** Whether the text has more than its plain runs' glyphs: `<color>` runs, emoji or decorations. */
-  drawsBesidePlainGlyphs: boolean;
+  drawsBesidePlainGlyphs(): boolean;
 }
 
 export interface FitOptions {
@@ -186,7 +186,7 @@ export function layoutText(
       height: final.getHeight() + (gaps.at(-1) ?? 0) * spacing,
       lineOffsets: gaps.map((gap) => gap * spacing),
       glyphs: finalSpec.glyphs,
-      drawsBesidePlainGlyphs: drawsBesidePlainGlyphs(finalSpec),
+      drawsBesidePlainGlyphs: () => drawsBesidePlainGlyphs(finalSpec),
       rebuild: (glyphs: GlyphPaint) => factory.build({ ...finalSpec, glyphs }, size, box.width, maxLines),
     };
   };

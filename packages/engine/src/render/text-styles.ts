@@ -86,7 +86,7 @@ export function drawTextPasses(
     else drawRebuilt({ ck, canvas: raster }, layout, glyphs.coverage, origin);
   });
   if (recoloured) {
-    if (layout.drawsBesidePlainGlyphs)
+    if (layout.drawsBesidePlainGlyphs())
       drawRebuilt(ctx, layout, { plain: "none", colored: null, emojiAndDecorations: true }, origin);
     return;
   }
