@@ -206,6 +206,11 @@ export class LayerRasters {
       entry.bytes -= entry.composite.bytes;
       entry.composite = null;
     }
+    if (visible.width * visible.height * 4 > this.#maxBytes / 4) {
+      // As large rasters are not kept, nor are large composites: copied or blended, one is drawn once.
+      entry.composite = { key, image: null, bytes: 0 };
+      return null;
+    }
     const ck = this.#ck;
     const surface = this.#scratch.acquire(visible.width, visible.height);
     underlay.fill(this.#scratch, visible);
@@ -227,7 +232,6 @@ export class LayerRasters {
         )
       : null;
     const bytes = made === null ? 0 : visible.width * visible.height * 4;
-    if (visible.width * visible.height * 4 > this.#maxBytes / 4) this.#scratch.release();
     entry.composite = { key, image: made, bytes };
     entry.bytes += bytes;
     this.#bytes += bytes;
