@@ -1,14 +1,11 @@
-import type { Canvas, CanvasKit, ColorSpace, Image } from "canvaskit-wasm";
+import type { Canvas, CanvasKit, Image } from "canvaskit-wasm";
 import type { Layer } from "../document/schema.ts";
 import type { LayerKind } from "../layers/kind.ts";
 import { axisAligned, type DeviceRect, deviceRect, inDeviceSpace, rasterMatrix } from "./device-space.ts";
 import { shadowReach } from "./effects.ts";
 import { inkBounds } from "./pixel-shadows.ts";
-import { isOpaque } from "./premultiply.ts";
 import { RasterSurface } from "./surface.ts";
-import { overlap, touchedPart, type Underlay } from "./underlay.ts";
-
-const NO_COLOR_SPACE = null as unknown as ColorSpace;
+import { compositeOver, copyAround, overlap, touchedPart, type Underlay } from "./underlay.ts";
 
 /** Bytes of layer rasters an engine keeps (a shadowed 640x550 panel at scale 1 is about 2 MB). */
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
@@ -161,36 +158,24 @@ export class LayerRasters {
       return;
     }
     const touched = touchedPart(visible, underlay.dirty);
-    const ck = this.#ck;
-    // Copies a part of `visible` (x, y relative to it) from an image whose (0, 0) is at `origin`: the
-    // whole image drawn under a clip, as Skia copies an image with a source rectangle ~20x slower.
-    const copy = (from: Image, origin: DeviceRect, x: number, y: number, width: number, height: number) => {
-      if (width <= 0 || height <= 0) return;
-      canvas.save();
-      canvas.clipRect(
-        ck.XYWHRect(visible.left + x, visible.top + y, width, height),
-        ck.ClipOp.Intersect,
-        false,
-      );
-      canvas.drawImage(from, origin.left, origin.top, null);
-      canvas.restore();
-    };
-    if (touched === null) {
-      canvas.drawImage(composite, visible.left, visible.top, null);
-      return;
-    }
-    const { left, top, width, height } = touched;
-    copy(composite, visible, 0, 0, visible.width, top);
-    copy(composite, visible, 0, top + height, visible.width, visible.height - top - height);
-    copy(composite, visible, 0, top, left, height);
-    copy(composite, visible, left + width, top, visible.width - left - width, height);
-    copy(image, placed, left, top, width, height);
+    copyAround(this.#ck, canvas, composite, visible, touched);
+    if (touched === null) return;
+    canvas.save();
+    canvas.clipRect(
+      this.#ck.XYWHRect(
+        visible.left + touched.left,
+        visible.top + touched.top,
+        touched.width,
+        touched.height,
+      ),
+      this.#ck.ClipOp.Intersect,
+      false,
+    );
+    canvas.drawImage(image, placed.left, placed.top, null);
+    canvas.restore();
   }
 
-  /**
-   * The entry's raster over the underlay's background on `visible`, made the first time it is asked
-   * for; null when that is not opaque (drawn over the canvas, it would blend the background twice).
-   */
+  /** The entry's raster over the underlay's background on `visible` (compositeOver), made once. */
   #compositeOf(
     entry: RasterEntry,
     image: Image,
@@ -206,31 +191,13 @@ export class LayerRasters {
       entry.bytes -= entry.composite.bytes;
       entry.composite = null;
     }
-    if (visible.width * visible.height * 4 > this.#maxBytes / 4) {
-      // As large rasters are not kept, nor are large composites: copied or blended, one is drawn once.
-      entry.composite = { key, image: null, bytes: 0 };
-      return null;
-    }
-    const ck = this.#ck;
-    const surface = this.#scratch.acquire(visible.width, visible.height);
-    underlay.fill(this.#scratch, visible);
-    surface.getCanvas().drawImage(image, placed.left - visible.left, placed.top - visible.top, null);
-    surface.flush();
-    const pixels = this.#scratch.pixels();
-    const made = isOpaque(pixels)
-      ? ck.MakeImage(
-          {
-            width: visible.width,
-            height: visible.height,
-            colorType: ck.ColorType.RGBA_8888,
-            // Declared opaque: Skia then copies it instead of blending every pixel.
-            alphaType: ck.AlphaType.Opaque,
-            colorSpace: NO_COLOR_SPACE,
-          },
-          pixels,
-          visible.width * 4,
-        )
-      : null;
+    // As large rasters are not kept, nor are large composites: copied or blended, one is drawn once.
+    const made =
+      visible.width * visible.height * 4 > this.#maxBytes / 4
+        ? null
+        : compositeOver(this.#ck, this.#scratch, underlay, visible, (c) =>
+            c.drawImage(image, placed.left - visible.left, placed.top - visible.top, null),
+          );
     const bytes = made === null ? 0 : visible.width * visible.height * 4;
     entry.composite = { key, image: made, bytes };
     entry.bytes += bytes;
