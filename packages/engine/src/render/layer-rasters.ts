@@ -1,11 +1,10 @@
 import type { Canvas, CanvasKit, Image } from "canvaskit-wasm";
 import type { Layer } from "../document/schema.ts";
 import type { LayerKind } from "../layers/kind.ts";
-import { axisAligned, type DeviceRect, deviceRect, inDeviceSpace, rasterMatrix } from "./device-space.ts";
-import { shadowReach } from "./effects.ts";
+import { axisAligned, type DeviceRect, inDeviceSpace, rasterMatrix } from "./device-space.ts";
 import { inkBounds } from "./pixel-shadows.ts";
 import { RasterSurface } from "./surface.ts";
-import { compositeOver, copyAround, overlap, touchedPart, type Underlay } from "./underlay.ts";
+import { compositeOver, copyAround, overlap, reachOf, touchedPart, type Underlay } from "./underlay.ts";
 
 /** Bytes of layer rasters an engine keeps (a shadowed 640x550 panel at scale 1 is about 2 MB). */
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
@@ -75,14 +74,7 @@ export class LayerRasters {
   ): boolean {
     const t = axisAligned(canvas);
     if (t === null) return false;
-    const margin = (kind.overhang?.(layer) ?? 1) + shadowReach(layer);
-    const rect = deviceRect(
-      t,
-      layer.x - margin,
-      layer.y - margin,
-      layer.x + layer.width + margin,
-      layer.y + layer.height + margin,
-    );
+    const rect = reachOf(layer, kind, t);
     const matrix = rasterMatrix(t, rect);
     // Where the layer falls inside its raster's pixels: the same fraction of a pixel, the same raster.
     const key = `${JSON.stringify(layer)}|${matrix.join(",")}`;

@@ -43,15 +43,20 @@ export function drawnArea(layer: Layer, bindings: Bindings, t: AxisAligned): Dev
 
 /** The device pixels an unturned layer may draw on: its box, overhang and shadow reach, and a pixel. */
 export function layerArea(layer: Layer, kind: LayerKind, t: AxisAligned): DeviceRect {
+  const rect = reachOf(layer, kind, t);
+  return { left: rect.left - 1, top: rect.top - 1, width: rect.width + 2, height: rect.height + 2 };
+}
+
+/** The device pixels covering an unturned layer's box widened by its kind's overhang and its shadows' reach. */
+export function reachOf(layer: Layer, kind: LayerKind, t: AxisAligned): DeviceRect {
   const margin = (kind.overhang?.(layer) ?? 1) + shadowReach(layer);
-  const rect = deviceRect(
+  return deviceRect(
     t,
     layer.x - margin,
     layer.y - margin,
     layer.x + layer.width + margin,
     layer.y + layer.height + margin,
   );
-  return { left: rect.left - 1, top: rect.top - 1, width: rect.width + 2, height: rect.height + 2 };
 }
 
 /** The underlay before each layer of a frame: `at(i)` for layer i. */
