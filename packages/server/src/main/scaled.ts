@@ -126,6 +126,7 @@ export async function startScaledServer(
       // (and a killed worker's waiting job would come back only after the expiry, not at once).
       capacity: config.workers,
       ...(config.accountConcurrency > 0 ? { accountConcurrency: config.accountConcurrency } : {}),
+      spareThread: config.spareThread,
       giveUp: (id) => giveUpRenderJob(state, id),
       run: (id) =>
         runRenderJob(
