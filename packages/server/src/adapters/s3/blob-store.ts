@@ -77,12 +77,14 @@ export class S3BlobStore implements BlobStore {
       // an operation requires one keeps the adapter portable; TLS already protects the bytes in flight.
       requestChecksumCalculation: "WHEN_REQUIRED",
       responseChecksumValidation: "WHEN_REQUIRED",
-      // The middleware stack is resolved once per command type instead of on every request (about a
-      // fifth of a PUT's client CPU); the payload hash therefore rides in the client's stack below,
-      // since a command's own middleware would be ignored.
+      // The middleware stack is resolved once per command type instead of on every request; the
+      // payload hash therefore rides in the client's stack below (a command's own would be ignored).
       cacheMiddleware: true,
     });
     this.#client.middlewareStack.add(knownPayloadHash, { step: "build", name: "pictorKnownPayloadHash" });
+    // Pictor gives the SDK no logger, yet its logging middleware builds a copy of every request's input
+    // and response with the sensitive fields masked, to hand to the no-op logger: skipped.
+    this.#client.middlewareStack.remove("loggerMiddleware");
   }
 
   async put(key: string, bytes: Uint8Array, known: { sha256?: string } = {}): Promise<void> {
@@ -94,8 +96,17 @@ export class S3BlobStore implements BlobStore {
       ContentType: contentTypeOf(key),
       CacheControl: IMMUTABLE,
     });
-    if (known.sha256) payloadHashes.set(bytes, known.sha256);
-    await this.#client.send(command);
+    if (!known.sha256) {
+      await this.#client.send(command);
+      return;
+    }
+    payloadHashes.set(bytes, known.sha256);
+    try {
+      await this.#client.send(command);
+    } finally {
+      // For this put only: a later put of the same bytes without a hash is hashed by the SDK.
+      payloadHashes.delete(bytes);
+    }
   }
 
   async get(key: string): Promise<Uint8Array | null> {
