@@ -116,8 +116,16 @@ async function read(roles: Roles): Promise<Reading> {
     cpu.workers = treeCpuMs(roles.workers);
     bytes.workers = treeIoBytes(roles.workers);
     let threads = 0;
-    for (const pid of roles.workers) threads += threadCpuMs(pid, RENDER_THREAD_NAME).named;
+    let main = 0;
+    for (const pid of roles.workers) {
+      const t = threadCpuMs(pid, RENDER_THREAD_NAME);
+      threads += t.named;
+      main += t.main;
+    }
     cpu.workerRenderThreads = threads;
+    // The queue and database work (pg-boss, claim, completion): what the embedded process does on
+    // its HTTP thread, so compare with its main thread.
+    cpu.workerMainThreads = main;
   }
   if (roles.postgres) {
     cpu.postgres = treeCpuMs([roles.postgres()]);
@@ -352,7 +360,13 @@ const cpuRow = (name: string, p: PerRender, yardstick: number) =>
     Object.entries(p.cpuMs)
       .filter(
         ([k]) =>
-          !["renderThreads", "embeddedMainThread", "embeddedOtherThreads", "workerRenderThreads"].includes(k),
+          ![
+            "renderThreads",
+            "embeddedMainThread",
+            "embeddedOtherThreads",
+            "workerRenderThreads",
+            "workerMainThreads",
+          ].includes(k),
       )
       .reduce((a, [, v]) => a + v, 0),
   )} | ${p.cpuMs.workers === undefined ? "1.00" : f2((p.cpuMs.workers ?? 0) / yardstick)} | ${f1(p.statements)} | ${f1(p.transactions)} | ${kib(p.bytes.api ?? p.bytes.embeddedProcess)} / ${kib(p.bytes.workers)} / ${kib(p.bytes.postgres)} / ${kib(p.bytes.objectStore)} |`;

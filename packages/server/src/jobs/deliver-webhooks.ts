@@ -42,6 +42,11 @@ export interface WebhookDeliverer {
   /** Claims the due events and makes one attempt for each. */
   runOnce(): Promise<DeliveryRunSummary>;
   start(): void;
+  /**
+   * Runs the started loop now instead of at its next poll: this process just queued an event (a
+   * render with a callback ended here). A run in progress is followed by another at once.
+   */
+  wake(): void;
   /** Stops the loop and waits for the attempts in flight to be recorded. */
   stop(): Promise<void>;
 }
@@ -149,10 +154,13 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
   let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inFlight: Promise<unknown> = Promise.resolve();
+  // A wake during a run: the event may have been queued after that run's claim.
+  let wokenDuringRun = false;
 
   function loop(): void {
     timer = undefined;
     if (!running) return;
+    wokenDuringRun = false;
     const run = runOnce().then(
       (summary) => summary.claimed === batchSize,
       (error: unknown) => {
@@ -162,7 +170,7 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     );
     inFlight = run;
     void run.then((moreDue) => {
-      if (running) timer = setTimeout(loop, moreDue ? 0 : pollIntervalMs);
+      if (running) timer = setTimeout(loop, moreDue || wokenDuringRun ? 0 : pollIntervalMs);
     });
   }
 
@@ -171,6 +179,15 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     start() {
       if (running) return;
       running = true;
+      loop();
+    },
+    wake() {
+      if (!running) return;
+      if (timer === undefined) {
+        wokenDuringRun = true;
+        return;
+      }
+      clearTimeout(timer);
       loop();
     },
     async stop() {

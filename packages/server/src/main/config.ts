@@ -26,6 +26,11 @@ export const ServeSettings = T.Object({
   maxQueued: T.Integer({ minimum: 1 }),
   /** Renders of one account that may run at once (0: no cap beyond the render threads). */
   accountConcurrency: T.Integer({ minimum: 0 }),
+  /**
+   * While several accounts render, none may hold every render thread of a process: one stays free for
+   * the others (adapters/queue/spare-thread.ts). Only with two or more render threads.
+   */
+  spareThread: T.Boolean(),
   /** On-demand image URLs (issue 19): bytes all cached outputs may take; LRU beyond it. */
   imageCacheMaxBytes: T.Integer({ minimum: 0 }),
   /** Cache misses (renders) an account's image URLs may cause at once, and per second after. */
@@ -117,6 +122,7 @@ const EXPECTED: Record<keyof ServeSettings, string> = {
   openSignup: "true or false",
   maxQueued: "a whole number of at least 1",
   accountConcurrency: "a whole number (0 for no cap)",
+  spareThread: "true or false",
   imageCacheMaxBytes: "a whole number of bytes",
   imageMissesBurst: "a whole number of at least 1",
   imageMissesPerSecond: "a number above 0",
@@ -170,6 +176,7 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     openSignup: bool(given("openSignup", null, "PICTOR_OPEN_SIGNUP")) ?? true,
     maxQueued: num(given("maxQueued", null, "PICTOR_MAX_QUEUED")) ?? 10_000,
     accountConcurrency: num(given("accountConcurrency", null, "PICTOR_ACCOUNT_CONCURRENCY")) ?? 0,
+    spareThread: bool(given("spareThread", null, "PICTOR_SPARE_THREAD")) ?? true,
     imageCacheMaxBytes: num(given("imageCacheMaxBytes", null, "PICTOR_IMAGE_CACHE_MAX_BYTES")) ?? 1024 ** 3,
     imageMissesBurst: num(given("imageMissesBurst", null, "PICTOR_IMAGE_MISSES_BURST")) ?? 20,
     imageMissesPerSecond: num(given("imageMissesPerSecond", null, "PICTOR_IMAGE_MISSES_PER_SECOND")) ?? 5,

@@ -60,6 +60,7 @@ export async function startEmbeddedServer(
     concurrency: pool.capacity,
     maxQueued: config.maxQueued,
     ...(config.accountConcurrency > 0 ? { accountConcurrency: config.accountConcurrency } : {}),
+    ...(config.spareThread ? { spareThreadOf: { threads: pool.size } } : {}),
     giveUp: (id) => giveUpRenderJob(data, id),
     run: (id, accepted, admitted) => runRenderJob(jobDeps, id, accepted, admitted),
   });

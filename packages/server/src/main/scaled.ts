@@ -126,9 +126,10 @@ export async function startScaledServer(
       // (and a killed worker's waiting job would come back only after the expiry, not at once).
       capacity: config.workers,
       ...(config.accountConcurrency > 0 ? { accountConcurrency: config.accountConcurrency } : {}),
+      spareThread: config.spareThread,
       giveUp: (id) => giveUpRenderJob(state, id),
-      run: (id) =>
-        runRenderJob(
+      run: async (id) => {
+        const ended = await runRenderJob(
           {
             renders: state.renders,
             clock: state.clock,
@@ -140,7 +141,11 @@ export async function startScaledServer(
               : { hashWithCompletion: true }),
           },
           id,
-        ),
+        );
+        // Its callback was queued with its end: sent now rather than at the deliverer's next poll.
+        if (ended?.render.webhookUrl) deliverer?.wake();
+        return ended;
+      },
     });
     deliverer = createWebhookDeliverer({
       outbox: state.outbox,
@@ -152,7 +157,9 @@ export async function startScaledServer(
       },
       clock: state.clock,
       random: Math.random,
-      pollIntervalMs: 200,
+      // Callbacks of renders ended here wake it (above); the poll finds retries that came due and
+      // events of other processes. Every worker process polls, so not more often than this.
+      pollIntervalMs: 1000,
       onError: (error) =>
         process.stderr.write(
           `${JSON.stringify({ level: "error", msg: "webhook delivery fault", err: String(error) })}\n`,

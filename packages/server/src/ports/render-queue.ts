@@ -21,10 +21,11 @@ export interface RenderQueue {
    */
   isFull?(incoming?: number): boolean;
   /**
-   * True when a render enqueued now would start at once (a free worker and nothing waiting): the
-   * render may then be accepted as `rendering`, which spares the claim a write of its own.
+   * True when a render of this account enqueued now would start at once (a free worker, the account
+   * under its caps, and nothing waiting that could start instead): the render may then be accepted as
+   * `rendering`, which spares the claim a write of its own.
    */
-  startsAtOnce?(): boolean;
+  startsAtOnce?(accountId: string): boolean;
   /**
    * Starts a render that `startsAtOnce` just said would start, before its acceptance commits (see
    * EarlyStart in domain/renders.ts). Resolves once the render is on its way to a worker, or with

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { S3BlobStore } from "../../src/adapters/s3/blob-store.ts";
 import { startS3, type ThrowawayS3 } from "../support/s3.ts";
@@ -35,6 +35,22 @@ if (s3) {
         forged.destroy();
       }
       expect(Buffer.from((await store.get(key)) as Uint8Array).equals(Buffer.from(bytes))).toBe(true);
+    });
+
+    it("signs a payload hash the caller knows instead of hashing the body again: the store checks it", async () => {
+      const known = `signed/${randomBytes(6).toString("hex")}/known.png`;
+      const sha256 = createHash("sha256").update(bytes).digest("hex");
+      await store.put(known, bytes, { sha256 });
+      expect(Buffer.from((await store.get(known)) as Uint8Array).equals(Buffer.from(bytes))).toBe(true);
+      // A hash that is not the body's is sent and signed as given, and the store refuses the body.
+      const wrong = createHash("sha256").update("something else").digest("hex");
+      await expect(store.put(`${known}.wrong`, bytes, { sha256: wrong })).rejects.toMatchObject({
+        $metadata: { httpStatusCode: 400 },
+      });
+      expect(await store.get(`${known}.wrong`)).toBeNull();
+      // The next put without a hash is hashed by the SDK as usual.
+      await store.put(`${known}.plain`, bytes);
+      expect(await store.get(`${known}.plain`)).not.toBeNull();
     });
 
     it("refuses an unknown access key", async () => {

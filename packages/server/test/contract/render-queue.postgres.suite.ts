@@ -212,5 +212,55 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       ]);
       expect(mostOfA).toBe(1);
     });
+
+    it("keeps a render thread spare for another account while both render (spareThread)", async () => {
+      await stopWorkers?.();
+      const other = await newAccount(api, 10);
+      const startedIds: string[] = [];
+      const gates = new Map<string, () => void>();
+      const started = new Map<string, () => void>();
+      const whenStarted = (id: string) =>
+        startedIds.includes(id) ? Promise.resolve() : new Promise<void>((r) => started.set(id, r));
+      stopWorkers = await startPgRenderWorkers(workerBoss, {
+        url,
+        capacity: 2,
+        spareThread: true,
+        // Long enough that B counts as rendering throughout, however slow this machine is.
+        spareThreadWindowMs: 60_000,
+        giveUp: (renderId) =>
+          giveUpRenderJob({ renders: worker.renders, clock: { now: () => new Date(T1) } }, renderId),
+        async run(renderId) {
+          const job = await worker.renders.claim(renderId);
+          if (!job) return;
+          startedIds.push(renderId);
+          started.get(renderId)?.();
+          // A's renders run until the test lets them end; B's end at once.
+          if (job.render.accountId === accountId) await new Promise<void>((r) => gates.set(renderId, r));
+          await worker.renders.complete(renderId, { asset: asset(job.render), warnings: [], at: T1 });
+        },
+      });
+      const [a1, a2, a3] = [render(), render(), render()];
+      for (const r of [a1, a2, a3]) expect(await api.renders.accept(r)).toEqual({ accepted: true });
+      // A alone: both threads.
+      await Promise.all([whenStarted(a1.id), whenStarted(a2.id)]);
+      const b1 = render({ accountId: other });
+      expect(await api.renders.accept(b1)).toEqual({ accepted: true });
+      gates.get(a1.id)?.();
+      // B's render ranks before A's third (fairPriority) and takes the freed thread.
+      expect((await queue.waitFor(other, b1.id, 30_000))?.render.status).toBe("completed");
+      // Both render now: A keeps its one thread, the other stays free for B, whose next render starts
+      // while A's second still runs and A's third waits.
+      const b2 = render({ accountId: other });
+      expect(await api.renders.accept(b2)).toEqual({ accepted: true });
+      expect((await queue.waitFor(other, b2.id, 30_000))?.render.status).toBe("completed");
+      expect(startedIds).not.toContain(a3.id);
+      expect(gates.has(a2.id)).toBe(true);
+      gates.get(a2.id)?.();
+      await whenStarted(a3.id);
+      gates.get(a3.id)?.();
+      const results = await Promise.all([a1, a2, a3].map((r) => queue.waitFor(accountId, r.id, 30_000)));
+      expect(results.map((r) => r?.render.status)).toEqual(["completed", "completed", "completed"]);
+      expect(startedIds.slice(2)).toEqual([b1.id, b2.id, a3.id]);
+    });
   });
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createLocalRenderQueue } from "../../src/adapters/queue/local-render-queue.ts";
 import type { FinishedRender } from "../../src/ports/render-queue.ts";
 import type { RenderRecord, RenderStore } from "../../src/ports/render-store.ts";
@@ -7,7 +7,13 @@ import type { RenderRecord, RenderStore } from "../../src/ports/render-store.ts"
  * The queue only needs `pending` and `get` from the store (which knows no render here); `run` is
  * where the order is observed.
  */
-function harness(options: { concurrency: number; maxQueued?: number; accountConcurrency?: number }) {
+function harness(options: {
+  concurrency: number;
+  maxQueued?: number;
+  accountConcurrency?: number;
+  spareThreadOf?: { threads: number };
+  spareThreadWindowMs?: number;
+}) {
   const started: string[] = [];
   /** The accepted record each run was handed (its id), or null. */
   const handedOver: (string | null)[] = [];
@@ -59,6 +65,47 @@ describe("local render queue", () => {
     expect(started).toEqual(["a1", "b1", "a2", "b2"]);
   });
 
+  it("starts a render at once only while its account is under its cap, past others' renders held at theirs", async () => {
+    const { queue, started } = harness({ concurrency: 3, accountConcurrency: 1 });
+    queue.enqueue("a1", "a");
+    queue.enqueue("a2", "a");
+    // A is at its cap: its next would not start, and its queued one cannot start before B's.
+    expect(queue.startsAtOnce?.("a")).toBe(false);
+    expect(queue.startsAtOnce?.("b")).toBe(true);
+    const admit = await queue.startEarly?.({ id: "b1", accountId: "b" } as RenderRecord);
+    expect(admit).toBeTypeOf("function");
+    expect(queue.startsAtOnce?.("b")).toBe(false);
+    expect(started).toEqual(["a1", "b1"]);
+  });
+
+  it("keeps a render thread spare for another account while both render, and gives it back once the other is quiet", async () => {
+    // Two render threads taking two tasks each; an account counts as rendering for a second after a start.
+    const { queue, started, complete } = harness({
+      concurrency: 4,
+      spareThreadOf: { threads: 2 },
+      spareThreadWindowMs: 1000,
+    });
+    for (let i = 1; i <= 8; i++) queue.enqueue(`a${i}`, "a");
+    // Alone, A takes every slot.
+    expect(started).toEqual(["a1", "a2", "a3", "a4"]);
+    queue.enqueue("b1", "b");
+    await complete("a1");
+    await complete("a2");
+    expect(started).toContain("b1");
+    // B renders now: A gets no further slot until it runs fewer than one thread's worth (threads - 1).
+    for (const id of ["a3", "a4", "a5"]) if (started.includes(id)) await complete(id);
+    const ofA = () => started.filter((id) => id.startsWith("a"));
+    expect(ofA()).toHaveLength(6);
+    // One of A's runs beside B's: B's next render starts at once, on the thread kept free.
+    await complete("b1");
+    expect(queue.startsAtOnce?.("b")).toBe(true);
+    queue.enqueue("b2", "b");
+    expect(started.at(-1)).toBe("b2");
+    await complete("b2");
+    // B quiet for the window: A takes every slot again, without any run ending.
+    await vi.waitFor(() => expect(ofA()).toHaveLength(8), { timeout: 10_000 });
+  });
+
   it("never runs more than `concurrency` at once and ignores a second enqueue of the same id", async () => {
     const { queue, started, complete } = harness({ concurrency: 2 });
     for (const id of ["r1", "r2", "r3", "r1"]) queue.enqueue(id, "acct");
@@ -89,17 +136,17 @@ describe("local render queue", () => {
 
   it("starts at once only with a free slot and nobody waiting, and never while draining", async () => {
     const { queue, complete } = harness({ concurrency: 1 });
-    expect(queue.startsAtOnce?.()).toBe(true);
+    expect(queue.startsAtOnce?.("a")).toBe(true);
     queue.enqueue("r1", "a");
-    expect(queue.startsAtOnce?.()).toBe(false);
+    expect(queue.startsAtOnce?.("a")).toBe(false);
     queue.enqueue("r2", "a");
     await complete("r1");
     // r2 took the slot.
-    expect(queue.startsAtOnce?.()).toBe(false);
+    expect(queue.startsAtOnce?.("a")).toBe(false);
     await complete("r2");
-    expect(queue.startsAtOnce?.()).toBe(true);
+    expect(queue.startsAtOnce?.("a")).toBe(true);
     const drained = queue.drain();
-    expect(queue.startsAtOnce?.()).toBe(false);
+    expect(queue.startsAtOnce?.("a")).toBe(false);
     await drained;
   });
 
@@ -109,7 +156,7 @@ describe("local render queue", () => {
     const admit = await queue.startEarly?.(render);
     expect(started).toEqual(["r1"]);
     expect(handedOver).toEqual(["r1"]);
-    expect(queue.startsAtOnce?.()).toBe(false);
+    expect(queue.startsAtOnce?.("a")).toBe(false);
     // No slot left: nothing starts early, and the caller enqueues as usual.
     expect(await queue.startEarly?.({ id: "r2", accountId: "a" } as RenderRecord)).toBeNull();
     admit?.(true);

@@ -93,6 +93,14 @@ describe("pictor serve configuration: one backend, every problem named at once",
     expect(readServeConfig({}, { PICTOR_OPEN_SIGNUP: "" }).openSignup).toBe(true);
   });
 
+  it("keeps a spare render thread for other accounts by default; PICTOR_SPARE_THREAD=false turns it off", () => {
+    expect(readServeConfig({}, {}).spareThread).toBe(true);
+    expect(readServeConfig({}, { PICTOR_SPARE_THREAD: "false" }).spareThread).toBe(false);
+    expect(problems({}, { PICTOR_SPARE_THREAD: "sometimes" })).toContain(
+      'PICTOR_SPARE_THREAD: must be true or false (got "sometimes")',
+    );
+  });
+
   it("reads the per-IP budget of failed authentications, 20 at once and 1 a second by default", () => {
     expect(readServeConfig({}, {})).toMatchObject({ authFailuresBurst: 20, authFailuresPerSecond: 1 });
     expect(

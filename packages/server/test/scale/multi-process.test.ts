@@ -251,7 +251,7 @@ describe.skipIf(!cluster || !s3)("two API and three worker processes on one Post
       "SELECT data->>'renderId' AS id FROM pgboss.job WHERE name = $1 AND retry_count > 0",
       [RENDER_QUEUE],
     );
-    // (Workers complete finished jobs in pg-boss together, every 50 ms: a job the victim had just
+    // (Workers complete finished jobs in pg-boss together, every half second: a job the victim had just
     // finished may come back too, and find its render ended; the checks below see it ran once.)
     const retriedIds = retried.map((r) => r.id);
     expect(gated.some((g) => retriedIds.includes(g.body.id))).toBe(true);

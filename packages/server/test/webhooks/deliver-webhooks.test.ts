@@ -341,4 +341,37 @@ describe("webhook deliverer over loopback HTTP", () => {
     // stop() returned only after the hanging attempt timed out and was recorded.
     expect((await state(event)).attempts).toMatchObject([{ error: expect.stringMatching(/^timeout/) }]);
   });
+
+  it("wake() sends an event queued after the loop went idle without waiting for its poll", async () => {
+    // Resolves when the loop's first pass has looked (and found nothing).
+    let firstPass: () => void = () => {};
+    const firstPassDone = new Promise<void>((resolve) => {
+      firstPass = resolve;
+    });
+    const idle = createWebhookDeliverer({
+      outbox: {
+        ...fx.outbox,
+        claimDue: async (now, limit, lease) => {
+          const claimed = await fx.outbox.claimDue(now, limit, lease);
+          firstPass();
+          return claimed;
+        },
+      },
+      safeFetch: createSafeFetch({ allowlist: [`127.0.0.1:${receiver.port}`] }),
+      getSigningSecret: async () => SECRET,
+      clock,
+      random: () => 0.5,
+      timeoutMs: TIMEOUT_MS,
+      leaseMs: LEASE_MS,
+      // Longer than any test runs: only wake() can bring the event out before stop().
+      pollIntervalMs: 3_600_000,
+    });
+    idle.start();
+    await firstPassDone;
+    const event = await enqueue();
+    idle.wake();
+    await receiver.waitForRequest(1);
+    await idle.stop();
+    expectSameDelivery(receiver.received, event);
+  });
 });

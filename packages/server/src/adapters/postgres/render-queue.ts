@@ -3,6 +3,7 @@ import pg from "pg";
 import type { PgBoss } from "pg-boss";
 import type { RenderQueue } from "../../ports/render-queue.ts";
 import type { RenderRecord, RenderStore } from "../../ports/render-store.ts";
+import { RecentAccounts, spareThreadCap } from "../queue/spare-thread.ts";
 import { RENDER_GIVEN_UP_QUEUE, RENDER_QUEUE, type RenderJobData } from "./render-jobs.ts";
 import { RENDER_FINISHED_CHANNEL } from "./render-store.ts";
 
@@ -71,7 +72,10 @@ export async function createPgRenderQueue(options: {
 const IDLE_POLL_MS = 2000;
 const GIVEN_UP_POLL_MS = 5000;
 const ACK_BATCH = 32;
-const ACK_EVERY_MS = 50;
+// At 20 renders/s a 50 ms timer acknowledged jobs one by one: a statement per render. Half a second
+// gathers ten; a job whose acknowledgement a crash loses comes back to a render that has ended (a
+// no-op), and the job's lease (a minute) is far longer.
+const ACK_EVERY_MS = 500;
 
 /**
  * pg-boss's NOTIFY channel for new jobs, derived from its schema as pg-boss derives it
@@ -90,8 +94,11 @@ const PGBOSS_CHANNEL_SQL =
  * crash in between) expires and is delivered again, and finds its render ended (runRenderJob is
  * idempotent). When the queue is empty the loop sleeps until pg-boss NOTIFYs a new job (or
  * IDLE_POLL_MS passes): no polling per render or per thread. A throw fails the job into pg-boss's
- * retry with backoff; a process killed mid-render has its jobs expire and redelivered. Returns a stop
- * function that lets jobs in flight finish.
+ * retry with backoff; a process killed mid-render has its jobs expire and redelivered. With
+ * `spareThread`, while jobs of more than one account ran here lately, no account may hold every render
+ * thread of this process: the fetch for its last free thread skips that account's jobs (pg-boss
+ * `ignoreGroups`; a job's group is its account), so another account's job starts at once. Returns a
+ * stop function that lets jobs in flight finish.
  */
 export async function startPgRenderWorkers(
   boss: PgBoss,
@@ -101,6 +108,10 @@ export async function startPgRenderWorkers(
     capacity: number;
     /** At most this many renders of one account run at once across all workers; none: no cap. */
     accountConcurrency?: number;
+    /** Keeps one render thread of this process for other accounts while they render (spare-thread.ts). */
+    spareThread?: boolean;
+    /** How long an account counts as rendering after a start here (spare thread); default 5 s. */
+    spareThreadWindowMs?: number;
     /** Runs the render to its end state (a no-op for one that has ended); a throw means retry. */
     run(renderId: string): Promise<unknown>;
     /** Ends a render whose job was given up (failed and refunded; a no-op if it had finished). */
@@ -167,13 +178,32 @@ export async function startPgRenderWorkers(
     else ackTimer ??= setTimeout(flushAcks, options.accountConcurrency ? 0 : ACK_EVERY_MS);
   };
 
-  const runOne = async (job: { id: string; data: RenderJobData }) => {
+  // Renders running here by account (a job's group), and the accounts that started any lately.
+  const runningByAccount = new Map<string, number>();
+  const recent = new RecentAccounts(options.spareThreadWindowMs);
+  const spare = options.spareThread === true && options.capacity >= 2;
+  const counted = (account: string | null | undefined, by: 1 | -1) => {
+    if (!account) return;
+    const n = (runningByAccount.get(account) ?? 0) + by;
+    if (n > 0) runningByAccount.set(account, n);
+    else runningByAccount.delete(account);
+    if (by === 1) recent.started(account);
+  };
+  /** Accounts that may not take another thread here now (they hold all but the spare one). */
+  const heldBack = () =>
+    [...runningByAccount]
+      .filter(([account, n]) => n >= spareThreadCap(recent, options.capacity, account))
+      .map(([account]) => account);
+
+  const runOne = async (job: { id: string; data: RenderJobData; groupId?: string | null }) => {
+    counted(job.groupId, 1);
     try {
       await options.run(job.data.renderId);
       ack(job.id);
     } catch (error) {
       await boss.fail(RENDER_QUEUE, job.id, { message: String(error) }).catch(() => {});
     } finally {
+      counted(job.groupId, -1);
       inFlight--;
       wake();
     }
@@ -181,12 +211,16 @@ export async function startPgRenderWorkers(
   const fetcher = async () => {
     while (!stopping) {
       const room = options.capacity - inFlight;
+      // While several accounts render, one job at a time, so that each fetch knows who is held back.
+      const asked = spare && recent.several() ? Math.min(room, 1) : room;
       let fetched = 0;
-      if (room > 0) {
+      if (asked > 0) {
         try {
+          const ignoreGroups = spare ? heldBack() : [];
           const jobs = await boss.fetch<RenderJobData>(RENDER_QUEUE, {
-            batchSize: room,
+            batchSize: asked,
             ...(options.accountConcurrency ? { groupConcurrency: options.accountConcurrency } : {}),
+            ...(ignoreGroups.length > 0 ? { ignoreGroups } : {}),
           });
           fetched = jobs.length;
           inFlight += jobs.length;
@@ -195,8 +229,10 @@ export async function startPgRenderWorkers(
           // Database unreachable for a moment: the next pass tries again.
         }
       }
-      // Full room taken: more may wait, so go again as soon as a job ends (which wakes us).
-      if (stopping || (room > 0 && fetched === room && inFlight < options.capacity)) continue;
+      // All that was asked for came: more may wait, so go again while there is room (a job's end
+      // wakes us otherwise). A held-back account's jobs are looked at again on the idle poll at the
+      // latest, once the others have been quiet for the window.
+      if (stopping || (asked > 0 && fetched === asked && inFlight < options.capacity)) continue;
       await woken();
     }
   };

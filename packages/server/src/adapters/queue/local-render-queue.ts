@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { FinishedRender, RenderQueue } from "../../ports/render-queue.ts";
 import type { RenderRecord, RenderStore } from "../../ports/render-store.ts";
+import { RecentAccounts, SPARE_THREAD_WINDOW_MS, spareThreadCap } from "./spare-thread.ts";
 
 const DRAINED = Symbol("drained");
 
@@ -33,6 +34,14 @@ export function createLocalRenderQueue(options: {
   giveUp(renderId: string): Promise<unknown>;
   /** Renders of one account that may run at once; default no cap beyond `concurrency`. */
   accountConcurrency?: number;
+  /**
+   * The render threads behind `concurrency` (which may count several tasks per thread), when one is
+   * kept spare for other accounts (spare-thread.ts): while another account is rendering, one account
+   * runs at most threads - 1 renders. Absent: no spare thread.
+   */
+  spareThreadOf?: { threads: number };
+  /** How long an account counts as rendering after a start (spare thread); default 5 s. */
+  spareThreadWindowMs?: number;
   /** Waits before each run again after a failed one; default 1, 2, 4, 8, 16 s. */
   retryDelaysMs?: readonly number[];
 }): LocalRenderQueue {
@@ -50,6 +59,15 @@ export function createLocalRenderQueue(options: {
   const accountCap = options.accountConcurrency ?? Number.POSITIVE_INFINITY;
   const runningByAccount = new Map<string, number>();
   const running = (accountId: string) => runningByAccount.get(accountId) ?? 0;
+  const spareWindowMs = options.spareThreadWindowMs ?? SPARE_THREAD_WINDOW_MS;
+  const recent = new RecentAccounts(spareWindowMs);
+  const spare = options.spareThreadOf;
+  /** How many renders of the account may run now: the configured cap, and all threads but one while others render. */
+  const capOf = (accountId: string) =>
+    spare ? Math.min(accountCap, spareThreadCap(recent, spare.threads, accountId)) : accountCap;
+  // A render held back only by the spare thread may start once the others have been quiet for the
+  // window: looked at again then, since no run's end may come to do it.
+  let recheck: NodeJS.Timeout | null = null;
   const finished = new EventEmitter();
   finished.setMaxListeners(0);
   let draining = false;
@@ -57,6 +75,7 @@ export function createLocalRenderQueue(options: {
   const start = (id: string, accepted?: RenderRecord, admitted?: Promise<boolean>) => {
     const account = accountOf.get(id) as string;
     runningByAccount.set(account, running(account) + 1);
+    recent.started(account);
     const done = options.run(id, accepted, admitted).then(
       (ended) => settle(id, ended, false),
       (error: unknown) => {
@@ -67,18 +86,36 @@ export function createLocalRenderQueue(options: {
     inFlight.set(id, done);
   };
 
-  const startsAtOnce = () => !draining && pendingCount === 0 && inFlight.size < options.concurrency;
-  const startsAtOnceFor = (accountId: string) => startsAtOnce() && running(accountId) < accountCap;
+  /** No queued render could start now: none is queued, or every account with some is at its cap. */
+  const nobodyWaitingCanStart = () => {
+    if (pendingCount === 0) return true;
+    for (const account of pendingByAccount.keys()) if (running(account) < capOf(account)) return false;
+    return true;
+  };
+  /** A render of this account enqueued now would start at once, jumping no one. */
+  const startsAtOnce = (accountId: string) =>
+    !draining &&
+    inFlight.size < options.concurrency &&
+    running(accountId) < capOf(accountId) &&
+    nobodyWaitingCanStart();
 
   const pump = () => {
     while (!draining && inFlight.size < options.concurrency && pendingCount > 0) {
       const id = takeNext();
       // Every account with queued renders is at its cap.
-      if (id === null) return;
+      if (id === null) {
+        if (spare) recheck ??= setTimeout(pumpAgain, spareWindowMs).unref();
+        return;
+      }
       const accepted = acceptedRecords.get(id);
       acceptedRecords.delete(id);
       start(id, accepted);
     }
+  };
+
+  const pumpAgain = () => {
+    recheck = null;
+    pump();
   };
 
   /** After a run: again later if it threw and retries are left, else over (given up if it threw). */
@@ -125,7 +162,7 @@ export function createLocalRenderQueue(options: {
     // it to the back.
     let next: [string, string[]] | null = null;
     for (const entry of pendingByAccount) {
-      if (running(entry[0]) < accountCap) {
+      if (running(entry[0]) < capOf(entry[0])) {
         next = entry;
         break;
       }
@@ -150,7 +187,7 @@ export function createLocalRenderQueue(options: {
     },
     startsAtOnce,
     async startEarly(render) {
-      if (!startsAtOnceFor(render.accountId) || known.has(render.id)) return null;
+      if (!startsAtOnce(render.accountId) || known.has(render.id)) return null;
       known.add(render.id);
       accountOf.set(render.id, render.accountId);
       let admit: (admitted: boolean) => void = () => {};
@@ -206,6 +243,7 @@ export function createLocalRenderQueue(options: {
     },
     async drain() {
       draining = true;
+      if (recheck) clearTimeout(recheck);
       await Promise.all(inFlight.values());
       // Renders still queued will not run in this process: their waiters answer 202 now.
       finished.emit(DRAINED);

@@ -87,6 +87,10 @@ export interface RenderWorkerData {
 
 export type WorkerMessage =
   | { type: "ready" }
-  | { type: "result"; result: RenderTaskResult }
+  /**
+   * `sha256`: the output's hash when the worker had it before answering (S3 signs it, so it is worked
+   * out before the upload): then no `hashed` message follows.
+   */
+  | { type: "result"; result: RenderTaskResult; sha256?: string }
   /** After a successful `result`, the SHA-256 of that task's output. */
   | { type: "hashed"; taskId: number; sha256: string };

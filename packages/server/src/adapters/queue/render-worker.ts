@@ -49,11 +49,12 @@ port.on("message", async (task: RenderTask) => {
   if (task.forgetDocuments) documents.clear();
   if (task.document) documents.set(task.documentKey, task.document);
   const { result, output, sha256: hashed } = await run(task);
-  port.postMessage({ type: "result", result } satisfies WorkerMessage);
-  // Hashed after answering: the hash is recorded with the output's asset, but a waiting caller's
+  // Hashed already (S3): in the same message, one wake-up of the main thread fewer per render.
+  port.postMessage({ type: "result", result, ...(hashed ? { sha256: hashed } : {}) } satisfies WorkerMessage);
+  // Else hashed after answering: the hash is recorded with the output's asset, but a waiting caller's
   // answer does not need it (0.2 ms for a 600 KB PNG). The next task's message waits meanwhile.
-  if (output) {
-    const sha256 = hashed ?? createHash("sha256").update(output).digest("hex");
+  if (output && !hashed) {
+    const sha256 = createHash("sha256").update(output).digest("hex");
     port.postMessage({ type: "hashed", taskId: task.taskId, sha256 } satisfies WorkerMessage);
   }
 });

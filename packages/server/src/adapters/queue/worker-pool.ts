@@ -98,6 +98,7 @@ export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPo
         if (at < 0) return;
         const [{ resolve }] = slot.running.splice(at, 1) as [Pending];
         if (!result.ok) resolve(result);
+        else if (message.sha256) resolve({ ...result, sha256: Promise.resolve(message.sha256) });
         else {
           const sha256 = new Promise<string | null>((hashed) => slot.hashes.set(result.taskId, hashed));
           resolve({ ...result, sha256 });

@@ -6,6 +6,7 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import type { BuildMiddleware, MetadataBearer } from "@smithy/types";
 import type { BlobStore } from "../../ports/blob-store.ts";
 
 export interface S3BlobStoreConfig {
@@ -39,6 +40,24 @@ const CONTENT_TYPES: Record<string, string> = {
 // may keep them for a year without revalidating.
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
+/**
+ * The SHA-256 (hex) of a PUT's body, by the body itself (the SDK copies a command's input, but passes
+ * the body through by reference), when the caller has it already.
+ */
+const payloadHashes = new WeakMap<object, string>();
+
+/**
+ * SigV4 signs the payload's SHA-256, which the signer takes from this header when present instead of
+ * hashing the body again (a render output's hash is computed anyway, for its asset).
+ */
+const knownPayloadHash: BuildMiddleware<object, MetadataBearer> = (next) => (args) => {
+  const request = args.request as { headers?: Record<string, string>; body?: unknown };
+  const sha256 =
+    typeof request.body === "object" && request.body ? payloadHashes.get(request.body) : undefined;
+  if (sha256 && request.headers) request.headers["x-amz-content-sha256"] = sha256;
+  return next(args);
+};
+
 /** BlobStore on any S3-compatible object store (AWS SDK v3), with presigned GET URLs for `output_url`. */
 export class S3BlobStore implements BlobStore {
   readonly #client: S3Client;
@@ -58,7 +77,14 @@ export class S3BlobStore implements BlobStore {
       // an operation requires one keeps the adapter portable; TLS already protects the bytes in flight.
       requestChecksumCalculation: "WHEN_REQUIRED",
       responseChecksumValidation: "WHEN_REQUIRED",
+      // The middleware stack is resolved once per command type instead of on every request; the
+      // payload hash therefore rides in the client's stack below (a command's own would be ignored).
+      cacheMiddleware: true,
     });
+    this.#client.middlewareStack.add(knownPayloadHash, { step: "build", name: "pictorKnownPayloadHash" });
+    // Pictor gives the SDK no logger, yet its logging middleware builds a copy of every request's input
+    // and response with the sensitive fields masked, to hand to the no-op logger: skipped.
+    this.#client.middlewareStack.remove("loggerMiddleware");
   }
 
   async put(key: string, bytes: Uint8Array, known: { sha256?: string } = {}): Promise<void> {
@@ -70,20 +96,17 @@ export class S3BlobStore implements BlobStore {
       ContentType: contentTypeOf(key),
       CacheControl: IMMUTABLE,
     });
-    const { sha256 } = known;
-    if (sha256) {
-      // SigV4 signs the payload's SHA-256, which the signer takes from this header when present
-      // instead of hashing the body again (a render output's hash is computed anyway, for its asset).
-      command.middlewareStack.add(
-        (next) => (args) => {
-          const request = args.request as { headers?: Record<string, string> };
-          if (request.headers) request.headers["x-amz-content-sha256"] = sha256;
-          return next(args);
-        },
-        { step: "build", name: "pictorKnownPayloadHash" },
-      );
+    if (!known.sha256) {
+      await this.#client.send(command);
+      return;
     }
-    await this.#client.send(command);
+    payloadHashes.set(bytes, known.sha256);
+    try {
+      await this.#client.send(command);
+    } finally {
+      // For this put only: a later put of the same bytes without a hash is hashed by the SDK.
+      payloadHashes.delete(bytes);
+    }
   }
 
   async get(key: string): Promise<Uint8Array | null> {

@@ -267,7 +267,7 @@ export function createOnDemandImages(deps: OnDemandDeps) {
       },
       {
         version: job.version,
-        startsAtOnce: () => waiting && (deps.queue.startsAtOnce?.() ?? false),
+        startsAtOnce: () => waiting && (deps.queue.startsAtOnce?.(accountId) ?? false),
         ...(deps.queue.startEarly
           ? {
               startEarly: {

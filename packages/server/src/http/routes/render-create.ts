@@ -113,7 +113,7 @@ async function accept(
     body,
     {
       ...(typeof key === "string" ? { idempotencyKey: key } : {}),
-      startsAtOnce: () => waiting && (deps.queue.startsAtOnce?.() ?? false),
+      startsAtOnce: () => waiting && (deps.queue.startsAtOnce?.(request.accountId) ?? false),
       ...(waiting && deps.queue.startEarly ? { startEarly: earlyStartOn(deps) } : {}),
     },
   );
