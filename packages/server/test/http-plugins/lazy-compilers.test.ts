@@ -18,7 +18,9 @@ describe("validators and serializers compiled on first use", () => {
             additionalProperties: false,
             properties: { name: { type: "string" } },
           },
-          response: { 200: { type: "object", properties: { limit: { type: "integer" }, name: { type: "string" } } } },
+          response: {
+            200: { type: "object", properties: { limit: { type: "integer" }, name: { type: "string" } } },
+          },
         },
       },
       async (request) => ({
