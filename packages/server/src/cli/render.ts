@@ -1,20 +1,17 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { type TemplateDocumentT, validateDocument } from "@pictor/engine";
-import {
-  createNodeRenderer,
-  DEFAULT_IMAGE_LIMITS,
-  DEFAULT_PDF_DPI,
-  type OutputFormat as ImageFormat,
-  ImageTooLargeError,
-  InvalidDocumentError,
-  InvalidSlotValuesError,
-  type NodeRenderResult,
-} from "@pictor/render-node";
+import type { OutputFormat as ImageFormat, NodeRenderResult } from "@pictor/render-node";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { makeDirectories } from "../adapters/files/make-directories.ts";
 import { isValidScale } from "../domain/scale.ts";
 import { EXIT_FAILED, EXIT_USAGE, UsageError } from "./usage-error.ts";
+
+/**
+ * The render package, loaded when the command runs: every `pictor` command registers this one, and
+ * `pictor serve`'s API thread should not carry the renderer's modules and sharp (docs/deploy.md, "Memory").
+ */
+type RenderNode = typeof import("@pictor/render-node");
 
 /** What the command writes: an image, or a PDF of one page per frame. */
 type OutputFormat = ImageFormat | "pdf";
@@ -233,7 +230,11 @@ function printWarnings(result: Pick<NodeRenderResult, "warnings">, frame: string
  * usage error, exit 2, as for every command; a render that failed on its input is exit 1. Anything
  * else is a bug.
  */
-function describeFailure(error: unknown, templatePath: string): { message: string; exit: number } | null {
+function describeFailure(
+  error: unknown,
+  templatePath: string,
+  { InvalidDocumentError, InvalidSlotValuesError }: RenderNode,
+): { message: string; exit: number } | null {
   const issues = (list: readonly { path: string; message: string }[]) =>
     list.map((i) => `${i.path || "(document)"}: ${i.message}`).join("; ");
   if (error instanceof InvalidDocumentError) {
@@ -252,6 +253,8 @@ function describeFailure(error: unknown, templatePath: string): { message: strin
 }
 
 async function renderCommand(templateArg: string, flags: RenderFlags): Promise<number> {
+  const renderNode = await import("@pictor/render-node");
+  const { createNodeRenderer, InvalidDocumentError, InvalidSlotValuesError } = renderNode;
   const templatePath = resolve(templateArg);
   const templateDir = dirname(templatePath);
   const format =
@@ -293,7 +296,8 @@ async function renderCommand(templateArg: string, flags: RenderFlags): Promise<n
       ...anchorImageValues(sample, imageSlots, templateDir),
       ...anchorImageValues(flags.set, imageSlots, process.cwd()),
     };
-    if (format === "pdf") return await renderPdfFile(document, values, flags, templateArg, templateDir);
+    if (format === "pdf")
+      return await renderPdfFile(document, values, flags, templateArg, templateDir, renderNode);
     const frames: (string | null)[] = flags.allFrames
       ? document.frames.map((f) => f.name)
       : [flags.frame ?? null];
@@ -308,7 +312,7 @@ async function renderCommand(templateArg: string, flags: RenderFlags): Promise<n
           scale: flags.scale,
           format,
           quality: flags.quality,
-          loadImage: (src, slot) => loadImageFile(src, slot, templateDir),
+          loadImage: (src, slot) => loadImageFile(src, slot, templateDir, renderNode),
         });
         const out = outputPathFor(flags, templateArg, format, flags.allFrames ? frame : null);
         await writeOutput(out, result.bytes);
@@ -324,7 +328,7 @@ async function renderCommand(templateArg: string, flags: RenderFlags): Promise<n
     }
     return 0;
   } catch (error) {
-    const failure = describeFailure(error, templateArg);
+    const failure = describeFailure(error, templateArg, renderNode);
     if (failure === null) throw error;
     process.stderr.write(`pictor render: ${failure.message.replaceAll("\n", " ")}\n`);
     return failure.exit;
@@ -351,7 +355,9 @@ async function renderPdfFile(
   flags: RenderFlags,
   templateArg: string,
   templateDir: string,
+  renderNode: RenderNode,
 ): Promise<number> {
+  const { createNodeRenderer, DEFAULT_PDF_DPI } = renderNode;
   const frames = pdfFrames(document, flags);
   const started = performance.now();
   const renderer = await createNodeRenderer();
@@ -362,7 +368,7 @@ async function renderPdfFile(
       scale: flags.scale,
       ...(flags.dpi === undefined ? {} : { dpi: flags.dpi }),
       ...(flags.quality === undefined ? {} : { quality: flags.quality }),
-      loadImage: (src, slot) => loadImageFile(src, slot, templateDir),
+      loadImage: (src, slot) => loadImageFile(src, slot, templateDir, renderNode),
     });
     const out = outputPathFor(flags, templateArg, "pdf", null);
     await writeOutput(out, result.bytes);
@@ -383,7 +389,12 @@ async function renderPdfFile(
  * Offline loader: reads files, refusing URLs. Paths still relative here are the template's own
  * (layer `src`, slot defaults), so they resolve against the template's folder.
  */
-async function loadImageFile(src: string, slot: string | null, templateDir: string): Promise<Uint8Array> {
+async function loadImageFile(
+  src: string,
+  slot: string | null,
+  templateDir: string,
+  { DEFAULT_IMAGE_LIMITS, ImageTooLargeError }: RenderNode,
+): Promise<Uint8Array> {
   if (REMOTE.test(src)) {
     throw new Error("the CLI renders offline and does not download images; save the file and pass its path");
   }

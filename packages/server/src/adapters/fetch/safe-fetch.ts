@@ -1,5 +1,4 @@
 import type { LookupFunction } from "node:net";
-import { Agent } from "undici";
 import {
   OutboundError,
   type SafeFetch,
@@ -135,6 +134,11 @@ interface RequestParts {
   body: Uint8Array | string | undefined;
 }
 
+// undici (about 110 modules, 3 MB of the API thread's heap) is loaded on the first outbound request
+// (an image URL or a webhook), not at start: many servers never make one.
+let undici: Promise<typeof import("undici")> | undefined;
+const loadUndici = () => (undici ??= import("undici"));
+
 // One Agent per hop whose socket lookup answers with the addresses that were
 // checked, whatever DNS would say now. The URL keeps its hostname, so the Host
 // header, TLS SNI and certificate verification still use the real name.
@@ -156,6 +160,7 @@ async function sendPinned(
     else callback(null, pinned[0].address, pinned[0].family);
   };
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const { Agent } = await loadUndici();
   const agent = new Agent({
     connect: { lookup: pinnedLookup, timeout: timeoutMs },
     headersTimeout: timeoutMs,

@@ -1,4 +1,3 @@
-import { loadCanvasKit } from "@pictor/render-node";
 import { FontFileError } from "./font-file.ts";
 
 /**
@@ -8,6 +7,8 @@ import { FontFileError } from "./font-file.ts";
  * font upload only.
  */
 export async function checkFontWithEngine(sfnt: Uint8Array): Promise<void> {
+  // The render package is loaded on the first font upload, not at the API thread's start.
+  const { loadCanvasKit } = await import("@pictor/render-node");
   const canvasKit = await loadCanvasKit();
   const copy = sfnt.slice().buffer;
   const typeface = canvasKit.Typeface.MakeTypefaceFromData(copy);

@@ -1,5 +1,4 @@
-import { DEFAULT_IMAGE_LIMITS, type ImageLimits, sniffImage } from "@pictor/render-node";
-import sharp from "sharp";
+import type { ImageLimits } from "@pictor/render-node";
 import type { InspectedImage } from "../../ports/upload-inspector.ts";
 
 /** An upload that is not an image the renderer will accept; the message says why. */
@@ -28,10 +27,14 @@ const UPLOAD_TYPES = {
  * sniffing, same byte and pixel limits, same decoder options), then decodes them once, so a file that
  * is accepted here renders later. SVG is refused by the sniffer: it can reference external files.
  */
-export async function inspectImage(
-  bytes: Uint8Array,
-  limits: ImageLimits = DEFAULT_IMAGE_LIMITS,
-): Promise<InspectedImage> {
+export async function inspectImage(bytes: Uint8Array, givenLimits?: ImageLimits): Promise<InspectedImage> {
+  // Loaded on the first upload, not at start: the API thread otherwise needs neither the render
+  // package's modules nor sharp (docs/deploy.md, "Memory").
+  const [{ DEFAULT_IMAGE_LIMITS, sniffImage }, { default: sharp }] = await Promise.all([
+    import("@pictor/render-node"),
+    import("sharp"),
+  ]);
+  const limits = givenLimits ?? DEFAULT_IMAGE_LIMITS;
   if (bytes.byteLength > limits.maxBytes) {
     throw new ImageFileError(`${bytes.byteLength} bytes is over the ${limits.maxBytes}-byte limit`, true);
   }

@@ -1,4 +1,5 @@
 import { clientErrorHandler, frameworkErrorHandler } from "./errors.ts";
+import { lazySerializerFactory, lazyValidatorFactory } from "./lazy-compilers.ts";
 import { requestIdServerOptions } from "./request-id.ts";
 import { buildPartAwareValidator } from "./validation.ts";
 
@@ -9,7 +10,8 @@ export const BATCH_BODY_LIMIT = 10 * 1024 * 1024;
 /**
  * Options that only exist at `Fastify({...})` time and that the plugins rely on: request ids
  * (sanitised X-Request-Id or a fresh one), the body limit, prototype-poisoning refusal for any
- * other JSON parser, the validator that does not coerce body types, and the one error shape for
+ * other JSON parser, the validator that does not coerce body types (validators and serializers built
+ * on first use), and the one error shape for
  * what the router and Node's HTTP parser refuse before any route runs.
  * Usage: `Fastify({ logger, ...httpServerOptions() })`.
  */
@@ -21,7 +23,13 @@ export function httpServerOptions(options: { bodyLimit?: number } = {}) {
     // shuttingDownPlugin answers requests that arrive while closing, in the API's error shape.
     return503OnClosing: false,
     onConstructorPoisoning: "error" as const,
-    schemaController: { compilersFactory: { buildValidator: buildPartAwareValidator() } },
+    // Validators and serializers are compiled on a route's first use, not all at start (lazy-compilers.ts).
+    schemaController: {
+      compilersFactory: {
+        buildValidator: lazyValidatorFactory(buildPartAwareValidator()),
+        buildSerializer: lazySerializerFactory(),
+      },
+    },
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   };

@@ -1,9 +1,3 @@
-import {
-  DEFAULT_IMAGE_LIMITS,
-  ImageInvalidError,
-  ImageTooLargeError,
-  prepareImage,
-} from "@pictor/render-node";
 import { Type as T } from "@sinclair/typebox";
 import { findOwnedAsset, namesAssetId, ownedAssets } from "../../domain/render-request.ts";
 import { MAX_OUTPUT_PIXELS } from "../../domain/scale.ts";
@@ -46,6 +40,10 @@ function fetcherOf(deps: AppDeps): SafeFetch["fetch"] | null {
   return typeof candidate === "function" ? candidate.bind(deps.safeFetch) : null;
 }
 
+// The render package (and sharp under it) is loaded on the editor's first image, not at the API
+// thread's start (docs/deploy.md, "Memory").
+const renderNode = () => import("@pictor/render-node");
+
 async function loadSource(deps: AppDeps, accountId: string, src: string): Promise<Uint8Array> {
   // Only the caller's own assets: another account's id is "no such asset", never its pixels. A
   // permanent asset URL that is not one of them is fetched like any URL, as a render would.
@@ -64,6 +62,7 @@ async function loadSource(deps: AppDeps, accountId: string, src: string): Promis
   if (!fetch)
     throw new ApiError("image_fetch_failed", "This server cannot fetch image URLs.", { path: "src" });
   try {
+    const { DEFAULT_IMAGE_LIMITS } = await renderNode();
     const res = await fetch(src, { maxBytes: DEFAULT_IMAGE_LIMITS.maxBytes, timeoutMs: FETCH_TIMEOUT_MS });
     if (res.status < 200 || res.status > 299) {
       throw new ApiError("image_fetch_failed", `Fetching the image returned HTTP ${res.status}.`, {
@@ -117,6 +116,7 @@ export function registerEditorPrepareImage(app: App, deps: AppDeps): void {
           ],
         });
       }
+      const { ImageInvalidError, ImageTooLargeError, prepareImage } = await renderNode();
       const account = request.accountId;
       const waiting = waitingByAccount.get(account) ?? 0;
       if (waiting >= MAX_WAITING_PER_ACCOUNT) {

@@ -1,6 +1,5 @@
 import { Type as T } from "@sinclair/typebox";
 import type { FastifyReply } from "fastify";
-import sharp from "sharp";
 import { parseQuery } from "../../domain/image-urls/canonical.ts";
 import {
   createOnDemandImages,
@@ -19,9 +18,12 @@ const YEAR_S = 31_536_000;
 let errorImage: Promise<Buffer> | null = null;
 /** `fallback=image`: a small neutral grey PNG (1200x630 is what og:image asks; 120x63 keeps it tiny). */
 const fallbackPng = () => {
-  errorImage ??= sharp({ create: { width: 120, height: 63, channels: 3, background: "#e5e7eb" } })
-    .png()
-    .toBuffer();
+  // sharp is loaded the first time a placeholder is drawn, not at the API thread's start.
+  errorImage ??= import("sharp").then(({ default: sharp }) =>
+    sharp({ create: { width: 120, height: 63, channels: 3, background: "#e5e7eb" } })
+      .png()
+      .toBuffer(),
+  );
   return errorImage;
 };
 
