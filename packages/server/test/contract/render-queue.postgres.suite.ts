@@ -221,6 +221,10 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       const started = new Map<string, () => void>();
       const whenStarted = (id: string) =>
         startedIds.includes(id) ? Promise.resolve() : new Promise<void>((r) => started.set(id, r));
+      // A's three are queued before any worker runs, so A's third ranks behind any render of B's
+      // (fairPriority: minus the account's queued renders at acceptance), whatever this machine's speed.
+      const [a1, a2, a3] = [render(), render(), render()];
+      for (const r of [a1, a2, a3]) expect(await api.renders.accept(r)).toEqual({ accepted: true });
       stopWorkers = await startPgRenderWorkers(workerBoss, {
         url,
         capacity: 2,
@@ -239,8 +243,6 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
           await worker.renders.complete(renderId, { asset: asset(job.render), warnings: [], at: T1 });
         },
       });
-      const [a1, a2, a3] = [render(), render(), render()];
-      for (const r of [a1, a2, a3]) expect(await api.renders.accept(r)).toEqual({ accepted: true });
       // A alone: both threads.
       await Promise.all([whenStarted(a1.id), whenStarted(a2.id)]);
       const b1 = render({ accountId: other });
