@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import { verifyCallback } from "@pictor/client";
 import { seedDataDir, startPictorServe } from "./lib/pictor-serve.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
-import { readReferenceScene } from "./lib/reference-scene.ts";
+import { numberedModifications, readReferenceScene } from "./lib/reference-scene.ts";
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const ROWS = Number(process.env.BENCH_BATCH_ROWS ?? 1000);
@@ -25,7 +25,6 @@ const NO_CALLBACKS = process.env.BENCH_BATCH_NO_CALLBACKS === "1";
 const SINGLE_DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 
 const document = await readReferenceScene();
-const sample = document.sample ?? {};
 const photo = await makeReferencePhoto();
 
 const {
@@ -35,12 +34,7 @@ const {
   assetId,
 } = await seedDataDir("pictor-bench-batch-", document, photo);
 
-const modifications = (i: number) => [
-  { name: "headline", text: `${sample.headline ?? ""} #${i}` },
-  { name: "body", text: sample.body ?? "" },
-  { name: "photo", image_url: assetId },
-  { name: "ink", color: sample.ink ?? "#FFFFFF" },
-];
+const modifications = (i: number) => numberedModifications(document, assetId, i);
 
 // The receiver: counts distinct render ids, checks every signature, notes when the last one came.
 const callbacks = new Map<string, { arrivedAt: number; completedAt: number }>();

@@ -25,7 +25,7 @@ import { startPostgres } from "../packages/server/test/support/postgres.ts";
 import { startS3 } from "../packages/server/test/support/s3.ts";
 import { seedBenchAccount, startPictorServe } from "./lib/pictor-serve.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
-import { readReferenceScene } from "./lib/reference-scene.ts";
+import { numberedModifications, readReferenceScene } from "./lib/reference-scene.ts";
 import { spawnRole, stopChild } from "./lib/role-process.ts";
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -34,14 +34,8 @@ const FLOOD = Number(process.env.BENCH_FAIRNESS_FLOOD ?? 5000);
 const cores = availableParallelism();
 
 const document = await readReferenceScene();
-const sample = document.sample ?? {};
 const photo = await makeReferencePhoto();
-const modifications = (assetId: string, i: number) => [
-  { name: "headline", text: `${sample.headline ?? ""} #${i}` },
-  { name: "body", text: sample.body ?? "" },
-  { name: "photo", image_url: assetId },
-  { name: "ink", color: sample.ink ?? "#FFFFFF" },
-];
+const modifications = (assetId: string, i: number) => numberedModifications(document, assetId, i);
 
 interface Account {
   apiKey: string;

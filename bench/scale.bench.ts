@@ -30,7 +30,7 @@ import { startS3 } from "../packages/server/test/support/s3.ts";
 import { seedBenchAccount, seedDataDir, startPictorServe } from "./lib/pictor-serve.ts";
 import { threadCpuMs, treeCpuMs, treeIoBytes } from "./lib/proc-stats.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
-import { readReferenceScene } from "./lib/reference-scene.ts";
+import { numberedModifications, readReferenceScene } from "./lib/reference-scene.ts";
 import { spawnRole, stopChild } from "./lib/role-process.ts";
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -53,14 +53,8 @@ const configName = (c: { processes: number; threads: number }) =>
   `PG + S3, ${c.processes} worker process${c.processes > 1 ? "es" : ""} x ${c.threads} thread${c.threads > 1 ? "s" : ""}`;
 
 const document = await readReferenceScene();
-const sample = document.sample ?? {};
 const photo = await makeReferencePhoto();
-const modifications = (assetId: string, i: number) => [
-  { name: "headline", text: `${sample.headline ?? ""} #${i}` },
-  { name: "body", text: sample.body ?? "" },
-  { name: "photo", image_url: assetId },
-  { name: "ink", color: sample.ink ?? "#FFFFFF" },
-];
+const modifications = (assetId: string, i: number) => numberedModifications(document, assetId, i);
 
 /** The processes of one configuration, by role, and how to read its database's counters. */
 interface Roles {

@@ -12,3 +12,17 @@ export async function readReferenceScene(
 ): Promise<TemplateDocumentT> {
   return JSON.parse(await readFile(new URL(FILES[scene], import.meta.url), "utf8")) as TemplateDocumentT;
 }
+
+/**
+ * The reference scene's slots filled from its sample, the photo from `assetId` and the headline numbered
+ * `i`, so each render of a benchmark is a distinct one.
+ */
+export function numberedModifications(document: TemplateDocumentT, assetId: string, i: number) {
+  const sample = document.sample ?? {};
+  return [
+    { name: "headline", text: `${sample.headline ?? ""} #${i}` },
+    { name: "body", text: sample.body ?? "" },
+    { name: "photo", image_url: assetId },
+    { name: "ink", color: sample.ink ?? "#FFFFFF" },
+  ];
+}
