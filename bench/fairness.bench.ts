@@ -22,7 +22,7 @@ import { openDataDir } from "../packages/server/src/main/data-dir.ts";
 import { openScaledState } from "../packages/server/src/main/scaled-state.ts";
 import { freePort } from "../packages/server/test/scale/processes.ts";
 import { startPostgres } from "../packages/server/test/support/postgres.ts";
-import { startS3 } from "../packages/server/test/support/s3.ts";
+import { s3Env, startS3 } from "../packages/server/test/support/s3.ts";
 import { seedBenchAccount, startPictorServe } from "./lib/pictor-serve.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
 import { numberedModifications, readReferenceScene } from "./lib/reference-scene.ts";
@@ -148,12 +148,7 @@ async function runScaled(setting: Setting): Promise<Result> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: await cluster.newDatabase(),
-    S3_ENDPOINT: s3.endpoint,
-    S3_REGION: s3.region,
-    S3_BUCKET: s3.bucket,
-    S3_ACCESS_KEY_ID: s3.accessKeyId,
-    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-    S3_PREFIX: `fairness-${setting.spareThread ? "spare" : "none"}/`,
+    ...s3Env(s3, `fairness-${setting.spareThread ? "spare" : "none"}/`),
     PICTOR_SIGNING_SECRET: randomBytes(32).toString("hex"),
     PICTOR_PUBLIC_URL: `http://127.0.0.1:${port}`,
     PICTOR_LOG_LEVEL: "warn",

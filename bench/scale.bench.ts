@@ -26,7 +26,7 @@ import { readServeConfig } from "../packages/server/src/main/config.ts";
 import { openScaledState } from "../packages/server/src/main/scaled-state.ts";
 import { freePort } from "../packages/server/test/scale/processes.ts";
 import { startPostgres } from "../packages/server/test/support/postgres.ts";
-import { startS3 } from "../packages/server/test/support/s3.ts";
+import { s3Env, startS3 } from "../packages/server/test/support/s3.ts";
 import { seedBenchAccount, seedDataDir, startPictorServe } from "./lib/pictor-serve.ts";
 import { threadCpuMs, treeCpuMs, treeIoBytes } from "./lib/proc-stats.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
@@ -264,12 +264,7 @@ try {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       DATABASE_URL: databaseUrl,
-      S3_ENDPOINT: s3.endpoint,
-      S3_REGION: s3.region,
-      S3_BUCKET: s3.bucket,
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      S3_PREFIX: `bench-${config.processes}x${config.threads}/`,
+      ...s3Env(s3, `bench-${config.processes}x${config.threads}/`),
       PICTOR_SIGNING_SECRET: randomBytes(32).toString("hex"),
       PICTOR_PUBLIC_URL: `http://127.0.0.1:${port}`,
       PICTOR_LOG_LEVEL: "warn",

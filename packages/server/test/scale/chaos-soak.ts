@@ -29,7 +29,7 @@ import { readServeConfig } from "../../src/main/config.ts";
 import { openScaledState } from "../../src/main/scaled-state.ts";
 import { closedPort, tinyTemplate } from "../callbacks/support.ts";
 import { startPostgres } from "../support/postgres.ts";
-import { startS3 } from "../support/s3.ts";
+import { s3Env, startS3 } from "../support/s3.ts";
 import { seededRandom } from "../support/seeded-random.ts";
 import { startReceiver } from "../webhooks/support/receiver.ts";
 import { freePort, type PictorProcess, spawnPictor } from "./processes.ts";
@@ -133,12 +133,7 @@ export async function runChaosSoak(options: SoakOptions): Promise<SoakReport> {
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       DATABASE_URL: databaseUrl,
-      S3_ENDPOINT: s3.endpoint,
-      S3_REGION: s3.region,
-      S3_BUCKET: s3.bucket,
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      S3_PREFIX: "soak/",
+      ...s3Env(s3, "soak/"),
       PICTOR_SIGNING_SECRET: randomBytes(32).toString("hex"),
       PICTOR_PUBLIC_URL: `http://127.0.0.1:${apiPorts[0]}`,
       PICTOR_OUTBOUND_ALLOWLIST: [receiver.port, deadPort].map((p) => `127.0.0.1:${p}`).join(","),

@@ -16,7 +16,7 @@ import { openScaledState } from "../../src/main/scaled-state.ts";
 import { api } from "../api/support.ts";
 import { closedPort, tinyTemplate } from "../callbacks/support.ts";
 import { startPostgres } from "../support/postgres.ts";
-import { startS3 } from "../support/s3.ts";
+import { s3Env, startS3 } from "../support/s3.ts";
 import { startReceiver, type TestReceiver } from "../webhooks/support/receiver.ts";
 import { freePort, type PictorProcess, spawnPictor } from "./processes.ts";
 
@@ -95,12 +95,7 @@ describe.skipIf(!cluster || !s3)("two API and three worker processes on one Post
     env = {
       PATH: process.env.PATH,
       DATABASE_URL: databaseUrl,
-      S3_ENDPOINT: s3.endpoint,
-      S3_REGION: s3.region,
-      S3_BUCKET: s3.bucket,
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      S3_PREFIX: "scale/",
+      ...s3Env(s3, "scale/"),
       PICTOR_SIGNING_SECRET: randomBytes(32).toString("hex"),
       PICTOR_PUBLIC_URL: `http://127.0.0.1:${apiPorts[0]}`,
       PICTOR_OUTBOUND_ALLOWLIST: [images.port, receiver.port, deadPort]

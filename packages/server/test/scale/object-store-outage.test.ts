@@ -8,7 +8,7 @@ import { RENDER_QUEUE } from "../../src/adapters/postgres/render-jobs.ts";
 import type { RunningServer } from "../../src/main/running-server.ts";
 import { api } from "../api/support.ts";
 import { startPostgres } from "../support/postgres.ts";
-import { startS3 } from "../support/s3.ts";
+import { s3Env, startS3 } from "../support/s3.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
 import { startTrialServer } from "./trial-server.ts";
 
@@ -35,12 +35,7 @@ describe.skipIf(!cluster || !s3)("the object store briefly unreachable", () => {
     proxy = await startTcpProxy(Number(new URL(s3.endpoint).port));
     ({ server, apiKey, accountId } = await startTrialServer(dir, {
       DATABASE_URL: databaseUrl,
-      S3_ENDPOINT: `http://127.0.0.1:${proxy.port}`,
-      S3_REGION: s3.region,
-      S3_BUCKET: s3.bucket,
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      S3_PREFIX: "outage/",
+      ...s3Env(s3, "outage/", `http://127.0.0.1:${proxy.port}`),
       PICTOR_SIGNING_SECRET: randomBytes(32).toString("hex"),
     }));
     db = new pg.Client({ connectionString: databaseUrl });

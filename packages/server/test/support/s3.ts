@@ -18,6 +18,21 @@ export interface ThrowawayS3 {
   stop(): Promise<void>;
 }
 
+/**
+ * The environment that points a Pictor process at `s3` (keys under `prefix`); `endpoint` replaces the
+ * store's own, for a proxy in front of it.
+ */
+export function s3Env(s3: ThrowawayS3, prefix: string, endpoint = s3.endpoint): Record<string, string> {
+  return {
+    S3_ENDPOINT: endpoint,
+    S3_REGION: s3.region,
+    S3_BUCKET: s3.bucket,
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    S3_PREFIX: prefix,
+  };
+}
+
 // Debian's python3-swift lives in the system interpreter's dist-packages; a pyenv or venv `python3`
 // earlier on PATH would not see it, so the launcher runs under /usr/bin/python3 explicitly.
 const PYTHON = "/usr/bin/python3";
