@@ -10,6 +10,7 @@ import { DUOTONE_BINDABLE, filterMatrices, ImageFilters, imageFilterPaint } from
 import type { ImageClip } from "../render/image-pixels.ts";
 import { imageRequestFor } from "../render/image-plan.ts";
 import { drawablePixels } from "../render/premultiply.ts";
+import { pixelImage } from "../render/surface.ts";
 import { defineLayerKind } from "./kind.ts";
 
 /**
@@ -126,13 +127,14 @@ function paintImage(ctx: PaintContext, layer: ImageLayerT, path: string): void {
     const toImage = ck.Matrix.multiply(ck.Matrix.translated(-left, -top), m);
     // The border is folded into the pixels too: stroked under an antialiased clip, it cost 0.3 ms a render.
     const overlay =
-      border === null ? null : { key: border.key, draw: (raster: Canvas) => border.draw(raster, ctx.mask) };
+      border === null
+        ? null
+        : { key: border.key, matrix: toImage, draw: (raster: Canvas) => border.draw(raster, ctx.mask) };
     const composed = ctx.composedImages.composed(
       prepared,
       matrices,
       coverageOf(ctx, layer, toImage),
       overlay,
-      toImage,
     );
     canvas.save();
     canvas.concat(inverse);
@@ -191,18 +193,7 @@ function paintImageThroughSkia(
 ): void {
   const { ck, canvas } = ctx;
   const { pixels, opaque } = drawablePixels(prepared.rgba);
-  const image = ck.MakeImage(
-    {
-      width: prepared.width,
-      height: prepared.height,
-      colorType: ck.ColorType.RGBA_8888,
-      alphaType: opaque ? ck.AlphaType.Opaque : ck.AlphaType.Premul,
-      colorSpace: ck.ColorSpace.SRGB,
-    },
-    pixels,
-    prepared.width * 4,
-  );
-  if (!image) throw new Error(`could not make an image of ${prepared.width}x${prepared.height}`);
+  const image = pixelImage(ck, pixels, prepared.width, prepared.height, opaque, ck.ColorSpace.SRGB);
   const { x, y, width: w, height: h } = layer;
   const source = ck.XYWHRect(0, 0, prepared.width, prepared.height);
   canvas.save();

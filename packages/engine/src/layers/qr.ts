@@ -4,6 +4,7 @@ import qrcode from "qrcode/lib/core/qrcode.js";
 import { layerCommon, Paint } from "../document/common.ts";
 import type { PaintContext } from "../render/context.ts";
 import { EngineError } from "../render/errors.ts";
+import { LastUsed } from "../render/last-used.ts";
 import {
   beginCrispFill,
   boundValue,
@@ -48,17 +49,11 @@ interface QrMatrix {
  * and templates often show one value (a campaign link) on many renders. Computing a symbol's masks
  * and their penalties is most of a QR layer's cost (~0.4 ms).
  */
-const encodings = new Map<string, QrMatrix | string>();
+const encodings = new LastUsed<QrMatrix | string>(16);
 
 /** The module matrix, or the reason the value cannot be encoded at this level. */
 function encode(value: string, level: NonNullable<QrLayerT["error_correction"]>): QrMatrix | string {
-  const key = `${level}:${value}`;
-  const known = encodings.get(key);
-  if (known !== undefined) return known;
-  const encoded = encodeNow(value, level);
-  if (encodings.size >= 16) encodings.delete(encodings.keys().next().value as string);
-  encodings.set(key, encoded);
-  return encoded;
+  return encodings.get(`${level}:${value}`, () => encodeNow(value, level));
 }
 
 function encodeNow(value: string, level: NonNullable<QrLayerT["error_correction"]>): QrMatrix | string {

@@ -1,4 +1,4 @@
-import type { Canvas, CanvasKit, ColorSpace, Paint } from "canvaskit-wasm";
+import type { Canvas, CanvasKit, Paint } from "canvaskit-wasm";
 import type { PaintT } from "../document/common.ts";
 import {
   type AxisAligned,
@@ -9,13 +9,12 @@ import {
   rasterMatrix,
 } from "./device-space.ts";
 import { rampPixels } from "./gradient-bands.ts";
+import { LastUsed } from "./last-used.ts";
 import { linearEnds, type PaintBox } from "./paint.ts";
-import { RasterSurface } from "./surface.ts";
+import { pixelImage, RasterSurface } from "./surface.ts";
 import type { GlyphPaint } from "./text-layout.ts";
 
 type Gradient = Exclude<PaintT, string>;
-
-const NO_COLOR_SPACE = null as unknown as ColorSpace;
 
 /**
  * Glyphs filled with a gradient: drawn opaque black into a raster of their own, each pixel's coverage
@@ -67,20 +66,12 @@ export class GradientGlyphs {
       const pixels = this.#scratch.pixels();
       const rows = recolor(pixels, rect, t, gradient, path, box);
       if (rows === null) return;
-      const ck = this.#ck;
-      const height = rows.y1 - rows.y0;
-      const image = ck.MakeImage(
-        {
-          width: rect.width,
-          height,
-          colorType: ck.ColorType.RGBA_8888,
-          alphaType: ck.AlphaType.Premul,
-          colorSpace: NO_COLOR_SPACE,
-        },
+      const image = pixelImage(
+        this.#ck,
         pixels.subarray(rows.y0 * rect.width * 4, rows.y1 * rect.width * 4),
-        rect.width * 4,
+        rect.width,
+        rows.y1 - rows.y0,
       );
-      if (!image) throw new Error(`could not make a ${rect.width}x${height} text image`);
       canvas.drawImage(image, rect.left, rect.top + rows.y0, null);
       image.delete();
       // Kept only while small: a scale-4 headline would hold megabytes for nothing.
@@ -95,22 +86,7 @@ export class GradientGlyphs {
 }
 
 /** The last few ramps (a template's gradient text draws with the same one each render). */
-class RampCache {
-  readonly #entries = new Map<string, Uint8Array>();
-
-  get(gradient: Gradient, path: string, steps: number): Uint8Array {
-    const key = `${steps}|${JSON.stringify(gradient)}`;
-    let ramp = this.#entries.get(key);
-    if (ramp === undefined) {
-      ramp = rampPixels(gradient, path, steps);
-      if (this.#entries.size >= 8) this.#entries.delete(this.#entries.keys().next().value as string);
-    } else this.#entries.delete(key);
-    this.#entries.set(key, ramp);
-    return ramp;
-  }
-}
-
-const ramps = new RampCache();
+const ramps = new LastUsed<Uint8Array>(8);
 
 /**
  * Turns glyph coverage (the alpha of black glyphs) into the gradient's premultiplied colour times that coverage, in place;
@@ -150,7 +126,7 @@ function recolor(
     radius = Math.max((gradient.radius ?? 0.5) * Math.max(box.width, box.height), 1e-3);
     steps = Math.max(1, Math.ceil(radius * density));
   }
-  const ramp = ramps.get(gradient, path, steps);
+  const ramp = ramps.get(`${steps}|${JSON.stringify(gradient)}`, () => rampPixels(gradient, path, steps));
   const last = steps - 1;
   const width = rect.width;
   // The pixel centres' u in the canvas's coordinates (from the gradient's origin), by column.

@@ -2,7 +2,7 @@ import type { Canvas, CanvasKit, Image, InputRRect, Path } from "canvaskit-wasm"
 import type { PreparedImage } from "../api.ts";
 import type { ColorMatrix } from "./image-filters.ts";
 import { isOpaque, premultiplyInto } from "./premultiply.ts";
-import { RasterSurface } from "./surface.ts";
+import { pixelImage, RasterSurface } from "./surface.ts";
 
 /** The coverage of an image: outlines and a rounded rectangle in layer coordinates, and the matrix to its pixels. */
 export interface ImageClip {
@@ -10,6 +10,16 @@ export interface ImageClip {
   outlines: readonly Path[];
   rrect: InputRRect | null;
   key: string;
+}
+
+/**
+ * Drawing folded into a composed image over its pixels (a border): `draw` in layer coordinates,
+ * `matrix` taking them to the image's pixels, `key` naming what it draws.
+ */
+export interface ImageOverlay {
+  key: string;
+  matrix: number[];
+  draw(canvas: Canvas): void;
 }
 
 /**
@@ -97,10 +107,9 @@ export class ComposedImages {
     prepared: PreparedImage,
     matrices: readonly ColorMatrix[],
     clip: ImageClip | null,
-    overlay: { key: string; draw(canvas: Canvas): void } | null = null,
-    toImage: number[] | null = null,
+    overlay: ImageOverlay | null = null,
   ): ComposedImage {
-    const key = `${this.idOf(prepared.rgba)}|${prepared.width}x${prepared.height}|${JSON.stringify(matrices)}|${clip?.key ?? ""}|${overlay === null ? "" : `${overlay.key}@${toImage?.join(",")}`}`;
+    const key = `${this.idOf(prepared.rgba)}|${prepared.width}x${prepared.height}|${JSON.stringify(matrices)}|${clip?.key ?? ""}|${overlay === null ? "" : `${overlay.key}@${overlay.matrix.join(",")}`}`;
     const hit = this.cache.get(key);
     if (hit) {
       // Most recently used last: Map keeps insertion order.
@@ -115,37 +124,15 @@ export class ComposedImages {
     let opaque = isOpaque(pixels);
     if (!opaque) premultiplyInto(pixels, pixels);
     if (overlay !== null) {
-      this.drawOver(pixels, prepared.width, prepared.height, toImage ?? [1, 0, 0, 0, 1, 0, 0, 0, 1], overlay);
+      this.drawOver(pixels, prepared.width, prepared.height, overlay);
       opaque = isOpaque(pixels);
     }
     const { ck } = this;
-    const image = ck.MakeImage(
-      {
-        width: prepared.width,
-        height: prepared.height,
-        colorType: ck.ColorType.RGBA_8888,
-        alphaType: opaque ? ck.AlphaType.Opaque : ck.AlphaType.Premul,
-        colorSpace: ck.ColorSpace.SRGB,
-      },
-      pixels,
-      prepared.width * 4,
-    );
-    if (!image) throw new Error(`could not make an image of ${prepared.width}x${prepared.height}`);
-    const interior = opaque ? [] : opaqueBands(pixels, prepared.width, prepared.height);
+    const { width, height } = prepared;
+    const image = pixelImage(ck, pixels, width, height, opaque, ck.ColorSpace.SRGB);
+    const interior = opaque ? [] : opaqueBands(pixels, width, height);
     const opaqueImage =
-      interior.length === 0
-        ? null
-        : ck.MakeImage(
-            {
-              width: prepared.width,
-              height: prepared.height,
-              colorType: ck.ColorType.RGBA_8888,
-              alphaType: ck.AlphaType.Opaque,
-              colorSpace: ck.ColorSpace.SRGB,
-            },
-            pixels,
-            prepared.width * 4,
-          );
+      interior.length === 0 ? null : pixelImage(ck, pixels, width, height, true, ck.ColorSpace.SRGB);
     const entry = {
       image,
       interior: opaqueImage === null ? [] : interior,
@@ -188,22 +175,13 @@ export class ComposedImages {
     return id;
   }
 
-  /**
-   * Draws `overlay` (in layer coordinates, `matrix` taking them to the image's pixels) over the
-   * premultiplied pixels, in place.
-   */
-  private drawOver(
-    pixels: Uint8Array,
-    width: number,
-    height: number,
-    matrix: number[],
-    overlay: { draw(canvas: Canvas): void },
-  ): void {
+  /** Draws `overlay` over the premultiplied pixels, in place. */
+  private drawOver(pixels: Uint8Array, width: number, height: number, overlay: ImageOverlay): void {
     const surface = this.coverage.acquire(width, height);
     this.coverage.pixels().set(pixels);
     const canvas = surface.getCanvas();
     canvas.save();
-    canvas.concat(matrix);
+    canvas.concat(overlay.matrix);
     overlay.draw(canvas);
     canvas.restore();
     surface.flush();

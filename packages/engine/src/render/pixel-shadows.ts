@@ -1,4 +1,4 @@
-import type { Canvas, CanvasKit, ColorSpace, Image } from "canvaskit-wasm";
+import type { Canvas, CanvasKit, Image } from "canvaskit-wasm";
 import type { DropShadowT } from "../document/common.ts";
 import { parseHexColor } from "./color.ts";
 import {
@@ -9,9 +9,7 @@ import {
   rasterMatrix,
 } from "./device-space.ts";
 import { sigmaOf } from "./shadows.ts";
-import { RasterSurface } from "./surface.ts";
-
-const NO_COLOR_SPACE = null as unknown as ColorSpace;
+import { pixelImage, RasterSurface } from "./surface.ts";
 
 /**
  * Drop shadows of a layer whose kind cannot give its outline (text, icons, codes): the layer is drawn
@@ -54,11 +52,11 @@ export class PixelShadows {
           const color = parseHexColor(shadow.color, `${path}[${index}].color`);
           const cast = castShadow(pixels, rect, t, shadow, color);
           if (cast === null) continue;
-          const image = this.#image(cast.pixels, cast.rect.width, cast.rect.height);
+          const image = pixelImage(this.#ck, cast.pixels, cast.rect.width, cast.rect.height);
           images.push(image);
           canvas.drawImage(image, cast.rect.left, cast.rect.top, null);
         }
-        const layer = this.#image(pixels, rect.width, rect.height);
+        const layer = pixelImage(this.#ck, pixels, rect.width, rect.height);
         images.push(layer);
         canvas.drawImage(layer, rect.left, rect.top, null);
       } finally {
@@ -73,23 +71,6 @@ export class PixelShadows {
     // Kept only while small: a scale-4 headline would hold megabytes for nothing.
     if (pixels.byteLength > 4 * 1024 * 1024) this.#scratch.release();
     return pixels;
-  }
-
-  #image(pixels: Uint8Array, width: number, height: number): Image {
-    const ck = this.#ck;
-    const image = ck.MakeImage(
-      {
-        width,
-        height,
-        colorType: ck.ColorType.RGBA_8888,
-        alphaType: ck.AlphaType.Premul,
-        colorSpace: NO_COLOR_SPACE,
-      },
-      pixels,
-      width * 4,
-    );
-    if (!image) throw new Error(`could not make a ${width}x${height} shadow image`);
-    return image;
   }
 
   dispose(): void {

@@ -1,7 +1,34 @@
-import type { Canvas, CanvasKit, ColorSpace, MallocObj, Surface } from "canvaskit-wasm";
+import type { Canvas, CanvasKit, ColorSpace, Image, MallocObj, Surface } from "canvaskit-wasm";
 
 // The typings demand a ColorSpace; null is what Skia takes for "no colour space" (no conversions).
 const NO_COLOR_SPACE = null as unknown as ColorSpace;
+
+/**
+ * An image of `width` x `height` premultiplied RGBA pixels (copied), declared opaque when `opaque`
+ * (Skia then copies it instead of blending each pixel), without a colour space unless one is given.
+ */
+export function pixelImage(
+  ck: CanvasKit,
+  pixels: Uint8Array,
+  width: number,
+  height: number,
+  opaque = false,
+  colorSpace: ColorSpace = NO_COLOR_SPACE,
+): Image {
+  const image = ck.MakeImage(
+    {
+      width,
+      height,
+      colorType: ck.ColorType.RGBA_8888,
+      alphaType: opaque ? ck.AlphaType.Opaque : ck.AlphaType.Premul,
+      colorSpace,
+    },
+    pixels,
+    width * 4,
+  );
+  if (!image) throw new Error(`could not make a ${width}x${height} image`);
+  return image;
+}
 
 /**
  * A CPU raster surface without colour space drawing into memory the engine owns (architecture.md:

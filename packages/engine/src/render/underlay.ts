@@ -1,4 +1,4 @@
-import type { Canvas, CanvasKit, ColorSpace, Image } from "canvaskit-wasm";
+import type { Canvas, CanvasKit, Image } from "canvaskit-wasm";
 import type { Layer } from "../document/schema.ts";
 import type { LayerKind } from "../layers/kind.ts";
 import { kindOf } from "../layers/registry.ts";
@@ -7,9 +7,7 @@ import { type AxisAligned, type DeviceRect, deviceRect } from "./device-space.ts
 import { shadowReach } from "./effects.ts";
 import { isDrawn } from "./geometry.ts";
 import { isOpaque } from "./premultiply.ts";
-import type { RasterSurface } from "./surface.ts";
-
-const NO_COLOR_SPACE = null as unknown as ColorSpace;
+import { pixelImage, type RasterSurface } from "./surface.ts";
 
 /**
  * What lies under a frame's top-level layers before any is drawn (its background), and where the
@@ -168,19 +166,8 @@ export function compositeOver(
   surface.flush();
   const pixels = scratch.pixels();
   if (!isOpaque(pixels)) return null;
-  const image = ck.MakeImage(
-    {
-      width: visible.width,
-      height: visible.height,
-      colorType: ck.ColorType.RGBA_8888,
-      // Declared opaque: Skia then copies it instead of blending every pixel.
-      alphaType: ck.AlphaType.Opaque,
-      colorSpace: NO_COLOR_SPACE,
-    },
-    pixels,
-    visible.width * 4,
-  );
-  if (!image) throw new Error(`could not make a ${visible.width}x${visible.height} composite`);
+  // Declared opaque: Skia then copies it instead of blending every pixel.
+  const image = pixelImage(ck, pixels, visible.width, visible.height, true);
   return image;
 }
 
