@@ -21,6 +21,7 @@ import { loadIconSet } from "./icons.ts";
 import { PreparedImageCache } from "./image-cache.ts";
 import { DEFAULT_PDF_DPI, PdfAssembler, pixelsToPoints } from "./pdf.ts";
 import { DEFAULT_IMAGE_LIMITS, type ImageLimits, prepareImage } from "./prepare-image.ts";
+import { trimNativeHeap } from "./trim-native-heap.ts";
 
 /** Returns the bytes of an image source. The host decides what a source may be (file, asset, URL). */
 export type ImageLoader = (src: string, slot: string | null) => Promise<Uint8Array>;
@@ -45,6 +46,11 @@ export interface NodeRendererOptions {
    * heap is freed. `false`: never.
    */
   recycle?: { aboveBytes?: number; idleMs?: number } | false;
+  /**
+   * Once the renderer has been idle for the recycle's `idleMs` (default 10 s) after any render, give
+   * the C heap's free pages back to the system (trim-native-heap.ts). Default true.
+   */
+  trimNativeHeap?: boolean;
   imageLimits?: Partial<ImageLimits>;
 }
 
@@ -119,6 +125,8 @@ export interface NodeRenderer {
   recycleNow(): Promise<boolean>;
   /** How many times the renderer moved to a fresh CanvasKit heap. */
   readonly recycles: number;
+  /** How many times an idle renderer gave the C heap's free pages back (see `trimNativeHeap`). */
+  readonly trims: number;
   dispose(): void;
 }
 
@@ -153,25 +161,40 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
     options.recycle === false
       ? Number.POSITIVE_INFINITY
       : (options.recycle?.aboveBytes ?? DEFAULT_RECYCLE_ABOVE_BYTES);
-  const recycleIdleMs = options.recycle === false ? 0 : (options.recycle?.idleMs ?? DEFAULT_RECYCLE_IDLE_MS);
+  const idleMs = (options.recycle === false ? undefined : options.recycle?.idleMs) ?? DEFAULT_RECYCLE_IDLE_MS;
+  const trimming = options.trimNativeHeap !== false;
   /** A render larger than recycleAbove ran on the current heap. */
   let grown = false;
+  /** A render ran since the C heap was last trimmed. */
+  let rendered = false;
   let active = 0;
   let recycles = 0;
+  let trimCount = 0;
   let idleTimer: ReturnType<typeof setTimeout> | null = null;
   let disposed = false;
   const began = () => {
     active++;
+    rendered = true;
     if (idleTimer !== null) clearTimeout(idleTimer);
     idleTimer = null;
   };
   const ended = () => {
     active--;
-    if (active === 0 && grown && !disposed && recycleIdleMs > 0) {
-      idleTimer = setTimeout(() => void recycleNow(), recycleIdleMs);
+    if (active === 0 && !disposed && idleMs > 0 && (grown || trimming)) {
+      idleTimer = setTimeout(settleIdle, idleMs);
       idleTimer.unref();
     }
   };
+  /** Idle after renders: a grown heap is recycled (which trims once the old heap is collected), else trimmed. */
+  function settleIdle(): void {
+    if (grown) void recycleNow();
+    else trimNow();
+  }
+  function trimNow(): void {
+    if (!trimming || !rendered || disposed) return;
+    rendered = false;
+    if (trimNativeHeap()) trimCount++;
+  }
   const noteSize = (width: number, height: number) => {
     if (width * height * 4 > recycleAbove) grown = true;
   };
@@ -205,9 +228,13 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
       // render).
       // Twice, a task apart: the first collection queues canvaskit's FinalizationRegistry clean-ups,
       // which hold the old instance until they have run; the second then frees its heap.
+      // Then the C heap is trimmed: the old instance's native buffers are free by now.
       setTimeout(() => {
         collectGarbage();
-        setTimeout(collectGarbage, 50).unref();
+        setTimeout(() => {
+          collectGarbage();
+          trimNow();
+        }, 50).unref();
       }, 50).unref();
     });
     return recycling;
@@ -405,6 +432,9 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
 
     get recycles() {
       return recycles;
+    },
+    get trims() {
+      return trimCount;
     },
 
     dispose() {

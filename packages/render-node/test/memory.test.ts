@@ -7,9 +7,10 @@ import {
   validateDocument,
 } from "@pictor/engine";
 import { FONT_FACES, fontFileCoverage, fontFilePath, loadDeferredFontSet, loadFontSet } from "@pictor/fonts";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { loadCanvasKit } from "../src/canvaskit.ts";
 import { createNodeRenderer } from "../src/renderer.ts";
+import { trimNativeHeap } from "../src/trim-native-heap.ts";
 
 /**
  * Issue 24: a render thread registers font families only when a text needs them, and leaves the
@@ -172,5 +173,24 @@ describe("renderer recycles its WebAssembly heap after a large render (issue 24)
     expect(sha((await renderer.render(document, options)).bytes)).toBe(sha(small.bytes));
     expect(sha((await renderer.render(document, { ...options, scale: 4 })).bytes)).toBe(sha(large.bytes));
     renderer.dispose();
+  });
+});
+
+describe("an idle renderer gives the C heap's free pages back (issue 24)", () => {
+  it("trims once after renders and an idle spell, not again until it renders", async () => {
+    const renderer = await createNodeRenderer({ recycle: { idleMs: 5 } });
+    const options = { format: "png" as const, loadImage: async () => new Uint8Array() };
+    await renderer.render(textDocument("Hello", "Inter", 400), options);
+    expect(renderer.trims).toBe(0);
+    await vi.waitFor(() => expect(renderer.trims).toBe(1));
+    await renderer.render(textDocument("Hello again", "Inter", 400), options);
+    await vi.waitFor(() => expect(renderer.trims).toBe(2));
+    expect(renderer.recycles).toBe(0);
+    renderer.dispose();
+  });
+
+  it("calls glibc's malloc_trim on Linux", () => {
+    // CI and the supported servers run glibc Linux; elsewhere there is nothing to call.
+    expect(trimNativeHeap()).toBe(process.platform === "linux");
   });
 });
