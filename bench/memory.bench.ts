@@ -51,20 +51,27 @@ function body(assetId: string, extra: { scale?: number; headline?: string } = {}
 }
 
 /**
- * RSS once it has settled: sampled every 500 ms, at least 4 s, until three seconds move it by less
- * than 1 MB (render threads finish starting after the server listens).
+ * RSS once it has settled: sampled every 500 ms, at least `atLeastMs` (default 4 s), until three
+ * seconds move it by less than 1 MB (render threads finish starting after the server listens).
  */
-async function settledResident(server: PictorServe, maxMs = 30_000): Promise<number> {
+async function settledResident(server: PictorServe, atLeastMs = 4_000, maxMs = 30_000): Promise<number> {
   const samples: number[] = [];
-  const end = Date.now() + maxMs;
-  while (Date.now() < end) {
+  const start = Date.now();
+  while (Date.now() < start + maxMs) {
     samples.push(server.residentBytes() ?? Number.NaN);
     const last = samples.slice(-7);
-    if (samples.length >= 9 && Math.max(...last) - Math.min(...last) < MB) break;
+    if (Date.now() >= start + atLeastMs && samples.length >= 7 && Math.max(...last) - Math.min(...last) < MB)
+      break;
     await sleep(500);
   }
   return (samples.at(-1) ?? Number.NaN) / MB;
 }
+
+/**
+ * Idle is read 15 s after start: a render thread gives the C heap's free pages back once it has been
+ * idle for 10 s (render-node trim-native-heap.ts), set-up included, and a server rests there.
+ */
+const IDLE_AFTER_START_MS = 15_000;
 
 async function renders(server: PictorServe, apiKey: string, amount: number, payload: string): Promise<void> {
   const result = await autocannon({
@@ -103,7 +110,7 @@ async function idleResident(workers: number): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < IDLE_STARTS; i++) {
     const started = await serve(workers);
-    samples.push(await settledResident(started.server));
+    samples.push(await settledResident(started.server, IDLE_AFTER_START_MS));
     await started.stop();
   }
   samples.sort((a, b) => a - b);
