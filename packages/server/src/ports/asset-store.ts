@@ -21,6 +21,8 @@ export interface AssetRecord {
 export interface AssetStore {
   insert(asset: AssetRecord): Promise<void>;
   get(accountId: string, id: string): Promise<AssetRecord | null>;
+  /** The account's assets among `ids`, in no particular order (unknown ids and other accounts' are left out). */
+  getMany(accountId: string, ids: readonly string[]): Promise<AssetRecord[]>;
   /** Any account: the id alone is looked up for signed output links (the signature is the capability). */
   getById(id: string): Promise<AssetRecord | null>;
   getByToken(token: string): Promise<AssetRecord | null>;

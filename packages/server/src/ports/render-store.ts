@@ -69,6 +69,8 @@ export interface RenderStore {
    */
   accept(render: RenderRecord): Promise<AcceptOutcome>;
   get(accountId: string, id: string): Promise<RenderRecord | null>;
+  /** The account's renders among `ids`, in no particular order (unknown ids and other accounts' are left out): one round trip for a batch's rows. */
+  getMany(accountId: string, ids: readonly string[]): Promise<RenderRecord[]>;
   /** The newest of the account's renders accepted under `idempotencyKey` at or after `since` (ISO). */
   findByIdempotencyKey(
     accountId: string,

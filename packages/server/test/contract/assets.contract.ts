@@ -51,6 +51,18 @@ export function assetsContract(adapter: string, setup: StateFactory): void {
       expect(await fx.assets.getByToken(randomBytes(16).toString("hex"))).toBeNull();
     });
 
+    it("reads several of an account's assets at once, leaving out unknown ids and other accounts'", async () => {
+      const accountId = await newAccount(fx, 0);
+      const stranger = await newAccount(fx, 0);
+      const [a, b, theirs] = [asset(accountId), asset(accountId), asset(stranger)];
+      for (const x of [a, b, theirs]) await fx.assets.insert(x);
+      const found = await fx.assets.getMany(accountId, [b.id, "ast_missing", theirs.id, a.id]);
+      expect(found.sort((x, y) => x.id.localeCompare(y.id))).toEqual(
+        [a, b].sort((x, y) => x.id.localeCompare(y.id)),
+      );
+      expect(await fx.assets.getMany(accountId, [])).toEqual([]);
+    });
+
     it("refuses a second asset with the same token or for the same render", async () => {
       const accountId = await newAccount(fx, 0);
       const a = asset(accountId, { renderId: uid("rnd") });

@@ -206,6 +206,18 @@ export function ledgerRendersContract(adapter: string, setup: StateFactory): voi
         expect(await fx.renders.get(accountId, "rnd_missing")).toBeNull();
       });
 
+      it("reads several of an account's renders at once, leaving out unknown ids and other accounts'", async () => {
+        const { accountId, templateId } = await funded(5);
+        const stranger = await funded(5);
+        const [a, b] = [makeRender(accountId, templateId), makeRender(accountId, templateId)];
+        const theirs = makeRender(stranger.accountId, stranger.templateId);
+        for (const r of [a, b, theirs]) await fx.renders.accept(r);
+        const found = await fx.renders.getMany(accountId, [b.id, "rnd_missing", theirs.id, a.id]);
+        const byId = (x: { id: string }, y: { id: string }) => x.id.localeCompare(y.id);
+        expect(found.sort(byId)).toEqual([a, b].sort(byId));
+        expect(await fx.renders.getMany(accountId, [])).toEqual([]);
+      });
+
       it("lists pending renders in acceptance order, claimed ones included, finished ones not", async () => {
         const { accountId, templateId } = await funded(10);
         const [a, b, c] = [0, 1, 2].map(() => makeRender(accountId, templateId, { creditsCharged: 1 })) as [

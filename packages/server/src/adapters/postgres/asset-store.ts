@@ -56,6 +56,14 @@ export function createPgAssetStore(pool: pg.Pool): AssetStore {
   return {
     insert: (asset) => insertAsset(pool, asset),
     get: (accountId, id) => one("SELECT * FROM assets WHERE id = $1 AND account_id = $2", [id, accountId]),
+    async getMany(accountId, ids) {
+      if (ids.length === 0) return [];
+      const { rows } = await pool.query(
+        "SELECT * FROM assets WHERE id = ANY($1::text[]) AND account_id = $2",
+        [[...ids], accountId],
+      );
+      return rows.map(toAsset);
+    },
     getById: (id) => one("SELECT * FROM assets WHERE id = $1", [id]),
     getByToken: (token) => one("SELECT * FROM assets WHERE token = $1", [token]),
   };

@@ -114,6 +114,14 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
       ]);
       return rows[0] ? toRender(rows[0]) : null;
     },
+    async getMany(accountId, ids) {
+      if (ids.length === 0) return [];
+      const { rows } = await pool.query(`${RENDER_SELECT} WHERE id = ANY($1::text[]) AND account_id = $2`, [
+        [...ids],
+        accountId,
+      ]);
+      return rows.map(toRender);
+    },
     async findByIdempotencyKey(accountId, idempotencyKey, since) {
       const { rows } = await pool.query(renderByIdempotencyKey("$"), [accountId, idempotencyKey, since]);
       return rows[0] ? toRender(rows[0]) : null;

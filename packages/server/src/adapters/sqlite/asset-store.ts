@@ -29,6 +29,14 @@ export function createSqliteAssetStore(db: DatabaseSync): AssetStore {
       const r = sql(db, "SELECT * FROM assets WHERE id = ? AND account_id = ?").get(id, accountId);
       return r ? toAsset(r) : null;
     },
+    async getMany(accountId, ids) {
+      // In-process: a prepared lookup per id costs microseconds, no round trip to save.
+      const byId = sql(db, "SELECT * FROM assets WHERE id = ? AND account_id = ?");
+      return ids.flatMap((id) => {
+        const r = byId.get(id, accountId);
+        return r ? [toAsset(r)] : [];
+      });
+    },
     async getById(id) {
       const r = sql(db, "SELECT * FROM assets WHERE id = ?").get(id);
       return r ? toAsset(r) : null;

@@ -53,6 +53,13 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
       const r = byId.get(id);
       return r && r.account_id === accountId ? toRender(r) : null;
     },
+    async getMany(accountId, ids) {
+      // In-process: a prepared lookup per id costs microseconds, no round trip to save.
+      return ids.flatMap((id) => {
+        const r = byId.get(id);
+        return r && r.account_id === accountId ? [toRender(r)] : [];
+      });
+    },
     async findByIdempotencyKey(accountId, idempotencyKey, since) {
       const r = sql(db, renderByIdempotencyKey("?")).get(accountId, idempotencyKey, since);
       return r ? toRender(r) : null;
