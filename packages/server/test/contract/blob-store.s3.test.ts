@@ -48,7 +48,7 @@ if (s3) {
         $metadata: { httpStatusCode: 400 },
       });
       expect(await store.get(`${known}.wrong`)).toBeNull();
-      // The next put without a hash is hashed by the SDK as usual.
+      // The next put without a hash is hashed by the adapter (node:crypto) and stored as usual.
       await store.put(`${known}.plain`, bytes);
       expect(await store.get(`${known}.plain`)).not.toBeNull();
     });
