@@ -1,7 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const BIN = fileURLToPath(new URL("../../packages/server/bin/pictor.js", import.meta.url));
+/**
+ * The launcher, as deployed (docs/deploy.md's units) and as the embedded default runs in the
+ * benchmarks (pictor-serve.ts): its malloc and young-generation settings change a process's CPU per
+ * render, so every role compared runs with them.
+ */
+const LAUNCHER = fileURLToPath(new URL("../../packages/server/bin/pictor.sh", import.meta.url));
 
 /** `pictor serve --role <role>` as a child process, resolved once it listens or its workers started. */
 export function spawnRole(
@@ -9,8 +14,9 @@ export function spawnRole(
   args: string[],
   env: NodeJS.ProcessEnv,
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BIN, "serve", "--role", role, ...args], {
-    env,
+  // `sh` execs node in its own place, so the child's pid is the role's.
+  const child = spawn("sh", [LAUNCHER, "serve", "--role", role, ...args], {
+    env: { ...env, PICTOR_NODE: process.execPath },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let out = "";

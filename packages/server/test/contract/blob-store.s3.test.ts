@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
+import { S3Client } from "@aws-sdk/client-s3";
 import { afterAll, describe, expect, it } from "vitest";
 import { S3BlobStore } from "../../src/adapters/s3/blob-store.ts";
+import { createSignedPut } from "../../src/adapters/s3/signed-put.ts";
 import { startS3, type ThrowawayS3 } from "../support/s3.ts";
 import { blobStoreContract } from "./blob-store.contract.ts";
 
@@ -48,9 +50,44 @@ if (s3) {
         $metadata: { httpStatusCode: 400 },
       });
       expect(await store.get(`${known}.wrong`)).toBeNull();
-      // The next put without a hash is hashed by the SDK as usual.
+      // The next put without a hash is hashed by the adapter (node:crypto) and stored as usual.
       await store.put(`${known}.plain`, bytes);
       expect(await store.get(`${known}.plain`)).not.toBeNull();
+    });
+
+    it("puts through one signed request on the SDK client's handler, and reports a refusal for the SDK to redo", async () => {
+      const clientWith = (secretAccessKey: string) =>
+        new S3Client({
+          endpoint: s3.endpoint,
+          region: s3.region,
+          forcePathStyle: true,
+          credentials: { accessKeyId: s3.accessKeyId, secretAccessKey },
+        });
+      const client = clientWith(s3.secretAccessKey);
+      const forged = clientWith("not-the-secret");
+      try {
+        const put = createSignedPut(client, s3.bucket);
+        const sha256 = createHash("sha256").update(bytes).digest("hex");
+        // A key that needs escaping in the signed path.
+        const direct = `signed/${randomBytes(6).toString("hex")}/a b(1)*.png`;
+        const object = { bytes, sha256, contentType: "image/png", cacheControl: "max-age=60" };
+        expect(await put({ key: direct, ...object })).toBe(true);
+        expect(Buffer.from((await store.get(direct)) as Uint8Array).equals(Buffer.from(bytes))).toBe(true);
+        const url = await store.presignGet(direct, 60);
+        const res = await fetch(url);
+        expect(res.headers.get("content-type")).toBe("image/png");
+        expect(res.headers.get("cache-control")).toBe("max-age=60");
+        await res.body?.cancel();
+        // Refused (the body is not the signed hash; a wrong secret): false, nothing stored.
+        const refused = `${direct}.refused`;
+        const wrong = createHash("sha256").update("something else").digest("hex");
+        expect(await put({ key: refused, ...object, sha256: wrong })).toBe(false);
+        expect(await createSignedPut(forged, s3.bucket)({ key: refused, ...object })).toBe(false);
+        expect(await store.get(refused)).toBeNull();
+      } finally {
+        client.destroy();
+        forged.destroy();
+      }
     });
 
     it("refuses an unknown access key", async () => {

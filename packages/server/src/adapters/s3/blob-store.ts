@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -8,6 +9,7 @@ import {
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { BuildMiddleware, MetadataBearer } from "@smithy/types";
 import type { BlobStore } from "../../ports/blob-store.ts";
+import { createSignedPut, type SignedPutObject } from "./signed-put.ts";
 
 export interface S3BlobStoreConfig {
   /** e.g. `https://s3.eu-central-1.amazonaws.com`, or a MinIO / Swift s3api / R2 URL. Omit for AWS. */
@@ -63,6 +65,7 @@ export class S3BlobStore implements BlobStore {
   readonly #client: S3Client;
   readonly #bucket: string;
   readonly #prefix: string;
+  readonly #signedPut: (object: SignedPutObject) => Promise<boolean>;
 
   constructor(config: S3BlobStoreConfig) {
     this.#bucket = config.bucket;
@@ -85,26 +88,27 @@ export class S3BlobStore implements BlobStore {
     // Pictor gives the SDK no logger, yet its logging middleware builds a copy of every request's input
     // and response with the sensitive fields masked, to hand to the no-op logger: skipped.
     this.#client.middlewareStack.remove("loggerMiddleware");
+    this.#signedPut = createSignedPut(this.#client, this.#bucket);
   }
 
   async put(key: string, bytes: Uint8Array, known: { sha256?: string } = {}): Promise<void> {
+    const sha256 = known.sha256 ?? createHash("sha256").update(bytes).digest("hex");
+    const object = { key: this.#key(key), bytes, sha256, contentType: contentTypeOf(key) };
+    if (await this.#signedPut({ ...object, cacheControl: IMMUTABLE })) return;
+    // Refused, or the request failed: through the SDK, with its retries and errors (signed-put.ts).
     const command = new PutObjectCommand({
       Bucket: this.#bucket,
-      Key: this.#key(key),
+      Key: object.key,
       Body: bytes,
       ContentLength: bytes.byteLength,
-      ContentType: contentTypeOf(key),
+      ContentType: object.contentType,
       CacheControl: IMMUTABLE,
     });
-    if (!known.sha256) {
-      await this.#client.send(command);
-      return;
-    }
-    payloadHashes.set(bytes, known.sha256);
+    payloadHashes.set(bytes, sha256);
     try {
       await this.#client.send(command);
     } finally {
-      // For this put only: a later put of the same bytes without a hash is hashed by the SDK.
+      // For this put only.
       payloadHashes.delete(bytes);
     }
   }
