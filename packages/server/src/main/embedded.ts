@@ -36,12 +36,16 @@ export async function startEmbeddedServer(
     allowlist: config.outboundAllowlist,
     ...(testHooks.lookup ? { lookup: testHooks.lookup } : {}),
   });
-  const pool = createWorkerPool(config.workers, {
-    databaseFile: data.paths.database,
-    blobRoot: data.paths.blobs,
-    outboundAllowlist: config.outboundAllowlist,
-    memory: config.memory,
-  });
+  const pool = createWorkerPool(
+    config.workers,
+    {
+      databaseFile: data.paths.database,
+      blobRoot: data.paths.blobs,
+      outboundAllowlist: config.outboundAllowlist,
+      memory: config.memory,
+    },
+    { backgroundThreads: config.spareThread },
+  );
   const webhooks = createSqliteWebhookOutbox(data.db);
   // Callback bodies carry absolute links; the base is known once the server listens (renders are
   // only accepted, or recovered, after that).
@@ -55,6 +59,11 @@ export async function startEmbeddedServer(
     discardOutput: (blobKey) => data.blobs.delete(blobKey),
     assetLinks: (asset) => assetLinksAt({ outputLinks, clock: data.clock }, linkBase, asset),
   };
+  // A render someone waits for asks the pool for a normal-priority thread (thread-priority.ts).
+  const interactiveJobDeps: RenderJobDeps = {
+    ...jobDeps,
+    runTask: (task) => pool.run({ ...task, interactive: true }),
+  };
   const queue = createLocalRenderQueue({
     renders: data.renders,
     concurrency: pool.capacity,
@@ -62,7 +71,8 @@ export async function startEmbeddedServer(
     ...(config.accountConcurrency > 0 ? { accountConcurrency: config.accountConcurrency } : {}),
     ...(config.spareThread ? { spareThreadOf: { threads: pool.size } } : {}),
     giveUp: (id) => giveUpRenderJob(data, id),
-    run: (id, accepted, admitted) => runRenderJob(jobDeps, id, accepted, admitted),
+    run: (id, accepted, admitted, interactive) =>
+      runRenderJob(interactive ? interactiveJobDeps : jobDeps, id, accepted, admitted),
   });
 
   const app = await buildApp(

@@ -28,8 +28,14 @@ export function createLocalRenderQueue(options: {
    * Runs one render to its end; resolves with how it ended when it ended it (waiters get that as is).
    * `accepted`: the record as accepted, on its first run in this process (see RenderStore.claim).
    * `admitted`: for a render started before its acceptance committed (startEarly), whether it did.
+   * `interactive`: someone waits for it (started early for a waiting caller, or `waitFor` called).
    */
-  run(renderId: string, accepted?: RenderRecord, admitted?: Promise<boolean>): Promise<FinishedRender | null>;
+  run(
+    renderId: string,
+    accepted: RenderRecord | undefined,
+    admitted: Promise<boolean> | undefined,
+    interactive: boolean,
+  ): Promise<FinishedRender | null>;
   /** Ends a render whose runs kept failing (failed and refunded; a no-op if it had finished). */
   giveUp(renderId: string): Promise<unknown>;
   /** Renders of one account that may run at once; default no cap beyond `concurrency`. */
@@ -76,7 +82,8 @@ export function createLocalRenderQueue(options: {
     const account = accountOf.get(id) as string;
     runningByAccount.set(account, running(account) + 1);
     recent.started(account);
-    const done = options.run(id, accepted, admitted).then(
+    const interactive = admitted !== undefined || finished.listenerCount(id) > 0;
+    const done = options.run(id, accepted, admitted, interactive).then(
       (ended) => settle(id, ended, false),
       (error: unknown) => {
         logFault("render job failed", id, error);

@@ -31,6 +31,11 @@ export interface RenderTask {
    * engine for the next draw as soon as this one is drawn (NodeRenderOptions.releaseEngineAfterDraw).
    */
   queuedBehind?: true;
+  /**
+   * Someone waits for this render (a wait-mode request, an image URL): the pool prefers a render
+   * thread at normal priority for it, and a background thread for the rest (thread-priority.ts).
+   */
+  interactive?: boolean;
   /** Blob key the worker writes the output to (derived from the render id, so a re-run overwrites it). */
   outputKey: string;
 }
@@ -83,6 +88,8 @@ export interface RenderWorkerData {
   outboundAllowlist: string[];
   /** Cache sizes for the thread's renderer, from the memory plan (main/memory-plan.ts); defaults without. */
   memory?: { preparedImageBytes: number; composedImageBytes: number };
+  /** Set for a background render thread: the nice value it lowers its own priority to (thread-priority.ts). */
+  nice?: number;
 }
 
 export type WorkerMessage =

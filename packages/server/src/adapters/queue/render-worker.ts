@@ -14,11 +14,13 @@ import {
   type RenderWorkerData,
   type WorkerMessage,
 } from "./render-messages.ts";
+import { lowerOwnThreadPriority } from "./thread-priority.ts";
 import { openWorkerBlobs, openWorkerLookups } from "./worker-lookups.ts";
 
 const data = workerData as RenderWorkerData;
 const port = parentPort;
 if (!port) throw new Error("render-worker must run as a worker thread");
+if (data.nice) lowerOwnThreadPriority(data.nice);
 
 const blobs = openWorkerBlobs(data, { forOutputs: true });
 const lookups = openWorkerLookups(data);

@@ -6,6 +6,7 @@ import {
   type RenderWorkerData,
   type WorkerMessage,
 } from "./render-messages.ts";
+import { BACKGROUND_NICE } from "./thread-priority.ts";
 
 const WORKER_FILE = new URL("./render-worker.ts", import.meta.url);
 
@@ -22,6 +23,8 @@ interface Pending {
 interface Slot {
   worker: Worker;
   ready: boolean;
+  /** A background thread (thread-priority.ts): the one renders nobody waits for go to first. */
+  background: boolean;
   /** Tasks sent to this worker and not answered yet, oldest first (at most TASKS_PER_WORKER). */
   running: Pending[];
   /** Document keys this worker holds: their tasks go without the document. */
@@ -72,7 +75,17 @@ export interface WorkerPool {
  * that dies is replaced; its tasks are retried on the replacement (see MAX_DEATHS_PER_TASK) and no
  * other task is affected.
  */
-export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPool {
+export function createWorkerPool(
+  size: number,
+  data: RenderWorkerData,
+  /**
+   * Every thread but the last runs at background priority (thread-priority.ts), and the pool places
+   * interactive tasks on the last first and the others on the rest first: with the spare thread, a
+   * waiting caller's render then gets the CPU before a flood's. Needs two threads or more.
+   */
+  options: { backgroundThreads?: boolean } = {},
+): WorkerPool {
+  const backgroundThreads = options.backgroundThreads === true && size >= 2;
   const slots: Slot[] = [];
   const waiting: Pending[] = [];
   const readyWaiters: (() => void)[] = [];
@@ -81,8 +94,17 @@ export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPo
 
   const spawn = (index: number) => {
     // The name is the thread's name in /proc (bench:scale charges render threads their CPU by it).
-    const worker = new Worker(WORKER_FILE, { workerData: data, name: RENDER_THREAD_NAME });
-    const slot: Slot = { worker, ready: false, running: [], documents: new Set(), hashes: new Map() };
+    const background = backgroundThreads && index < size - 1;
+    const workerData: RenderWorkerData = background ? { ...data, nice: BACKGROUND_NICE } : data;
+    const worker = new Worker(WORKER_FILE, { workerData, name: RENDER_THREAD_NAME });
+    const slot: Slot = {
+      worker,
+      ready: false,
+      background,
+      running: [],
+      documents: new Set(),
+      hashes: new Map(),
+    };
     slots[index] = slot;
     worker.on("message", (message: WorkerMessage) => {
       if (message.type === "ready") {
@@ -140,16 +162,27 @@ export function createWorkerPool(size: number, data: RenderWorkerData): WorkerPo
     worker.on("exit", (code) => onDeath(`exit ${code}`));
   };
 
-  /** Sends waiting tasks to the least busy ready workers, up to TASKS_PER_WORKER each. */
+  /**
+   * Sends waiting tasks to the least busy ready workers, up to TASKS_PER_WORKER each; between equally
+   * busy ones, an interactive task to a normal-priority thread and any other to a background one.
+   */
   const pump = () => {
     while (waiting.length > 0) {
+      const next = waiting[0] as Pending;
+      const wantsBackground = next.task.interactive !== true;
       let slot: Slot | null = null;
       for (const s of slots) {
         if (!s?.ready || s.running.length >= TASKS_PER_WORKER) continue;
-        if (!slot || s.running.length < slot.running.length) slot = s;
+        const better =
+          !slot ||
+          s.running.length < slot.running.length ||
+          (s.running.length === slot.running.length &&
+            s.background === wantsBackground &&
+            slot.background !== wantsBackground);
+        if (better) slot = s;
       }
       if (!slot) return;
-      const next = waiting.shift() as Pending;
+      waiting.shift();
       const task = withoutKnownDocument(slot, next.task);
       slot.running.push(next);
       slot.worker.postMessage(slot.running.length > 1 ? { ...task, queuedBehind: true } : task);

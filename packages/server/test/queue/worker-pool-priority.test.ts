@@ -1,0 +1,97 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKGROUND_NICE } from "../../src/adapters/queue/thread-priority.ts";
+import {
+  createWorkerPool,
+  RENDER_THREAD_NAME,
+  type WorkerPool,
+} from "../../src/adapters/queue/worker-pool.ts";
+import { openDataDir } from "../../src/main/data-dir.ts";
+import { testTemplate } from "../api/support.ts";
+
+// Thread ids, nice values and context switches come from /proc: Linux only, as deployed and in CI.
+const linux = process.platform === "linux";
+
+let dir: string;
+let pool: WorkerPool;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "pictor-pool-priority-"));
+  const data = openDataDir(dir);
+  pool = createWorkerPool(
+    2,
+    { databaseFile: data.paths.database, blobRoot: data.paths.blobs, outboundAllowlist: [] },
+    { backgroundThreads: true },
+  );
+  data.close();
+  await pool.ready();
+});
+afterAll(async () => {
+  await pool?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** This process's render threads: nice value and voluntary context switches (one or more per task it runs). */
+function renderThreads(): { tid: string; nice: number; switches: number }[] {
+  const task = "/proc/self/task";
+  return readdirSync(task)
+    .filter((tid) => readFileSync(`${task}/${tid}/comm`, "utf8").trim() === RENDER_THREAD_NAME)
+    .map((tid) => {
+      // stat: "pid (comm) state ..." – fields after the closing parenthesis; nice is field 19.
+      const stat = readFileSync(`${task}/${tid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const status = readFileSync(`${task}/${tid}/status`, "utf8");
+      return {
+        tid,
+        nice: Number(fields[16]),
+        switches: Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(status)?.[1]),
+      };
+    });
+}
+
+const task = (i: number, interactive: boolean) => ({
+  accountId: "acct_priority",
+  documentKey: "tpl_priority@1",
+  document: testTemplate() as never,
+  frame: "main",
+  values: { title: `priority ${i}` },
+  scale: 1,
+  format: "png" as const,
+  quality: null,
+  outputKey: `renders/priority-${i}.png`,
+  interactive,
+});
+
+/** Runs tasks one after another and returns how many context switches each render thread made meanwhile. */
+async function switchesDuring(interactive: boolean): Promise<{ background: number; normal: number }> {
+  const before = renderThreads();
+  for (let i = 0; i < 8; i++) expect((await pool.run(task(i, interactive))).ok).toBe(true);
+  const after = renderThreads();
+  const delta = (nice: number) => {
+    const was = before.find((t) => t.nice === nice);
+    const now = after.find((t) => t.tid === was?.tid);
+    return (now?.switches ?? 0) - (was?.switches ?? 0);
+  };
+  return { background: delta(BACKGROUND_NICE), normal: delta(0) };
+}
+
+describe.runIf(linux)("render threads at background priority (fairness between accounts)", () => {
+  it("runs every thread but the last at the background nice value", () => {
+    expect(
+      renderThreads()
+        .map((t) => t.nice)
+        .sort((a, b) => a - b),
+    ).toEqual([0, BACKGROUND_NICE]);
+  });
+
+  it("sends renders nobody waits for to the background thread, and waited-for ones to the normal thread", async () => {
+    const background = await switchesDuring(false);
+    expect(background.background).toBeGreaterThanOrEqual(8);
+    expect(background.normal).toBeLessThan(4);
+    const interactive = await switchesDuring(true);
+    expect(interactive.normal).toBeGreaterThanOrEqual(8);
+    expect(interactive.background).toBeLessThan(4);
+  });
+});
