@@ -5,6 +5,7 @@ import {
   createWebhookDeliverer,
   USER_AGENT,
   type WebhookDeliverer,
+  type WebhookDelivererOptions,
 } from "../../src/jobs/deliver-webhooks.ts";
 import type { OutboxEventInput } from "../../src/ports/webhook-outbox.ts";
 import { createFakeClock, type FakeClock } from "./support/fake-clock.ts";
@@ -61,11 +62,9 @@ async function state(event: OutboxEventInput) {
   return log;
 }
 
-beforeEach(async () => {
-  fx = createOutboxFixture();
-  receiver = await startReceiver([SECRET]);
-  clock = createFakeClock();
-  deliverer = createWebhookDeliverer({
+/** A deliverer to this test's receiver with the shared settings; a test overrides what it varies. */
+function delivererWith(overrides: Partial<WebhookDelivererOptions> = {}): WebhookDeliverer {
+  return createWebhookDeliverer({
     outbox: fx.outbox,
     safeFetch: createSafeFetch({ allowlist: [`127.0.0.1:${receiver.port}`] }),
     getSigningSecret: async () => SECRET,
@@ -73,7 +72,15 @@ beforeEach(async () => {
     random: () => 0.5,
     timeoutMs: TIMEOUT_MS,
     leaseMs: LEASE_MS,
+    ...overrides,
   });
+}
+
+beforeEach(async () => {
+  fx = createOutboxFixture();
+  receiver = await startReceiver([SECRET]);
+  clock = createFakeClock();
+  deliverer = delivererWith();
 });
 
 afterEach(async () => {
@@ -239,17 +246,11 @@ describe("webhook deliverer over loopback HTTP", () => {
 
   it("re-checks the target at every attempt: a host that now resolves to a private address is refused", async () => {
     let address = "127.0.0.1";
-    const guarded = createWebhookDeliverer({
-      outbox: fx.outbox,
+    const guarded = delivererWith({
       safeFetch: createSafeFetch({
         allowlist: [`127.0.0.1:${receiver.port}`],
         lookup: async () => [{ address, family: 4 }],
       }),
-      getSigningSecret: async () => SECRET,
-      clock,
-      random: () => 0.5,
-      timeoutMs: TIMEOUT_MS,
-      leaseMs: LEASE_MS,
     });
     receiver.queue(answer(500));
     const event = completionEvent(`http://hooks.customer.test:${receiver.port}/hook`, clock.now());
@@ -282,14 +283,9 @@ describe("webhook deliverer over loopback HTTP", () => {
     const rotated = await startReceiver([SECRET]);
     try {
       let current = SECRET;
-      const rotating = createWebhookDeliverer({
-        outbox: fx.outbox,
+      const rotating = delivererWith({
         safeFetch: createSafeFetch({ allowlist: [`127.0.0.1:${rotated.port}`] }),
         getSigningSecret: async () => current,
-        clock,
-        random: () => 0.5,
-        timeoutMs: TIMEOUT_MS,
-        leaseMs: LEASE_MS,
       });
       rotated.queue(answer(500));
       const event = completionEvent(rotated.url(), clock.now());
@@ -307,16 +303,10 @@ describe("webhook deliverer over loopback HTTP", () => {
 
   it("logs an internal failure (no secret for the account) without its detail and retries", async () => {
     const errors: unknown[] = [];
-    const noSecret = createWebhookDeliverer({
-      outbox: fx.outbox,
-      safeFetch: createSafeFetch({ allowlist: [`127.0.0.1:${receiver.port}`] }),
+    const noSecret = delivererWith({
       getSigningSecret: async () => {
         throw new Error("account store down at db.internal:5432");
       },
-      clock,
-      random: () => 0.5,
-      timeoutMs: TIMEOUT_MS,
-      leaseMs: LEASE_MS,
       onError: (error) => errors.push(error),
     });
     const event = await enqueue();
@@ -348,7 +338,7 @@ describe("webhook deliverer over loopback HTTP", () => {
     const firstPassDone = new Promise<void>((resolve) => {
       firstPass = resolve;
     });
-    const idle = createWebhookDeliverer({
+    const idle = delivererWith({
       outbox: {
         ...fx.outbox,
         claimDue: async (now, limit, lease) => {
@@ -357,12 +347,6 @@ describe("webhook deliverer over loopback HTTP", () => {
           return claimed;
         },
       },
-      safeFetch: createSafeFetch({ allowlist: [`127.0.0.1:${receiver.port}`] }),
-      getSigningSecret: async () => SECRET,
-      clock,
-      random: () => 0.5,
-      timeoutMs: TIMEOUT_MS,
-      leaseMs: LEASE_MS,
       // Longer than any test runs: only wake() can bring the event out before stop().
       pollIntervalMs: 3_600_000,
     });
