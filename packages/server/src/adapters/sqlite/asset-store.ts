@@ -21,21 +21,21 @@ export function insertAsset(db: DatabaseSync, a: AssetRecord): void {
 }
 
 export function createSqliteAssetStore(db: DatabaseSync): AssetStore {
+  /** The asset, if it is the account's. */
+  const ownAsset = (accountId: string, id: string): AssetRecord | null => {
+    const r = sql(db, "SELECT * FROM assets WHERE id = ? AND account_id = ?").get(id, accountId);
+    return r ? toAsset(r) : null;
+  };
   return {
     async insert(asset) {
       insertAsset(db, asset);
     },
     async get(accountId, id) {
-      const r = sql(db, "SELECT * FROM assets WHERE id = ? AND account_id = ?").get(id, accountId);
-      return r ? toAsset(r) : null;
+      return ownAsset(accountId, id);
     },
     async getMany(accountId, ids) {
       // In-process: a prepared lookup per id costs microseconds, no round trip to save.
-      const byId = sql(db, "SELECT * FROM assets WHERE id = ? AND account_id = ?");
-      return ids.flatMap((id) => {
-        const r = byId.get(id, accountId);
-        return r ? [toAsset(r)] : [];
-      });
+      return ids.flatMap((id) => ownAsset(accountId, id) ?? []);
     },
     async getById(id) {
       const r = sql(db, "SELECT * FROM assets WHERE id = ?").get(id);

@@ -25,6 +25,11 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
     "INSERT INTO ledger (account_id, kind, amount, render_id, note, created_at) VALUES (?, 'charge', ?, ?, NULL, ?)",
   );
   const byId = sql(db, `${RENDER_SELECT} WHERE id = ?`);
+  /** The render, if it is the account's. */
+  const ownRender = (accountId: string, id: string): RenderRecord | null => {
+    const r = byId.get(id);
+    return r && r.account_id === accountId ? toRender(r) : null;
+  };
   // What finishing a render needs to know of it: the whole row (and its refund) would be read for
   // nothing on every completion.
   const endingFacts = sql(db, "SELECT status, account_id, credits_charged FROM renders WHERE id = ?");
@@ -50,15 +55,11 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
       });
     },
     async get(accountId, id) {
-      const r = byId.get(id);
-      return r && r.account_id === accountId ? toRender(r) : null;
+      return ownRender(accountId, id);
     },
     async getMany(accountId, ids) {
       // In-process: a prepared lookup per id costs microseconds, no round trip to save.
-      return ids.flatMap((id) => {
-        const r = byId.get(id);
-        return r && r.account_id === accountId ? [toRender(r)] : [];
-      });
+      return ids.flatMap((id) => ownRender(accountId, id) ?? []);
     },
     async findByIdempotencyKey(accountId, idempotencyKey, since) {
       const r = sql(db, renderByIdempotencyKey("?")).get(accountId, idempotencyKey, since);
