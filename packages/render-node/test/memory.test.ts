@@ -177,7 +177,7 @@ describe("renderer recycles its WebAssembly heap after a large render (issue 24)
 });
 
 describe("an idle renderer gives the C heap's free pages back (issue 24)", () => {
-  it("trims once idle after its set-up and after renders, not again until it renders", async () => {
+  it("trims once idle after its set-up, and once after each idle spell that follows renders", async () => {
     const renderer = await createNodeRenderer({ recycle: { idleMs: 5 } });
     const options = { format: "png" as const, loadImage: async () => new Uint8Array() };
     await vi.waitFor(() => expect(renderer.trims).toBe(1));
