@@ -64,10 +64,16 @@ const task = (i: number, interactive: boolean) => ({
   interactive,
 });
 
-/** Runs tasks one after another and returns how many context switches each render thread made meanwhile. */
+const RENDERS = 24;
+
+/**
+ * Runs RENDERS tasks one after another and returns how many context switches each render thread made
+ * meanwhile: the thread that ran them makes two or three a render; an idle one makes a few of its own
+ * (GC and timer wake-ups: up to 4 in 70 ms were seen in CI), whatever the count of renders.
+ */
 async function switchesDuring(interactive: boolean): Promise<{ background: number; normal: number }> {
   const before = renderThreads();
-  for (let i = 0; i < 8; i++) expect((await pool.run(task(i, interactive))).ok).toBe(true);
+  for (let i = 0; i < RENDERS; i++) expect((await pool.run(task(i, interactive))).ok).toBe(true);
   const after = renderThreads();
   const delta = (nice: number) => {
     const was = before.find((t) => t.nice === nice);
@@ -88,10 +94,10 @@ describe.runIf(linux)("render threads at background priority (fairness between a
 
   it("sends renders nobody waits for to the background thread, and waited-for ones to the normal thread", async () => {
     const background = await switchesDuring(false);
-    expect(background.background).toBeGreaterThanOrEqual(8);
-    expect(background.normal).toBeLessThan(4);
+    expect(background.background).toBeGreaterThanOrEqual(RENDERS);
+    expect(background.normal).toBeLessThan(background.background / 4);
     const interactive = await switchesDuring(true);
-    expect(interactive.normal).toBeGreaterThanOrEqual(8);
-    expect(interactive.background).toBeLessThan(4);
+    expect(interactive.normal).toBeGreaterThanOrEqual(RENDERS);
+    expect(interactive.background).toBeLessThan(interactive.normal / 4);
   });
 });
