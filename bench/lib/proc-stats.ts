@@ -78,7 +78,12 @@ export function treeCpuMs(roots: number[]): number {
   return ms;
 }
 
-/** CPU ms of one process's threads, split into the threads named `name` and the rest. */
+/**
+ * CPU ms of one process, split into its threads named `name`, its main thread and the rest. The rest
+ * is the process's total less those two, not a sum over live threads: libvips ends idle threads of
+ * its pool, and a thread that ended takes its time out of /proc/<pid>/task (the process's own stat
+ * keeps it), which made a phase's sum of the others come out negative.
+ */
 export function threadCpuMs(pid: number, name: string): { named: number; main: number; other: number } {
   const out = { named: 0, main: 0, other: 0 };
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
@@ -86,8 +91,8 @@ export function threadCpuMs(pid: number, name: string): { named: number; main: n
     if (!stat) continue;
     if (stat.comm === name) out.named += stat.self;
     else if (stat.pid === pid) out.main += stat.self;
-    else out.other += stat.self;
   }
+  out.other = (readStat(`/proc/${pid}/stat`)?.self ?? 0) - out.named - out.main;
   return out;
 }
 
