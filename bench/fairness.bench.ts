@@ -9,6 +9,8 @@
  * Each mode runs with the default settings (a spare render thread while several accounts render) and
  * with PICTOR_SPARE_THREAD=false (every thread to whoever is queued: the setting before it). 300
  * samples by default, so the p99 is the 4th slowest, not the single slowest of a noisy machine.
+ * BENCH_FAIRNESS_ONLY=embedded (or scaled, or embedded-spare, scaled-spare, embedded-none,
+ * scaled-none; comma-separated) runs those alone, for a quick look.
  * Same scene as bench:http. Writes bench/results/fairness.json.
  */
 import { randomBytes } from "node:crypto";
@@ -136,9 +138,15 @@ async function runEmbedded(setting: Setting): Promise<Result> {
   }
 }
 
-const cluster = await startPostgres("bench:fairness");
-const s3 = await startS3("bench:fairness");
-if (!cluster || !s3) throw new Error("bench:fairness needs PostgreSQL and Swift (scripts/ci-services.sh)");
+const ONLY = process.env.BENCH_FAIRNESS_ONLY?.split(",").map((c) => c.trim());
+const runs = (mode: "embedded" | "scaled", s: Setting) =>
+  !ONLY || ONLY.includes(mode) || ONLY.includes(`${mode}-${s.spareThread ? "spare" : "none"}`);
+
+const scaledWanted = !ONLY || ONLY.some((o) => o.startsWith("scaled"));
+const cluster = scaledWanted ? await startPostgres("bench:fairness") : null;
+const s3 = scaledWanted ? await startS3("bench:fairness") : null;
+if (scaledWanted && (!cluster || !s3))
+  throw new Error("bench:fairness needs PostgreSQL and Swift (scripts/ci-services.sh)");
 
 /** Scaled: a fresh database, one API and one worker process (render threads = cores). */
 async function runScaled(setting: Setting): Promise<Result> {
@@ -182,15 +190,15 @@ async function runScaled(setting: Setting): Promise<Result> {
 const SETTINGS: Setting[] = [{ spareThread: true }, { spareThread: false }];
 const results: Record<string, Result> = {};
 try {
-  for (const setting of SETTINGS) {
+  for (const setting of SETTINGS.filter((s) => runs("embedded", s))) {
     results[`embedded (${cores} render threads), ${settingName(setting)}`] = await runEmbedded(setting);
   }
-  for (const setting of SETTINGS) {
+  for (const setting of SETTINGS.filter((s) => runs("scaled", s))) {
     results[`PostgreSQL + S3, 1 API + 1 worker (${cores} threads), ${settingName(setting)}`] =
       await runScaled(setting);
   }
 } finally {
-  await Promise.all([cluster.stop(), s3.stop()]);
+  await Promise.all([cluster?.stop(), s3?.stop()]);
 }
 
 const ms = (n: number) => n.toFixed(1);
