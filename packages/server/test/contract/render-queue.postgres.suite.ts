@@ -65,6 +65,9 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       completedAt: null,
       ...over,
     });
+    /** Ends a given-up render as the worker process does (startPgRenderWorkers' `giveUp`). */
+    const giveUp = (renderId: string) =>
+      giveUpRenderJob({ renders: worker.renders, clock: { now: () => new Date(T1) } }, renderId);
     const asset = (r: RenderRecord) => ({
       id: uid("ast"),
       accountId: r.accountId,
@@ -140,8 +143,7 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       stopWorkers = await startPgRenderWorkers(workerBoss, {
         url,
         capacity: 2,
-        giveUp: (renderId) =>
-          giveUpRenderJob({ renders: worker.renders, clock: { now: () => new Date(T1) } }, renderId),
+        giveUp,
         async run(renderId) {
           const job = await worker.renders.claim(renderId);
           if (!job) return;
@@ -180,8 +182,7 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
         url,
         capacity: 3,
         accountConcurrency: 1,
-        giveUp: (renderId) =>
-          giveUpRenderJob({ renders: worker.renders, clock: { now: () => new Date(T1) } }, renderId),
+        giveUp,
         async run(renderId) {
           const job = await worker.renders.claim(renderId);
           if (!job) return;
@@ -231,8 +232,7 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
         spareThread: true,
         // Long enough that B counts as rendering throughout, however slow this machine is.
         spareThreadWindowMs: 60_000,
-        giveUp: (renderId) =>
-          giveUpRenderJob({ renders: worker.renders, clock: { now: () => new Date(T1) } }, renderId),
+        giveUp,
         async run(renderId) {
           const job = await worker.renders.claim(renderId);
           if (!job) return;
@@ -282,8 +282,7 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
         url,
         capacity: 1,
         queuedPerThread: 1,
-        giveUp: (renderId) =>
-          giveUpRenderJob({ renders: worker.renders, clock: { now: () => new Date(T1) } }, renderId),
+        giveUp,
         async run(renderId) {
           const job = await worker.renders.claim(renderId);
           if (!job) return;
