@@ -121,12 +121,10 @@ export async function startScaledServer(
     await pool.ready();
     stopRendering = await startPgRenderWorkers(boss, {
       url: backend.databaseUrl,
-      // A second job per thread waits in it behind the one it renders (as in the embedded pool), so the
-      // thread never idles between renders. Its lease (a minute) runs meanwhile, against the one render
-      // it waits for. Were this process killed, it comes back with the running one after the expiry,
-      // where an untaken job would have gone to another worker at once.
+      // One job per render thread, not pool.capacity: a job taken starts its lease, and one waiting
+      // behind another in a thread would sit out part of it, or all of it behind a render that hangs
+      // (and a killed worker's waiting job would come back only after the expiry, not at once).
       capacity: config.workers,
-      queuedPerThread: pool.capacity / pool.size - 1,
       ...(config.accountConcurrency > 0 ? { accountConcurrency: config.accountConcurrency } : {}),
       spareThread: config.spareThread,
       giveUp: (id) => giveUpRenderJob(state, id),

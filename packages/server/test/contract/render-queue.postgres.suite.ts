@@ -264,45 +264,5 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       expect(results.map((r) => r?.render.status)).toEqual(["completed", "completed", "completed"]);
       expect(startedIds.slice(2)).toEqual([b1.id, b2.id, a3.id]);
     });
-
-    it("takes one job more per thread than it has threads (queuedPerThread), and the next as one ends", async () => {
-      await stopWorkers?.();
-      const taken: string[] = [];
-      const gates = new Map<string, () => void>();
-      let onTaken: () => void = () => {};
-      const takenCount = (n: number) =>
-        taken.length >= n
-          ? Promise.resolve()
-          : new Promise<void>((r) => {
-              onTaken = () => taken.length >= n && r();
-            });
-      const [r1, r2, r3] = [render(), render(), render()];
-      for (const r of [r1, r2, r3]) expect(await api.renders.accept(r)).toEqual({ accepted: true });
-      stopWorkers = await startPgRenderWorkers(workerBoss, {
-        url,
-        capacity: 1,
-        queuedPerThread: 1,
-        giveUp,
-        async run(renderId) {
-          const job = await worker.renders.claim(renderId);
-          if (!job) return;
-          taken.push(renderId);
-          onTaken();
-          await new Promise<void>((r) => gates.set(renderId, r));
-          await worker.renders.complete(renderId, { asset: asset(job.render), warnings: [], at: T1 });
-        },
-      });
-      await takenCount(2);
-      // Both slots are held (the loop asked for two and got them), so the third stays queued.
-      expect([...taken].sort()).toEqual([r1.id, r2.id].sort());
-      expect((await api.renders.get(accountId, r3.id))?.status).toBe("queued");
-      const first = taken[0] as string;
-      gates.get(first)?.();
-      await takenCount(3);
-      expect(taken[2]).toBe(r3.id);
-      for (const id of taken.slice(1)) gates.get(id)?.();
-      const results = await Promise.all([r1, r2, r3].map((r) => queue.waitFor(accountId, r.id, 30_000)));
-      expect(results.map((r) => r?.render.status)).toEqual(["completed", "completed", "completed"]);
-    });
   });
 }

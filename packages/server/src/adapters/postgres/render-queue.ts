@@ -105,16 +105,7 @@ export async function startPgRenderWorkers(
   options: {
     /** For the LISTEN connection. */
     url: string;
-    /** Render threads of this process. */
     capacity: number;
-    /**
-     * Jobs each thread may hold waiting behind the one it renders (default 0), as the embedded pool
-     * does: the thread starts the next draw while this one's output is encoded and stored, instead of
-     * idling through the store's answer and three database round trips. Only while one account
-     * renders here: another account's job would wait behind it (and the spare thread would not be
-     * kept).
-     */
-    queuedPerThread?: number;
     /** At most this many renders of one account run at once across all workers; none: no cap. */
     accountConcurrency?: number;
     /** Keeps one render thread of this process for other accounts while they render (spare-thread.ts). */
@@ -219,11 +210,9 @@ export async function startPgRenderWorkers(
   };
   const fetcher = async () => {
     while (!stopping) {
-      const several = recent.several();
-      const slots = several ? options.capacity : options.capacity * (1 + (options.queuedPerThread ?? 0));
-      const room = slots - inFlight;
+      const room = options.capacity - inFlight;
       // While several accounts render, one job at a time, so that each fetch knows who is held back.
-      const asked = spare && several ? Math.min(room, 1) : room;
+      const asked = spare && recent.several() ? Math.min(room, 1) : room;
       let fetched = 0;
       if (asked > 0) {
         try {
@@ -243,7 +232,7 @@ export async function startPgRenderWorkers(
       // All that was asked for came: more may wait, so go again while there is room (a job's end
       // wakes us otherwise). A held-back account's jobs are looked at again on the idle poll at the
       // latest, once the others have been quiet for the window.
-      if (stopping || (asked > 0 && fetched === asked && inFlight < slots)) continue;
+      if (stopping || (asked > 0 && fetched === asked && inFlight < options.capacity)) continue;
       await woken();
     }
   };
