@@ -31,6 +31,11 @@ export const ServeSettings = T.Object({
    * the others (adapters/queue/spare-thread.ts). Only with two or more render threads.
    */
   spareThread: T.Boolean(),
+  /**
+   * A worker process takes one job per render thread ahead, to wait in the thread behind the one it
+   * renders, while one account's renders queue up (adapters/postgres/render-queue.ts, queuedPerThread).
+   */
+  workerPrefetch: T.Boolean(),
   /** On-demand image URLs (issue 19): bytes all cached outputs may take; LRU beyond it. */
   imageCacheMaxBytes: T.Integer({ minimum: 0 }),
   /** Cache misses (renders) an account's image URLs may cause at once, and per second after. */
@@ -123,6 +128,7 @@ const EXPECTED: Record<keyof ServeSettings, string> = {
   maxQueued: "a whole number of at least 1",
   accountConcurrency: "a whole number (0 for no cap)",
   spareThread: "true or false",
+  workerPrefetch: "true or false",
   imageCacheMaxBytes: "a whole number of bytes",
   imageMissesBurst: "a whole number of at least 1",
   imageMissesPerSecond: "a number above 0",
@@ -177,6 +183,7 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     maxQueued: num(given("maxQueued", null, "PICTOR_MAX_QUEUED")) ?? 10_000,
     accountConcurrency: num(given("accountConcurrency", null, "PICTOR_ACCOUNT_CONCURRENCY")) ?? 0,
     spareThread: bool(given("spareThread", null, "PICTOR_SPARE_THREAD")) ?? true,
+    workerPrefetch: bool(given("workerPrefetch", null, "PICTOR_WORKER_PREFETCH")) ?? true,
     imageCacheMaxBytes: num(given("imageCacheMaxBytes", null, "PICTOR_IMAGE_CACHE_MAX_BYTES")) ?? 1024 ** 3,
     imageMissesBurst: num(given("imageMissesBurst", null, "PICTOR_IMAGE_MISSES_BURST")) ?? 20,
     imageMissesPerSecond: num(given("imageMissesPerSecond", null, "PICTOR_IMAGE_MISSES_PER_SECOND")) ?? 5,

@@ -121,10 +121,12 @@ export async function startScaledServer(
     await pool.ready();
     stopRendering = await startPgRenderWorkers(boss, {
       url: backend.databaseUrl,
-      // One job per render thread, not pool.capacity: a job taken starts its lease, and one waiting
-      // behind another in a thread would sit out part of it, or all of it behind a render that hangs
-      // (and a killed worker's waiting job would come back only after the expiry, not at once).
+      // One job per render thread, and under a backlog a second one waiting in it (as in the embedded
+      // pool), so the thread never idles between renders. A waiting job's lease (a minute) runs
+      // meanwhile; were this process killed, it comes back with the running one after the expiry.
+      // Only under a backlog: otherwise another worker could start it at once.
       capacity: config.workers,
+      queuedPerThread: config.workerPrefetch ? pool.capacity / pool.size - 1 : 0,
       ...(config.accountConcurrency > 0 ? { accountConcurrency: config.accountConcurrency } : {}),
       spareThread: config.spareThread,
       giveUp: (id) => giveUpRenderJob(state, id),

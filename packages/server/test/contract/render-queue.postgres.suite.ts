@@ -264,5 +264,76 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       expect(results.map((r) => r?.render.status)).toEqual(["completed", "completed", "completed"]);
       expect(startedIds.slice(2)).toEqual([b1.id, b2.id, a3.id]);
     });
+
+    /**
+     * Workers of one thread that may take a job ahead (queuedPerThread), whose renders each wait for
+     * the test to release them: which renders were taken, in order, and a wait for the nth.
+     */
+    const startGatedWorker = async (backlogWaitMs: number) => {
+      await stopWorkers?.();
+      stopWorkers = null;
+      const taken: string[] = [];
+      const gates = new Map<string, () => void>();
+      const waiters: { n: number; resolve: () => void }[] = [];
+      stopWorkers = await startPgRenderWorkers(workerBoss, {
+        url,
+        capacity: 1,
+        queuedPerThread: 1,
+        backlogWaitMs,
+        giveUp,
+        async run(renderId) {
+          const job = await worker.renders.claim(renderId);
+          if (!job) return;
+          taken.push(renderId);
+          for (const w of waiters.filter((w) => taken.length >= w.n)) w.resolve();
+          await new Promise<void>((r) => gates.set(renderId, r));
+          await worker.renders.complete(renderId, { asset: asset(job.render), warnings: [], at: T1 });
+        },
+      });
+      return {
+        taken,
+        takenCount: (n: number) =>
+          taken.length >= n
+            ? Promise.resolve()
+            : new Promise<void>((resolve) => waiters.push({ n, resolve })),
+        release: (id: string | undefined) => gates.get(id as string)?.(),
+      };
+    };
+
+    it("under a backlog, takes one job more per thread than it has threads (queuedPerThread), and the next as one ends", async () => {
+      await stopWorkers?.();
+      stopWorkers = null;
+      const [r1, r2, r3] = [render(), render(), render()];
+      for (const r of [r1, r2, r3]) expect(await api.renders.accept(r)).toEqual({ accepted: true });
+      // Any wait is a backlog here: the renders were queued before the worker started.
+      const w = await startGatedWorker(0);
+      await w.takenCount(2);
+      // Both slots are held (the loop asked for them and got them), so the third stays queued.
+      expect([...w.taken].sort()).toEqual([r1.id, r2.id].sort());
+      expect((await api.renders.get(accountId, r3.id))?.status).toBe("queued");
+      w.release(w.taken[0]);
+      await w.takenCount(3);
+      expect(w.taken[2]).toBe(r3.id);
+      for (const id of w.taken.slice(1)) w.release(id);
+      const results = await Promise.all([r1, r2, r3].map((r) => queue.waitFor(accountId, r.id, 30_000)));
+      expect(results.map((r) => r?.render.status)).toEqual(["completed", "completed", "completed"]);
+    });
+
+    it("takes no job ahead without a backlog: the next job stays queued for another worker", async () => {
+      // No job here waits an hour in the queue: never a backlog.
+      const w = await startGatedWorker(3_600_000);
+      const [r1, r2] = [render(), render()];
+      for (const r of [r1, r2]) expect(await api.renders.accept(r)).toEqual({ accepted: true });
+      await w.takenCount(1);
+      // The one thread is busy and there is no backlog, so the other render is left in the queue.
+      const other = w.taken[0] === r1.id ? r2 : r1;
+      expect((await api.renders.get(accountId, other.id))?.status).toBe("queued");
+      w.release(w.taken[0]);
+      await w.takenCount(2);
+      expect(w.taken[1]).toBe(other.id);
+      w.release(other.id);
+      const results = await Promise.all([r1, r2].map((r) => queue.waitFor(accountId, r.id, 30_000)));
+      expect(results.map((r) => r?.render.status)).toEqual(["completed", "completed"]);
+    });
   });
 }

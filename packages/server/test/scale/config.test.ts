@@ -101,6 +101,14 @@ describe("pictor serve configuration: one backend, every problem named at once",
     );
   });
 
+  it("lets worker processes take a job ahead under a backlog by default; PICTOR_WORKER_PREFETCH=false turns it off", () => {
+    expect(readServeConfig({}, {}).workerPrefetch).toBe(true);
+    expect(readServeConfig({}, { PICTOR_WORKER_PREFETCH: "false" }).workerPrefetch).toBe(false);
+    expect(problems({}, { PICTOR_WORKER_PREFETCH: "yes please" })).toContain(
+      'PICTOR_WORKER_PREFETCH: must be true or false (got "yes please")',
+    );
+  });
+
   it("reads the per-IP budget of failed authentications, 20 at once and 1 a second by default", () => {
     expect(readServeConfig({}, {})).toMatchObject({ authFailuresBurst: 20, authFailuresPerSecond: 1 });
     expect(

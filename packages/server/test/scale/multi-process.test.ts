@@ -105,6 +105,9 @@ describe.skipIf(!cluster || !s3)("two API and three worker processes on one Post
       PICTOR_RATE_LIMIT_BURST: "100000",
       PICTOR_DB_POOL_MAX: "4",
       PICTOR_QUEUE_SUPERVISE_SECONDS: "1",
+      // Each gated render below must hold a different worker's only thread; a worker that judged the
+      // queue backlogged (a slow start on this machine) could take two of them.
+      PICTOR_WORKER_PREFETCH: "false",
     };
     // The first API process migrates and creates the render queue; the expiry is shortened before any
     // job exists (pg-boss copies it into each job at send).

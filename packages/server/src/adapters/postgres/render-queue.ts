@@ -76,6 +76,8 @@ const ACK_BATCH = 32;
 // gathers ten; a job whose acknowledgement a crash loses comes back to a render that has ended (a
 // no-op), and the job's lease (a minute) is far longer.
 const ACK_EVERY_MS = 500;
+// A job fetched this long after it was sent found no worker idle: there is a backlog (queuedPerThread).
+const BACKLOG_WAIT_MS = 100;
 
 /**
  * pg-boss's NOTIFY channel for new jobs, derived from its schema as pg-boss derives it
@@ -105,7 +107,20 @@ export async function startPgRenderWorkers(
   options: {
     /** For the LISTEN connection. */
     url: string;
+    /** Render threads of this process. */
     capacity: number;
+    /**
+     * Jobs each thread may hold waiting behind the one it renders (default 0), as the embedded pool
+     * does: the thread starts the next draw while this one's output is encoded and stored, instead of
+     * idling through the store's answer and three database round trips. Only under a backlog (the
+     * last job fetched here had waited `backlogWaitMs` in the queue, so no worker was idle for it: a
+     * job taken to wait here is not one another worker would have started at once) and while one
+     * account renders here (another account's job would wait behind it, and the spare thread would
+     * not be kept).
+     */
+    queuedPerThread?: number;
+    /** How long a job must have waited in the queue to show a backlog (queuedPerThread); default 100 ms. */
+    backlogWaitMs?: number;
     /** At most this many renders of one account run at once across all workers; none: no cap. */
     accountConcurrency?: number;
     /** Keeps one render thread of this process for other accounts while they render (spare-thread.ts). */
@@ -208,9 +223,18 @@ export async function startPgRenderWorkers(
       wake();
     }
   };
+  // The last fetch got all it asked for, the last of it after a wait in the queue (queuedPerThread).
+  let backlog = false;
+  const waitedLong = (job: { createdOn?: Date; startedOn?: Date } | undefined) =>
+    job?.createdOn !== undefined &&
+    job.startedOn !== undefined &&
+    job.startedOn.getTime() - job.createdOn.getTime() >= (options.backlogWaitMs ?? BACKLOG_WAIT_MS);
+  /** Jobs this process may hold now: one per thread, and the queued ones under one account's backlog. */
+  const slots = () =>
+    backlog && !recent.several() ? options.capacity * (1 + (options.queuedPerThread ?? 0)) : options.capacity;
   const fetcher = async () => {
     while (!stopping) {
-      const room = options.capacity - inFlight;
+      const room = slots() - inFlight;
       // While several accounts render, one job at a time, so that each fetch knows who is held back.
       const asked = spare && recent.several() ? Math.min(room, 1) : room;
       let fetched = 0;
@@ -219,10 +243,15 @@ export async function startPgRenderWorkers(
           const ignoreGroups = spare ? heldBack() : [];
           const jobs = await boss.fetch<RenderJobData>(RENDER_QUEUE, {
             batchSize: asked,
+            // Its times tell whether there is a backlog (queuedPerThread).
+            ...(options.queuedPerThread ? { includeMetadata: true } : {}),
             ...(options.accountConcurrency ? { groupConcurrency: options.accountConcurrency } : {}),
             ...(ignoreGroups.length > 0 ? { ignoreGroups } : {}),
           });
           fetched = jobs.length;
+          backlog =
+            fetched === asked &&
+            waitedLong(jobs.at(-1) as { createdOn?: Date; startedOn?: Date } | undefined);
           inFlight += jobs.length;
           for (const job of jobs) void runOne(job);
         } catch {
@@ -232,7 +261,7 @@ export async function startPgRenderWorkers(
       // All that was asked for came: more may wait, so go again while there is room (a job's end
       // wakes us otherwise). A held-back account's jobs are looked at again on the idle poll at the
       // latest, once the others have been quiet for the window.
-      if (stopping || (asked > 0 && fetched === asked && inFlight < options.capacity)) continue;
+      if (stopping || (asked > 0 && fetched === asked && inFlight < slots())) continue;
       await woken();
     }
   };
