@@ -283,12 +283,13 @@ const one = await fetch(`${server.url}/v1/renders`, { method: "POST", headers, b
 const renderId = ((await one.json()) as { id: string }).id;
 const polls = await drive("GET /v1/renders/:id", 8, { url: `${server.url}/v1/renders/${renderId}`, headers });
 // A quarter of the duration: every accepted render is queued, and all must be drained below.
+const acceptSeconds = Math.max(1, DURATION_S / 4);
 const accepts = await drive("async accept", 8, {
   url: `${server.url}/v1/renders`,
   method: "POST",
   headers,
   body: renderBody(false),
-  duration: Math.max(1, DURATION_S / 4),
+  duration: acceptSeconds,
 });
 // The accepted renders are still queued, and the image URL misses below (the same account, whose
 // renders run first in, first out) would wait behind them past the miss's wait limit: one more render,
@@ -296,9 +297,7 @@ const accepts = await drive("async accept", 8, {
 const last = (await (
   await fetch(`${server.url}/v1/renders`, { method: "POST", headers, body: renderBody(false) })
 ).json()) as { id: string };
-console.error(
-  `  draining the ${Math.round(accepts.requestsPerSecond * Math.max(1, DURATION_S / 4))} accepted renders...`,
-);
+console.error(`  draining the ${Math.round(accepts.requestsPerSecond * acceptSeconds)} accepted renders...`);
 for (;;) {
   const res = await fetch(`${server.url}/v1/renders/${last.id}`, { headers });
   const { status } = (await res.json()) as { status: string };

@@ -78,6 +78,8 @@ const ACK_BATCH = 32;
 const ACK_EVERY_MS = 500;
 // A job fetched this long after it was sent found no worker idle: there is a backlog (queuedPerThread).
 const BACKLOG_WAIT_MS = 100;
+/** What a fetch with `includeMetadata` adds to a job and the backlog rule reads. */
+type JobTimes = { createdOn?: Date; startedOn?: Date };
 
 /**
  * pg-boss's NOTIFY channel for new jobs, derived from its schema as pg-boss derives it
@@ -225,7 +227,7 @@ export async function startPgRenderWorkers(
   };
   // The last fetch got all it asked for, the last of it after a wait in the queue (queuedPerThread).
   let backlog = false;
-  const waitedLong = (job: { createdOn?: Date; startedOn?: Date } | undefined) =>
+  const waitedLong = (job: JobTimes | undefined) =>
     job?.createdOn !== undefined &&
     job.startedOn !== undefined &&
     job.startedOn.getTime() - job.createdOn.getTime() >= (options.backlogWaitMs ?? BACKLOG_WAIT_MS);
@@ -249,9 +251,7 @@ export async function startPgRenderWorkers(
             ...(ignoreGroups.length > 0 ? { ignoreGroups } : {}),
           });
           fetched = jobs.length;
-          backlog =
-            fetched === asked &&
-            waitedLong(jobs.at(-1) as { createdOn?: Date; startedOn?: Date } | undefined);
+          backlog = fetched === asked && waitedLong(jobs.at(-1) as JobTimes | undefined);
           inFlight += jobs.length;
           for (const job of jobs) void runOne(job);
         } catch {
