@@ -6,6 +6,7 @@ import {
   type RenderWorkerData,
   type WorkerMessage,
 } from "./render-messages.ts";
+import { sizeRenderThreadHeaps } from "./render-thread-heap.ts";
 import { BACKGROUND_NICE } from "./thread-priority.ts";
 
 const WORKER_FILE = new URL("./render-worker.ts", import.meta.url);
@@ -92,6 +93,7 @@ export function createWorkerPool(
   let nextTaskId = 1;
   let closing = false;
 
+  sizeRenderThreadHeaps();
   const spawn = (index: number) => {
     // The name is the thread's name in /proc (bench:scale charges render threads their CPU by it).
     const background = backgroundThreads && index < size - 1;
