@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -111,6 +111,8 @@ export async function startPictorServe(dir: string, env: Record<string, string> 
   let out = "";
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout?.on("data", (d) => {
+      // BENCH_SERVER_LOG=file keeps the servers' output, e.g. of PICTOR_NODE_OPTIONS=--trace-gc.
+      if (process.env.BENCH_SERVER_LOG) appendFileSync(process.env.BENCH_SERVER_LOG, d);
       out += d;
       const match = /listening on (http:\/\/\S+)/.exec(out);
       if (match?.[1]) resolve(match[1]);
