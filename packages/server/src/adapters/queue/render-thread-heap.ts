@@ -10,7 +10,7 @@ import { setFlagsFromString } from "node:v8";
  * about every 350 ms that freed 3 MiB each time. Those collections' helper threads took the cores
  * from the other render thread's PNG encode, and a waiting caller's p99 doubled (bench:fairness,
  * embedded: 1.75-2.46x its unloaded p99). Starting the old generation at 64 MiB leaves room for
- * about 40 MiB of promotions between collections: the ratio fell to 1.29-1.44 (docs/deploy.md,
+ * about 40 MiB of promotions between collections: the ratio fell to 1.28-1.54 (docs/deploy.md,
  * "Fairness between accounts"). 48 MiB gave 1.44-1.89.
  */
 export const RENDER_THREAD_INITIAL_OLD_SPACE_MB = 64;
