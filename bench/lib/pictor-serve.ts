@@ -87,6 +87,11 @@ export interface PictorServe {
   residentBytes(): number | null;
 }
 
+/** BENCH_SERVER_LOG=file keeps the benchmarked servers' output, e.g. of PICTOR_NODE_OPTIONS=--trace-gc. */
+export function keepServerOutput(chunk: Buffer | string): void {
+  if (process.env.BENCH_SERVER_LOG) appendFileSync(process.env.BENCH_SERVER_LOG, chunk);
+}
+
 /**
  * `pictor serve` as a child process on a free loopback port, without the example templates. The
  * rate limit is lifted: a benchmark measures rendering, not the limiter.
@@ -111,8 +116,7 @@ export async function startPictorServe(dir: string, env: Record<string, string> 
   let out = "";
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout?.on("data", (d) => {
-      // BENCH_SERVER_LOG=file keeps the servers' output, e.g. of PICTOR_NODE_OPTIONS=--trace-gc.
-      if (process.env.BENCH_SERVER_LOG) appendFileSync(process.env.BENCH_SERVER_LOG, d);
+      keepServerOutput(d);
       out += d;
       const match = /listening on (http:\/\/\S+)/.exec(out);
       if (match?.[1]) resolve(match[1]);

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { keepServerOutput } from "./pictor-serve.ts";
 
 /**
  * The launcher, as deployed (docs/deploy.md's units) and as the embedded default runs in the
@@ -22,6 +23,7 @@ export function spawnRole(
   let out = "";
   return new Promise((resolve, reject) => {
     child.stdout?.on("data", (d) => {
+      keepServerOutput(d);
       out += d;
       if (/listening on|render worker started/.test(out)) resolve(child);
     });
