@@ -36,7 +36,9 @@ import { spawnRole, stopChild } from "./lib/role-process.ts";
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const ROWS = Number(process.env.BENCH_SCALE_BATCH_ROWS ?? 300);
-const CLIENTS = 8;
+// BENCH_SCALE_CLIENTS=1: the wait phase one render at a time, so no role contends for the cores (to
+// tell what several worker processes cost by themselves from what sharing two cores costs them).
+const CLIENTS = Number(process.env.BENCH_SCALE_CLIENTS ?? 8);
 const cores = availableParallelism();
 // BENCH_SCALE_ONLY=1x2 (processes x threads, comma-separated) runs those alone, for a quick look.
 const ONLY = process.env.BENCH_SCALE_ONLY?.split(",").map((c) => c.trim());
