@@ -236,17 +236,36 @@ async function measure(url: string, apiKey: string, assetId: string, roles: Role
   };
 }
 
-// Embedded default first.
-const seeded = await seedDataDir("pictor-bench-scale-", document, photo);
-const embeddedServer = await startPictorServe(seeded.dir);
-console.error(`embedded default (${cores} render threads)...`);
-const embedded = await measure(embeddedServer.url, seeded.apiKey, seeded.assetId, {
-  embedded: embeddedServer.child.pid as number,
-  api: [],
-  workers: [],
-});
-await embeddedServer.stop();
-rmSync(seeded.dir, { recursive: true, force: true });
+/** The embedded default on a fresh data directory: the yardstick every scaled row is divided by. */
+async function measureEmbedded(): Promise<Measured> {
+  const seeded = await seedDataDir("pictor-bench-scale-", document, photo);
+  const server = await startPictorServe(seeded.dir);
+  try {
+    return await measure(server.url, seeded.apiKey, seeded.assetId, {
+      embedded: server.child.pid as number,
+      api: [],
+      workers: [],
+    });
+  } finally {
+    await server.stop();
+    rmSync(seeded.dir, { recursive: true, force: true });
+  }
+}
+
+/** Two readings of the same shape, every number their mean (the first's lists are kept). */
+function meanOf<T>(a: T, b: T): T {
+  if (typeof a === "number" && typeof b === "number") return ((a + b) / 2) as T;
+  if (a === null || typeof a !== "object" || Array.isArray(a)) return a;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b as object)]);
+  return Object.fromEntries(
+    [...keys].map((k) => [k, meanOf((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])]),
+  ) as T;
+}
+
+// The embedded default before and after the scaled rows: this VM's speed drifts over minutes, and
+// their mean brackets the drift (both readings are printed and kept).
+console.error(`embedded default (${cores} render threads), before...`);
+const embeddedBefore = await measureEmbedded();
 
 const cluster = await startPostgres("bench:scale", ["shared_preload_libraries=pg_stat_statements"]);
 const s3 = await startS3("bench:scale");
@@ -322,6 +341,9 @@ try {
   await admin.end();
   await Promise.all([cluster.stop(), s3.stop()]);
 }
+console.error(`embedded default (${cores} render threads), after...`);
+const embeddedAfter = await measureEmbedded();
+const embedded = meanOf(embeddedBefore, embeddedAfter);
 
 /** One account, the photo as an asset (in S3), the scene published: through the same stores. */
 async function seedScaled(env: NodeJS.ProcessEnv, dir: string, doc: TemplateDocumentT, bytes: Uint8Array) {
@@ -361,11 +383,14 @@ const cpuRow = (name: string, p: PerRender, yardstick: number) =>
       )
       .reduce((a, [, v]) => a + v, 0),
   )} | ${p.cpuMs.workers === undefined ? "1.00" : f2((p.cpuMs.workers ?? 0) / yardstick)} | ${f1(p.statements)} | ${f1(p.transactions)} | ${kib(p.bytes.api ?? p.bytes.embeddedProcess)} / ${kib(p.bytes.workers)} / ${kib(p.bytes.postgres)} / ${kib(p.bytes.objectStore)} |`;
+const EMBEDDED_NAME = `embedded default (${cores} render threads; mean of before and after)`;
+const drift = (phase: "wait" | "batch") =>
+  `${f2(embeddedRenderMs(embeddedBefore[phase]))} before, ${f2(embeddedRenderMs(embeddedAfter[phase]))} after`;
 const cpuTable = (phase: "wait" | "batch") => [
   `CPU ms per render by role, ${phase === "wait" ? `wait-mode phase (${CLIENTS} clients)` : `batch of ${ROWS}`}; worker ÷ embedded = a worker process's CPU per render ÷ the embedded process's CPU per render outside its main (HTTP) thread, same phase:`,
   "| configuration | API (embedded: main thread) | worker process (embedded: render threads) | of which not render threads (embedded: other threads) | PostgreSQL | object store | total | worker ÷ embedded | statements | transactions | KiB moved API / worker / PG / S3 |",
   "|---|---|---|---|---|---|---|---|---|---|---|",
-  cpuRow(`embedded default (${cores} render threads)`, embedded[phase], embeddedRenderMs(embedded[phase])),
+  cpuRow(EMBEDDED_NAME, embedded[phase], embeddedRenderMs(embedded[phase])),
   ...CONFIGS.map((c) =>
     cpuRow(configName(c), (scaled[configName(c)] as Measured)[phase], embeddedRenderMs(embedded[phase])),
   ),
@@ -379,12 +404,14 @@ console.log(
     "",
     `| configuration | wait renders/s (c=${CLIENTS}) | ÷ 1 worker | ÷ embedded | batch of ${ROWS} renders/s | ÷ 1 worker | ÷ embedded |`,
     "|---|---|---|---|---|---|---|",
-    throughputRow(`embedded default (${cores} render threads)`, embedded),
+    throughputRow(EMBEDDED_NAME, embedded),
     ...CONFIGS.map((c) => throughputRow(configName(c), scaled[configName(c)] as Measured)),
     "",
     ...cpuTable("wait"),
     "",
     ...cpuTable("batch"),
+    "",
+    `The embedded default, CPU ms per render outside its main thread: wait phase ${drift("wait")}; batch ${drift("batch")} (renders/s ${f1(embeddedBefore.waitRendersPerSecond)} / ${f1(embeddedAfter.waitRendersPerSecond)} and ${f1(embeddedBefore.batchRendersPerSecond)} / ${f1(embeddedAfter.batchRendersPerSecond)}).`,
   ].join("\n"),
 );
 await writeFile(
@@ -402,6 +429,8 @@ await writeFile(
       durationSeconds: DURATION_S,
       batchRows: ROWS,
       embedded,
+      embeddedBefore,
+      embeddedAfter,
       scaledOut: scaled,
       workerCpuPerRenderOverEmbeddedRenderThreads: Object.fromEntries(
         CONFIGS.map((c) => {
