@@ -141,8 +141,9 @@ async function runEmbedded(setting: Setting): Promise<Result> {
 const ONLY = process.env.BENCH_FAIRNESS_ONLY?.split(",").map((c) => c.trim());
 const runs = (mode: "embedded" | "scaled", s: Setting) =>
   !ONLY || ONLY.includes(mode) || ONLY.includes(`${mode}-${s.spareThread ? "spare" : "none"}`);
+const SETTINGS: Setting[] = [{ spareThread: true }, { spareThread: false }];
 
-const scaledWanted = !ONLY || ONLY.some((o) => o.startsWith("scaled"));
+const scaledWanted = SETTINGS.some((s) => runs("scaled", s));
 const cluster = scaledWanted ? await startPostgres("bench:fairness") : null;
 const s3 = scaledWanted ? await startS3("bench:fairness") : null;
 if (scaledWanted && (!cluster || !s3))
@@ -187,7 +188,6 @@ async function runScaled(setting: Setting): Promise<Result> {
 
 // The defaults (B's renders find the spare thread free), then without the spare thread (B waits for
 // one of A's renders in flight to end).
-const SETTINGS: Setting[] = [{ spareThread: true }, { spareThread: false }];
 const results: Record<string, Result> = {};
 try {
   for (const setting of SETTINGS.filter((s) => runs("embedded", s))) {

@@ -64,7 +64,7 @@ export class FontLibrary {
   constructor(canvasKit: CanvasKit, fonts: FontSet) {
     this.canvasKit = canvasKit;
     this.provider = canvasKit.TypefaceFontProvider.Make();
-    for (const face of fonts.faces) this.register(face);
+    for (const face of fonts.faces) this.register(face.bytes, face.family);
     // The provider's own typefaces answer coverage questions: no second copy of 65 MB of font bytes.
     const upright = { weight: canvasKit.FontWeight.Normal, slant: canvasKit.FontSlant.Upright };
     for (const family of new Set(fonts.faces.map((face) => face.family))) {
@@ -115,7 +115,7 @@ export class FontLibrary {
       const deferred = this.deferred.get(family);
       if (!deferred) continue;
       this.deferred.delete(family);
-      for (const face of deferred.load()) this.register({ ...face, family });
+      for (const face of deferred.load()) this.register(face.bytes, family);
       const typeface = this.provider.matchFamilyStyle(family, upright);
       if (typeface) this.coverage.set(family, typeface);
       loaded = true;
@@ -179,10 +179,9 @@ export class FontLibrary {
    * CanvasKit copies a typed array it is given (`new Uint8Array(data)`) before copying it into its
    * heap; a whole ArrayBuffer it only views. A CJK face is 10 MB of garbage fewer.
    */
-  private register(face: FontFace): void {
-    const { bytes } = face;
+  private register(bytes: Uint8Array, family: string): void {
     const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-    this.provider.registerFont(whole ? (bytes.buffer as ArrayBuffer) : bytes, face.family);
+    this.provider.registerFont(whole ? (bytes.buffer as ArrayBuffer) : bytes, family);
   }
 
   /**
@@ -192,7 +191,7 @@ export class FontLibrary {
    */
   addFaces(faces: readonly FontFace[]): void {
     const upright = { weight: this.canvasKit.FontWeight.Normal, slant: this.canvasKit.FontSlant.Upright };
-    for (const face of faces) this.register(face);
+    for (const face of faces) this.register(face.bytes, face.family);
     for (const family of new Set(faces.map((face) => face.family))) {
       if (this.coverage.has(family)) continue;
       const typeface = this.provider.matchFamilyStyle(family, upright);
