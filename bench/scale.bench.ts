@@ -2,7 +2,9 @@
  * `npm run bench:scale`: the same load on the embedded default and on PostgreSQL + S3 (throwaway
  * cluster and OpenStack Swift, test/support/) with 1, 2 and 4 worker processes, in one run.
  * Load per configuration: wait-mode renders from 8 clients for BENCH_DURATION_S seconds (after a warm
- * up), then one batch of BENCH_SCALE_BATCH_ROWS rows until its last render completes (polled).
+ * up), then wait-mode renders sent at a steady BENCH_SCALE_PACE per second for as long (the same load
+ * on every configuration), then one batch of BENCH_SCALE_BATCH_ROWS rows until its last render
+ * completes (polled).
  * Embedded: one `pictor serve` (render threads = cores). Scaled: one `--role api` process and N
  * `--role worker` processes (1 render thread each, and one row with a single process of `cores`
  * threads). Same scene as bench:http.
@@ -27,6 +29,7 @@ import { openScaledState } from "../packages/server/src/main/scaled-state.ts";
 import { freePort } from "../packages/server/test/scale/processes.ts";
 import { startPostgres } from "../packages/server/test/support/postgres.ts";
 import { s3Env, startS3 } from "../packages/server/test/support/s3.ts";
+import { openLoop } from "./lib/open-loop.ts";
 import { seedBenchAccount, seedDataDir, startPictorServe } from "./lib/pictor-serve.ts";
 import { threadCpuMs, treeCpuMs, treeIoBytes } from "./lib/proc-stats.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
@@ -39,6 +42,12 @@ const ROWS = Number(process.env.BENCH_SCALE_BATCH_ROWS ?? 300);
 // BENCH_SCALE_CLIENTS=1: the wait phase one render at a time, so no role contends for the cores (to
 // tell what several worker processes cost by themselves from what sharing two cores costs them).
 const CLIENTS = Number(process.env.BENCH_SCALE_CLIENTS ?? 8);
+// The paced phase: every configuration, the embedded default too, renders this many a second, sent
+// whatever the answers. CPU per render grows as a process idles between renders (each render wakes
+// sleeping threads on cold caches), so the two flat-out phases compare the embedded default at 140
+// renders/s with one worker at 30: this phase compares them at the same load. Below what the
+// slowest configuration sustains here.
+const PACE = Number(process.env.BENCH_SCALE_PACE ?? 20);
 const cores = availableParallelism();
 // BENCH_SCALE_ONLY=1x2 (processes x threads, comma-separated) runs those alone, for a quick look.
 const ONLY = process.env.BENCH_SCALE_ONLY?.split(",").map((c) => c.trim());
@@ -147,21 +156,24 @@ function perRender(before: Reading, after: Reading, renders: number) {
   };
 }
 type PerRender = ReturnType<typeof perRender>;
+type Phase = "wait" | "paced" | "batch";
 
 interface Measured {
   waitRendersPerSecond: number;
   waitFailed: number;
+  /** Renders/s the paced phase achieved (PACE when the configuration kept up). */
+  pacedRendersPerSecond: number;
+  pacedFailed: number;
   batchRendersPerSecond: number;
   batchSeconds: number;
   /** During the wait-mode phase (each render one HTTP request that waits for it). */
   wait: PerRender;
+  /** During the paced phase (wait-mode renders sent at PACE a second). */
+  paced: PerRender;
   /** During the batch (one request, then the queue drains). */
   batch: PerRender;
   /** PostgreSQL: the statements each phase ran most, per render. */
-  topStatements: {
-    wait: { perRender: number; query: string }[];
-    batch: { perRender: number; query: string }[];
-  };
+  topStatements: Record<Phase, { perRender: number; query: string }[]>;
 }
 
 /** The load, against one API base URL. */
@@ -201,6 +213,18 @@ async function measure(url: string, apiKey: string, assetId: string, roles: Role
   const waitRendersPerSecond = done / ((performance.now() - start) / 1000);
   const afterWait = await read(roles);
   const topWait = await topStatements(roles, callsBefore, done);
+
+  let paced = 0;
+  let pacedFailed = 0;
+  const callsBeforePaced = await roles.statementCalls?.();
+  const pacedStart = performance.now();
+  await openLoop(PACE, DURATION_S * 1000, async () => {
+    if (await waitRender()) paced++;
+    else pacedFailed++;
+  });
+  const pacedRendersPerSecond = paced / ((performance.now() - pacedStart) / 1000);
+  const afterPaced = await read(roles);
+  const topPaced = await topStatements(roles, callsBeforePaced, paced);
   const callsBeforeBatch = await roles.statementCalls?.();
 
   const body = JSON.stringify({
@@ -226,13 +250,16 @@ async function measure(url: string, apiKey: string, assetId: string, roles: Role
   const afterBatch = await read(roles);
   const topBatch = await topStatements(roles, callsBeforeBatch, ROWS);
   return {
-    topStatements: { wait: topWait, batch: topBatch },
+    topStatements: { wait: topWait, paced: topPaced, batch: topBatch },
     waitRendersPerSecond,
     waitFailed: failed,
+    pacedRendersPerSecond,
+    pacedFailed,
     batchRendersPerSecond: ROWS / batchSeconds,
     batchSeconds,
     wait: perRender(before, afterWait, done),
-    batch: perRender(afterWait, afterBatch, ROWS),
+    paced: perRender(afterWait, afterPaced, paced),
+    batch: perRender(afterPaced, afterBatch, ROWS),
   };
 }
 
@@ -363,7 +390,7 @@ const f1 = (n: number | undefined) => (n ?? 0).toFixed(1);
 const f2 = (n: number | undefined) => (n ?? 0).toFixed(2);
 const kib = (n: number | undefined) => ((n ?? 0) / 1024).toFixed(0);
 const throughputRow = (name: string, m: Measured) =>
-  `| ${name} | ${f1(m.waitRendersPerSecond)} | ${f2(m.waitRendersPerSecond / one.waitRendersPerSecond)} | ${f2(m.waitRendersPerSecond / embedded.waitRendersPerSecond)} | ${f1(m.batchRendersPerSecond)} | ${f2(m.batchRendersPerSecond / one.batchRendersPerSecond)} | ${f2(m.batchRendersPerSecond / embedded.batchRendersPerSecond)} |`;
+  `| ${name} | ${f1(m.waitRendersPerSecond)} | ${f2(m.waitRendersPerSecond / one.waitRendersPerSecond)} | ${f2(m.waitRendersPerSecond / embedded.waitRendersPerSecond)} | ${f1(m.batchRendersPerSecond)} | ${f2(m.batchRendersPerSecond / one.batchRendersPerSecond)} | ${f2(m.batchRendersPerSecond / embedded.batchRendersPerSecond)} | ${f1(m.pacedRendersPerSecond)} |`;
 // What rendering costs the embedded process: every thread but the main (HTTP) one, i.e. the render
 // threads plus the threads that work for them (sharp's encode runs on libuv's pool, V8's GC helpers).
 // The yardstick for a worker process, which does that and its queue work.
@@ -384,10 +411,18 @@ const cpuRow = (name: string, p: PerRender, yardstick: number) =>
       .reduce((a, [, v]) => a + v, 0),
   )} | ${p.cpuMs.workers === undefined ? "1.00" : f2((p.cpuMs.workers ?? 0) / yardstick)} | ${f1(p.statements)} | ${f1(p.transactions)} | ${kib(p.bytes.api ?? p.bytes.embeddedProcess)} / ${kib(p.bytes.workers)} / ${kib(p.bytes.postgres)} / ${kib(p.bytes.objectStore)} |`;
 const EMBEDDED_NAME = `embedded default (${cores} render threads; mean of before and after)`;
-const drift = (phase: "wait" | "batch") =>
+const drift = (phase: Phase) =>
   `${f2(embeddedRenderMs(embeddedBefore[phase]))} before, ${f2(embeddedRenderMs(embeddedAfter[phase]))} after`;
-const cpuTable = (phase: "wait" | "batch") => [
-  `CPU ms per render by role, ${phase === "wait" ? `wait-mode phase (${CLIENTS} clients)` : `batch of ${ROWS}`}; worker ÷ embedded = a worker process's CPU per render ÷ the embedded process's CPU per render outside its main (HTTP) thread, same phase:`,
+const PHASE_NAME: Record<Phase, string> = {
+  wait: `wait-mode renders from ${CLIENTS} clients, flat out`,
+  paced: `wait-mode renders sent at ${PACE} a second to every configuration`,
+  batch: `a batch of ${ROWS}, flat out`,
+};
+/** A worker process's CPU per render ÷ the embedded process's outside its main thread, same phase. */
+const workerOverEmbedded = (m: Measured, phase: Phase) =>
+  (m[phase].cpuMs.workers ?? 0) / embeddedRenderMs(embedded[phase]);
+const cpuTable = (phase: Phase) => [
+  `CPU ms per render by role, ${PHASE_NAME[phase]}; worker ÷ embedded = a worker process's CPU per render ÷ the embedded process's CPU per render outside its main (HTTP) thread, same phase:`,
   "| configuration | API (embedded: main thread) | worker process (embedded: render threads) | of which not render threads (embedded: other threads) | PostgreSQL | object store | total | worker ÷ embedded | statements | transactions | KiB moved API / worker / PG / S3 |",
   "|---|---|---|---|---|---|---|---|---|---|---|",
   cpuRow(EMBEDDED_NAME, embedded[phase], embeddedRenderMs(embedded[phase])),
@@ -402,16 +437,26 @@ console.log(
     "processes only divide the same 2 cores, so their figures show overhead, not the gain of added machines.",
     "The test Swift runs proxy, object, container and account servers in ONE Python process.",
     "",
-    `| configuration | wait renders/s (c=${CLIENTS}) | ÷ 1 worker | ÷ embedded | batch of ${ROWS} renders/s | ÷ 1 worker | ÷ embedded |`,
-    "|---|---|---|---|---|---|---|",
+    `| configuration | wait renders/s (c=${CLIENTS}) | ÷ 1 worker | ÷ embedded | batch of ${ROWS} renders/s | ÷ 1 worker | ÷ embedded | paced renders/s (sent at ${PACE}) |`,
+    "|---|---|---|---|---|---|---|---|",
     throughputRow(EMBEDDED_NAME, embedded),
     ...CONFIGS.map((c) => throughputRow(configName(c), scaled[configName(c)] as Measured)),
+    "",
+    "Worker ÷ embedded CPU per render (a worker process's CPU per render ÷ the embedded process's outside its main thread). At the same load (paced) they compare like for like; flat out, the embedded default renders 4-5 times as many a second as the workers, whose roles share its two cores, and CPU per render grows as a process idles between renders:",
+    `| configuration | same load (${PACE} renders/s) | flat out, wait (c=${CLIENTS}) | flat out, batch |`,
+    "|---|---|---|---|",
+    ...CONFIGS.map((c) => {
+      const m = scaled[configName(c)] as Measured;
+      return `| ${configName(c)} | ${f2(workerOverEmbedded(m, "paced"))} | ${f2(workerOverEmbedded(m, "wait"))} | ${f2(workerOverEmbedded(m, "batch"))} |`;
+    }),
+    "",
+    ...cpuTable("paced"),
     "",
     ...cpuTable("wait"),
     "",
     ...cpuTable("batch"),
     "",
-    `The embedded default, CPU ms per render outside its main thread: wait phase ${drift("wait")}; batch ${drift("batch")} (renders/s ${f1(embeddedBefore.waitRendersPerSecond)} / ${f1(embeddedAfter.waitRendersPerSecond)} and ${f1(embeddedBefore.batchRendersPerSecond)} / ${f1(embeddedAfter.batchRendersPerSecond)}).`,
+    `The embedded default, CPU ms per render outside its main thread: wait phase ${drift("wait")}; paced ${drift("paced")}; batch ${drift("batch")} (renders/s ${f1(embeddedBefore.waitRendersPerSecond)} / ${f1(embeddedAfter.waitRendersPerSecond)} and ${f1(embeddedBefore.batchRendersPerSecond)} / ${f1(embeddedAfter.batchRendersPerSecond)}).`,
   ].join("\n"),
 );
 await writeFile(
@@ -426,6 +471,7 @@ await writeFile(
       note: `${cores} cores shared by every process (API, workers, PostgreSQL, Swift) and by other work on the machine: worker processes beyond ${cores} cannot add throughput here`,
       scene: "bench/reference-scene.json",
       clients: CLIENTS,
+      pacedRendersPerSecond: PACE,
       durationSeconds: DURATION_S,
       batchRows: ROWS,
       embedded,
@@ -438,8 +484,9 @@ await writeFile(
           return [
             configName(c),
             {
-              wait: (m.wait.cpuMs.workers ?? 0) / embeddedRenderMs(embedded.wait),
-              batch: (m.batch.cpuMs.workers ?? 0) / embeddedRenderMs(embedded.batch),
+              paced: workerOverEmbedded(m, "paced"),
+              wait: workerOverEmbedded(m, "wait"),
+              batch: workerOverEmbedded(m, "batch"),
             },
           ];
         }),
