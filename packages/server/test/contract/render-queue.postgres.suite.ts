@@ -1,7 +1,7 @@
 import pg from "pg";
 import { PgBoss } from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRenderQueue } from "../../src/adapters/postgres/render-jobs.ts";
+import { createRenderQueue, RENDER_QUEUE } from "../../src/adapters/postgres/render-jobs.ts";
 import {
   createPgRenderQueue,
   type PgRenderQueue,
@@ -269,7 +269,10 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
      * Workers of one thread that may take a job ahead (queuedPerThread), whose renders each wait for
      * the test to release them: which renders were taken, in order, and a wait for the nth.
      */
-    const startGatedWorker = async (backlogWaitMs: number) => {
+    const startGatedWorker = async (
+      backlogWaitMs: number,
+      options: { capacity?: number; queuedPerThread?: number; idlePollMs?: number } = {},
+    ) => {
       await stopWorkers?.();
       stopWorkers = null;
       const taken: string[] = [];
@@ -277,9 +280,10 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       const waiters: { n: number; resolve: () => void }[] = [];
       stopWorkers = await startPgRenderWorkers(workerBoss, {
         url,
-        capacity: 1,
-        queuedPerThread: 1,
+        capacity: options.capacity ?? 1,
+        queuedPerThread: options.queuedPerThread ?? 1,
         backlogWaitMs,
+        ...(options.idlePollMs ? { idlePollMs: options.idlePollMs } : {}),
         giveUp,
         async run(renderId) {
           const job = await worker.renders.claim(renderId);
@@ -334,6 +338,37 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       w.release(other.id);
       const results = await Promise.all([r1, r2].map((r) => queue.waitFor(accountId, r.id, 30_000)));
       expect(results.map((r) => r?.render.status)).toEqual(["completed", "completed"]);
+    });
+
+    it("after a fetch that found the queue empty, a job's end fetches again only if a job was sent since", async () => {
+      const fetch = workerBoss.fetch.bind(workerBoss);
+      let fetches = 0;
+      workerBoss.fetch = ((name: string, options?: object) => {
+        if (name === RENDER_QUEUE) fetches++;
+        return fetch(name, options);
+      }) as typeof workerBoss.fetch;
+      try {
+        // Two threads, so a fetch for one job asks for two and comes back short; no idle poll in the test.
+        const w = await startGatedWorker(3_600_000, {
+          capacity: 2,
+          queuedPerThread: 0,
+          idlePollMs: 3_600_000,
+        });
+        const [r1, r2] = [render(), render()];
+        expect(await api.renders.accept(r1)).toEqual({ accepted: true });
+        await w.takenCount(1);
+        const afterFirst = fetches;
+        w.release(r1.id);
+        expect((await queue.waitFor(accountId, r1.id, 30_000))?.render.status).toBe("completed");
+        // r2's NOTIFY brings the one fetch that takes it; r1's end brought none (the queue was empty).
+        expect(await api.renders.accept(r2)).toEqual({ accepted: true });
+        await w.takenCount(2);
+        expect(fetches).toBe(afterFirst + 1);
+        w.release(r2.id);
+        expect((await queue.waitFor(accountId, r2.id, 30_000))?.render.status).toBe("completed");
+      } finally {
+        workerBoss.fetch = fetch;
+      }
     });
   });
 }

@@ -123,6 +123,8 @@ export async function startPgRenderWorkers(
     queuedPerThread?: number;
     /** How long a job must have waited in the queue to show a backlog (queuedPerThread); default 100 ms. */
     backlogWaitMs?: number;
+    /** The floor under NOTIFY: an idle worker fetches at least this often; default 2 s. */
+    idlePollMs?: number;
     /** At most this many renders of one account run at once across all workers; none: no cap. */
     accountConcurrency?: number;
     /** Keeps one render thread of this process for other accounts while they render (spare-thread.ts). */
@@ -143,6 +145,12 @@ export async function startPgRenderWorkers(
   let wake: () => void = () => {
     woke = true;
   };
+  // Every job sent NOTIFYs, so a fetch that found the queue empty, with no NOTIFY since it started,
+  // still holds: the next job's end need not fetch again. At low load that empty fetch after each
+  // render was a statement and a wake-up of this thread per render. `emptyAsOf` is the count of
+  // NOTIFYs seen when such a fetch started; null when the queue may hold a job.
+  let notifications = 0;
+  let emptyAsOf: number | null = null;
   const woken = () =>
     new Promise<void>((resolve) => {
       if (woke) {
@@ -150,7 +158,11 @@ export async function startPgRenderWorkers(
         resolve();
         return;
       }
-      const timer = setTimeout(done, IDLE_POLL_MS);
+      const timer = setTimeout(() => {
+        // The floor: a job may be ready with no NOTIFY (a retry's delay ran out, a lease expired).
+        emptyAsOf = null;
+        done();
+      }, options.idlePollMs ?? IDLE_POLL_MS);
       function done() {
         clearTimeout(timer);
         wake = () => {
@@ -161,9 +173,10 @@ export async function startPgRenderWorkers(
       wake = done;
     });
   const { rows } = await boss.getDb().executeSql(PGBOSS_CHANNEL_SQL);
-  const listener = await listenTo(options.url, String(rows[0]?.channel), "pictor-worker-listen", () =>
-    wake(),
-  );
+  const listener = await listenTo(options.url, String(rows[0]?.channel), "pictor-worker-listen", () => {
+    notifications++;
+    wake();
+  });
 
   let acks: string[] = [];
   let ackTimer: NodeJS.Timeout | null = null;
@@ -240,7 +253,8 @@ export async function startPgRenderWorkers(
       // While several accounts render, one job at a time, so that each fetch knows who is held back.
       const asked = spare && recent.several() ? Math.min(room, 1) : room;
       let fetched = 0;
-      if (asked > 0) {
+      if (asked > 0 && emptyAsOf !== notifications) {
+        const seen = notifications;
         try {
           const ignoreGroups = spare ? heldBack() : [];
           const jobs = await boss.fetch<RenderJobData>(RENDER_QUEUE, {
@@ -252,6 +266,9 @@ export async function startPgRenderWorkers(
           });
           fetched = jobs.length;
           backlog = fetched === asked && waitedLong(jobs.at(-1) as JobTimes | undefined);
+          // Short with nothing held back (no group skipped or capped): no other job was ready.
+          const empty = fetched < asked && ignoreGroups.length === 0 && !options.accountConcurrency;
+          emptyAsOf = empty ? seen : null;
           inFlight += jobs.length;
           for (const job of jobs) void runOne(job);
         } catch {
