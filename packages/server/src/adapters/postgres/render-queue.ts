@@ -1,16 +1,15 @@
 import { EventEmitter } from "node:events";
-import pg from "pg";
 import type { PgBoss } from "pg-boss";
 import type { RenderQueue } from "../../ports/render-queue.ts";
 import type { RenderRecord, RenderStore } from "../../ports/render-store.ts";
 import { RecentAccounts, spareThreadCap } from "../queue/spare-thread.ts";
+import { listenTo } from "./listen.ts";
 import { RENDER_GIVEN_UP_QUEUE, RENDER_QUEUE, type RenderJobData } from "./render-jobs.ts";
 import { RENDER_FINISHED_CHANNEL } from "./render-store.ts";
 
 // Notifications are the fast path; this poll is the floor for one lost while the listening
 // connection was being re-established.
 const POLL_FLOOR_MS = 1000;
-const RECONNECT_MS = 1000;
 
 const finished = (r: RenderRecord | null) =>
   r !== null && (r.status === "completed" || r.status === "failed");
@@ -296,54 +295,6 @@ export async function startPgRenderWorkers(
     while (inFlight > 0) await woken();
     await flushAcks();
     await listener.close();
-  };
-}
-
-/**
- * A connection LISTENing on `channel`, re-established after it drops (notifications sent meanwhile
- * are lost: callers keep a polling floor).
- */
-export async function listenTo(
-  url: string,
-  channel: string,
-  applicationName: string,
-  onNotify: (payload: string | undefined) => void,
-): Promise<{ close(): Promise<void> }> {
-  let closed = false;
-  let client: pg.Client | null = null;
-  const listen = async () => {
-    const c = new pg.Client({ connectionString: url, application_name: applicationName });
-    c.on("notification", (n) => {
-      if (n.channel === channel) onNotify(n.payload);
-    });
-    c.on("error", () => {
-      if (closed) return;
-      client = null;
-      c.end().catch(() => {});
-      retry();
-    });
-    try {
-      await c.connect();
-      await c.query(`LISTEN "${channel.replaceAll('"', "")}"`);
-    } catch (error) {
-      c.end().catch(() => {});
-      throw error;
-    }
-    if (closed) await c.end();
-    else client = c;
-  };
-  // Until it is back (a database restart takes a while): every RECONNECT_MS.
-  const retry = () => {
-    setTimeout(() => {
-      if (!closed) listen().catch(retry);
-    }, RECONNECT_MS).unref();
-  };
-  await listen();
-  return {
-    async close() {
-      closed = true;
-      await client?.end();
-    },
   };
 }
 
