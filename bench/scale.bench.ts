@@ -395,8 +395,9 @@ const throughputRow = (name: string, m: Measured) =>
 // threads plus the threads that work for them (sharp's encode runs on libuv's pool, V8's GC helpers).
 // The yardstick for a worker process, which does that and its queue work.
 const embeddedRenderMs = (p: PerRender) => (p.cpuMs.renderThreads ?? 0) + (p.cpuMs.embeddedOtherThreads ?? 0);
-const cpuRow = (name: string, p: PerRender, yardstick: number) =>
-  `| ${name} | ${f2(p.cpuMs.api ?? p.cpuMs.embeddedMainThread)} | ${f2(p.cpuMs.workers ?? p.cpuMs.renderThreads)} | ${p.cpuMs.workers === undefined ? f2(p.cpuMs.embeddedOtherThreads) : f2((p.cpuMs.workers ?? 0) - (p.cpuMs.workerRenderThreads ?? 0))} | ${p.cpuMs.postgres === undefined ? "-" : f2(p.cpuMs.postgres)} | ${p.cpuMs.objectStore === undefined ? "-" : f2(p.cpuMs.objectStore)} | ${f2(
+const cpuRow = (name: string, m: Measured, phase: Phase) => {
+  const p = m[phase];
+  return `| ${name} | ${f2(p.cpuMs.api ?? p.cpuMs.embeddedMainThread)} | ${f2(p.cpuMs.workers ?? p.cpuMs.renderThreads)} | ${p.cpuMs.workers === undefined ? f2(p.cpuMs.embeddedOtherThreads) : f2((p.cpuMs.workers ?? 0) - (p.cpuMs.workerRenderThreads ?? 0))} | ${p.cpuMs.postgres === undefined ? "-" : f2(p.cpuMs.postgres)} | ${p.cpuMs.objectStore === undefined ? "-" : f2(p.cpuMs.objectStore)} | ${f2(
     Object.entries(p.cpuMs)
       .filter(
         ([k]) =>
@@ -409,7 +410,8 @@ const cpuRow = (name: string, p: PerRender, yardstick: number) =>
           ].includes(k),
       )
       .reduce((a, [, v]) => a + v, 0),
-  )} | ${p.cpuMs.workers === undefined ? "1.00" : f2((p.cpuMs.workers ?? 0) / yardstick)} | ${f1(p.statements)} | ${f1(p.transactions)} | ${kib(p.bytes.api ?? p.bytes.embeddedProcess)} / ${kib(p.bytes.workers)} / ${kib(p.bytes.postgres)} / ${kib(p.bytes.objectStore)} |`;
+  )} | ${p.cpuMs.workers === undefined ? "1.00" : f2(workerOverEmbedded(m, phase))} | ${f1(p.statements)} | ${f1(p.transactions)} | ${kib(p.bytes.api ?? p.bytes.embeddedProcess)} / ${kib(p.bytes.workers)} / ${kib(p.bytes.postgres)} / ${kib(p.bytes.objectStore)} |`;
+};
 const EMBEDDED_NAME = `embedded default (${cores} render threads; mean of before and after)`;
 const drift = (phase: Phase) =>
   `${f2(embeddedRenderMs(embeddedBefore[phase]))} before, ${f2(embeddedRenderMs(embeddedAfter[phase]))} after`;
@@ -425,10 +427,8 @@ const cpuTable = (phase: Phase) => [
   `CPU ms per render by role, ${PHASE_NAME[phase]}; worker ÷ embedded = a worker process's CPU per render ÷ the embedded process's CPU per render outside its main (HTTP) thread, same phase:`,
   "| configuration | API (embedded: main thread) | worker process (embedded: render threads) | of which not render threads (embedded: other threads) | PostgreSQL | object store | total | worker ÷ embedded | statements | transactions | KiB moved API / worker / PG / S3 |",
   "|---|---|---|---|---|---|---|---|---|---|---|",
-  cpuRow(EMBEDDED_NAME, embedded[phase], embeddedRenderMs(embedded[phase])),
-  ...CONFIGS.map((c) =>
-    cpuRow(configName(c), (scaled[configName(c)] as Measured)[phase], embeddedRenderMs(embedded[phase])),
-  ),
+  cpuRow(EMBEDDED_NAME, embedded, phase),
+  ...CONFIGS.map((c) => cpuRow(configName(c), scaled[configName(c)] as Measured, phase)),
 ];
 console.log(
   [

@@ -38,9 +38,10 @@ async function freshModule() {
   return import("../../src/adapters/queue/render-thread-heap.ts");
 }
 
-afterAll(() => {
+afterAll(async () => {
   // V8's flags are the process's: leave the server's setting for whatever else this process runs.
-  setFlagsFromString("--initial-old-space-size=64");
+  const { RENDER_THREAD_INITIAL_OLD_SPACE_MB } = await freshModule();
+  setFlagsFromString(`--initial-old-space-size=${RENDER_THREAD_INITIAL_OLD_SPACE_MB}`);
 });
 
 it("threads started after sizeRenderThreadHeaps grow their old generation to 64 MiB before a full collection", async () => {
