@@ -1,11 +1,11 @@
-import type { AssetStore } from "../ports/asset-store.ts";
+import type { AssetRecord, AssetStore } from "../ports/asset-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { TemplateRecord, TemplateStore } from "../ports/template-store.ts";
 import type { TemplateDocumentT } from "./document.ts";
-import { type Failure, fail, type Result } from "./failure.ts";
+import { fail, type Result } from "./failure.ts";
 import { newId } from "./ids.ts";
 import { jsonStrings } from "./json-strings.ts";
-import { assetIdOf } from "./render-request.ts";
+import { assetIdOf, assetRef, namesAssetId } from "./render-request.ts";
 import { checkTemplateDocument } from "./template-document.ts";
 
 export interface TemplateDeps {
@@ -23,31 +23,100 @@ function* assetRefsOf(doc: TemplateDocumentT): Generator<{ path: string; id: str
   }
 }
 
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** The values an image slot takes from the document itself: its `default` and its `sample` value. */
+function* imageSlotValues(
+  doc: TemplateDocumentT,
+): Generator<{ slot: string; what: "default" | "sample value"; path: string; value: string }> {
+  for (const [i, slot] of doc.slots.entries()) {
+    if (slot.type !== "image") continue;
+    if (slot.default !== undefined) {
+      yield { slot: slot.name, what: "default", path: `document.slots[${i}].default`, value: slot.default };
+    }
+    const sample = doc.sample && Object.hasOwn(doc.sample, slot.name) ? doc.sample[slot.name] : undefined;
+    if (sample !== undefined) {
+      const key = IDENTIFIER.test(slot.name) ? `.${slot.name}` : `[${JSON.stringify(slot.name)}]`;
+      yield { slot: slot.name, what: "sample value", path: `document.sample${key}`, value: sample };
+    }
+  }
+}
+
 /**
- * A template names assets by id, and a render draws whatever its template names: an id of another
- * account's asset is refused when the document is saved (renders also resolve ids only within the
- * render's account, so a document saved before this check cannot reach them either).
+ * A template names assets by id, and a render draws whatever its template names. Checked when the
+ * document is saved or published:
+ * - an id of another account's asset (or of none) is refused (renders also resolve ids only within
+ *   the render's account, so a document saved before this check cannot reach them either);
+ * - an image slot's `default` or `sample` value given as a bare asset id `ast_…` (the form requests
+ *   use) is stored as `asset://ast_…`, the form the renderer reads, as a request value is mapped;
+ * - such a value must name an image, not a font.
+ * Failures are `invalid_request` with the JSON path, naming the slot where a slot's value is at fault.
  */
-async function foreignAssetRef(
+async function checkAssetRefs(
   deps: TemplateDeps,
   accountId: string,
-  doc: TemplateDocumentT,
-): Promise<Failure | null> {
-  const checked = new Set<string>();
+  input: TemplateDocumentT,
+): Promise<Result<TemplateDocumentT>> {
+  const found = new Map<string, AssetRecord | null>();
+  const lookup = async (id: string) => {
+    if (!found.has(id)) found.set(id, await deps.assets.get(accountId, id));
+    return found.get(id) ?? null;
+  };
+  const refused = (path: string, message: string, detail: string) =>
+    fail("invalid_request", message, { errors: [{ path, message: detail }] });
+
+  // Bare ids to store as `asset://` references, by slot name.
+  const mapped = { default: new Map<string, string>(), "sample value": new Map<string, string>() };
+  for (const ref of imageSlotValues(input)) {
+    const id = namesAssetId(ref.value) ? ref.value : assetIdOf(ref.value);
+    if (!id) continue;
+    const asset = await lookup(id);
+    if (!asset) {
+      return refused(
+        ref.path,
+        `Slot '${ref.slot}': its ${ref.what} names asset '${id}', which this account does not have.`,
+        `Unknown asset id for slot '${ref.slot}'.`,
+      );
+    }
+    if (!asset.contentType.startsWith("image/")) {
+      return refused(
+        ref.path,
+        `Slot '${ref.slot}': its ${ref.what} names asset '${id}', a ${asset.contentType} file, not an image.`,
+        `Not an image asset (slot '${ref.slot}').`,
+      );
+    }
+    if (ref.value !== assetRef(id)) mapped[ref.what].set(ref.slot, assetRef(id));
+  }
+  const doc: TemplateDocumentT =
+    mapped.default.size === 0 && mapped["sample value"].size === 0
+      ? input
+      : {
+          ...input,
+          slots: input.slots.map((slot) => {
+            const value = mapped.default.get(slot.name);
+            return value === undefined ? slot : { ...slot, default: value };
+          }),
+          ...(input.sample && {
+            // fromEntries: a slot may be named `__proto__`.
+            sample: Object.fromEntries(
+              Object.entries(input.sample).map(([name, value]) => [
+                name,
+                mapped["sample value"].get(name) ?? value,
+              ]),
+            ),
+          }),
+        };
+
   for (const ref of assetRefsOf(doc)) {
-    if (checked.has(ref.id)) continue;
-    checked.add(ref.id);
-    if (!(await deps.assets.get(accountId, ref.id))) {
-      return fail(
-        "invalid_request",
+    if (!(await lookup(ref.id))) {
+      return refused(
+        ref.path,
         `The document names asset '${ref.id}', which this account does not have.`,
-        {
-          errors: [{ path: ref.path, message: "Unknown asset id." }],
-        },
+        "Unknown asset id.",
       );
     }
   }
-  return null;
+  return { ok: true, value: doc };
 }
 
 export async function createTemplate(
@@ -58,9 +127,9 @@ export async function createTemplate(
 ): Promise<Result<TemplateRecord>> {
   const checked = checkTemplateDocument(input);
   if (!checked.ok) return checked;
-  const doc = checked.value;
-  const foreign = await foreignAssetRef(deps, accountId, doc);
-  if (foreign) return foreign;
+  const refs = await checkAssetRefs(deps, accountId, checked.value);
+  if (!refs.ok) return refs;
+  const doc = refs.value;
   const now = deps.clock.now().toISOString();
   const record: TemplateRecord = {
     id: newId("tpl"),
@@ -91,13 +160,33 @@ export async function updateDraft(
   if (!template) return fail("not_found", `No template '${idOrKey}'.`);
   const checked = checkTemplateDocument(input);
   if (!checked.ok) return checked;
-  const foreign = await foreignAssetRef(deps, accountId, checked.value);
-  if (foreign) return foreign;
+  const refs = await checkAssetRefs(deps, accountId, checked.value);
+  if (!refs.ok) return refs;
   const now = deps.clock.now().toISOString();
-  if (!(await deps.templates.updateDraft(accountId, template.id, checked.value, now))) {
-    return keyTaken(checked.value.key);
+  if (!(await deps.templates.updateDraft(accountId, template.id, refs.value, now))) {
+    return keyTaken(refs.value.key);
   }
   return { ok: true, value: (await deps.templates.find(accountId, template.id)) as TemplateRecord };
+}
+
+/**
+ * Freezes the draft as the next version. The draft's asset references are checked again (a draft saved
+ * before the check may name another account's asset, or a bare id): refused, or mapped first.
+ */
+export async function publishTemplate(
+  deps: TemplateDeps,
+  accountId: string,
+  idOrKey: string,
+): Promise<Result<TemplateRecord>> {
+  const template = await deps.templates.find(accountId, idOrKey);
+  if (!template) return fail("not_found", `No template '${idOrKey}'.`);
+  const refs = await checkAssetRefs(deps, accountId, template.draft);
+  if (!refs.ok) return refs;
+  const now = deps.clock.now().toISOString();
+  if (refs.value !== template.draft)
+    await deps.templates.updateDraft(accountId, template.id, refs.value, now);
+  await deps.templates.publish(accountId, template.id, now);
+  return { ok: true, value: (await deps.templates.find(accountId, template.id)) ?? template };
 }
 
 export async function duplicateTemplate(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newId } from "../../src/domain/ids.ts";
+import { newAssetToken, newId } from "../../src/domain/ids.ts";
 import {
   api,
   balanceOf,
@@ -161,6 +161,111 @@ describe("assets named by a template", () => {
       body: { document: withPhoto("test-card", `asset://${mine.id}`) },
     });
     expect(patched.status).toBe(400);
+  });
+
+  /** The test card whose `photo` image slot has `fields` (a `default`), and the given `sample`. */
+  const photoSlot = (key: string, fields: Record<string, string>, sample?: Record<string, string>) => {
+    const doc = testTemplate(key) as ReturnType<typeof testTemplate> & { sample?: Record<string, string> };
+    const slot = doc.slots[2] as Record<string, string>;
+    expect(slot.name).toBe("photo");
+    Object.assign(slot, fields);
+    if (sample) doc.sample = sample;
+    return doc;
+  };
+
+  it("an image slot's default given as a bare asset id is stored as asset://, so it renders", async () => {
+    const mine = await insertAsset(t, a.accountId, "brand/", await logoPng());
+    const saved = await api(t, "POST", "/v1/templates", {
+      key: a.key,
+      body: { document: photoSlot("bare-default", { default: mine.id }, { photo: mine.id }), publish: true },
+    });
+    expect(saved.status).toBe(201);
+    expect(saved.body.document.slots[2].default).toBe(`asset://${mine.id}`);
+    expect(saved.body.document.sample).toEqual({ photo: `asset://${mine.id}` });
+    const rendered = await api(t, "POST", "/v1/renders", {
+      key: a.key,
+      body: { template: "bare-default", modifications: [], wait: true },
+    });
+    expect(rendered.status).toBe(200);
+    expect(rendered.body.status).toBe("completed");
+    expect(rendered.body.warnings).toContainEqual(
+      expect.objectContaining({ code: "slot_default_used", slot: "photo" }),
+    );
+  });
+
+  it("another account's asset id in an image slot's default or sample is 400 naming the slot", async () => {
+    const mine = await insertAsset(t, a.accountId, "brand/", await logoPng());
+    const cases = [
+      [photoSlot("steal-default", { default: mine.id }), "document.slots[2].default", "default"],
+      [photoSlot("steal-ref", { default: `asset://${mine.id}` }), "document.slots[2].default", "default"],
+      [photoSlot("steal-sample", {}, { photo: mine.id }), "document.sample.photo", "sample value"],
+      [photoSlot("no-such", { default: "ast_doesnotexist" }), "document.slots[2].default", "default"],
+    ] as const;
+    for (const [document, path, what] of cases) {
+      const res = await api(t, "POST", "/v1/templates", { key: b.key, body: { document, publish: true } });
+      expect(res.status, path).toBe(400);
+      expect(res.body.error.code).toBe("invalid_request");
+      expect(res.body.error.message).toMatch(new RegExp(`^Slot 'photo': its ${what} names asset 'ast_`));
+      expect(res.body.error.errors).toEqual([{ path, message: "Unknown asset id for slot 'photo'." }]);
+      const patched = await api(t, "PUT", `/v1/templates/${bTemplate}`, { key: b.key, body: { document } });
+      expect(patched.status).toBe(400);
+      expect(patched.body.error.errors[0].path).toBe(path);
+    }
+  });
+
+  it("an image slot's default naming a font asset is 400 naming the slot", async () => {
+    const image = await insertAsset(t, a.accountId, "fonts/", await logoPng());
+    const record = await t.data.assets.get(a.accountId, image.id);
+    if (!record) throw new Error("asset missing");
+    const fontId = newId("ast");
+    await t.data.assets.insert({ ...record, id: fontId, token: newAssetToken(), contentType: "font/ttf" });
+    const res = await api(t, "POST", "/v1/templates", {
+      key: a.key,
+      body: { document: photoSlot("font-default", { default: fontId }) },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe(
+      `Slot 'photo': its default names asset '${fontId}', a font/ttf file, not an image.`,
+    );
+  });
+
+  it("publishing a draft stored before the check maps a bare asset id and refuses another account's", async () => {
+    const mine = await insertAsset(t, a.accountId, "brand/", await logoPng());
+    const at = new Date().toISOString();
+    const stored = async (accountId: string, key: string) => {
+      const id = newId("tpl");
+      await t.data.templates.insert({
+        id,
+        accountId,
+        key,
+        name: "Stored",
+        draft: photoSlot(key, { default: mine.id }) as never,
+        publishedVersion: null,
+        archivedAt: null,
+        createdAt: at,
+        updatedAt: at,
+      });
+      return id;
+    };
+    const own = await stored(a.accountId, "stored-bare");
+    const published = await api(t, "POST", `/v1/templates/${own}/publish`, { key: a.key });
+    expect(published.status).toBe(200);
+    expect(published.body.document.slots[2].default).toBe(`asset://${mine.id}`);
+    const rendered = await api(t, "POST", "/v1/renders", {
+      key: a.key,
+      body: { template: "stored-bare", modifications: [], wait: true },
+    });
+    expect(rendered.body.status).toBe("completed");
+
+    const theirs = await stored(b.accountId, "stored-bare-steal");
+    const refused = await api(t, "POST", `/v1/templates/${theirs}/publish`, { key: b.key });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.errors).toEqual([
+      { path: "document.slots[2].default", message: "Unknown asset id for slot 'photo'." },
+    ]);
+    expect(
+      (await api(t, "GET", `/v1/templates/${theirs}`, { key: b.key })).body.published_version,
+    ).toBeNull();
   });
 
   it("a render resolves asset ids only within its own account, even for a document stored before the check", async () => {

@@ -1,4 +1,6 @@
+import { publishTemplate } from "../../domain/templates.ts";
 import type { App, AppDeps } from "../app-types.ts";
+import { orThrow } from "../failure.ts";
 import { IdParams, TemplateDetail } from "../schemas.ts";
 import { templateDetail } from "../views.ts";
 import { findTemplateOr404 } from "./find-or-404.ts";
@@ -17,8 +19,7 @@ export function registerTemplatePublish(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const template = await findTemplateOr404(deps, request.accountId, request.params.id);
-      await deps.templates.publish(request.accountId, template.id, deps.clock.now().toISOString());
-      return templateDetail((await deps.templates.find(request.accountId, template.id)) ?? template);
+      return templateDetail(orThrow(await publishTemplate(deps, request.accountId, template.id)));
     },
   );
 }
