@@ -13,6 +13,7 @@ import {
   validateSlotValues,
 } from "@pictor/engine";
 import { loadDeferredFontSet } from "@pictor/fonts";
+import type { CanvasKit } from "canvaskit-wasm";
 import { createCanvasKit, forgetCanvasKit, loadCanvasKit } from "./canvaskit.ts";
 import { collectGarbage } from "./collect-garbage.ts";
 import { type EncodedImage, encodeImage, type OutputFormat } from "./encode.ts";
@@ -52,6 +53,11 @@ export interface NodeRendererOptions {
    */
   trimNativeHeap?: boolean;
   imageLimits?: Partial<ImageLimits>;
+  /**
+   * Test only: called with the current CanvasKit instance just before each draw. A test breaks the
+   * instance here and throws, as a WebAssembly trap does, to prove that the renderer replaces it.
+   */
+  beforeDraw?: (canvasKit: CanvasKit, document: TemplateDocumentT) => void;
 }
 
 export interface NodeRenderOptions {
@@ -127,6 +133,11 @@ export interface NodeRenderer {
   readonly recycles: number;
   /** How many times an idle renderer gave the C heap's free pages back (see `trimNativeHeap`). */
   readonly trims: number;
+  /**
+   * How many times a draw failed with an error the engine cannot vouch for (a WebAssembly trap, an
+   * allocation failure, any untyped error) and the renderer moved to a fresh CanvasKit instance.
+   */
+  readonly replacements: number;
   dispose(): void;
 }
 
@@ -201,46 +212,99 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
   const noteSize = (width: number, height: number) => {
     if (width * height * 4 > recycleAbove) grown = true;
   };
+  /** A fresh CanvasKit instance and engine, with the faces the host registered. */
+  async function freshEngine(): Promise<{ kit: CanvasKit; engine: Engine }> {
+    const freshKit = await createCanvasKit();
+    const fresh = engineOf(freshKit);
+    if (registered.length > 0) fresh.registerFonts(registered);
+    return { kit: freshKit, engine: fresh };
+  }
+  /** Puts a fresh instance in place of the current one. Only while holding the engine (engineFree). */
+  function install(fresh: { kit: CanvasKit; engine: Engine }): void {
+    const old = engine;
+    const oldKit = kit;
+    engine = fresh.engine;
+    kit = fresh.kit;
+    grown = false;
+    faulted = false;
+    try {
+      old.dispose();
+    } catch {
+      // A trapped instance may fail to free its objects one by one; it is dropped whole below.
+    }
+    forgetCanvasKit(oldKit);
+    copies.clear();
+    cache.dropLarger(recycleAbove / 4);
+  }
+  /**
+   * The old heap is a WebAssembly.Memory: freed only when V8 collects it, and an idle thread
+   * allocates nothing that would start a collection, so it stayed resident (78 MB after a scale-4
+   * render). Twice, a task apart: the first collection queues canvaskit's FinalizationRegistry
+   * clean-ups, which hold the old instance until they have run; the second then frees its heap.
+   * Then the C heap is trimmed: the old instance's native buffers are free by now.
+   */
+  function collectOldHeap(): void {
+    setTimeout(() => {
+      collectGarbage();
+      setTimeout(() => {
+        collectGarbage();
+        trimNow();
+      }, 50).unref();
+    }, 50).unref();
+  }
   let recycling: Promise<boolean> | null = null;
   function recycleNow(): Promise<boolean> {
     recycling ??= (async () => {
       if (!grown || disposed) return false;
-      const freshKit = await createCanvasKit();
-      const fresh = engineOf(freshKit);
-      if (registered.length > 0) fresh.registerFonts(registered);
+      const fresh = await freshEngine();
       // Swapped when the engine is free: a draw in progress finishes on the old one.
       const swap = engineFree.then(() => {
-        const old = engine;
-        const oldKit = kit;
-        engine = fresh;
-        kit = freshKit;
-        grown = false;
+        install(fresh);
         recycles++;
-        old.dispose();
-        forgetCanvasKit(oldKit);
-        copies.clear();
-        cache.dropLarger(recycleAbove / 4);
       });
       engineFree = swap.catch(() => undefined);
       await swap;
       return true;
     })().finally(() => {
       recycling = null;
-      // The old heap is a WebAssembly.Memory: freed only when V8 collects it, and an idle thread
-      // allocates nothing that would start a collection, so it stayed resident (78 MB after a scale-4
-      // render).
-      // Twice, a task apart: the first collection queues canvaskit's FinalizationRegistry clean-ups,
-      // which hold the old instance until they have run; the second then frees its heap.
-      // Then the C heap is trimmed: the old instance's native buffers are free by now.
-      setTimeout(() => {
-        collectGarbage();
-        setTimeout(() => {
-          collectGarbage();
-          trimNow();
-        }, 50).unref();
-      }, 50).unref();
+      collectOldHeap();
     });
     return recycling;
+  }
+  /**
+   * Set when a draw failed in a way the engine cannot vouch for: a WebAssembly trap unwinds
+   * CanvasKit's C++ stack without its destructors, so the instance keeps what the failed draw
+   * allocated (an 8000x8000 shadowed text left its heap unable to hold even a 1200x630 surface)
+   * and may be inconsistent. No later render may draw on it.
+   */
+  let faulted = false;
+  let replacements = 0;
+  /** Runs one draw, marking the instance faulted if the draw fails with an untyped error. */
+  function guardedDraw<T>(document: TemplateDocumentT, draw: (engine: Engine) => T): T {
+    try {
+      options.beforeDraw?.(kit, document);
+      return draw(engine);
+    } catch (error) {
+      if (!isTypedError(error)) faulted = true;
+      throw error;
+    }
+  }
+  /**
+   * Replaces a faulted instance. Only while holding the engine: right after the failed draw (so the
+   * broken heap is freed at once) and again before each draw while a replacement has not succeeded.
+   */
+  async function replaceIfFaulted(): Promise<void> {
+    if (!faulted || disposed) return;
+    install(await freshEngine());
+    replacements++;
+    collectOldHeap();
+  }
+  /** What engineFree becomes after a draw turn: free once `released` settles, and healthy. */
+  function afterTurn(released: Promise<unknown>): Promise<unknown> {
+    return released.then(
+      () => undefined,
+      () => replaceIfFaulted().catch(() => undefined),
+    );
   }
   const cache = new PreparedImageCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
   const limits: ImageLimits = { ...DEFAULT_IMAGE_LIMITS, ...options.imageLimits };
@@ -296,8 +360,11 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
     values: SlotValues | undefined,
     images: ReadonlyMap<string, PreparedImage>,
   ): Promise<NodeRenderResult[]> {
-    const turn = engineFree.then(() => {
-      const drawn = engine.render(document, { frame: render.frame, values, scale: render.scale, images });
+    const turn = engineFree.then(async () => {
+      await replaceIfFaulted();
+      const drawn = guardedDraw(document, (engine) =>
+        engine.render(document, { frame: render.frame, values, scale: render.scale, images }),
+      );
       noteSize(drawn.width, drawn.height);
       const copy = render.releaseEngineAfterDraw ? copies.take(drawn.pixels) : null;
       const frame = copy ? { ...drawn, pixels: copy } : drawn;
@@ -315,7 +382,7 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
       if (copy) void encoded.finally(() => copies.give(copy)).catch(() => undefined);
       return { encoded, inPlace: copy === null };
     });
-    engineFree = turn.then(({ encoded, inPlace }) => (inPlace ? encoded : undefined)).catch(() => undefined);
+    engineFree = afterTurn(turn.then(({ encoded, inPlace }) => (inPlace ? encoded : undefined)));
     return turn.then(({ encoded }) => encoded);
   }
 
@@ -354,7 +421,8 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
       );
       // The page reads the pixels in place, so the engine is held until it has them.
       const turn = engineFree.then(async () => {
-        const drawn = engine.render(document, { ...plan, images });
+        await replaceIfFaulted();
+        const drawn = guardedDraw(document, (engine) => engine.render(document, { ...plan, images }));
         noteSize(drawn.width, drawn.height);
         await pdf.addPage(drawn, {
           widthPt: pixelsToPoints(frame.width, dpi),
@@ -363,7 +431,7 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
         });
         return drawn;
       });
-      engineFree = turn.catch(() => undefined);
+      engineFree = afterTurn(turn);
       const drawn = await turn;
       first ??= { width: drawn.width, height: drawn.height };
       for (const w of drawn.warnings) warnings.set(`${w.code}\u0000${w.slot}\u0000${w.message}`, w);
@@ -441,6 +509,9 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
     },
     get trims() {
       return trimCount;
+    },
+    get replacements() {
+      return replacements;
     },
 
     dispose() {

@@ -1,4 +1,3 @@
-import type { Lookup } from "../adapters/fetch/resolve-target.ts";
 import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
 import { createLocalRenderQueue } from "../adapters/queue/local-render-queue.ts";
 import { createWorkerPool } from "../adapters/queue/worker-pool.ts";
@@ -16,13 +15,13 @@ import { OutputHashes } from "../jobs/output-hashes.ts";
 import { giveUpRenderJob, type RenderJobDeps, runRenderJob } from "../jobs/render-job.ts";
 import type { ServeConfig } from "./config.ts";
 import { openDataDir } from "./data-dir.ts";
-import { listen, logOptions, type RunningServer } from "./running-server.ts";
+import { listen, logOptions, type RunningServer, type ServeTestHooks } from "./running-server.ts";
 
 /** The embedded default: API and render threads in one process on SQLite, files and an in-process queue. */
 export async function startEmbeddedServer(
   config: ServeConfig,
   /** Tests only: DNS answers for the API process's outbound guard (webhook checks and deliveries). */
-  testHooks: { lookup?: Lookup } = {},
+  testHooks: ServeTestHooks = {},
 ): Promise<RunningServer> {
   const data = openDataDir(config.dataDir, config.examplesDir ? { examplesDir: config.examplesDir } : {});
   // Read now, so a starter directory that cannot be read stops the start, not every later sign-up.
@@ -43,6 +42,7 @@ export async function startEmbeddedServer(
       blobRoot: data.paths.blobs,
       outboundAllowlist: config.outboundAllowlist,
       memory: config.memory,
+      ...(testHooks.trapOnDocumentKey ? { trapOnDocumentKey: testHooks.trapOnDocumentKey } : {}),
     },
     { backgroundThreads: config.spareThread },
   );

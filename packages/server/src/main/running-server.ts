@@ -1,3 +1,4 @@
+import type { Lookup } from "../adapters/fetch/resolve-target.ts";
 import type { App } from "../http/app-types.ts";
 import type { ServeConfig } from "./config.ts";
 
@@ -60,4 +61,15 @@ export async function listen(app: App, config: Pick<ServeConfig, "port" | "host"
       ? "127.0.0.1"
       : config.host;
   return `http://${host}:${port}`;
+}
+
+/** What only tests set: never read from configuration. */
+export interface ServeTestHooks {
+  /** DNS answers for the API process's outbound guard (webhook checks and deliveries). */
+  lookup?: Lookup;
+  /**
+   * Render threads break their CanvasKit instance (as a WebAssembly trap leaves it) and throw a
+   * trap when they draw a document with this key: proves one render cannot poison a thread.
+   */
+  trapOnDocumentKey?: string;
 }

@@ -1,5 +1,4 @@
 import { PgBoss } from "pg-boss";
-import type { Lookup } from "../adapters/fetch/resolve-target.ts";
 import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
 import { isPostgresUnavailable } from "../adapters/postgres/faults.ts";
 import { createPgImageUrlStore } from "../adapters/postgres/image-url-store.ts";
@@ -16,7 +15,7 @@ import { OutputHashes } from "../jobs/output-hashes.ts";
 import { giveUpRenderJob, runRenderJob } from "../jobs/render-job.ts";
 import type { ServeConfig } from "./config.ts";
 import { dataPaths } from "./data-dir.ts";
-import { listen, logOptions, type RunningServer } from "./running-server.ts";
+import { listen, logOptions, type RunningServer, type ServeTestHooks } from "./running-server.ts";
 import { openScaledState, type PostgresBackend, type ScaledState } from "./scaled-state.ts";
 
 // Any constant both sides agree on; pg advisory locks are per database.
@@ -30,7 +29,7 @@ const FIRST_START_LOCK = 7_140_001;
 export async function startScaledServer(
   config: ServeConfig,
   backend: PostgresBackend,
-  testHooks: { lookup?: Lookup } = {},
+  testHooks: ServeTestHooks = {},
 ): Promise<RunningServer> {
   const servesApi = config.role !== "worker";
   const renders = config.role !== "api";
@@ -115,6 +114,7 @@ export async function startScaledServer(
       ...(blobs.kind === "s3" ? { s3: blobs.s3 } : { blobRoot: dataPaths(config.dataDir).blobs }),
       outboundAllowlist: config.outboundAllowlist,
       memory: config.memory,
+      ...(testHooks.trapOnDocumentKey ? { trapOnDocumentKey: testHooks.trapOnDocumentKey } : {}),
     });
     const runTask = pool.run;
     // A job taken before the engines load would sit out part of its expiry in this process's queue.

@@ -1,8 +1,7 @@
-import type { Lookup } from "../adapters/fetch/resolve-target.ts";
 import type { ServeConfig } from "./config.ts";
-import type { RunningServer } from "./running-server.ts";
+import type { RunningServer, ServeTestHooks } from "./running-server.ts";
 
-export type { RunningServer } from "./running-server.ts";
+export type { RunningServer, ServeTestHooks } from "./running-server.ts";
 
 /**
  * The composition root of `pictor serve`: the one place that turns configuration into adapters.
@@ -10,8 +9,7 @@ export type { RunningServer } from "./running-server.ts";
  */
 export async function startServer(
   config: ServeConfig,
-  /** Tests only: DNS answers for the API process's outbound guard (webhook checks and deliveries). */
-  testHooks: { lookup?: Lookup } = {},
+  testHooks: ServeTestHooks = {},
 ): Promise<RunningServer> {
   const backend = config.backend;
   switch (backend.state) {

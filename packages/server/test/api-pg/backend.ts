@@ -5,7 +5,7 @@ import type { Lookup } from "../../src/adapters/fetch/resolve-target.ts";
 import { readServeConfig, type ServeFlags } from "../../src/main/config.ts";
 import { type DataDir, openDataDir } from "../../src/main/data-dir.ts";
 import { openScaledState } from "../../src/main/scaled-state.ts";
-import { type RunningServer, startServer } from "../../src/main/serve.ts";
+import { type RunningServer, type ServeTestHooks, startServer } from "../../src/main/serve.ts";
 import { openSyncSql } from "./sync-sql.ts";
 
 export interface PgS3Services {
@@ -31,8 +31,12 @@ export async function startBackendServer(options: {
   flags: ServeFlags & { data: string };
   env: Record<string, string>;
   lookup?: Lookup;
+  trapOnDocumentKey?: string;
 }): Promise<{ server: RunningServer; data: DataDir; closeData(): Promise<void> }> {
-  const hooks = options.lookup ? { lookup: options.lookup } : {};
+  const hooks: ServeTestHooks = {
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+    ...(options.trapOnDocumentKey ? { trapOnDocumentKey: options.trapOnDocumentKey } : {}),
+  };
   if (testBackend() === "sqlite") {
     const server = await startServer(readServeConfig(options.flags, options.env), hooks);
     const data = openDataDir(options.flags.data);

@@ -81,6 +81,8 @@ export async function startTestServer(
     examples?: boolean;
     allowPorts?: number[];
     lookup?: Lookup;
+    /** Render threads break their engine as a WebAssembly trap does when they draw this document key. */
+    trapOnDocumentKey?: string;
     /** Extra settings, as `pictor serve` would read them from the environment. */
     env?: Record<string, string>;
   } = {},
@@ -105,6 +107,7 @@ export async function startTestServer(
       ...options.env,
     },
     ...(options.lookup ? { lookup: options.lookup } : {}),
+    ...(options.trapOnDocumentKey ? { trapOnDocumentKey: options.trapOnDocumentKey } : {}),
   });
   await server.workersReady();
   return {

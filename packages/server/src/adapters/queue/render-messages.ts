@@ -90,6 +90,8 @@ export interface RenderWorkerData {
   memory?: { preparedImageBytes: number; composedImageBytes: number };
   /** Set for a background render thread: the nice value it lowers its own priority to (thread-priority.ts). */
   nice?: number;
+  /** Tests only (ServeTestHooks): documents with this key break the thread's engine as a trap does. */
+  trapOnDocumentKey?: string;
 }
 
 export type WorkerMessage =

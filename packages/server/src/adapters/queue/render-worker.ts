@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { parentPort, workerData } from "node:worker_threads";
 import { restoreFontFamilyNames } from "@pictor/engine";
-import { createNodeRenderer } from "@pictor/render-node";
+import { createNodeRenderer, type NodeRendererOptions } from "@pictor/render-node";
 import { createSafeFetch } from "../fetch/safe-fetch.ts";
 import { createAccountFontLoader } from "../sqlite/asset-fonts.ts";
 import { accountAssetKey, createImageLoader, ImageLoadError } from "./image-loader.ts";
@@ -29,14 +29,15 @@ const loadImage = createImageLoader({
   blobs,
   safeFetch: createSafeFetch({ allowlist: data.outboundAllowlist }),
 });
-const renderer = await createNodeRenderer(
-  data.memory
+const renderer = await createNodeRenderer({
+  ...(data.memory
     ? {
         cacheBytes: data.memory.preparedImageBytes,
         engineCacheBytes: { composedImages: data.memory.composedImageBytes },
       }
-    : {},
-);
+    : {}),
+  ...(data.trapOnDocumentKey ? { beforeDraw: trapOn(data.trapOnDocumentKey) } : {}),
+});
 const withAccountFonts = createAccountFontLoader({
   facesOf: lookups.facesOf,
   blobs: openWorkerBlobs(data, { forOutputs: false }),
@@ -149,4 +150,16 @@ async function run(
 
 function failure(task: RenderTask, code: RenderTaskFailure["code"], message: string): RenderTaskFailure {
   return { taskId: task.taskId, ok: false, code, message };
+}
+
+/**
+ * Tests only: a draw of a document with this key leaves the CanvasKit instance as a WebAssembly trap
+ * left it (no surface can be allocated any more) and throws the trap.
+ */
+function trapOn(documentKey: string): NonNullable<NodeRendererOptions["beforeDraw"]> {
+  return (canvasKit, document) => {
+    if (document.key !== documentKey) return;
+    canvasKit.MakeRasterDirectSurface = () => null;
+    throw new WebAssembly.RuntimeError("null function or function signature mismatch (test trap)");
+  };
 }

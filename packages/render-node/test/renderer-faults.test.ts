@@ -1,0 +1,170 @@
+import { createHash } from "node:crypto";
+import type { CanvasKit } from "canvaskit-wasm";
+import { describe, expect, it } from "vitest";
+import { createNodeRenderer, type NodeRenderer } from "../src/renderer.ts";
+
+/**
+ * A render must never poison its thread: after a draw fails with an error the engine cannot vouch
+ * for (a WebAssembly trap inside CanvasKit), the renderer draws the next render on a fresh instance.
+ * Before, the trapped instance's heap stayed exhausted and every later render of every account failed
+ * with "could not create a 1200x630 raster surface" until the thread idled for 10 s.
+ */
+
+const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+const noImages = async (): Promise<Uint8Array> => {
+  throw new Error("this test loads no images");
+};
+
+/** Another account's ordinary card. */
+const card = {
+  version: 2,
+  key: "card",
+  name: "Card",
+  slots: [],
+  frames: [
+    {
+      name: "f",
+      width: 1200,
+      height: 630,
+      background: "#F4F1EA",
+      layers: [
+        {
+          id: "r",
+          type: "shape",
+          shape: "rectangle",
+          x: 60,
+          y: 60,
+          width: 300,
+          height: 200,
+          fill: "#1F6FEB",
+        },
+        {
+          id: "t",
+          type: "text",
+          x: 60,
+          y: 300,
+          width: 1000,
+          height: 120,
+          text: "Still rendering",
+          color: "#111111",
+          font: { family: "Inter", size: 64, weight: 700 },
+        },
+      ],
+    },
+  ],
+};
+
+/**
+ * The hostile tenant's document: the largest frame, one text layer at font size 2000 shrunk to fit,
+ * stroke 200, a shadow of blur 500. On canvaskit-wasm 0.42 its first draw on a thread traps
+ * ("null function or function signature mismatch" in Canvas.restoreToCount).
+ */
+const heavy = {
+  version: 2,
+  key: "heavy",
+  name: "Heavy",
+  slots: [],
+  frames: [
+    {
+      name: "f",
+      width: 8000,
+      height: 8000,
+      layers: [
+        {
+          id: "t",
+          type: "text",
+          x: 0,
+          y: 0,
+          width: 8000,
+          height: 8000,
+          text: "HELLO WORLD HELLO WORLD",
+          color: "#112233",
+          fit: "shrink",
+          font: { family: "Inter", size: 2000 },
+          stroke: { width: 200, color: "#FF0000" },
+          shadows: [{ x: 10, y: 10, blur: 500, color: "#000000" }],
+        },
+      ],
+    },
+  ],
+};
+
+async function cardBytes(renderer: NodeRenderer): Promise<string> {
+  const out = await renderer.render(card, { format: "png", loadImage: noImages });
+  return sha(out.bytes);
+}
+
+describe("a failed draw does not poison the renderer", () => {
+  it("replaces a CanvasKit instance a draw broke, and the next render is drawn as on a fresh renderer", async () => {
+    const reference = await createNodeRenderer({ trimNativeHeap: false });
+    const expected = await cardBytes(reference);
+    reference.dispose();
+
+    let broken: CanvasKit | null = null;
+    const renderer = await createNodeRenderer({
+      trimNativeHeap: false,
+      // What a trap leaves behind, made deterministic: the instance can no longer allocate a surface
+      // (its heap is exhausted), and the draw ends in a WebAssembly RuntimeError.
+      beforeDraw(kit, document) {
+        if (document.key !== "heavy" || broken) return;
+        broken = kit;
+        kit.MakeRasterDirectSurface = () => null;
+        throw new WebAssembly.RuntimeError("null function or function signature mismatch");
+      },
+    });
+    try {
+      await expect(renderer.render(heavy, { format: "png", loadImage: noImages })).rejects.toThrow(
+        WebAssembly.RuntimeError,
+      );
+      expect(await cardBytes(renderer)).toBe(expected);
+      expect(renderer.replacements).toBe(1);
+      // Renders after it stay on the fresh instance: no second replacement.
+      expect(await cardBytes(renderer)).toBe(expected);
+      expect(renderer.replacements).toBe(1);
+    } finally {
+      renderer.dispose();
+    }
+  });
+
+  it("a typed failure (an image that cannot be loaded) keeps the instance", async () => {
+    const renderer = await createNodeRenderer({ trimNativeHeap: false });
+    try {
+      const withImage = {
+        ...card,
+        frames: [
+          {
+            ...card.frames[0],
+            layers: [{ id: "i", type: "image", x: 0, y: 0, width: 10, height: 10, src: "missing.png" }],
+          },
+        ],
+      };
+      await expect(renderer.render(withImage, { format: "png", loadImage: noImages })).rejects.toMatchObject({
+        code: "image_fetch_failed",
+      });
+      await cardBytes(renderer);
+      expect(renderer.replacements).toBe(0);
+    } finally {
+      renderer.dispose();
+    }
+  });
+
+  it("after the real trapping document (8000x8000 text, stroke 200, shadow blur 500), another render succeeds", async () => {
+    const reference = await createNodeRenderer({ trimNativeHeap: false });
+    const expected = await cardBytes(reference);
+    reference.dispose();
+
+    const renderer = await createNodeRenderer({ trimNativeHeap: false });
+    try {
+      // Whether this draw traps depends on the instance's state (it did on every fresh thread here);
+      // either way the next render must succeed.
+      const outcome = await renderer.render(heavy, { format: "png", loadImage: noImages }).then(
+        () => "drawn",
+        (error: unknown) => String(error),
+      );
+      expect(await cardBytes(renderer)).toBe(expected);
+      expect(renderer.replacements).toBe(outcome === "drawn" ? 0 : 1);
+    } finally {
+      renderer.dispose();
+    }
+  }, 120_000);
+});
