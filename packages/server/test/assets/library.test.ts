@@ -226,6 +226,43 @@ describe("patch, delete, isolation", () => {
     expect(badFolder.body.error.errors[0].path).toBe("folder");
   });
 
+  it("PATCH and upload store a name alike: last path segment, no control or bidi characters", async () => {
+    const cases: [given: string, stored: string][] = [
+      ["line\r\nbreak.png", "linebreak.png"],
+      ["../../../etc/passwd", "passwd"],
+      ["C:\\Users\\me\\logo.png", "logo.png"],
+      ["nul\u0000byte.png", "nulbyte.png"],
+      ["invoice\u202Egnp.exe", "invoicegnp.exe"],
+      [" \u2066isolated.png\u2069\u200F ", "isolated.png"],
+      ["<b>bold</b>.png", "b>.png"],
+      ["esc\u001b[31m\u0085red\u2028.png", "esc[31mred.png"],
+      ["ok name.png", "ok name.png"],
+      [`${"é".repeat(150)}${"😀".repeat(50)}`, `${"é".repeat(150)}${"😀".repeat(50)}`],
+    ];
+    const up = await upload(t, key, await pngBytes(47));
+    for (const [i, [given, stored]] of cases.entries()) {
+      const patched = await api(t, "PATCH", `/v1/assets/${up.body.id}`, { key, body: { name: given } });
+      expect(patched.status, JSON.stringify(given)).toBe(200);
+      expect(patched.body.name, JSON.stringify(given)).toBe(stored);
+      const uploaded = await upload(t, key, await pngBytes(48 + i), { name: given });
+      expect(uploaded.body.name, JSON.stringify(given)).toBe(stored);
+    }
+    // 200 characters at most: an upload's file name is cut (never inside a character), a PATCH refused.
+    const long = `${"é".repeat(151)}${"😀".repeat(60)}`;
+    const cut = await upload(t, key, await pngBytes(59), { name: long });
+    expect(cut.body.name).toBe(`${"é".repeat(151)}${"😀".repeat(49)}`);
+    const tooLong = await api(t, "PATCH", `/v1/assets/${up.body.id}`, { key, body: { name: long } });
+    expect(tooLong.status).toBe(400);
+    for (const nothing of ["..", "a/", "\u0000\r\n", "\u202E"]) {
+      const patched = await api(t, "PATCH", `/v1/assets/${up.body.id}`, { key, body: { name: nothing } });
+      expect(patched.status, JSON.stringify(nothing)).toBe(400);
+      expect(patched.body.error.errors[0].path).toBe("name");
+      // An upload falls back to a name of its own, as with no name at all.
+      const uploaded = await upload(t, key, await pngBytes(60, "#123456"), { name: nothing });
+      expect(uploaded.body.name).toMatch(/^[0-9a-f]{12}\.png$/);
+    }
+  });
+
   it("DELETE removes the asset, its asset_url and its index rows", async () => {
     const up = await upload(t, key, await pngBytes(41), { tags: "doomed" });
     const del = await api(t, "DELETE", `/v1/assets/${up.body.id}`, { key });

@@ -5,6 +5,7 @@ import type { Clock } from "../../ports/clock.ts";
 import type { UploadInspector } from "../../ports/upload-inspector.ts";
 import { newAssetToken, newId } from "../ids.ts";
 import type { AssetLibrary, FontFaceInfo, LibraryAsset } from "./asset-library.ts";
+import { sanitizeAssetName } from "./asset-name.ts";
 import { normalizeFolder } from "./folders.ts";
 import { sniffFont } from "./font-magic.ts";
 
@@ -136,12 +137,8 @@ export async function uploadAsset(deps: UploadDeps, input: UploadInput): Promise
   }
 }
 
-/** Last path segment, control characters dropped, at most 200 characters. */
+/** The given name as PATCH would store it (sanitizeAssetName), or `fallback` when nothing is left. */
 function fileName(given: string | undefined, fallback: string): string {
-  const base = (given ?? "").split(/[/\\]/).at(-1) ?? "";
-  const clean = base
-    .replace(/\p{Cc}/gu, "")
-    .trim()
-    .slice(0, 200);
+  const clean = sanitizeAssetName(given ?? "");
   return clean === "" ? fallback : clean;
 }

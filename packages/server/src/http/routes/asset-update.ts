@@ -1,5 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
 import type { AssetPatch } from "../../domain/assets/asset-library.ts";
+import { sanitizeAssetName } from "../../domain/assets/asset-name.ts";
 import { normalizeFolder } from "../../domain/assets/folders.ts";
 import { FONT_FOLDER } from "../../domain/assets/upload.ts";
 import type { App, AppDeps } from "../app-types.ts";
@@ -55,7 +56,16 @@ export function registerAssetUpdate(app: App, deps: AppDeps): void {
           });
         }
       }
-      if (body.name !== undefined) patch.name = body.name;
+      if (body.name !== undefined) {
+        // The same rule as an upload's file name; a name with nothing usable left is refused.
+        patch.name = sanitizeAssetName(body.name);
+        if (patch.name === "") {
+          throw invalidField({
+            path: "name",
+            message: "The name has nothing left once path segments and control characters are removed.",
+          });
+        }
+      }
       if (body.tags !== undefined) patch.tags = [...new Set(body.tags)];
       if (body.metadata !== undefined) {
         const merged: Record<string, string> = { ...current.metadata };
