@@ -21,6 +21,7 @@ export {
   validateDocument,
 } from "./document/validate.ts";
 export { BINDABLE_PROPERTIES, MAX_GROUP_DEPTH } from "./document/validate-semantics.ts";
+export { MAX_JSON_DEPTH as MAX_DOCUMENT_JSON_DEPTH } from "./document/validate-structure.ts";
 export {
   MAX_TEXT_LENGTH,
   type SlotValueError,

@@ -1,9 +1,11 @@
 import { joinPath, type ValidationError } from "./validate-paths.ts";
 
 /**
- * JSON nesting allowed before any schema check. The deepest legitimate path is about 5 levels plus 2 per
- * group (`frames[0].layers[0].layers[0]...`), so 128 leaves room for MAX_GROUP_DEPTH groups while keeping
- * the recursive schema checker far from the stack limit on hostile input (10,000 levels).
+ * JSON nesting allowed before any schema check. The deepest legitimate path is 4 levels plus 2 per
+ * group (`frames[0].layers[0].layers[0]...`) plus a leaf layer's own (a gradient stroke: 5), about 73
+ * with MAX_GROUP_DEPTH (32) groups, so 128 leaves room for them while keeping the recursive schema
+ * checker far from the stack limit on hostile input (10,000 levels). A JSON body that carries a
+ * document must allow this depth plus its own levels (the server's JSON body limit does).
  */
 export const MAX_JSON_DEPTH = 128;
 

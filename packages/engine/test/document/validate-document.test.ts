@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatValidationErrors, validateDocument } from "../../src/document/validate.ts";
 import { MAX_ERRORS } from "../../src/document/validate-schema.ts";
+import { MAX_GROUP_DEPTH } from "../../src/document/validate-semantics.ts";
 import { MAX_JSON_DEPTH } from "../../src/document/validate-structure.ts";
 import { validDocument } from "./helpers.ts";
 
@@ -317,6 +318,37 @@ describe("validateDocument: semantic rules", () => {
       expect(result.errors[0]?.message).toBe("groups are nested too deeply (at most 32 levels)");
       expect(result.errors[0]?.path).toBe(`frames[0]${".layers[0]".repeat(33)}`);
     }
+  });
+
+  it("accepts exactly 32 levels of group nesting and names the 33rd group's path", () => {
+    const nested = (depth: number) => {
+      const doc = validDocument() as Any;
+      let layer: Any = {
+        id: "leaf",
+        type: "shape",
+        shape: "rectangle",
+        x: 0,
+        y: 0,
+        width: 1,
+        height: 1,
+        fill: "#000000",
+      };
+      for (let i = 0; i < depth; i++)
+        layer = { id: `g${i}`, type: "group", x: 0, y: 0, width: 1, height: 1, layers: [layer] };
+      doc.frames[0].layers = [layer];
+      return validateDocument(doc);
+    };
+    expect(MAX_GROUP_DEPTH).toBe(32);
+    expect(nested(32)).toMatchObject({ ok: true });
+    expect(nested(33)).toEqual({
+      ok: false,
+      errors: [
+        {
+          path: `frames[0]${".layers[0]".repeat(33)}`,
+          message: "groups are nested too deeply (at most 32 levels)",
+        },
+      ],
+    });
   });
 });
 

@@ -162,6 +162,66 @@ describe("template management", () => {
   });
 });
 
+describe("group nesting (docs: groups nest at most 32 deep)", () => {
+  /** `depth` groups, one inside the other, around a shape with a gradient stroke (a deep leaf). */
+  const nestedGroups = (depth: number) => {
+    let layer: unknown = {
+      id: "leaf",
+      type: "shape",
+      shape: "rectangle",
+      x: 0,
+      y: 0,
+      width: 10,
+      height: 10,
+      fill: "#FF0066",
+      stroke: {
+        width: 2,
+        color: {
+          type: "linear",
+          stops: [
+            { offset: 0, color: "#FF0066" },
+            { offset: 1, color: "#2563EB" },
+          ],
+        },
+      },
+    };
+    for (let i = depth; i >= 1; i--)
+      layer = { id: `g${i}`, type: "group", x: 1, y: 1, width: 20, height: 20, layers: [layer] };
+    const doc = testTemplate(`nested-${depth}`);
+    (doc.frames[1] as { layers: unknown[] }).layers = [layer];
+    return doc;
+  };
+
+  it("32 nested groups save, publish and render; 33 are 400 naming the limit and the path", async () => {
+    const saved = await api(t, "POST", "/v1/templates", {
+      key,
+      body: { document: nestedGroups(32), publish: true },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+    const updated = await api(t, "PUT", `/v1/templates/${saved.body.id}`, {
+      key,
+      body: { document: nestedGroups(32) },
+    });
+    expect(updated.status).toBe(200);
+    const rendered = await api(t, "POST", "/v1/renders", {
+      key,
+      body: { template: "nested-32", frame: "wide", modifications: [], wait: true },
+    });
+    expect(rendered.body.status).toBe("completed");
+
+    const refused = await api(t, "POST", "/v1/templates", { key, body: { document: nestedGroups(33) } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe("invalid_request");
+    const path = `document.frames[1]${".layers[0]".repeat(33)}`;
+    expect(refused.body.error.errors).toEqual([
+      { path, message: "groups are nested too deeply (at most 32 levels)" },
+    ]);
+    expect(refused.body.error.message).toBe(
+      `The template document is not valid: ${path} groups are nested too deeply (at most 32 levels)`,
+    );
+  });
+});
+
 describe("versioning (spec section 9)", () => {
   it("adding a slot keeps old callers working; renders accepted before a publish keep their version", async () => {
     await api(t, "POST", "/v1/templates", {

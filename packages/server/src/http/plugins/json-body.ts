@@ -1,8 +1,14 @@
+import { MAX_DOCUMENT_JSON_DEPTH } from "../../domain/document.ts";
 import { ApiError } from "../errors.ts";
 import { globalPlugin } from "./global-plugin.ts";
 
-/** Deepest nesting of arrays/objects accepted in a JSON body. Our deepest schema needs < 10. */
-export const MAX_JSON_DEPTH = 64;
+/**
+ * Deepest nesting of arrays/objects accepted in a JSON body: a template document's own limit (the
+ * engine's 128, room for the 32 levels of group nesting the docs allow) plus the `document` field
+ * that carries it, so the engine, not this scan, decides about a document and names the path. Other
+ * bodies need < 10; 129 levels are still far from any stack limit.
+ */
+export const MAX_JSON_DEPTH = MAX_DOCUMENT_JSON_DEPTH + 1;
 
 /**
  * Returns the deepest array/object nesting in `text`, stopping as soon as it exceeds `limit`.
@@ -48,7 +54,7 @@ export interface JsonBodyOptions {
  *
  * Decision: `__proto__` keys and `constructor.prototype` are refused as 400 invalid_request (the
  * body IS well-formed JSON, so invalid_json would mislead); syntax errors, empty bodies and
- * nesting deeper than 64 are 400 invalid_json.
+ * nesting deeper than MAX_JSON_DEPTH (129) are 400 invalid_json.
  */
 export const jsonBodyPlugin = globalPlugin<JsonBodyOptions>("pictor-json-body", async (app, options) => {
   const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
