@@ -1,4 +1,4 @@
-import type { AccountStore } from "../ports/account-store.ts";
+import type { AccountStore, NewAccount } from "../ports/account-store.ts";
 import type { AssetStore } from "../ports/asset-store.ts";
 import type { BlobStore } from "../ports/blob-store.ts";
 import type { Clock } from "../ports/clock.ts";
@@ -31,26 +31,60 @@ export interface AccountDeps {
   clock: Clock;
 }
 
+export interface CreatedAccount {
+  accountId: string;
+  /** Shown once: only its hash is stored. */
+  apiKey: string;
+  starterTemplates: number;
+}
+
 /**
- * Every path that creates an account (first `pictor serve`, `pictor accounts create`, open sign-up)
- * comes here, so each gets its trial grant and its own published copies of the starter templates.
+ * Every path that creates an account (`pictor accounts create`, open sign-up, and through
+ * createFirstAccount the first `pictor serve`) comes here, so each gets its trial grant and its own
+ * published copies of the starter templates.
  */
 export async function createAccount(
   deps: AccountDeps,
   input: { name: string; credits?: number },
-): Promise<{ accountId: string; apiKey: string; starterTemplates: number }> {
+): Promise<CreatedAccount> {
+  const created = await openAccount(deps, input, async (account) => {
+    await deps.accounts.create(account);
+    return true;
+  });
+  if (!created) throw new Error("the account store refused a new account");
+  return created;
+}
+
+/**
+ * The account of a first start (the trial account `pictor serve` prints a key for): created only
+ * while the store holds no account, and once even when several servers start together on one
+ * database. null when an account exists already.
+ */
+export async function createFirstAccount(
+  deps: AccountDeps,
+  input: { name: string; credits?: number },
+): Promise<CreatedAccount | null> {
+  return openAccount(deps, input, (account) => deps.accounts.createIfNone(account));
+}
+
+async function openAccount(
+  deps: AccountDeps,
+  input: { name: string; credits?: number },
+  store: (account: NewAccount) => Promise<boolean>,
+): Promise<CreatedAccount | null> {
   // The starters first: a catalog that cannot be read must fail before an account (and its key,
   // shown once) exists without them.
   const starters = await deps.starters.load();
   const now = deps.clock.now().toISOString();
   const accountId = newId("acct");
   const apiKey = newApiKeySecret();
-  await deps.accounts.create({
+  const stored = await store({
     account: { id: accountId, name: input.name, createdAt: now },
     webhookSecret: newWebhookSecret(),
     key: { id: newId("key"), hash: sha256(apiKey), prefix: keyPrefix(apiKey), name: "default" },
     grant: input.credits ?? TRIAL_CREDITS,
   });
+  if (!stored) return null;
   await installStarterTemplates(deps, accountId, starters);
   return { accountId, apiKey, starterTemplates: starters.length };
 }

@@ -15,15 +15,26 @@ export interface ApiKeyRecord {
   revokedAt: string | null;
 }
 
+/** A new account with its first key and its starting credits. */
+export interface NewAccount {
+  account: Account;
+  webhookSecret: string;
+  key: { id: string; hash: Uint8Array; prefix: string; name: string | null };
+  grant: number;
+}
+
 export interface AccountStore {
   /** Creates the account, its first key and its trial grant in one unit of work. */
-  create(input: {
-    account: Account;
-    webhookSecret: string;
-    key: { id: string; hash: Uint8Array; prefix: string; name: string | null };
-    grant: number;
-  }): Promise<void>;
+  create(input: NewAccount): Promise<void>;
+  /**
+   * As create(), but only while the store holds no account at all: false, with nothing written, once
+   * one exists. Atomic across processes, so servers starting together on one database create one
+   * trial account between them.
+   */
+  createIfNone(input: NewAccount): Promise<boolean>;
   get(accountId: string): Promise<Account | null>;
+  /** Accounts in creation order, after the account `after` (a page's last id; null: from the first). */
+  list(page: { limit: number; after: string | null }): Promise<Account[]>;
   /** Resolves an unrevoked key by the SHA-256 of its secret. */
   findKeyByHash(hash: Uint8Array): Promise<{ key: ApiKeyRecord; hash: Uint8Array } | null>;
   touchKey(keyId: string, at: string): Promise<void>;

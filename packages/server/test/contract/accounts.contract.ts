@@ -115,4 +115,63 @@ export function accountsContract(adapter: string, setup: StateFactory): void {
       expect(await fx.accounts.listKeys(accountId, { limit: 50, after: otherKey?.id ?? "" })).toEqual([]);
     });
   });
+
+  describe(`AccountStore contract, on an empty database: ${adapter}`, () => {
+    let fx: StateFixture;
+    beforeAll(async () => {
+      fx = await setup();
+    });
+    afterAll(() => fx?.cleanup());
+
+    const candidate = (name: string, grant: number) => ({
+      account: { id: uid("acc"), name, createdAt: T0 },
+      webhookSecret: `whsec_${name}`,
+      key: { id: uid("key"), hash: hash(), prefix: "sk_live_f", name: "default" },
+      grant,
+    });
+
+    it("createIfNone creates the first account only: of two connections racing, one wins; later calls write nothing", async () => {
+      const [a, b] = [candidate("first-a", 30), candidate("first-b", 30)];
+      const won = await Promise.all([fx.accounts.createIfNone(a), fx.other.accounts.createIfNone(b)]);
+      expect(won.filter(Boolean)).toHaveLength(1);
+      const [winner, loser] = won[0] ? [a, b] : [b, a];
+      expect(await fx.accounts.get(winner.account.id)).toEqual(winner.account);
+      expect(await fx.ledger.balance(winner.account.id)).toBe(30);
+      expect((await fx.accounts.findKeyByHash(winner.key.hash))?.key.accountId).toBe(winner.account.id);
+      // The loser left nothing behind: no account, key or credits.
+      expect(await fx.accounts.get(loser.account.id)).toBeNull();
+      expect(await fx.accounts.findKeyByHash(loser.key.hash)).toBeNull();
+      expect(await fx.ledger.balance(loser.account.id)).toBe(0);
+
+      const late = candidate("late", 30);
+      expect(await fx.other.accounts.createIfNone(late)).toBe(false);
+      expect(await fx.accounts.get(late.account.id)).toBeNull();
+      expect(await fx.accounts.list({ limit: 50, after: null })).toEqual([winner.account]);
+    });
+
+    it("lists accounts in creation order, ties by id, a page after the previous page's last account", async () => {
+      const created = [];
+      for (const createdAt of [T2, T1, T1]) {
+        const next = candidate("listed", 0);
+        next.account.createdAt = createdAt;
+        await fx.accounts.create(next);
+        created.push(next.account);
+      }
+      const all = await fx.other.accounts.list({ limit: 50, after: null });
+      expect(all).toHaveLength(4);
+      const t1 = created.filter((a) => a.createdAt === T1).sort((x, y) => (x.id < y.id ? -1 : 1));
+      expect(all.slice(1)).toEqual([...t1, created[0]]);
+      const paged = [];
+      let after: string | null = null;
+      for (;;) {
+        const page = await fx.accounts.list({ limit: 1, after });
+        if (page.length === 0) break;
+        expect(page).toHaveLength(1);
+        paged.push(...page);
+        after = page[0]?.id ?? null;
+      }
+      expect(paged).toEqual(all);
+      expect(await fx.accounts.list({ limit: 50, after: "acc_missing" })).toEqual([]);
+    });
+  });
 }

@@ -1,7 +1,13 @@
 import type pg from "pg";
-import type { AccountStore, ApiKeyRecord, WebhookSecretStore } from "../../ports/account-store.ts";
+import type {
+  Account,
+  AccountStore,
+  ApiKeyRecord,
+  NewAccount,
+  WebhookSecretStore,
+} from "../../ports/account-store.ts";
 import { apiKeyFromRow } from "../sql-rows.ts";
-import { iso, isoOrNull, postgresColumns, withTransaction } from "./pool.ts";
+import { iso, isoOrNull, type PgExecutor, postgresColumns, withTransaction } from "./pool.ts";
 
 type Row = Record<string, unknown>;
 
@@ -10,35 +16,72 @@ const toKey = (r: Row): ApiKeyRecord => apiKeyFromRow(r, postgresColumns);
 const INSERT_KEY =
   "INSERT INTO api_keys (id, account_id, hash, prefix, name, created_at) VALUES ($1, $2, $3, $4, $5, $6)";
 
+/**
+ * Held while createIfNone checks and inserts. The same key the composition roots' first-start lock
+ * used (`pg_advisory_lock(7140001)`), so during a rolling upgrade a process of either build waits for
+ * the other instead of both creating a trial account.
+ */
+const FIRST_ACCOUNT_LOCK = 7_140_001;
+
+async function insertAccount(client: PgExecutor, { account, webhookSecret, key, grant }: NewAccount) {
+  await client.query("INSERT INTO accounts (id, name, webhook_secret, created_at) VALUES ($1, $2, $3, $4)", [
+    account.id,
+    account.name,
+    webhookSecret,
+    account.createdAt,
+  ]);
+  await client.query(INSERT_KEY, [
+    key.id,
+    account.id,
+    Buffer.from(key.hash),
+    key.prefix,
+    key.name,
+    account.createdAt,
+  ]);
+  if (grant > 0)
+    await client.query(
+      "INSERT INTO ledger (account_id, kind, amount, note, created_at) VALUES ($1, 'grant', $2, 'starting credits', $3)",
+      [account.id, grant, account.createdAt],
+    );
+}
+
+const toAccount = (r: Row): Account => ({
+  id: String(r.id),
+  name: String(r.name),
+  createdAt: iso(r.created_at),
+});
+
 export function createPgAccountStore(pool: pg.Pool): AccountStore {
   return {
-    async create({ account, webhookSecret, key, grant }) {
-      await withTransaction(pool, async (client) => {
-        await client.query(
-          "INSERT INTO accounts (id, name, webhook_secret, created_at) VALUES ($1, $2, $3, $4)",
-          [account.id, account.name, webhookSecret, account.createdAt],
-        );
-        await client.query(INSERT_KEY, [
-          key.id,
-          account.id,
-          Buffer.from(key.hash),
-          key.prefix,
-          key.name,
-          account.createdAt,
-        ]);
-        if (grant > 0)
-          await client.query(
-            "INSERT INTO ledger (account_id, kind, amount, note, created_at) VALUES ($1, 'grant', $2, 'starting credits', $3)",
-            [account.id, grant, account.createdAt],
-          );
+    async create(input) {
+      await withTransaction(pool, (client) => insertAccount(client, input));
+    },
+    async createIfNone(input) {
+      return withTransaction(pool, async (client) => {
+        // Released at COMMIT. Under READ COMMITTED the check below runs after the lock is ours, so it
+        // sees the account a process that held the lock before committed.
+        await client.query("SELECT pg_advisory_xact_lock($1)", [FIRST_ACCOUNT_LOCK]);
+        const { rows } = await client.query("SELECT EXISTS (SELECT 1 FROM accounts) AS any");
+        if (rows[0]?.any) return false;
+        await insertAccount(client, input);
+        return true;
       });
     },
     async get(accountId) {
       const { rows } = await pool.query("SELECT id, name, created_at FROM accounts WHERE id = $1", [
         accountId,
       ]);
-      const r = rows[0];
-      return r ? { id: String(r.id), name: String(r.name), createdAt: iso(r.created_at) } : null;
+      return rows[0] ? toAccount(rows[0]) : null;
+    },
+    async list({ limit, after }) {
+      // As listKeys: the cursor is the previous page's last account; an unknown id gives no rows.
+      const { rows } = await pool.query(
+        `SELECT id, name, created_at FROM accounts WHERE $1::text IS NULL OR
+           (created_at, id COLLATE "C") > (SELECT created_at, id COLLATE "C" FROM accounts WHERE id = $1)
+         ORDER BY created_at, id COLLATE "C" LIMIT $2`,
+        [after, limit],
+      );
+      return rows.map(toAccount);
     },
     async findKeyByHash(hash) {
       const { rows } = await pool.query("SELECT * FROM api_keys WHERE hash = $1 AND revoked_at IS NULL", [

@@ -1,5 +1,11 @@
 import type { DatabaseSync } from "node:sqlite";
-import type { Account, AccountStore, ApiKeyRecord, WebhookSecretStore } from "../../ports/account-store.ts";
+import type {
+  Account,
+  AccountStore,
+  ApiKeyRecord,
+  NewAccount,
+  WebhookSecretStore,
+} from "../../ports/account-store.ts";
 import { apiKeyFromRow } from "../sql-rows.ts";
 import { sqliteColumns, transaction } from "./database.ts";
 import { sql } from "./statements.ts";
@@ -7,6 +13,11 @@ import { sql } from "./statements.ts";
 type Row = Record<string, unknown>;
 
 const toKey = (r: Row): ApiKeyRecord => apiKeyFromRow(r, sqliteColumns);
+const toAccount = (r: Row): Account => ({
+  id: String(r.id),
+  name: String(r.name),
+  createdAt: String(r.created_at),
+});
 
 export function createSqliteAccountStore(db: DatabaseSync): AccountStore {
   const insertAccount = sql(
@@ -22,19 +33,39 @@ export function createSqliteAccountStore(db: DatabaseSync): AccountStore {
     "INSERT INTO ledger (account_id, kind, amount, note, created_at) VALUES (?, 'grant', ?, ?, ?)",
   );
   const byHash = sql(db, "SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL");
+  const insertAll = ({ account, webhookSecret, key, grant }: NewAccount) => {
+    insertAccount.run(account.id, account.name, webhookSecret, account.createdAt);
+    insertKey.run(key.id, account.id, key.hash, key.prefix, key.name, account.createdAt);
+    if (grant > 0) insertGrant.run(account.id, grant, "starting credits", account.createdAt);
+  };
   return {
-    async create({ account, webhookSecret, key, grant }) {
-      transaction(db, () => {
-        insertAccount.run(account.id, account.name, webhookSecret, account.createdAt);
-        insertKey.run(key.id, account.id, key.hash, key.prefix, key.name, account.createdAt);
-        if (grant > 0) insertGrant.run(account.id, grant, "starting credits", account.createdAt);
+    async create(input) {
+      transaction(db, () => insertAll(input));
+    },
+    async createIfNone(input) {
+      // BEGIN IMMEDIATE holds the write lock from the check to the insert: another process that
+      // checks meanwhile waits (busy_timeout) and then finds this account.
+      return transaction(db, () => {
+        if (sql(db, "SELECT 1 FROM accounts LIMIT 1").get()) return false;
+        insertAll(input);
+        return true;
       });
     },
     async get(accountId) {
       const r = sql(db, "SELECT id, name, created_at FROM accounts WHERE id = ?").get(accountId);
-      return r
-        ? ({ id: String(r.id), name: String(r.name), createdAt: String(r.created_at) } as Account)
-        : null;
+      return r ? toAccount(r) : null;
+    },
+    async list({ limit, after }) {
+      // As listKeys: the cursor is the previous page's last account; an unknown id gives no rows.
+      const rows = after
+        ? sql(
+            db,
+            `SELECT id, name, created_at FROM accounts WHERE (created_at, id) >
+               (SELECT created_at, id FROM accounts WHERE id = ?)
+             ORDER BY created_at, id LIMIT ?`,
+          ).all(after, limit)
+        : sql(db, "SELECT id, name, created_at FROM accounts ORDER BY created_at, id LIMIT ?").all(limit);
+      return rows.map(toAccount);
     },
     async findKeyByHash(hash) {
       const r = byHash.get(hash);
