@@ -1,5 +1,7 @@
+import { request as httpRequest } from "node:http";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testBackend } from "../api-pg/backend.ts";
 import {
   api,
   balanceOf,
@@ -180,6 +182,63 @@ describe("asset_url and output_url", () => {
           .subarray(0, 4)
           .equals(Buffer.from([0x89, 0x50, 0x4e, 0x47])),
       ).toBe(false);
+    }
+  });
+});
+
+describe("links without --public-url: the Host header", () => {
+  const testUsesObjectStorage = testBackend() === "postgres-s3";
+  /** GET with an exact Host header (fetch would not send a malformed one). */
+  const getWithHost = (path: string, host: string) =>
+    new Promise<{ status: number; body: { asset_url: string; output_url: string } }>((resolve, reject) => {
+      const req = httpRequest(
+        `${t.url}${path}`,
+        { headers: { host, authorization: `Bearer ${key}` } },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk) => {
+            text += chunk;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+
+  it("a valid host[:port] names the links; anything else is never copied (the address reached is)", async () => {
+    const rendered = await render({ wait: true });
+    expect(rendered.status, JSON.stringify(rendered.body)).toBe(200);
+    const { id } = rendered.body;
+    for (const host of ["pictor.example:8443", "pictor.example", "[::1]:8080", "203.0.113.7"]) {
+      const res = await getWithHost(`/v1/renders/${id}`, host);
+      expect(res.status, host).toBe(200);
+      expect(res.body.asset_url.startsWith(`http://${host}/a/`), host).toBe(true);
+      // With object storage, output_url is the store's presigned link, on the store's host.
+      if (!testUsesObjectStorage)
+        expect(res.body.output_url.startsWith(`http://${host}/o/`), host).toBe(true);
+    }
+    for (const host of [
+      'evil.example:80/"><x',
+      "evil.example/path",
+      "user@evil.example",
+      "evil.example:99999",
+      "evil.example:8o",
+      "evil .example",
+      "evil.example?x=1",
+      "evil.example#x",
+      "[::1",
+      "[not:an:ip]",
+      "-evil.example",
+      "evil\\example",
+      "",
+    ]) {
+      const res = await getWithHost(`/v1/renders/${id}`, host);
+      expect(res.status, host).toBe(200);
+      expect(res.body.asset_url.startsWith(`${t.url}/a/`), `${host} -> ${res.body.asset_url}`).toBe(true);
+      if (!testUsesObjectStorage) expect(res.body.output_url.startsWith(`${t.url}/o/`), host).toBe(true);
+      expect(res.body.output_url).not.toContain("evil");
     }
   });
 });
