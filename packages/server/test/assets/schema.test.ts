@@ -1,18 +1,26 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { afterAll, expect, it } from "vitest";
 import { createSqliteAssetLibrary } from "../../src/adapters/sqlite/asset-library.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
+import { migrate } from "../../src/adapters/sqlite/migrations.ts";
 import { parseAssetQuery } from "../../src/domain/assets/query-request.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pictor-asset-schema-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A database as a build from before the asset library's migration left it: at version 6. */
+function atVersion6(file: string): DatabaseSync {
+  const db = new DatabaseSync(file);
+  migrate(db, 6);
+  return db;
+}
+
 it("indexes assets written before the library's tables existed, once, when the database is opened", async () => {
   const file = join(dir, "old.db");
-  const db = openDatabase(file);
-  db.exec("DROP TABLE asset_tags; DROP TABLE asset_metadata; DROP TABLE asset_files");
+  const db = atVersion6(file);
   db.exec(
     "INSERT INTO accounts (id, name, webhook_secret, created_at) VALUES ('acct_old', 'old', 's', '2026-01-01')",
   );
@@ -39,9 +47,8 @@ it("indexes assets written before the library's tables existed, once, when the d
 
 it("upgrades an asset_files table from before render outputs were hashed: uploads still dedupe, outputs may repeat", () => {
   const file = join(dir, "before-output-hashes.db");
-  const db = openDatabase(file);
+  const db = atVersion6(file);
   db.exec(`
-    DROP TABLE asset_files;
     CREATE TABLE asset_files (asset_id TEXT PRIMARY KEY, account_id TEXT NOT NULL, sha256 TEXT NOT NULL,
       font_family TEXT, font_weight INTEGER, font_style TEXT);
     CREATE UNIQUE INDEX asset_files_sha ON asset_files(account_id, sha256);

@@ -1,6 +1,6 @@
-import { DatabaseSync } from "node:sqlite";
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
-import { migrateIdempotency, SqliteIdempotencyStore } from "../../src/adapters/sqlite/idempotency-store.ts";
+import { openDatabase } from "../../src/adapters/sqlite/database.ts";
+import { SqliteIdempotencyStore } from "../../src/adapters/sqlite/idempotency-store.ts";
 import {
   type HttpPluginsOptions,
   httpServerOptions,
@@ -22,8 +22,7 @@ export async function startApp(
   addRoutes: (app: FastifyInstance) => void,
   options: Partial<HttpPluginsOptions> & { bodyLimit?: number } = {},
 ): Promise<TestApp> {
-  const db = new DatabaseSync(":memory:");
-  migrateIdempotency(db);
+  const db = openDatabase(":memory:");
   const store = new SqliteIdempotencyStore(db);
   const app = Fastify({ logger: false, ...httpServerOptions({ bodyLimit: options.bodyLimit }) });
   app.addHook("onRequest", async (request: FastifyRequest) => {

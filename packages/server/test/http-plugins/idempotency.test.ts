@@ -1,6 +1,6 @@
-import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { migrateIdempotency, SqliteIdempotencyStore } from "../../src/adapters/sqlite/idempotency-store.ts";
+import { openDatabase } from "../../src/adapters/sqlite/database.ts";
+import { SqliteIdempotencyStore } from "../../src/adapters/sqlite/idempotency-store.ts";
 import { ApiError } from "../../src/http/errors.ts";
 import { json, startApp, type TestApp } from "./app.ts";
 
@@ -16,9 +16,7 @@ describe("SqliteIdempotencyStore", () => {
     body: new Uint8Array([123, 125]),
   };
   beforeEach(() => {
-    const db = new DatabaseSync(":memory:");
-    migrateIdempotency(db);
-    migrateIdempotency(db); // idempotent migration
+    const db = openDatabase(":memory:");
     store = new SqliteIdempotencyStore(db);
   });
 

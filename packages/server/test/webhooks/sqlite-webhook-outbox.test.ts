@@ -1,6 +1,6 @@
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSqliteWebhookOutbox, migrateWebhookOutbox } from "../../src/adapters/sqlite/webhook-outbox.ts";
+import { createSqliteWebhookOutbox } from "../../src/adapters/sqlite/webhook-outbox.ts";
 import { completionEvent, createOutboxFixture, type OutboxFixture } from "./support/outbox-fixture.ts";
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -19,9 +19,8 @@ describe("SQLite WebhookOutbox", () => {
   });
   afterEach(() => fx.cleanup());
 
-  it("migrates idempotently", () => {
-    migrateWebhookOutbox(fx.db);
-    migrateWebhookOutbox(fx.db);
+  it("has its tables after the database is opened, and again after it is reopened", () => {
+    fx.reopen();
     const tables = fx.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
     expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(["webhook_attempts", "webhook_events"]));
   });

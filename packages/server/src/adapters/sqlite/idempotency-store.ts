@@ -7,25 +7,6 @@ import type {
 } from "../../ports/idempotency-store.ts";
 import { decideExistingKey } from "../idempotency-rules.ts";
 
-/** Creates the table. Idempotent; the server's migration runner calls it. */
-export function migrateIdempotency(db: DatabaseSync): void {
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS idempotency_keys (
-      account_id TEXT NOT NULL,
-      key TEXT NOT NULL,
-      fingerprint TEXT NOT NULL,
-      state TEXT NOT NULL CHECK (state IN ('started', 'completed')),
-      created_at INTEGER NOT NULL,
-      locked_at INTEGER NOT NULL,
-      status INTEGER,
-      headers TEXT,
-      body BLOB,
-      PRIMARY KEY (account_id, key)
-    ) STRICT;
-    CREATE INDEX IF NOT EXISTS idempotency_keys_created_at ON idempotency_keys (created_at);
-  `);
-}
-
 interface Row {
   fingerprint: string;
   state: string;

@@ -3,35 +3,6 @@ import type { ImageCacheEntry, ImageUrlStore, UrlSigningKey } from "../../ports/
 import type { Row } from "../sql-rows.ts";
 import { sql } from "./statements.ts";
 
-/** Creates the tables of on-demand image URLs (issue 19). Idempotent; openDatabase calls it. */
-export function migrateImageUrls(db: DatabaseSync): void {
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS url_signing_keys (
-      id TEXT PRIMARY KEY,
-      account_id TEXT NOT NULL REFERENCES accounts(id),
-      name TEXT,
-      secret TEXT NOT NULL,
-      previous_secret TEXT,
-      previous_expires_at TEXT,
-      created_at TEXT NOT NULL,
-      rotated_at TEXT
-    );
-    CREATE INDEX IF NOT EXISTS url_signing_keys_account ON url_signing_keys(account_id, created_at);
-    CREATE TABLE IF NOT EXISTS image_cache (
-      account_id TEXT NOT NULL,
-      cache_key TEXT NOT NULL,
-      asset_id TEXT NOT NULL,
-      template_id TEXT NOT NULL,
-      template_version INTEGER NOT NULL,
-      byte_size INTEGER NOT NULL,
-      last_used_at INTEGER NOT NULL,
-      created_at TEXT NOT NULL,
-      PRIMARY KEY (account_id, cache_key)
-    );
-    CREATE INDEX IF NOT EXISTS image_cache_lru ON image_cache(last_used_at);
-  `);
-}
-
 export function urlKeyFromRow(r: Row, now: string, iso: (v: unknown) => string): UrlSigningKey {
   const expiresAt = r.previous_expires_at === null ? null : iso(r.previous_expires_at);
   return {

@@ -10,37 +10,6 @@ import type {
 } from "../../ports/webhook-outbox.ts";
 import { deliveryAttemptFromRow, deliveryFromRow } from "../sql-rows.ts";
 
-/** Creates the outbox tables; idempotent, called by the server's migration runner. */
-export function migrateWebhookOutbox(db: DatabaseSync): void {
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS webhook_events (
-      event_id TEXT PRIMARY KEY,
-      account_id TEXT NOT NULL,
-      render_id TEXT NOT NULL UNIQUE,
-      url TEXT NOT NULL,
-      body TEXT NOT NULL,
-      signature TEXT,
-      created_at INTEGER NOT NULL,
-      state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
-      next_attempt_at INTEGER,
-      lease_until INTEGER,
-      claim_token TEXT,
-      attempts INTEGER NOT NULL DEFAULT 0,
-      schedule_attempts INTEGER NOT NULL DEFAULT 0
-    ) STRICT;
-    CREATE INDEX IF NOT EXISTS webhook_events_due ON webhook_events (state, next_attempt_at);
-    CREATE TABLE IF NOT EXISTS webhook_attempts (
-      event_id TEXT NOT NULL REFERENCES webhook_events (event_id),
-      attempt INTEGER NOT NULL,
-      at INTEGER NOT NULL,
-      status_code INTEGER,
-      error TEXT,
-      duration_ms INTEGER NOT NULL,
-      PRIMARY KEY (event_id, attempt)
-    ) STRICT;
-  `);
-}
-
 type Row = Record<string, unknown>;
 
 /**

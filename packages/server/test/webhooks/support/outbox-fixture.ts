@@ -1,11 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
-import {
-  createSqliteWebhookOutbox,
-  migrateWebhookOutbox,
-} from "../../../src/adapters/sqlite/webhook-outbox.ts";
+import type { DatabaseSync } from "node:sqlite";
+import { openDatabase } from "../../../src/adapters/sqlite/database.ts";
+import { createSqliteWebhookOutbox } from "../../../src/adapters/sqlite/webhook-outbox.ts";
 import { buildCallbackEvent } from "../../../src/domain/webhooks/index.ts";
 import type { OutboxEventInput, WebhookOutbox } from "../../../src/ports/webhook-outbox.ts";
 
@@ -22,12 +20,7 @@ export interface OutboxFixture {
 export function createOutboxFixture(): OutboxFixture {
   const dir = mkdtempSync(join(tmpdir(), "pictor-outbox-"));
   const path = join(dir, "pictor.db");
-  const open = (): DatabaseSync => {
-    const db = new DatabaseSync(path);
-    db.exec("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;");
-    migrateWebhookOutbox(db);
-    return db;
-  };
+  const open = (): DatabaseSync => openDatabase(path);
   const fixture: OutboxFixture = {
     path,
     db: open(),
