@@ -1,6 +1,8 @@
 import { request as httpRequest } from "node:http";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newAssetToken, newId } from "../../src/domain/ids.ts";
+import { EXT_BY_TYPE } from "../../src/http/views.ts";
 import { testBackend } from "../api-pg/backend.ts";
 import {
   api,
@@ -155,6 +157,70 @@ describe("asset_url and output_url", () => {
     const again = await fetch(res.body.asset_url, { headers: { "if-none-match": etag } });
     expect(again.status).toBe(304);
     expect((await fetch(res.body.asset_url.replace(/\.png$/, ".jpg"))).status).toBe(404);
+  });
+
+  it("file responses are sandboxed and never sniffed; a raster image is inline, anything else a download", async () => {
+    const res = await render({ wait: true });
+    const links = [res.body.asset_url];
+    // An object store's presigned output_url is served by the store, not by this origin.
+    if (new URL(res.body.output_url).origin === new URL(t.url).origin) links.push(res.body.output_url);
+    for (const link of links) {
+      const file = await fetch(link);
+      expect(file.status).toBe(200);
+      expect(file.headers.get("content-security-policy"), link).toBe("sandbox");
+      expect(file.headers.get("x-content-type-options"), link).toBe("nosniff");
+      expect(file.headers.get("content-disposition"), link).toBeNull();
+    }
+
+    // Names as a record could hold them before names were cleaned on PATCH.
+    const cases: [contentType: string, name: string, disposition: string][] = [
+      [
+        "font/ttf",
+        'Acme "Brand" — Ünïcode (1).ttf',
+        `attachment; filename="Acme _Brand_ _ _n_code _1_.ttf"; filename*=UTF-8''Acme%20%22Brand%22%20%E2%80%94%20%C3%9Cn%C3%AFcode%20%281%29.ttf`,
+      ],
+      [
+        "application/pdf",
+        "..\\..\\report\u202Efdp.exe",
+        `attachment; filename="reportfdp.exe.pdf"; filename*=UTF-8''reportfdp.exe.pdf`,
+      ],
+      [
+        "application/pdf",
+        "a\r\nSet-Cookie: x=1",
+        `attachment; filename="aSet-Cookie_ x_1.pdf"; filename*=UTF-8''aSet-Cookie%3A%20x%3D1.pdf`,
+      ],
+      ["image/svg+xml", "logo.svg", `attachment; filename="logo.svg"; filename*=UTF-8''logo.svg`],
+      ["font/otf", "../..", `attachment; filename="download.otf"; filename*=UTF-8''download.otf`],
+    ];
+    for (const [contentType, name, disposition] of cases) {
+      const id = newId("ast");
+      const token = newAssetToken();
+      const bytes = new TextEncoder().encode("<script>alert(document.domain)</script>");
+      await t.data.blobs.put(`assets/${id}`, bytes);
+      await t.data.assets.insert({
+        id,
+        accountId,
+        folder: "files/",
+        name,
+        contentType,
+        byteSize: bytes.byteLength,
+        width: null,
+        height: null,
+        blobKey: `assets/${id}`,
+        token,
+        etag: `"${id}"`,
+        metadata: {},
+        tags: [],
+        renderId: null,
+        createdAt: new Date().toISOString(),
+      });
+      const file = await fetch(`${t.url}/a/${token}.${EXT_BY_TYPE[contentType]}`);
+      expect(file.status, name).toBe(200);
+      expect(file.headers.get("content-type")).toBe(contentType);
+      expect(file.headers.get("content-security-policy")).toBe("sandbox");
+      expect(file.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(file.headers.get("content-disposition"), name).toBe(disposition);
+    }
   });
 
   // The same contract for the API's HMAC link and an object store's presigned URL: the link's expiry

@@ -237,6 +237,7 @@ describe("patch, delete, isolation", () => {
       ["<b>bold</b>.png", "b>.png"],
       ["esc\u001b[31m\u0085red\u2028.png", "esc[31mred.png"],
       ["ok name.png", "ok name.png"],
+      ["lone\ud800.png", "lone\ufffd.png"],
       [`${"é".repeat(150)}${"😀".repeat(50)}`, `${"é".repeat(150)}${"😀".repeat(50)}`],
     ];
     const up = await upload(t, key, await pngBytes(47));

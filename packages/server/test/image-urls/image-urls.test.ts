@@ -86,6 +86,9 @@ describe("signed image URLs and the render cache", () => {
     const first = await get(url);
     expect(first.status).toBe(200);
     expect(first.headers.get("content-type")).toBe("image/png");
+    expect(first.headers.get("content-security-policy")).toBe("sandbox");
+    expect(first.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(first.headers.get("content-disposition")).toBeNull();
     expect(first.headers.get("cache-status")).toContain("fwd=miss");
     expect(first.headers.get("cache-control")).toBe("public, max-age=3600");
     const etag = first.headers.get("etag") ?? "";

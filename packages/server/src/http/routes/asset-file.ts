@@ -3,9 +3,13 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AssetRecord } from "../../ports/asset-store.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { notFound } from "../failure.ts";
+import { fileHeaders } from "../file-headers.ts";
 import { EXT_BY_TYPE } from "../views.ts";
 
-/** Sends an asset's bytes with its type, length and ETag; answers 304 to a matching If-None-Match. */
+/**
+ * Sends an asset's bytes with its type, length and ETag (and fileHeaders: nosniff, a sandbox, a
+ * download for what is not a raster image); answers 304 to a matching If-None-Match.
+ */
 export async function sendAsset(
   deps: AppDeps,
   request: FastifyRequest,
@@ -15,7 +19,7 @@ export async function sendAsset(
 ) {
   reply.header("Cache-Control", cacheControl);
   reply.header("ETag", asset.etag);
-  reply.header("X-Content-Type-Options", "nosniff");
+  fileHeaders(reply, asset);
   if (request.headers["if-none-match"] === asset.etag) return reply.code(304).send();
   const bytes = await deps.blobs.get(asset.blobKey);
   if (!bytes) throw notFound("asset");

@@ -8,6 +8,7 @@ import {
 } from "../../domain/image-urls/on-demand.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { ApiError, type ApiErrorCode, STATUS_BY_CODE } from "../errors.ts";
+import { fileHeaders } from "../file-headers.ts";
 import { TokenBuckets } from "../plugins/token-bucket-store.ts";
 import { FileResponses } from "./asset-file.ts";
 
@@ -40,6 +41,7 @@ async function sendError(reply: FastifyReply, error: OnDemandError) {
   if (!error.fallbackImage) throw new ApiError(code, error.message, error.details, headers);
   // <img> contexts: a placeholder with the same status; the code travels in a header.
   reply.headers({ ...headers, "Pictor-Error": code, "Content-Type": "image/png" });
+  fileHeaders(reply, { contentType: "image/png", name: "error.png" });
   return reply.code(STATUS_BY_CODE[code]).send(await fallbackPng());
 }
 
@@ -111,7 +113,7 @@ export function registerImageUrl(app: App, deps: AppDeps): void {
       if (!result.ok) return sendError(reply, result);
       reply.header("Cache-Control", cacheControl(result, deps.clock.now().getTime()));
       reply.header("ETag", result.asset.etag);
-      reply.header("X-Content-Type-Options", "nosniff");
+      fileHeaders(reply, result.asset);
       // RFC 9211: whether this answer came from the render cache.
       reply.header(
         "Cache-Status",
