@@ -13,9 +13,12 @@ export interface Failure {
     | "image_out_of_folder"
     | "value_not_encodable"
     | "invalid_webhook_url"
-    | "insufficient_credits";
+    | "insufficient_credits"
+    | "unavailable";
   message: string;
   details?: Record<string, unknown>;
+  /** Seconds after which a retry may succeed (`unavailable`: the queue was full). */
+  retryAfter?: number;
 }
 
 export type Result<T> = { ok: true; value: T } | Failure;

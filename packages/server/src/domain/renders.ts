@@ -1,6 +1,6 @@
 import type { AssetStore } from "../ports/asset-store.ts";
 import type { Clock } from "../ports/clock.ts";
-import type { OutputFormat, RenderRecord, RenderStore } from "../ports/render-store.ts";
+import type { OutputFormat, RenderRecord } from "../ports/render-store.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
 import type { TemplateDocumentT } from "./document.ts";
 import { checkRenderValues } from "./document.ts";
@@ -86,21 +86,8 @@ export interface RenderRequest {
   webhook_url?: string;
 }
 
-/**
- * Starting a render before its charge has committed: the render overlaps the charge's transaction
- * (about 0.15 ms of a waiting caller's time on the embedded default). `start` returns what to call
- * with the charge's outcome (true: committed; false: refused or failed, and the render is thrown
- * away), or null when it did not start the render after all.
- */
-export interface EarlyStart {
-  balance(accountId: string): Promise<number>;
-  /** Resolves once the render is on its way (RenderQueue.startEarly). */
-  start(render: RenderRecord): Promise<((admitted: boolean) => void) | null>;
-}
-
-export interface AcceptRenderDeps {
+export interface PrepareRenderDeps {
   templates: TemplateStore;
-  renders: RenderStore;
   assets: AssetStore;
   clock: Clock;
   /** SafeFetch.check: the webhook target must be public (or allow-listed). */
@@ -120,23 +107,17 @@ export function malformedWebhookUrl(url: string | undefined): Failure | null {
 }
 
 /**
- * Validates and accepts one render. Checks run in the decided order (auth happened before):
- * scale with the body → template → slots/values → folder binding → webhook URL → credits, so a
- * request that fails validation is never charged. On success the render is charged and queued.
+ * Validates one render request and builds its record, `queued` and not yet charged. Checks run in
+ * this order (auth happened before): scale with the body → template → slots/values → folder binding
+ * → webhook URL, so a request that fails validation is never charged; the charge (and the credits
+ * check) is the dispatcher's submit, which the render service calls next.
  */
-export async function acceptRender(
-  deps: AcceptRenderDeps,
+export async function prepareRender(
+  deps: PrepareRenderDeps,
   accountId: string,
   req: RenderRequest,
-  /**
-   * `startsAtOnce`: asked just before the charge (RenderQueue.startsAtOnce); true when the queue will
-   * start the render now, which is then accepted as `rendering`. Asked that late so that other
-   * requests accepted while this one was being checked are counted.
-   */
   options: {
     idempotencyKey?: string;
-    startsAtOnce?: () => boolean;
-    startEarly?: EarlyStart;
     /** A published version to render instead of the latest (on-demand image URLs pin one with `v`). */
     version?: number;
   } = {},
@@ -221,7 +202,7 @@ export async function acceptRender(
     tags: req.tags ?? [],
     webhookUrl: req.webhook_url ?? null,
     idempotencyKey: options.idempotencyKey ?? null,
-    status: options.startsAtOnce?.() ? "rendering" : "queued",
+    status: "queued",
     // scale² per image, and per page of a PDF.
     creditsCharged: creditCost(scale) * frames.value.length,
     creditsRefunded: 0,
@@ -231,28 +212,22 @@ export async function acceptRender(
     createdAt: deps.clock.now().toISOString(),
     completedAt: null,
   };
-  // Started while its charge commits (EarlyStart), when it starts at once and the balance covers it
-  // (so a refused charge, which throws the render away, takes a race with another request).
-  const admit =
-    render.status === "rendering" &&
-    options.startEarly &&
-    (await options.startEarly.balance(accountId)) >= render.creditsCharged
-      ? await options.startEarly.start(render)
-      : null;
-  let outcome: Awaited<ReturnType<RenderStore["accept"]>>;
-  try {
-    outcome = await deps.renders.accept(render);
-  } catch (error) {
-    admit?.(false);
-    throw error;
-  }
-  admit?.(outcome.accepted);
-  if (!outcome.accepted) {
-    return fail(
-      "insufficient_credits",
-      `This render costs ${render.creditsCharged} credits; the balance is ${outcome.balance}.`,
-      { required: render.creditsCharged, balance: outcome.balance },
-    );
-  }
   return { ok: true, value: render };
+}
+
+/**
+ * What a caller who waited is told of a failed render: the image failures by their own codes (the
+ * request's image could not be used), anything else as `internal_error` (details stay in the log).
+ */
+export function renderFailure(render: RenderRecord): {
+  code: "image_fetch_failed" | "image_invalid" | "internal_error";
+  message: string;
+  details: { render_id: string; credits_refunded: number };
+} {
+  const code = render.error?.code;
+  return {
+    code: code === "image_fetch_failed" || code === "image_invalid" ? code : "internal_error",
+    message: render.error?.message ?? "The render failed.",
+    details: { render_id: render.id, credits_refunded: render.creditsRefunded },
+  };
 }

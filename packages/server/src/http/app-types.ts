@@ -6,16 +6,16 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from "fastify";
-import type { AssetLibrary } from "../domain/assets/asset-library.ts";
-import type { BatchStore } from "../domain/batches.ts";
+import type { RenderService } from "../app/render-service.ts";
 import type { AccountStore, WebhookSecretStore } from "../ports/account-store.ts";
+import type { AssetLibrary } from "../ports/asset-library.ts";
 import type { AssetStore } from "../ports/asset-store.ts";
+import type { BatchStore } from "../ports/batch-store.ts";
 import type { BlobStore } from "../ports/blob-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { ImageUrlStore } from "../ports/image-url-store.ts";
 import type { Ledger } from "../ports/ledger.ts";
 import type { OutputLinks } from "../ports/output-links.ts";
-import type { RenderQueue } from "../ports/render-queue.ts";
 import type { RenderStore } from "../ports/render-store.ts";
 import type { SafeFetch } from "../ports/safe-fetch.ts";
 import type { StarterCatalog } from "../ports/starter-catalog.ts";
@@ -51,7 +51,8 @@ export interface AppDeps {
   assets: AssetStore;
   ledger: Ledger;
   blobs: BlobStore;
-  queue: RenderQueue;
+  /** The one render path (app/render-service.ts): every route that renders goes through it. */
+  renderService: RenderService;
   starters: StarterCatalog;
   clock: Clock;
   /** `fetch` is needed only by uploads from a URL (POST /v1/assets/import). */

@@ -8,7 +8,9 @@ export function orThrow<T>(result: Result<T>): T {
 }
 
 export function toApiError(failure: Failure): ApiError {
-  return new ApiError(failure.code, failure.message, failure.details);
+  const headers =
+    failure.retryAfter === undefined ? undefined : { "Retry-After": String(failure.retryAfter) };
+  return new ApiError(failure.code, failure.message, failure.details ?? {}, headers);
 }
 
 export const notFound = (what: string) => new ApiError("not_found", `No ${what}.`);

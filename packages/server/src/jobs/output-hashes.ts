@@ -1,4 +1,4 @@
-import type { AssetLibrary } from "../domain/assets/asset-library.ts";
+import type { AssetLibrary } from "../ports/asset-library.ts";
 
 /**
  * The output hashes this process is recording. A render's SHA-256 reaches the main thread just after

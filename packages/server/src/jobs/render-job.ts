@@ -7,7 +7,7 @@ import { newAssetToken, newId, newOpaqueEtag } from "../domain/ids.ts";
 import { buildCallbackEvent } from "../domain/webhooks/index.ts";
 import type { AssetRecord } from "../ports/asset-store.ts";
 import type { Clock } from "../ports/clock.ts";
-import type { FinishedRender } from "../ports/render-queue.ts";
+import type { FinishedRender } from "../ports/render-dispatcher.ts";
 import type { RenderRecord, RenderStore } from "../ports/render-store.ts";
 import type { OutboxEventInput } from "../ports/webhook-outbox.ts";
 

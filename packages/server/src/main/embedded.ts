@@ -1,4 +1,5 @@
 import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
+import { createLocalDispatcher } from "../adapters/queue/local-dispatcher.ts";
 import { createLocalRenderQueue } from "../adapters/queue/local-render-queue.ts";
 import { createWorkerPool } from "../adapters/queue/worker-pool.ts";
 import { createSqliteWebhookSecretStore } from "../adapters/sqlite/account-store.ts";
@@ -6,6 +7,7 @@ import { createSqliteBatchStore } from "../adapters/sqlite/batch-store.ts";
 import { isSqliteBusy } from "../adapters/sqlite/faults.ts";
 import { createSqliteImageUrlStore } from "../adapters/sqlite/image-url-store.ts";
 import { createSqliteWebhookOutbox } from "../adapters/sqlite/webhook-outbox.ts";
+import { createRenderService } from "../app/render-service.ts";
 import { createAccount } from "../domain/accounts.ts";
 import { buildApp } from "../http/app.ts";
 import { hmacOutputLinks } from "../http/output-links.ts";
@@ -75,15 +77,23 @@ export async function startEmbeddedServer(
       runRenderJob(interactive ? interactiveJobDeps : jobDeps, id, accepted, admitted),
   });
 
+  const batches = createSqliteBatchStore(data.db);
+  const renderService = createRenderService({
+    ...data,
+    batches,
+    checkUrl: (url) => safeFetch.check(url),
+    dispatcher: createLocalDispatcher({ queue, renders: data.renders, ledger: data.ledger }),
+  });
+
   const app = await buildApp(
     {
       ...data,
       outputLinks,
-      queue,
+      renderService,
       safeFetch,
       webhooks,
       webhookSecrets: createSqliteWebhookSecretStore(data.db),
-      batches: createSqliteBatchStore(data.db),
+      batches,
       // An output's hash is recorded just after its render is answered: reads wait for it.
       assetLibrary: outputHashes.readsAfterHashes(data.assetLibrary),
       ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),

@@ -1,5 +1,4 @@
 import { mkdirSync } from "node:fs";
-import type { PgBoss } from "pg-boss";
 import { createFileBlobStore } from "../adapters/files/blob-store.ts";
 import { createDirectoryStarterCatalog } from "../adapters/files/starter-catalog.ts";
 import { openPostgresState } from "../adapters/postgres/state.ts";
@@ -16,18 +15,16 @@ export type PostgresBackend = Extract<Backend, { state: "postgres" }>;
 
 /**
  * The scaled-out counterpart of openDataDir: every state port on PostgreSQL, blobs on S3 or a shared
- * directory, the shared link-signing key. With `boss`, accepted renders are enqueued on pg-boss in the
- * acceptance transaction.
+ * directory, the shared link-signing key. Renders are accepted through the dispatcher (serve's
+ * root builds it: adapters/postgres/dispatcher.ts), which enqueues them in the acceptance transaction.
  */
 export async function openScaledState(
   config: Pick<ServeConfig, "dataDir" | "examplesDir" | "databasePoolMax" | "role">,
   backend: PostgresBackend,
-  options: { boss?: PgBoss } = {},
 ) {
   const state = await openPostgresState(backend.databaseUrl, {
     max: config.databasePoolMax,
     applicationName: `pictor-${config.role}`,
-    ...(options.boss ? { boss: options.boss } : {}),
   });
   const secret = backend.signingSecret ?? signingSecret(dataPaths(config.dataDir).secret);
   let blobs: BlobStore;

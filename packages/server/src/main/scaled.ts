@@ -1,11 +1,13 @@
 import { PgBoss } from "pg-boss";
 import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
+import { createPgDispatcher, type PgDispatcher } from "../adapters/postgres/dispatcher.ts";
 import { isPostgresUnavailable } from "../adapters/postgres/faults.ts";
 import { createPgImageUrlStore } from "../adapters/postgres/image-url-store.ts";
 import { createRenderQueue } from "../adapters/postgres/render-jobs.ts";
-import { createPgRenderQueue, startPgRenderWorkers } from "../adapters/postgres/render-queue.ts";
+import { startPgRenderWorkers } from "../adapters/postgres/render-queue.ts";
 import { createWorkerPool, type WorkerPool } from "../adapters/queue/worker-pool.ts";
 import { isS3Unavailable } from "../adapters/s3/faults.ts";
+import { createRenderService } from "../app/render-service.ts";
 import { createAccount } from "../domain/accounts.ts";
 import { buildApp } from "../http/app.ts";
 import type { App } from "../http/app-types.ts";
@@ -48,7 +50,7 @@ export async function startScaledServer(
   );
   await boss.start();
   await createRenderQueue(boss);
-  const state = await openScaledState(config, backend, { boss });
+  const state = await openScaledState(config, backend);
   const safeFetch = createSafeFetch({
     allowlist: config.outboundAllowlist,
     ...(testHooks.lookup ? { lookup: testHooks.lookup } : {}),
@@ -60,7 +62,7 @@ export async function startScaledServer(
   // Role `all` renders in this process too: its asset reads can wait for the output hashes it records.
   const outputHashes = servesApi && renders ? new OutputHashes() : null;
   let app: App | null = null;
-  let queue: Awaited<ReturnType<typeof createPgRenderQueue>> | null = null;
+  let dispatcher: PgDispatcher | null = null;
   let firstStart: RunningServer["firstStart"] = null;
   let url = "";
   if (servesApi) {
@@ -70,11 +72,22 @@ export async function startScaledServer(
       await state.close();
       throw error;
     });
-    queue = await createPgRenderQueue({ url: backend.databaseUrl, renders: state.renders });
+    dispatcher = await createPgDispatcher({
+      url: backend.databaseUrl,
+      pool: state.pool,
+      boss,
+      renders: state.renders,
+      maxQueued: config.maxQueued,
+    });
+    const renderService = createRenderService({
+      ...state,
+      checkUrl: (url) => safeFetch.check(url),
+      dispatcher,
+    });
     app = await buildApp(
       {
         ...state,
-        queue,
+        renderService,
         safeFetch,
         ...(outputHashes ? { assetLibrary: outputHashes.readsAfterHashes(state.assetLibrary) } : {}),
         ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
@@ -184,7 +197,7 @@ export async function startScaledServer(
         await Promise.all([app?.close(), stopRendering?.()]);
         await deliverer?.stop();
         await pool?.close();
-        await queue?.close();
+        await dispatcher?.close();
         await boss.stop({ graceful: false, close: true });
         await state.close();
       })();

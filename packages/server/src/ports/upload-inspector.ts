@@ -1,4 +1,4 @@
-import type { FontFaceInfo } from "../domain/assets/asset-library.ts";
+import type { FontFaceInfo } from "../ports/asset-library.ts";
 
 /** An uploaded image the renderer will accept, as its header and a trial decode describe it. */
 export interface InspectedImage {

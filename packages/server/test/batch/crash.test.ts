@@ -1,16 +1,17 @@
 import type { FastifyRequest } from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createSqliteBatchStore } from "../../src/adapters/sqlite/batch-store.ts";
-import { type AcceptBatchDeps, acceptBatch, type BatchStore } from "../../src/domain/batches.ts";
+import { createRenderService } from "../../src/app/render-service.ts";
 import { requestFingerprint } from "../../src/http/plugins/idempotency.ts";
 import { checkBatchRow } from "../../src/http/routes/batch-row-shape.ts";
-import type { RenderStore } from "../../src/ports/render-store.ts";
+import type { BatchStore } from "../../src/ports/batch-store.ts";
+import type { RenderDispatcher } from "../../src/ports/render-dispatcher.ts";
 import { api, newAccount, publishTemplate } from "../api/support.ts";
 import { testBackend } from "../api-pg/backend.ts";
 import { type CallbackTestServer, startCallbackServer, tinyTemplate } from "../callbacks/support.ts";
 
 // A process killed mid-accept (issue 4 follow-up): the batch is accepted through the real stores of
-// a second connection (as another process would), with a fault injected at the RenderStore port that
+// a second connection (as another process would), with a fault injected at the RenderDispatcher port that
 // stops the acceptance dead at one row, exactly where a SIGKILL would: nothing after it runs. The
 // running server then answers GET /v1/batches/:id from what was committed.
 
@@ -36,15 +37,19 @@ async function acceptUntilKilled(
   idempotencyKey?: string,
 ): Promise<string> {
   let row = -1;
-  const renders: RenderStore = Object.create(t.data.renders);
-  renders.accept = async (render) => {
-    row += 1;
-    // Row 2 is refused before its charge, so charges after it belong to the row one further on.
-    const index = row >= 2 ? row + 1 : row;
-    if (index === kill.at && kill.when === "before-charge") throw new Killed();
-    const outcome = await t.data.renders.accept(render);
-    if (index === kill.at) throw new Killed();
-    return outcome;
+  // Charges and records as a dispatcher does, and dispatches nothing: the process dies before that.
+  const dispatcher: RenderDispatcher = {
+    hasRoom: () => true,
+    async submit(render) {
+      row += 1;
+      // Row 2 is refused before its charge, so charges after it belong to the row one further on.
+      const index = row >= 2 ? row + 1 : row;
+      if (index === kill.at && kill.when === "before-charge") throw new Killed();
+      const outcome = await t.data.renders.accept(render);
+      if (index === kill.at) throw new Killed();
+      return outcome.accepted ? { accepted: true, render } : outcome;
+    },
+    wait: async () => null,
   };
   let batchId = "";
   const store = batchStore();
@@ -53,18 +58,17 @@ async function acceptUntilKilled(
     batchId = header.id;
     return store.begin(header);
   };
-  const deps: AcceptBatchDeps = {
+  const service = createRenderService({
     templates: t.data.templates,
     assets: t.data.assets,
-    renders,
+    renders: t.data.renders,
     batches,
     clock: { now: () => createdAt },
     checkUrl: async () => ({ ok: true }),
-    enqueue: () => {},
-  };
+    dispatcher,
+  });
   await expect(
-    acceptBatch(
-      deps,
+    service.submitBatch(
       accountId,
       { renders: batchRows(rows).map(checkBatchRow) },
       idempotencyKey ? { idempotencyKey } : {},

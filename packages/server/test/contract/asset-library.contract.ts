@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AssetQuery, LibraryAsset } from "../../src/domain/assets/asset-library.ts";
+import type { AssetQuery, LibraryAsset } from "../../src/ports/asset-library.ts";
 import type { AssetRecord } from "../../src/ports/asset-store.ts";
 import { newAccount, type StateFactory, type StateFixture, uid } from "./state-fixture.ts";
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BatchRecord, batchState, INTERRUPTED_AFTER_MS } from "../../src/domain/batches.ts";
+import { batchState, INTERRUPTED_AFTER_MS } from "../../src/domain/batches.ts";
+import type { BatchRecord } from "../../src/ports/batch-store.ts";
 import { newAccount, type StateFactory, type StateFixture, T0, T1, T2, uid } from "./state-fixture.ts";
 
 /** What every BatchStore and WebhookSecretStore adapter must do (SQLite, PostgreSQL). */

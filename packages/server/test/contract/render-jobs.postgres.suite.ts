@@ -1,12 +1,12 @@
 import type pg from "pg";
 import { PgBoss } from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPgDispatcher, type PgDispatcher } from "../../src/adapters/postgres/dispatcher.ts";
 import { createPgLedger } from "../../src/adapters/postgres/ledger.ts";
 import { migrate } from "../../src/adapters/postgres/migrations.ts";
 import { createPgPool } from "../../src/adapters/postgres/pool.ts";
 import {
   createRenderQueue,
-  enqueueRenderJobs,
   RENDER_GIVEN_UP_QUEUE,
   RENDER_QUEUE,
   RENDER_QUEUE_OPTIONS,
@@ -47,10 +47,21 @@ const render = (id: string, creditsCharged: number): RenderRecord => ({
 });
 
 export function renderJobsTests(cluster: ThrowawayPostgres): void {
-  describe("PostgreSQL acceptance + pg-boss enqueue in one transaction", () => {
+  describe("the PostgreSQL dispatcher: charge, render and pg-boss job in one transaction", () => {
     let pool: pg.Pool;
+    let url: string;
     let boss: PgBoss;
     let workerBoss: PgBoss;
+    let dispatcher: PgDispatcher;
+    const dispatcherOn = (queueBoss: PgBoss) =>
+      createPgDispatcher({
+        url,
+        pool,
+        boss: queueBoss,
+        renders: createPgRenderStore(pool),
+        maxQueued: 10_000,
+      });
+    const submit = (r: RenderRecord) => dispatcher.submit(r, { waiting: false });
     const jobsFor = async (renderId: string) =>
       Number(
         (
@@ -62,7 +73,7 @@ export function renderJobsTests(cluster: ThrowawayPostgres): void {
       );
 
     beforeAll(async () => {
-      const url = await cluster.newDatabase();
+      url = await cluster.newDatabase();
       pool = createPgPool(url, { max: 4 });
       await migrate(pool);
       boss = new PgBoss({ connectionString: url, max: 2, supervise: false, schedule: false });
@@ -83,16 +94,17 @@ export function renderJobsTests(cluster: ThrowawayPostgres): void {
         "INSERT INTO accounts (id, name, webhook_secret, created_at) VALUES ('acc_jobs', 'j', 's', now())",
       );
       await createPgLedger(pool).grant("acc_jobs", 3, null, "2026-11-22T12:00:00.000Z");
+      dispatcher = await dispatcherOn(boss);
     });
     afterAll(async () => {
+      await dispatcher?.close();
       await workerBoss?.stop({ graceful: false });
       await boss?.stop({ graceful: false });
       await pool?.end();
     });
 
     it("commits the charge, the render and its job together; a worker process fetches the job", async () => {
-      const renders = createPgRenderStore(pool, { enqueueInTransaction: enqueueRenderJobs(boss) });
-      expect(await renders.accept(render("rnd_job_ok", 2))).toEqual({ accepted: true });
+      expect(await submit(render("rnd_job_ok", 2))).toMatchObject({ accepted: true });
       expect(await jobsFor("rnd_job_ok")).toBe(1);
       const [job] = await workerBoss.fetch<RenderJobData>(RENDER_QUEUE);
       expect(job?.data).toEqual({ renderId: "rnd_job_ok" });
@@ -100,9 +112,8 @@ export function renderJobsTests(cluster: ThrowawayPostgres): void {
     });
 
     it("redelivers the job of a worker that died mid-render once its expiry passes, with backoff", async () => {
-      const renders = createPgRenderStore(pool, { enqueueInTransaction: enqueueRenderJobs(boss) });
       await createPgLedger(pool).grant("acc_jobs", 1, null, "2026-11-22T12:00:00.000Z");
-      expect(await renders.accept(render("rnd_job_dies", 1))).toEqual({ accepted: true });
+      expect(await submit(render("rnd_job_dies", 1))).toMatchObject({ accepted: true });
       const [taken] = await workerBoss.fetch<RenderJobData>(RENDER_QUEUE);
       expect(taken?.data.renderId).toBe("rnd_job_dies");
       // The worker is SIGKILLed: it never completes. Instead of waiting out expireInSeconds, move the
@@ -129,10 +140,10 @@ export function renderJobsTests(cluster: ThrowawayPostgres): void {
     });
 
     it("ends a render whose job ran out of retries: pg-boss dead-letters the job, the settler fails and refunds the render once", async () => {
-      const renders = createPgRenderStore(pool, { enqueueInTransaction: enqueueRenderJobs(boss) });
+      const renders = createPgRenderStore(pool);
       await createPgLedger(pool).grant("acc_jobs", 2, null, "2026-11-22T12:00:00.000Z");
       const before = await createPgLedger(pool).balance("acc_jobs");
-      expect(await renders.accept(render("rnd_job_given_up", 2))).toEqual({ accepted: true });
+      expect(await submit(render("rnd_job_given_up", 2))).toMatchObject({ accepted: true });
       const [taken] = await workerBoss.fetch<RenderJobData>(RENDER_QUEUE);
       expect(taken?.data.renderId).toBe("rnd_job_given_up");
       // Its last attempt: every retry spent (instead of failing it retryLimit times over the backoff).
@@ -164,25 +175,26 @@ export function renderJobsTests(cluster: ThrowawayPostgres): void {
     });
 
     it("enqueues nothing for a render the balance does not cover", async () => {
-      const renders = createPgRenderStore(pool, { enqueueInTransaction: enqueueRenderJobs(boss) });
-      expect(await renders.accept(render("rnd_job_poor", 50))).toMatchObject({ accepted: false });
+      expect(await submit(render("rnd_job_poor", 50))).toMatchObject({ accepted: false });
       expect(await jobsFor("rnd_job_poor")).toBe(0);
     });
 
     it("rolls back the job with the charge and the render when the transaction fails after the send", async () => {
-      const send = enqueueRenderJobs(boss);
-      const renders = createPgRenderStore(pool, {
-        enqueueInTransaction: async (client, r, queuedAhead) => {
-          await send(client, r, queuedAhead);
-          throw new Error("crash between send and commit");
-        },
-      });
+      // The job is sent inside the transaction, then the process fails before the commit.
+      const crashing: PgBoss = Object.create(boss);
+      const send = boss.send.bind(boss) as (...args: unknown[]) => Promise<string | null>;
+      crashing.send = (async (...args: unknown[]) => {
+        await send(...args);
+        throw new Error("crash between send and commit");
+      }) as unknown as PgBoss["send"];
+      const crashingDispatcher = await dispatcherOn(crashing);
       const before = await createPgLedger(pool).balance("acc_jobs");
-      await expect(renders.accept(render("rnd_job_crash", 1))).rejects.toThrow(
+      await expect(crashingDispatcher.submit(render("rnd_job_crash", 1), { waiting: false })).rejects.toThrow(
         "crash between send and commit",
       );
+      await crashingDispatcher.close();
       expect(await jobsFor("rnd_job_crash")).toBe(0);
-      expect(await renders.get("acc_jobs", "rnd_job_crash")).toBeNull();
+      expect(await createPgRenderStore(pool).get("acc_jobs", "rnd_job_crash")).toBeNull();
       expect(await createPgLedger(pool).balance("acc_jobs")).toBe(before);
     });
   });

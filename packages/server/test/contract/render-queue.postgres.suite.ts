@@ -1,12 +1,9 @@
 import pg from "pg";
 import { PgBoss } from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPgDispatcher, type PgDispatcher } from "../../src/adapters/postgres/dispatcher.ts";
 import { createRenderQueue, RENDER_QUEUE } from "../../src/adapters/postgres/render-jobs.ts";
-import {
-  createPgRenderQueue,
-  type PgRenderQueue,
-  startPgRenderWorkers,
-} from "../../src/adapters/postgres/render-queue.ts";
+import { startPgRenderWorkers } from "../../src/adapters/postgres/render-queue.ts";
 import { RENDER_FINISHED_CHANNEL } from "../../src/adapters/postgres/render-store.ts";
 import { openPostgresState, type PostgresState } from "../../src/adapters/postgres/state.ts";
 import { giveUpRenderJob } from "../../src/jobs/render-job.ts";
@@ -25,7 +22,12 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
     let worker: PostgresState;
     let apiBoss: PgBoss;
     let workerBoss: PgBoss;
-    let queue: PgRenderQueue;
+    let queue: PgDispatcher;
+    /** The API process accepts a render: charged, recorded and its job sent, in one transaction. */
+    const accept = async (r: RenderRecord) => {
+      const submitted = await queue.submit(r, { waiting: false });
+      return submitted.accepted ? { accepted: true } : submitted;
+    };
     let stopWorkers: (() => Promise<void>) | null = null;
     let accountId: string;
     let templateId: string;
@@ -91,9 +93,15 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       apiBoss = await newBoss(url);
       await createRenderQueue(apiBoss);
       workerBoss = await newBoss(url);
-      api = await openPostgresState(url, { max: 4, boss: apiBoss });
+      api = await openPostgresState(url, { max: 4 });
       worker = await openPostgresState(url, { max: 4 });
-      queue = await createPgRenderQueue({ url, renders: api.renders });
+      queue = await createPgDispatcher({
+        url,
+        pool: api.pool,
+        boss: apiBoss,
+        renders: api.renders,
+        maxQueued: 10_000,
+      });
       accountId = await newAccount(api, 100);
       templateId = await publishedTemplate(api, accountId);
     });
@@ -107,13 +115,13 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
 
     it("answers at once for a render already finished, and null at the deadline for one still queued", async () => {
       const failed = render();
-      await api.renders.accept(failed);
+      await accept(failed);
       await worker.renders.failAndRefund(failed.id, { code: "render_failed", message: "x" }, T1);
-      expect((await queue.waitFor(accountId, failed.id, 60_000))?.render.status).toBe("failed");
+      expect((await queue.wait(accountId, failed.id, 60_000))?.render.status).toBe("failed");
 
       const stuck = render();
-      await api.renders.accept(stuck);
-      expect(await queue.waitFor(accountId, stuck.id, 300)).toBeNull();
+      await accept(stuck);
+      expect(await queue.wait(accountId, stuck.id, 300)).toBeNull();
       await worker.renders.failAndRefund(stuck.id, { code: "cleanup", message: "x" }, T1);
     });
 
@@ -126,7 +134,7 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
           listener.on("notification", (n) => resolve(n.payload ?? "")),
         );
         const r = render();
-        await api.renders.accept(r);
+        await accept(r);
         await worker.renders.complete(r.id, {
           asset: asset(r),
           warnings: [],
@@ -157,14 +165,14 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       });
       const renders = [render(), render(), render()];
       const waits = renders.map(async (r) => {
-        expect(await api.renders.accept(r)).toEqual({ accepted: true });
-        return queue.waitFor(accountId, r.id, 30_000);
+        expect(await accept(r)).toEqual({ accepted: true });
+        return queue.wait(accountId, r.id, 30_000);
       });
       const results = await Promise.all(waits);
       expect(results.map((r) => r?.render.status)).toEqual(["completed", "completed", "completed"]);
       expect(ran.sort()).toEqual(renders.map((r) => r.id).sort());
       // Another account cannot wait on (or learn about) this render.
-      expect(await queue.waitFor(await newAccount(api, 0), renders[0]?.id as string, 50)).toBeNull();
+      expect(await queue.wait(await newAccount(api, 0), renders[0]?.id as string, 50)).toBeNull();
     });
 
     it("runs at most accountConcurrency renders of one account at once; another account's run beside them", async () => {
@@ -196,15 +204,15 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
         },
       });
       const ofA = [render(), render(), render()];
-      for (const r of ofA) expect(await api.renders.accept(r)).toEqual({ accepted: true });
+      for (const r of ofA) expect(await accept(r)).toEqual({ accepted: true });
       const ofB = render({ accountId: other });
-      expect(await api.renders.accept(ofB)).toEqual({ accepted: true });
+      expect(await accept(ofB)).toEqual({ accepted: true });
       // B's render runs while A's first holds A's only slot (the worker had room for three).
       await bStarts;
       expect(running.get(accountId) ?? 0).toBeLessThanOrEqual(1);
       gating = false;
       for (const open of gates.splice(0)) open();
-      const results = await Promise.all([...ofA, ofB].map((r) => queue.waitFor(r.accountId, r.id, 30_000)));
+      const results = await Promise.all([...ofA, ofB].map((r) => queue.wait(r.accountId, r.id, 30_000)));
       expect(results.map((r) => r?.render.status)).toEqual([
         "completed",
         "completed",
@@ -225,7 +233,7 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       // A's three are queued before any worker runs, so A's third ranks behind any render of B's
       // (fairPriority: minus the account's queued renders at acceptance), whatever this machine's speed.
       const [a1, a2, a3] = [render(), render(), render()];
-      for (const r of [a1, a2, a3]) expect(await api.renders.accept(r)).toEqual({ accepted: true });
+      for (const r of [a1, a2, a3]) expect(await accept(r)).toEqual({ accepted: true });
       stopWorkers = await startPgRenderWorkers(workerBoss, {
         url,
         capacity: 2,
@@ -246,21 +254,21 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       // A alone: both threads.
       await Promise.all([whenStarted(a1.id), whenStarted(a2.id)]);
       const b1 = render({ accountId: other });
-      expect(await api.renders.accept(b1)).toEqual({ accepted: true });
+      expect(await accept(b1)).toEqual({ accepted: true });
       gates.get(a1.id)?.();
       // B's render ranks before A's third (fairPriority) and takes the freed thread.
-      expect((await queue.waitFor(other, b1.id, 30_000))?.render.status).toBe("completed");
+      expect((await queue.wait(other, b1.id, 30_000))?.render.status).toBe("completed");
       // Both render now: A keeps its one thread, the other stays free for B, whose next render starts
       // while A's second still runs and A's third waits.
       const b2 = render({ accountId: other });
-      expect(await api.renders.accept(b2)).toEqual({ accepted: true });
-      expect((await queue.waitFor(other, b2.id, 30_000))?.render.status).toBe("completed");
+      expect(await accept(b2)).toEqual({ accepted: true });
+      expect((await queue.wait(other, b2.id, 30_000))?.render.status).toBe("completed");
       expect(startedIds).not.toContain(a3.id);
       expect(gates.has(a2.id)).toBe(true);
       gates.get(a2.id)?.();
       await whenStarted(a3.id);
       gates.get(a3.id)?.();
-      const results = await Promise.all([a1, a2, a3].map((r) => queue.waitFor(accountId, r.id, 30_000)));
+      const results = await Promise.all([a1, a2, a3].map((r) => queue.wait(accountId, r.id, 30_000)));
       expect(results.map((r) => r?.render.status)).toEqual(["completed", "completed", "completed"]);
       expect(startedIds.slice(2)).toEqual([b1.id, b2.id, a3.id]);
     });
@@ -308,7 +316,7 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       await stopWorkers?.();
       stopWorkers = null;
       const [r1, r2, r3] = [render(), render(), render()];
-      for (const r of [r1, r2, r3]) expect(await api.renders.accept(r)).toEqual({ accepted: true });
+      for (const r of [r1, r2, r3]) expect(await accept(r)).toEqual({ accepted: true });
       // Any wait is a backlog here: the renders were queued before the worker started.
       const w = await startGatedWorker(0);
       await w.takenCount(2);
@@ -319,7 +327,7 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       await w.takenCount(3);
       expect(w.taken[2]).toBe(r3.id);
       for (const id of w.taken.slice(1)) w.release(id);
-      const results = await Promise.all([r1, r2, r3].map((r) => queue.waitFor(accountId, r.id, 30_000)));
+      const results = await Promise.all([r1, r2, r3].map((r) => queue.wait(accountId, r.id, 30_000)));
       expect(results.map((r) => r?.render.status)).toEqual(["completed", "completed", "completed"]);
     });
 
@@ -327,7 +335,7 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       // No job here waits an hour in the queue: never a backlog.
       const w = await startGatedWorker(3_600_000);
       const [r1, r2] = [render(), render()];
-      for (const r of [r1, r2]) expect(await api.renders.accept(r)).toEqual({ accepted: true });
+      for (const r of [r1, r2]) expect(await accept(r)).toEqual({ accepted: true });
       await w.takenCount(1);
       // The one thread is busy and there is no backlog, so the other render is left in the queue.
       const other = w.taken[0] === r1.id ? r2 : r1;
@@ -336,7 +344,7 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       await w.takenCount(2);
       expect(w.taken[1]).toBe(other.id);
       w.release(other.id);
-      const results = await Promise.all([r1, r2].map((r) => queue.waitFor(accountId, r.id, 30_000)));
+      const results = await Promise.all([r1, r2].map((r) => queue.wait(accountId, r.id, 30_000)));
       expect(results.map((r) => r?.render.status)).toEqual(["completed", "completed"]);
     });
 
@@ -355,17 +363,17 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
           idlePollMs: 3_600_000,
         });
         const [r1, r2] = [render(), render()];
-        expect(await api.renders.accept(r1)).toEqual({ accepted: true });
+        expect(await accept(r1)).toEqual({ accepted: true });
         await w.takenCount(1);
         const afterFirst = fetches;
         w.release(r1.id);
-        expect((await queue.waitFor(accountId, r1.id, 30_000))?.render.status).toBe("completed");
+        expect((await queue.wait(accountId, r1.id, 30_000))?.render.status).toBe("completed");
         // r2's NOTIFY brings the one fetch that takes it; r1's end brought none (the queue was empty).
-        expect(await api.renders.accept(r2)).toEqual({ accepted: true });
+        expect(await accept(r2)).toEqual({ accepted: true });
         await w.takenCount(2);
         expect(fetches).toBe(afterFirst + 1);
         w.release(r2.id);
-        expect((await queue.waitFor(accountId, r2.id, 30_000))?.render.status).toBe("completed");
+        expect((await queue.wait(accountId, r2.id, 30_000))?.render.status).toBe("completed");
       } finally {
         workerBoss.fetch = fetch;
       }

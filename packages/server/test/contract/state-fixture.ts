@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import type { AssetLibrary } from "../../src/domain/assets/asset-library.ts";
-import type { BatchStore } from "../../src/domain/batches.ts";
 import type { TemplateDocumentT } from "../../src/domain/document.ts";
 import type { AccountStore, WebhookSecretStore } from "../../src/ports/account-store.ts";
+import type { AssetLibrary } from "../../src/ports/asset-library.ts";
 import type { AssetStore } from "../../src/ports/asset-store.ts";
+import type { BatchStore } from "../../src/ports/batch-store.ts";
 import type { IdempotencyStore } from "../../src/ports/idempotency-store.ts";
 import type { Ledger } from "../../src/ports/ledger.ts";
 import type { RenderStore } from "../../src/ports/render-store.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { createLocalRenderQueue } from "../../src/adapters/queue/local-render-queue.ts";
-import type { FinishedRender } from "../../src/ports/render-queue.ts";
+import type { FinishedRender } from "../../src/ports/render-dispatcher.ts";
 import type { RenderRecord, RenderStore } from "../../src/ports/render-store.ts";
 
 /**
@@ -118,18 +118,18 @@ describe("local render queue", () => {
     const { queue, complete } = harness({ concurrency: 1, maxQueued: 2 });
     queue.enqueue("r1", "a");
     queue.enqueue("r2", "a");
-    expect(queue.isFull?.()).toBe(false);
+    expect(queue.isFull(1)).toBe(false);
     // One waits (r1 runs): one more fits, a batch of two does not.
-    expect(queue.isFull?.(1)).toBe(false);
-    expect(queue.isFull?.(2)).toBe(true);
+    expect(queue.isFull(1)).toBe(false);
+    expect(queue.isFull(2)).toBe(true);
     // A batch over the whole limit waits for an empty queue, not for ever.
-    expect(harness({ concurrency: 1, maxQueued: 2 }).queue.isFull?.(5)).toBe(false);
+    expect(harness({ concurrency: 1, maxQueued: 2 }).queue.isFull(5)).toBe(false);
     queue.enqueue("r3", "a");
-    expect(queue.isFull?.()).toBe(true);
+    expect(queue.isFull(1)).toBe(true);
     await complete("r1");
-    expect(queue.isFull?.()).toBe(false);
+    expect(queue.isFull(1)).toBe(false);
     const drained = queue.drain();
-    expect(queue.isFull?.()).toBe(true);
+    expect(queue.isFull(1)).toBe(true);
     await complete("r2");
     await drained;
   });

@@ -1,11 +1,6 @@
 import type pg from "pg";
-import type {
-  AssetLibrary,
-  AssetQuery,
-  FontFaceInfo,
-  LibraryAsset,
-} from "../../domain/assets/asset-library.ts";
 import { folderRangeEnd } from "../../domain/assets/folders.ts";
+import type { AssetLibrary, AssetQuery, FontFaceInfo, LibraryAsset } from "../../ports/asset-library.ts";
 import { libraryAssetFromRow } from "../sql-rows.ts";
 import { indexAssetTerms, insertAsset } from "./asset-store.ts";
 import { type PgExecutor, postgresColumns, withTransaction } from "./pool.ts";

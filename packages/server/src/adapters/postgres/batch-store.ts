@@ -5,7 +5,7 @@ import type {
   BatchStore,
   BatchSummary,
   StoredBatchState,
-} from "../../domain/batches.ts";
+} from "../../ports/batch-store.ts";
 import { batchIdByIdempotencyKey } from "../sql-rows.ts";
 import { iso } from "./pool.ts";
 

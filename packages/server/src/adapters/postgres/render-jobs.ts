@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { PgBoss } from "pg-boss";
+import type { RenderRecord } from "../../ports/render-store.ts";
 import type { PgExecutor } from "./pool.ts";
-import type { PgRenderStoreOptions } from "./render-store.ts";
 
 /** pg-boss queue carrying render jobs; the payload is the id only, the render row holds the rest. */
 export const RENDER_QUEUE = "render";
@@ -71,7 +71,7 @@ export function renderJobId(renderId: string): string {
  * priority is minus the number of its account's renders already queued, so every account's next
  * render ranks alongside every other's: one account's 5,000 queued renders wait behind each other,
  * not in front of another account's first (round-robin between accounts with a backlog, like the
- * embedded queue). The count is capped (PgRenderStoreOptions.queuedCountCap); past it, by age.
+ * embedded queue). The count is capped (render-store.ts, chargeAndRecord); past it, by age.
  */
 export const fairPriority = (queuedAhead: number) => -queuedAhead;
 
@@ -81,11 +81,13 @@ const executorOf = (client: PgExecutor) => ({
 });
 
 /**
- * The RenderStore hook that enqueues inside the acceptance transaction: the credit charge, the render
- * row and the job commit together or not at all, so no job exists for an unpaid render and no paid
- * render lacks a job.
+ * Enqueues a render's job inside its acceptance transaction (the dispatcher's submit): the credit
+ * charge, the render row and the job commit together or not at all, so no job exists for an unpaid
+ * render and no paid render lacks a job.
  */
-export function enqueueRenderJobs(boss: PgBoss): NonNullable<PgRenderStoreOptions["enqueueInTransaction"]> {
+export function enqueueRenderJobs(
+  boss: PgBoss,
+): (client: PgExecutor, render: RenderRecord, queuedAhead: number) => Promise<void> {
   return async (client, render, queuedAhead) => {
     const data: RenderJobData = { renderId: render.id };
     const jobId = await boss.send(RENDER_QUEUE, data, {

@@ -1,70 +1,7 @@
-import { EventEmitter } from "node:events";
 import type { PgBoss } from "pg-boss";
-import type { RenderQueue } from "../../ports/render-queue.ts";
-import type { RenderRecord, RenderStore } from "../../ports/render-store.ts";
 import { RecentAccounts, spareThreadCap } from "../queue/spare-thread.ts";
 import { listenTo } from "./listen.ts";
 import { RENDER_GIVEN_UP_QUEUE, RENDER_QUEUE, type RenderJobData } from "./render-jobs.ts";
-import { RENDER_FINISHED_CHANNEL } from "./render-store.ts";
-
-// Notifications are the fast path; this poll is the floor for one lost while the listening
-// connection was being re-established.
-const POLL_FLOOR_MS = 1000;
-
-const finished = (r: RenderRecord | null) =>
-  r !== null && (r.status === "completed" || r.status === "failed");
-
-export interface PgRenderQueue extends RenderQueue {
-  close(): Promise<void>;
-}
-
-/**
- * The API side of the scaled-out queue. Renders are enqueued by the RenderStore inside the
- * acceptance transaction (render-jobs.ts), so `enqueue` has nothing left to do; `waitFor` (wait-mode
- * renders) wakes on the NOTIFY the RenderStore sends when a render finishes, whichever process ran it.
- */
-export async function createPgRenderQueue(options: {
-  url: string;
-  renders: RenderStore;
-}): Promise<PgRenderQueue> {
-  const events = new EventEmitter();
-  events.setMaxListeners(0);
-  const listener = await listenTo(options.url, RENDER_FINISHED_CHANNEL, "pictor-listen", (payload) => {
-    if (payload) events.emit(payload);
-  });
-
-  return {
-    enqueue() {},
-    async waitFor(accountId, renderId, timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        // Subscribe before reading, so a finish between the read and the wait is not missed.
-        let wake: () => void = () => {};
-        const woken = new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        events.once(renderId, wake);
-        try {
-          const render = await options.renders.get(accountId, renderId);
-          if (render && finished(render)) return { render };
-          const remaining = deadline - Date.now();
-          if (remaining <= 0) return null;
-          let timer: NodeJS.Timeout | undefined;
-          await Promise.race([
-            woken,
-            new Promise<void>((resolve) => {
-              timer = setTimeout(resolve, Math.min(remaining, POLL_FLOOR_MS));
-            }),
-          ]);
-          clearTimeout(timer);
-        } finally {
-          events.off(renderId, wake);
-        }
-      }
-    },
-    close: () => listener.close(),
-  };
-}
 
 // NOTIFY wakes an idle worker the moment a job is sent (render-jobs.ts: the queue's `notify`); this
 // poll is only the floor for a notification lost while the listening connection was down.

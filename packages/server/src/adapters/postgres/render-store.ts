@@ -37,20 +37,50 @@ async function notifyFinished(client: PgExecutor, id: string): Promise<void> {
 
 export interface PgRenderStoreOptions {
   /**
-   * Runs inside the acceptance transaction after the charge and the insert, on the same connection:
-   * the place for pg-boss `send(..., { db })`, so a render is charged and enqueued together or not at all.
-   */
-  enqueueInTransaction?: (
-    client: PgExecutor,
-    render: RenderRecord,
-    /** The account's renders queued before this one (capped: see queuedCountCap). */
-    queuedAhead: number,
-  ) => Promise<void>;
-  /**
-   * Caps how many of the account's queued renders are counted for `enqueueInTransaction`'s
-   * `queuedAhead` (the count is a fairness priority; past the cap they all rank alike). Default 1,000.
+   * Caps how many of the account's queued renders `chargeAndRecord` counts (the count is a fairness
+   * priority of the render's job; past the cap they all rank alike). Default 1,000.
    */
   queuedCountCap?: number;
+}
+
+export const DEFAULT_QUEUED_COUNT_CAP = 1000;
+
+/**
+ * Inside a transaction: checks the balance covers the render, appends the charge and inserts the
+ * render. `queuedAhead`: the account's renders queued before this one (capped), for the job's
+ * fairness priority. The dispatcher (dispatcher.ts) enqueues the job in the same transaction.
+ */
+export async function chargeAndRecord(
+  client: PgExecutor,
+  r: RenderRecord,
+  queuedCountCap: number,
+): Promise<{ accepted: false; balance: number } | { accepted: true; queuedAhead: number }> {
+  // The account row lock serialises acceptances of one account across every process, so two
+  // of them can never both spend the same credit (READ COMMITTED alone would let them).
+  const account = await client.query("SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", [r.accountId]);
+  if (account.rowCount === 0) throw new Error(`render ${r.id} names an unknown account`);
+  // Read after the lock (a statement's snapshot predates its own lock wait). The same round trip
+  // counts the account's renders waiting in the queue: the fairness priority of the job.
+  const { rows } = await client.query(
+    `SELECT (SELECT balance FROM account_balances WHERE account_id = $1) AS balance,
+            (SELECT count(*) FROM (SELECT 1 FROM renders WHERE account_id = $1 AND status = 'queued' LIMIT $2) q) AS queued`,
+    [r.accountId, queuedCountCap],
+  );
+  const balance = Number(rows[0]?.balance ?? 0);
+  if (balance < r.creditsCharged) return { accepted: false, balance };
+  // The charge and the render in one statement (one round trip): the ledger's trigger keeps the
+  // balance, whose CHECK refuses to go below zero.
+  const values = renderInsertValues(r);
+  const n = values.length;
+  await client.query(
+    `WITH charge AS (
+       INSERT INTO ledger (account_id, kind, amount, render_id, note, created_at)
+       VALUES ($${n + 1}, 'charge', $${n + 2}, $${n + 3}, NULL, $${n + 4})
+     )
+     ${renderInsert("$")}`,
+    [...values, r.accountId, -r.creditsCharged, r.id, r.createdAt],
+  );
+  return { accepted: true, queuedAhead: Number(rows[0]?.queued ?? 0) };
 }
 
 /** Thrown inside a transaction to roll it back when the render turns out finished already. */
@@ -70,41 +100,14 @@ async function insertOutputHash(
 }
 
 export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions = {}): RenderStore {
-  const queuedCountCap = options.queuedCountCap ?? 1000;
+  const queuedCountCap = options.queuedCountCap ?? DEFAULT_QUEUED_COUNT_CAP;
   return {
     accept(r) {
+      // Charged and recorded only: the PostgreSQL dispatcher's submit does this and enqueues the
+      // render's job in one transaction; this alone is for the store's own contract tests.
       return withTransaction(pool, async (client) => {
-        // The account row lock serialises acceptances of one account across every process, so two
-        // of them can never both spend the same credit (READ COMMITTED alone would let them).
-        const account = await client.query("SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", [r.accountId]);
-        if (account.rowCount === 0) throw new Error(`render ${r.id} names an unknown account`);
-        // Read after the lock (a statement's snapshot predates its own lock wait). The same round trip
-        // counts the account's renders waiting in the queue: the fairness priority of the job.
-        const { rows } = await client.query(
-          `SELECT (SELECT balance FROM account_balances WHERE account_id = $1) AS balance,
-                  (SELECT count(*) FROM (SELECT 1 FROM renders WHERE account_id = $1 AND status = 'queued' LIMIT $2) q) AS queued`,
-          [r.accountId, queuedCountCap],
-        );
-        const balance = Number(rows[0]?.balance ?? 0);
-        if (balance < r.creditsCharged) return { accepted: false as const, balance };
-        // The charge and the render in one statement (one round trip): the ledger's trigger keeps the
-        // balance, whose CHECK refuses to go below zero.
-        const values = renderInsertValues(r);
-        const n = values.length;
-        await client.query(
-          `WITH charge AS (
-             INSERT INTO ledger (account_id, kind, amount, render_id, note, created_at)
-             VALUES ($${n + 1}, 'charge', $${n + 2}, $${n + 3}, NULL, $${n + 4})
-           )
-           ${renderInsert("$")}`,
-          [...values, r.accountId, -r.creditsCharged, r.id, r.createdAt],
-        );
-        await options.enqueueInTransaction?.(
-          client,
-          { ...r, status: "queued" },
-          Number(rows[0]?.queued ?? 0),
-        );
-        return { accepted: true as const };
+        const outcome = await chargeAndRecord(client, r, queuedCountCap);
+        return outcome.accepted ? { accepted: true as const } : outcome;
       });
     },
     async get(accountId, id) {

@@ -1,4 +1,3 @@
-import type { PgBoss } from "pg-boss";
 import { createPgAccountStore, createPgWebhookSecretStore } from "./account-store.ts";
 import { createPgAssetLibrary } from "./asset-library.ts";
 import { createPgAssetStore } from "./asset-store.ts";
@@ -7,18 +6,11 @@ import { createPgIdempotencyStore } from "./idempotency-store.ts";
 import { createPgLedger } from "./ledger.ts";
 import { migrate } from "./migrations.ts";
 import { createPgPool, type PgPoolOptions } from "./pool.ts";
-import { enqueueRenderJobs } from "./render-jobs.ts";
 import { createPgRenderStore } from "./render-store.ts";
 import { createPgTemplateStore } from "./template-store.ts";
 import { createPgWebhookOutbox } from "./webhook-outbox.ts";
 
-export interface PostgresStateOptions extends PgPoolOptions {
-  /**
-   * When given, every accepted render is enqueued on its `render` queue inside the acceptance
-   * transaction (render-jobs.ts). Without it, renders are accepted but nothing is enqueued.
-   */
-  boss?: PgBoss;
-}
+export type PostgresStateOptions = PgPoolOptions;
 
 /**
  * Every state port on one PostgreSQL database, migrated: the scaled-out counterpart of the SQLite
@@ -37,10 +29,7 @@ export async function openPostgresState(url: string, options: PostgresStateOptio
     accounts: createPgAccountStore(pool),
     webhookSecrets: createPgWebhookSecretStore(pool),
     templates: createPgTemplateStore(pool),
-    renders: createPgRenderStore(
-      pool,
-      options.boss ? { enqueueInTransaction: enqueueRenderJobs(options.boss) } : {},
-    ),
+    renders: createPgRenderStore(pool),
     assets: createPgAssetStore(pool),
     assetLibrary: createPgAssetLibrary(pool),
     ledger: createPgLedger(pool),

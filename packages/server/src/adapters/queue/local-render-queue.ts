@@ -1,11 +1,37 @@
 import { EventEmitter } from "node:events";
-import type { FinishedRender, RenderQueue } from "../../ports/render-queue.ts";
+import type { FinishedRender } from "../../ports/render-dispatcher.ts";
 import type { RenderRecord, RenderStore } from "../../ports/render-store.ts";
 import { RecentAccounts, SPARE_THREAD_WINDOW_MS, spareThreadCap } from "./spare-thread.ts";
 
 const DRAINED = Symbol("drained");
 
-export interface LocalRenderQueue extends RenderQueue {
+/**
+ * The embedded default's queue, behind its RenderDispatcher (local-dispatcher.ts): the early start
+ * and the "starts at once" shortcut are this queue's own business, not the port's.
+ */
+export interface LocalRenderQueue {
+  /**
+   * Called after the render's acceptance committed; the row is already durable. `accepted`: the
+   * record just inserted, which the run may hand to `RenderStore.claim`. A second call is a no-op.
+   */
+  enqueue(renderId: string, accountId: string, accepted?: RenderRecord): void;
+  /** True while the queue cannot take `incoming` more renders (a batch asks for its rows). */
+  isFull(incoming: number): boolean;
+  /**
+   * True when a render of this account enqueued now would start at once (a free worker, the account
+   * under its caps, and nothing waiting that could start instead).
+   */
+  startsAtOnce(accountId: string): boolean;
+  /**
+   * Starts a render that `startsAtOnce` just said would start, before its acceptance commits.
+   * Resolves once the render is on its way to a worker, or with null when it cannot start now after
+   * all. The function it resolves with must be told whether the acceptance committed: until then the
+   * render's end is not written, and if it did not, the render is thrown away, output and all. A later
+   * `enqueue` of it is a no-op.
+   */
+  startEarly(render: RenderRecord): Promise<((admitted: boolean) => void) | null>;
+  /** Resolves with the finished render, or null when it is still running at the deadline. */
+  waitFor(accountId: string, renderId: string, timeoutMs: number): Promise<FinishedRender | null>;
   /** Re-enqueues every `queued` / `rendering` render: the renders table is the durable queue. */
   recover(): Promise<number>;
   /** Stops taking new work and waits for the renders in flight; queued ones stay queued in the table. */
@@ -207,7 +233,7 @@ export function createLocalRenderQueue(options: {
       await new Promise((resolve) => setImmediate(resolve));
       return admit;
     },
-    isFull(incoming = 1) {
+    isFull(incoming) {
       // A batch larger than the whole limit needs an empty queue, not a retry that can never succeed.
       return draining || pendingCount + Math.min(incoming, maxQueued) > maxQueued;
     },

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import type { AssetLibrary, FontFaceInfo, LibraryAsset } from "../../domain/assets/asset-library.ts";
+import type { AssetLibrary, FontFaceInfo, LibraryAsset } from "../../ports/asset-library.ts";
 import { libraryAssetFromRow } from "../sql-rows.ts";
 import { ASSET_COLUMNS, planAssetQuery } from "./asset-query.ts";
 import { indexAssetTerms, unindexAssetTerms } from "./asset-schema.ts";

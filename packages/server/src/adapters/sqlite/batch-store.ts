@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
-import type { BatchRecord, BatchStore, BatchSummary, StoredBatchState } from "../../domain/batches.ts";
+import type { BatchRecord, BatchStore, BatchSummary, StoredBatchState } from "../../ports/batch-store.ts";
 import { batchIdByIdempotencyKey } from "../sql-rows.ts";
 import { json, parse } from "./database.ts";
 

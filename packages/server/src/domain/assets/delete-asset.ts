@@ -1,5 +1,5 @@
+import type { AssetLibrary, LibraryAsset } from "../../ports/asset-library.ts";
 import type { BlobStore } from "../../ports/blob-store.ts";
-import type { AssetLibrary, LibraryAsset } from "./asset-library.ts";
 
 export interface DeleteAssetDeps {
   library: AssetLibrary;

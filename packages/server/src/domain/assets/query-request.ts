@@ -1,5 +1,5 @@
+import type { AssetCursor, AssetQuery, CreatedRange } from "../../ports/asset-library.ts";
 import { fail, type Result } from "../failure.ts";
-import type { AssetCursor, AssetQuery, CreatedRange } from "./asset-library.ts";
 import { normalizeFolder } from "./folders.ts";
 
 /** The body of `POST /v1/assets/query` after schema validation (shapes checked, values not yet). */

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
+import type { AssetLibrary, FontFaceInfo, LibraryAsset } from "../../ports/asset-library.ts";
 import type { AssetRecord } from "../../ports/asset-store.ts";
 import type { BlobStore } from "../../ports/blob-store.ts";
 import type { Clock } from "../../ports/clock.ts";
 import type { UploadInspector } from "../../ports/upload-inspector.ts";
 import { newAssetToken, newId } from "../ids.ts";
-import type { AssetLibrary, FontFaceInfo, LibraryAsset } from "./asset-library.ts";
 import { sanitizeAssetName } from "./asset-name.ts";
 import { normalizeFolder } from "./folders.ts";
 import { sniffFont } from "./font-magic.ts";

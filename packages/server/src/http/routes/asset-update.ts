@@ -1,8 +1,8 @@
 import { Type as T } from "@sinclair/typebox";
-import type { AssetPatch } from "../../domain/assets/asset-library.ts";
 import { sanitizeAssetName } from "../../domain/assets/asset-name.ts";
 import { normalizeFolder } from "../../domain/assets/folders.ts";
 import { FONT_FOLDER } from "../../domain/assets/upload.ts";
+import type { AssetPatch } from "../../ports/asset-library.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { notFound, orThrow } from "../failure.ts";
 import { IdParams } from "../schemas.ts";

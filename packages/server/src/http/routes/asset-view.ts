@@ -1,6 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import type { LibraryAsset } from "../../domain/assets/asset-library.ts";
+import type { LibraryAsset } from "../../ports/asset-library.ts";
 import type { AppDeps } from "../app-types.ts";
 import { baseUrl } from "../base-url.ts";
 import { ApiError, type FieldError } from "../errors.ts";

@@ -1,7 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import type { AssetPage } from "../../domain/assets/asset-library.ts";
 import { encodeCursor, parseAssetQuery } from "../../domain/assets/query-request.ts";
+import type { AssetPage } from "../../ports/asset-library.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { orThrow } from "../failure.ts";
 import { listOf } from "../schemas.ts";

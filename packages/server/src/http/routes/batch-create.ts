@@ -1,13 +1,12 @@
 import { Type as T } from "@sinclair/typebox";
-import { acceptBatch, errorBody, MAX_BATCH_ROWS } from "../../domain/batches.ts";
+import { errorBody, MAX_BATCH_ROWS } from "../../domain/batches.ts";
 import { malformedWebhookUrl } from "../../domain/renders.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
-import { toApiError } from "../failure.ts";
+import { orThrow, toApiError } from "../failure.ts";
 import { IDEMPOTENCY_KEY_HEADER } from "../plugins/idempotency.ts";
 import { IDEMPOTENCY_KEY_HEADER_SCHEMA } from "../plugins/openapi.ts";
 import { BATCH_BODY_LIMIT } from "../plugins/server-options.ts";
-import { refuseWhenQueueFull } from "../queue-guard.ts";
 import { jobView } from "../views.ts";
 import { checkBatchRow } from "./batch-row-shape.ts";
 import { RenderRequestBody } from "./render-create.ts";
@@ -64,8 +63,6 @@ export function registerBatchCreate(app: App, deps: AppDeps): void {
       // The batch's own webhook_url is part of the body: malformed, the whole batch is refused (400).
       const badWebhook = malformedWebhookUrl(body.webhook_url);
       if (badWebhook) throw toApiError(badWebhook);
-      // The whole batch must fit: its rows would otherwise push the queue far past its limit.
-      refuseWhenQueueFull(deps.queue, body.renders.length);
       const key = request.headers[IDEMPOTENCY_KEY_HEADER];
       // The batch this request's first attempt began before its process died (it took over that
       // attempt's Idempotency-Key): completed, not begun again, so no row is charged twice.
@@ -78,22 +75,19 @@ export function registerBatchCreate(app: App, deps: AppDeps): void {
         : null;
       // From here a failure may leave charged rows behind: a retry must complete this batch.
       request.idempotencyCreated = true;
-      const { batch, outcomes } = await acceptBatch(
-        {
-          ...deps,
-          checkUrl: (url) => deps.safeFetch.check(url),
-          enqueue: (id, accountId) => deps.queue.enqueue(id, accountId),
-        },
-        request.accountId,
-        {
-          ...(body.webhook_url !== undefined ? { webhook_url: body.webhook_url } : {}),
-          ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
-          renders: body.renders.map(checkBatchRow),
-        },
-        {
-          ...(typeof key === "string" ? { idempotencyKey: key } : {}),
-          ...(resume ? { resume } : {}),
-        },
+      const { batch, outcomes } = orThrow(
+        await deps.renderService.submitBatch(
+          request.accountId,
+          {
+            ...(body.webhook_url !== undefined ? { webhook_url: body.webhook_url } : {}),
+            ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
+            renders: body.renders.map(checkBatchRow),
+          },
+          {
+            ...(typeof key === "string" ? { idempotencyKey: key } : {}),
+            ...(resume ? { resume } : {}),
+          },
+        ),
       );
       const renders = [];
       for (const outcome of outcomes) {

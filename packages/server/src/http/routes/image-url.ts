@@ -1,11 +1,7 @@
 import { Type as T } from "@sinclair/typebox";
 import type { FastifyReply } from "fastify";
+import { createOnDemandImages, type OnDemandError, type OnDemandImage } from "../../app/on-demand-images.ts";
 import { parseQuery } from "../../domain/image-urls/canonical.ts";
-import {
-  createOnDemandImages,
-  type OnDemandError,
-  type OnDemandImage,
-} from "../../domain/image-urls/on-demand.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { ApiError, type ApiErrorCode, STATUS_BY_CODE } from "../errors.ts";
 import { fileHeaders } from "../file-headers.ts";

@@ -1,17 +1,16 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
-import { acceptRender, type EarlyStart } from "../../domain/renders.ts";
+import { renderFailure } from "../../domain/renders.ts";
 import type { RenderRecord } from "../../ports/render-store.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
-import { toApiError } from "../failure.ts";
+import { orThrow } from "../failure.ts";
 import { IDEMPOTENCY_KEY_HEADER } from "../plugins/idempotency.ts";
 import { IDEMPOTENCY_KEY_HEADER_SCHEMA, PREFER_HEADER_SCHEMA } from "../plugins/openapi.ts";
-import { refuseWhenQueueFull } from "../queue-guard.ts";
 import { Job } from "../schemas.ts";
 import { jobView } from "../views.ts";
 
-/** api-decisions: `wait` at most 60 s. */
+/** `wait` is at most 60 s (a longer wait holds a connection that proxies would cut anyway). */
 const MAX_WAIT_S = 60;
 
 const Modification = T.Object(
@@ -94,39 +93,20 @@ async function resumedRender(deps: AppDeps, request: FastifyRequest): Promise<Re
   return deps.renders.findByIdempotencyKey(request.accountId, resume.key, since);
 }
 
-/**
- * `waiting`: the caller waits for the outcome, so a render the queue starts at once is accepted as
- * `rendering` directly (one write fewer), and started while its charge commits when the queue can
- * (RenderQueue.startEarly); an asynchronous caller is answered `queued` as documented.
- */
+/** Accepts the render through the one render path (charged and on its way), or throws its API error. */
 async function accept(
   deps: AppDeps,
   request: FastifyRequest,
   body: Static<typeof RenderRequestBody>,
   waiting: boolean,
-) {
-  refuseWhenQueueFull(deps.queue);
+): Promise<RenderRecord> {
   const key = request.headers[IDEMPOTENCY_KEY_HEADER];
-  const accepted = await acceptRender(
-    { ...deps, checkUrl: (url) => deps.safeFetch.check(url) },
-    request.accountId,
-    body,
-    {
+  return orThrow(
+    await deps.renderService.submit(request.accountId, body, {
+      waiting,
       ...(typeof key === "string" ? { idempotencyKey: key } : {}),
-      startsAtOnce: () => waiting && (deps.queue.startsAtOnce?.(request.accountId) ?? false),
-      ...(waiting && deps.queue.startEarly ? { startEarly: earlyStartOn(deps) } : {}),
-    },
+    }),
   );
-  if (!accepted.ok) throw toApiError(accepted);
-  deps.queue.enqueue(accepted.value.id, accepted.value.accountId, accepted.value);
-  return accepted.value;
-}
-
-function earlyStartOn(deps: AppDeps): EarlyStart {
-  return {
-    balance: (accountId) => deps.ledger.balance(accountId),
-    start: (render) => deps.queue.startEarly?.(render) ?? Promise.resolve(null),
-  };
 }
 
 export function registerRenderCreate(app: App, deps: AppDeps): void {
@@ -156,19 +136,15 @@ export function registerRenderCreate(app: App, deps: AppDeps): void {
 
       if (wait <= 0) return reply.code(202).send(await jobView(deps, request, render));
       if (body.wait === undefined) reply.header("Preference-Applied", `wait=${wait}`);
-      const finished = await deps.queue.waitFor(request.accountId, render.id, wait * 1000);
+      const finished = await deps.renderService.wait(request.accountId, render.id, wait * 1000);
       if (!finished) {
         const current = await deps.renders.get(request.accountId, render.id);
         return reply.code(202).send(await jobView(deps, request, current ?? render));
       }
       const ended = finished.render;
       if (ended.status === "failed") {
-        const code = ended.error?.code;
-        const apiCode = code === "image_fetch_failed" || code === "image_invalid" ? code : "internal_error";
-        throw new ApiError(apiCode, ended.error?.message ?? "The render failed.", {
-          render_id: ended.id,
-          credits_refunded: ended.creditsRefunded,
-        });
+        const failure = renderFailure(ended);
+        throw new ApiError(failure.code, failure.message, failure.details);
       }
       return reply.code(200).send(await jobView(deps, request, ended, finished.asset));
     },

@@ -1,4 +1,4 @@
-import type { AssetRecord } from "../../ports/asset-store.ts";
+import type { AssetRecord } from "./asset-store.ts";
 
 /** A font uploaded into `fonts/`: what the render path registers under the family name. */
 export interface FontFaceInfo {

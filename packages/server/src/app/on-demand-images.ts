@@ -1,19 +1,17 @@
 import { createHash } from "node:crypto";
-import type { AssetRecord, AssetStore } from "../../ports/asset-store.ts";
-import type { BlobStore } from "../../ports/blob-store.ts";
-import type { Clock } from "../../ports/clock.ts";
-import type { ImageUrlStore } from "../../ports/image-url-store.ts";
-import type { Ledger } from "../../ports/ledger.ts";
-import type { RenderQueue } from "../../ports/render-queue.ts";
-import type { RenderStore } from "../../ports/render-store.ts";
-import type { TemplateStore } from "../../ports/template-store.ts";
-import type { AssetLibrary } from "../assets/asset-library.ts";
-import { deleteAsset } from "../assets/delete-asset.ts";
-import type { Failure } from "../failure.ts";
-import { type Modification, ownedAssets, resolveModifications } from "../render-request.ts";
-import { acceptRender } from "../renders.ts";
-import { isValidScale } from "../scale.ts";
-import { canonicalPath, signatureMatches, stringToSign } from "./canonical.ts";
+import { deleteAsset } from "../domain/assets/delete-asset.ts";
+import type { Failure } from "../domain/failure.ts";
+import { canonicalPath, signatureMatches, stringToSign } from "../domain/image-urls/canonical.ts";
+import { type Modification, ownedAssets, resolveModifications } from "../domain/render-request.ts";
+import { renderFailure } from "../domain/renders.ts";
+import { isValidScale } from "../domain/scale.ts";
+import type { AssetLibrary } from "../ports/asset-library.ts";
+import type { AssetRecord, AssetStore } from "../ports/asset-store.ts";
+import type { BlobStore } from "../ports/blob-store.ts";
+import type { Clock } from "../ports/clock.ts";
+import type { ImageUrlStore } from "../ports/image-url-store.ts";
+import type { TemplateStore } from "../ports/template-store.ts";
+import type { RenderService } from "./render-service.ts";
 
 /** Query parameters with a meaning of their own; every other parameter names a slot. */
 export const RESERVED_PARAMS = ["frame", "scale", "v", "expires", "fallback", "sig"] as const;
@@ -66,12 +64,10 @@ export interface ImageUrlRequest {
 export interface OnDemandDeps {
   imageUrls: ImageUrlStore;
   templates: TemplateStore;
-  renders: RenderStore;
   assets: AssetStore;
   assetLibrary: AssetLibrary;
   blobs: BlobStore;
-  queue: RenderQueue;
-  ledger: Ledger;
+  renderService: Pick<RenderService, "submit" | "wait">;
   clock: Clock;
   /** Bytes all cached outputs may take together; least recently used beyond it are deleted. */
   maxBytes: number;
@@ -171,7 +167,7 @@ const HOT_BYTES = 64 * 1024 * 1024;
 const TOUCH_FLUSH_MS = 5_000;
 
 /**
- * On-demand image URLs (issue 19): verifies a signed URL, then answers from the render cache or renders
+ * On-demand image URLs: verifies a signed URL, then answers from the render cache or renders
  * once (single flight per cache key in this process), charging scale² credits per render, never per hit.
  */
 export function createOnDemandImages(deps: OnDemandDeps) {
@@ -245,17 +241,7 @@ export function createOnDemandImages(deps: OnDemandDeps) {
       modifications: Modification[];
     },
   ): Flight {
-    if (deps.queue.isFull?.()) {
-      return {
-        ok: false,
-        code: "unavailable",
-        message: "The render queue is full; retry shortly.",
-        retryAfter: 5,
-      };
-    }
-    const waiting = true;
-    const accepted = await acceptRender(
-      { ...deps, checkUrl: async () => ({ ok: true }) },
+    const accepted = await deps.renderService.submit(
       accountId,
       {
         template: job.templateId,
@@ -265,23 +251,19 @@ export function createOnDemandImages(deps: OnDemandDeps) {
         frame: job.frame,
         metadata: { source: "image_url" },
       },
-      {
-        version: job.version,
-        startsAtOnce: () => waiting && (deps.queue.startsAtOnce?.(accountId) ?? false),
-        ...(deps.queue.startEarly
-          ? {
-              startEarly: {
-                balance: (id: string) => deps.ledger.balance(id),
-                start: (render) => deps.queue.startEarly?.(render) ?? Promise.resolve(null),
-              },
-            }
-          : {}),
-      },
+      { waiting: true, version: job.version },
     );
-    if (!accepted.ok) return accepted;
+    if (!accepted.ok) {
+      return {
+        ok: false,
+        code: accepted.code,
+        message: accepted.message,
+        ...(accepted.details ? { details: accepted.details } : {}),
+        ...(accepted.retryAfter !== undefined ? { retryAfter: accepted.retryAfter } : {}),
+      };
+    }
     const render = accepted.value;
-    deps.queue.enqueue(render.id, accountId, render);
-    const finished = await deps.queue.waitFor(accountId, render.id, MISS_WAIT_MS);
+    const finished = await deps.renderService.wait(accountId, render.id, MISS_WAIT_MS);
     if (!finished) {
       return {
         ok: false,
@@ -292,15 +274,7 @@ export function createOnDemandImages(deps: OnDemandDeps) {
       };
     }
     const ended = finished.render;
-    if (ended.status === "failed") {
-      const code = ended.error?.code;
-      return {
-        ok: false,
-        code: code === "image_fetch_failed" || code === "image_invalid" ? code : "internal_error",
-        message: ended.error?.message ?? "The render failed.",
-        details: { render_id: ended.id, credits_refunded: ended.creditsRefunded },
-      };
-    }
+    if (ended.status === "failed") return { ok: false, ...renderFailure(ended) };
     const asset = finished.asset ?? (ended.assetId ? await deps.assets.get(accountId, ended.assetId) : null);
     const bytes = asset ? await readBytes(asset.blobKey) : null;
     if (!asset || !bytes) throw new Error(`render ${ended.id} completed without its output`);

@@ -1,0 +1,225 @@
+import { type BatchRequest, type BatchRowOutcome, errorBody } from "../domain/batches.ts";
+import { type Failure, fail, type Result } from "../domain/failure.ts";
+import { newId } from "../domain/ids.ts";
+import { type PrepareRenderDeps, prepareRender, type RenderRequest } from "../domain/renders.ts";
+import type { BatchHeader, BatchRecord, BatchRowRecord, BatchStore } from "../ports/batch-store.ts";
+import type { FinishedRender, RenderDispatcher } from "../ports/render-dispatcher.ts";
+import type { RenderRecord, RenderStore } from "../ports/render-store.ts";
+import type { TemplateStore } from "../ports/template-store.ts";
+
+/** Seconds a caller refused for a full queue is told to wait before retrying. */
+const FULL_QUEUE_RETRY_AFTER_S = 5;
+
+export interface RenderServiceDeps extends PrepareRenderDeps {
+  renders: Pick<RenderStore, "get">;
+  batches: BatchStore;
+  dispatcher: RenderDispatcher;
+}
+
+export interface SubmitOptions {
+  /** A caller waits for the outcome (a wait-mode request, an image URL). */
+  waiting: boolean;
+  idempotencyKey?: string;
+  /** A published version to render instead of the latest (on-demand image URLs pin one with `v`). */
+  version?: number;
+}
+
+/**
+ * The one render path. Every way in (POST /v1/renders, batches, on-demand image URLs, and any later
+ * one) accepts renders here: room in the dispatcher → validation (domain/renders.ts) → charge,
+ * record and dispatch as one step (RenderDispatcher.submit) → wait. Nothing else submits to or waits
+ * on the dispatcher.
+ */
+export interface RenderService {
+  /** Accepts one render: charged and on its way, or the failure (nothing charged). */
+  submit(accountId: string, request: RenderRequest, options: SubmitOptions): Promise<Result<RenderRecord>>;
+  /**
+   * Accepts a batch row by row (each validated and charged on its own), or refuses it whole with
+   * `unavailable` when the dispatcher has no room for every row. `resume`: the batch the same request
+   * began before its process died, completed instead of begun again.
+   */
+  submitBatch(
+    accountId: string,
+    batch: BatchRequest,
+    options: { idempotencyKey?: string; resume?: BatchRecord },
+  ): Promise<Result<{ batch: BatchRecord; outcomes: BatchRowOutcome[] }>>;
+  /** The finished render, or null while it is still running at the deadline. */
+  wait(accountId: string, renderId: string, timeoutMs: number): Promise<FinishedRender | null>;
+}
+
+const queueFull = (): Failure => ({
+  ...fail("unavailable", "Too many renders are waiting; retry shortly."),
+  retryAfter: FULL_QUEUE_RETRY_AFTER_S,
+});
+
+export function createRenderService(deps: RenderServiceDeps): RenderService {
+  const { dispatcher } = deps;
+
+  /** Charges and dispatches a prepared render: the render as recorded, or `insufficient_credits`. */
+  async function dispatch(render: RenderRecord, waiting: boolean): Promise<Result<RenderRecord>> {
+    const submitted = await dispatcher.submit(render, { waiting });
+    if (submitted.accepted) return { ok: true, value: submitted.render };
+    return fail(
+      "insufficient_credits",
+      `This render costs ${render.creditsCharged} credits; the balance is ${submitted.balance}.`,
+      { required: render.creditsCharged, balance: submitted.balance },
+    );
+  }
+
+  return {
+    async submit(accountId, request, options) {
+      if (!dispatcher.hasRoom(1)) return queueFull();
+      const prepared = await prepareRender(deps, accountId, request, {
+        ...(options.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
+        ...(options.version !== undefined ? { version: options.version } : {}),
+      });
+      if (!prepared.ok) return prepared;
+      return dispatch(prepared.value, options.waiting);
+    },
+
+    async submitBatch(accountId, batch, options) {
+      // The whole batch must fit: its rows would otherwise push the queue far past its bound.
+      if (!dispatcher.hasRoom(batch.renders.length)) return queueFull();
+      return { ok: true, value: await acceptBatch(deps, dispatch, accountId, batch, options) };
+    },
+
+    wait: (accountId, renderId, timeoutMs) => dispatcher.wait(accountId, renderId, timeoutMs),
+  };
+}
+
+/**
+ * Accepts a batch row by row, in order, each through the same preparation and dispatch as a single
+ * render, so each row is validated and charged on its own: a failing row (validation, webhook URL,
+ * credits) is not charged and the next row proceeds. The row's `webhook_url` wins over the batch's;
+ * the batch's `metadata` is the default of every row's (row keys win).
+ *
+ * Crash safety: the batch is written (`accepting`) before the first row; a row that reaches its
+ * charge is recorded under its render id just BEFORE the charge commits (so a charged render always
+ * has its row, whenever the process dies), and a refused row is recorded as its error as soon as it
+ * is refused. A row recorded with a render id that never got stored was cut off mid-charge: it was
+ * not charged (GET /v1/batches/:id says so).
+ *
+ * `resume`: a row the interrupted attempt charged keeps its render, a row it refused keeps its error,
+ * and the rest (rows never reached, and a row cut off mid-charge) are accepted now. Nothing is
+ * charged twice.
+ */
+async function acceptBatch(
+  deps: RenderServiceDeps,
+  dispatch: (render: RenderRecord, waiting: boolean) => Promise<Result<RenderRecord>>,
+  accountId: string,
+  batch: BatchRequest,
+  options: { idempotencyKey?: string; resume?: BatchRecord },
+): Promise<{ batch: BatchRecord; outcomes: BatchRowOutcome[] }> {
+  const rowDeps = { ...deps, ...memoizedLookups(deps) };
+  const { resume } = options;
+  const header: BatchHeader = resume
+    ? {
+        id: resume.id,
+        accountId: resume.accountId,
+        webhookUrl: resume.webhookUrl,
+        metadata: resume.metadata,
+        createdAt: resume.createdAt,
+        rowCount: resume.rowCount,
+      }
+    : {
+        id: newId("bat"),
+        accountId,
+        webhookUrl: batch.webhook_url ?? null,
+        metadata: batch.metadata ?? {},
+        createdAt: deps.clock.now().toISOString(),
+        rowCount: batch.renders.length,
+        idempotencyKey: options.idempotencyKey ?? null,
+      };
+  if (!resume) await deps.batches.begin(header);
+  const decidedBefore = new Map((resume?.rows ?? []).map((r) => [r.index, r]));
+  const outcomes: BatchRowOutcome[] = [];
+  const rows: BatchRowRecord[] = [];
+  for (const [index, row] of batch.renders.entries()) {
+    const earlier = decidedBefore.get(index);
+    const kept = earlier ? await keptOutcome(deps.renders, accountId, earlier) : null;
+    if (kept && earlier) {
+      outcomes.push(kept);
+      rows.push(earlier);
+      continue;
+    }
+    let outcome: BatchRowOutcome;
+    if ("ok" in row) {
+      outcome = { index, error: row };
+    } else {
+      const webhookUrl = row.webhook_url ?? batch.webhook_url;
+      const request: RenderRequest = {
+        ...row,
+        ...(webhookUrl !== undefined ? { webhook_url: webhookUrl } : {}),
+        ...(batch.metadata ? { metadata: { ...batch.metadata, ...row.metadata } } : {}),
+      };
+      const prepared = await prepareRender(rowDeps, accountId, request);
+      let accepted: Result<RenderRecord> = prepared;
+      if (prepared.ok) {
+        // Recorded before the charge, so a crash between the two leaves the charged render reachable.
+        await deps.batches.recordRow(header.id, { index, renderId: prepared.value.id, error: null });
+        accepted = await dispatch(prepared.value, false);
+      }
+      outcome = accepted.ok ? { index, render: accepted.value } : { index, error: accepted };
+    }
+    const record = rowRecord(outcome);
+    // An accepted row is already recorded (its reservation names the render); anything else, including
+    // a reservation whose charge was refused, is recorded as its error now.
+    if ("error" in outcome) await deps.batches.recordRow(header.id, record);
+    outcomes.push(outcome);
+    rows.push(record);
+  }
+  await deps.batches.finish(header.id);
+  return { batch: { ...header, state: "accepted", rows }, outcomes };
+}
+
+/**
+ * A row the interrupted attempt decided: its render (charged) or its refusal. Null for a reservation
+ * whose render was never stored (cut off mid-charge, not charged): it is decided again.
+ */
+async function keptOutcome(
+  renders: Pick<RenderStore, "get">,
+  accountId: string,
+  row: BatchRowRecord,
+): Promise<BatchRowOutcome | null> {
+  if (row.error) {
+    const { code, message, ...details } = row.error;
+    return { index: row.index, error: { ok: false, code: code as Failure["code"], message, details } };
+  }
+  const render = row.renderId ? await renders.get(accountId, row.renderId) : null;
+  return render ? { index: row.index, render } : null;
+}
+
+function rowRecord(outcome: BatchRowOutcome): BatchRowRecord {
+  return "render" in outcome
+    ? { index: outcome.index, renderId: outcome.render.id, error: null }
+    : { index: outcome.index, renderId: null, error: errorBody(outcome.error) };
+}
+
+/**
+ * A thousand rows usually name one template and one webhook URL: look each up once per batch
+ * (the published version's document is parsed once, the webhook host resolved once) instead of
+ * once per row. Safe because a batch is accepted as of one moment.
+ */
+function memoizedLookups(deps: PrepareRenderDeps): Pick<PrepareRenderDeps, "templates" | "checkUrl"> {
+  const found = new Map<string, ReturnType<TemplateStore["find"]>>();
+  const versions = new Map<string, ReturnType<TemplateStore["version"]>>();
+  const checked = new Map<string, ReturnType<PrepareRenderDeps["checkUrl"]>>();
+  const remember = <V>(map: Map<string, V>, key: string, load: () => V): V => {
+    let value = map.get(key);
+    if (value === undefined) {
+      value = load();
+      map.set(key, value);
+    }
+    return value;
+  };
+  // Only the two lookups are remembered; every other method is the store's own.
+  const templates: TemplateStore = Object.create(deps.templates);
+  templates.find = (accountId, idOrKey) =>
+    remember(found, `${accountId}\n${idOrKey}`, () => deps.templates.find(accountId, idOrKey));
+  templates.version = (templateId, version) =>
+    remember(versions, `${templateId}\n${version}`, () => deps.templates.version(templateId, version));
+  return {
+    templates,
+    checkUrl: (url) => remember(checked, url, () => deps.checkUrl(url)),
+  };
+}
