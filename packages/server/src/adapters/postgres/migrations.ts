@@ -2,11 +2,13 @@ import type pg from "pg";
 import { withTransaction } from "./pool.ts";
 
 /**
- * Numbered migrations; append only, never edit one that has shipped. Migration 1 mirrors the SQLite
- * schema (adapters/sqlite/database.ts, idempotency-store.ts, webhook-outbox.ts) table for table, with
- * PostgreSQL types: timestamptz where SQLite keeps ISO text, bigint where it keeps epoch milliseconds,
- * bytea for blobs, and `json` (not jsonb) for documents and values so key order survives the round
- * trip exactly as stored.
+ * Numbered migrations; append only, never edit one that has shipped. The schema mirrors SQLite's
+ * (adapters/sqlite/migrations.ts) table for table, with PostgreSQL types: timestamptz where SQLite
+ * keeps ISO text, bigint where it keeps epoch milliseconds, bytea for blobs, and `json` (not jsonb) for
+ * documents and values so key order survives the round trip exactly as stored. A change to one
+ * schema needs its twin in the other: the schema drift test (test/contract/migrations.postgres.suite.ts,
+ * with the type mapping and the differences allowed on purpose in test/contract/schema/parity.ts)
+ * fails until both agree.
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -311,6 +313,12 @@ export const MIGRATIONS: readonly string[] = [
   // (render-jobs.ts fairPriority) without reading the account's finished history.
   `
   CREATE INDEX renders_account_queued ON renders(account_id) WHERE status = 'queued';
+  `,
+  // 14: renders_account (migration 1) serves no query: the idempotency lookup has its own index, the
+  // count of queued renders renders_account_queued, and accounts are never deleted (the foreign key
+  // never looks renders up by account). SQLite never had it; each render insert no longer pays for it.
+  `
+  DROP INDEX renders_account;
   `,
 ];
 
