@@ -5,7 +5,7 @@ import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { MIGRATIONS, migrate, schemaVersion } from "../../src/adapters/sqlite/migrations.ts";
-import { sqliteSchema } from "./schema/snapshot.ts";
+import { describeSchema, sqliteSchema } from "./schema/snapshot.ts";
 import { EARLIER_BUILDS } from "./schema/sqlite-earlier-builds.ts";
 
 // SQLite has no separate fresh-install path: a new database runs every migration from the first. So
@@ -21,7 +21,7 @@ const newFile = () => join(dir, `db-${++files}.db`);
 function freshSchema() {
   const db = openDatabase(newFile());
   try {
-    return sqliteSchema(db);
+    return describeSchema(sqliteSchema(db));
   } finally {
     db.close();
   }
@@ -75,7 +75,7 @@ describe("SQLite migrations", () => {
         expect(migrate(db, version)).toEqual([version]);
       }
       expect(schemaVersion(db)).toBe(MIGRATIONS.length);
-      expect(sqliteSchema(db)).toEqual(fresh);
+      expect(describeSchema(sqliteSchema(db))).toEqual(fresh);
       expectDataKept(db);
       expect(migrate(db)).toEqual([]);
     } finally {
@@ -105,7 +105,7 @@ describe("SQLite migrations", () => {
       const db = openDatabase(file);
       try {
         expect(schemaVersion(db)).toBe(MIGRATIONS.length);
-        expect(sqliteSchema(db)).toEqual(fresh);
+        expect(describeSchema(sqliteSchema(db))).toEqual(fresh);
         expectDataKept(db);
         expect(db.prepare("SELECT event_id FROM webhook_events").all()).toEqual([{ event_id: "evt_old" }]);
         if (earlier.version > 1) {

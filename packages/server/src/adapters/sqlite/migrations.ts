@@ -10,9 +10,10 @@ export type SqliteMigration = string | ((db: DatabaseSync) => void);
 /**
  * The SQLite schema: numbered migrations, applied in order inside one transaction each;
  * `PRAGMA user_version` records the last one applied. This is the only place that creates or alters
- * a table, index or trigger (the PostgreSQL twin is adapters/postgres/migrations.ts; the schema drift
- * test in test/contract/ holds them to each other). Append only: never edit a migration that has
- * shipped.
+ * a table, index or trigger. Append only: never edit a migration that has shipped. A change here
+ * needs its twin in adapters/postgres/migrations.ts: the schema drift test
+ * (test/contract/migrations.postgres.suite.ts, with the type mapping and the differences allowed on
+ * purpose in test/contract/schema/parity.ts) fails until both agree.
  *
  * Migrations 7 to 11 adopt the tables that stores used to create themselves on every open
  * (CREATE ... IF NOT EXISTS beside the numbered list). A database from such a build is at version 6

@@ -8,7 +8,7 @@ import type pg from "pg";
  * spelling, with runs of whitespace collapsed; parity.ts translates between the two.
  */
 export interface ColumnShape {
-  /** The declared type (SQLite) or information_schema's data_type (PostgreSQL). */
+  /** The declared type (SQLite) or information_schema's data_type, with a size if it has one (PostgreSQL). */
   type: string;
   notNull: boolean;
   default: string | null;
@@ -219,15 +219,27 @@ export async function postgresSchema(db: pg.Pool | pg.Client): Promise<SchemaSha
     is_nullable: string;
     column_default: string | null;
     is_identity: string;
+    length: number | null;
+    precision: number | null;
+    scale: number | null;
   }>(
-    `SELECT table_name, column_name, data_type, is_nullable, column_default, is_identity
+    `SELECT table_name, column_name, data_type, is_nullable, column_default, is_identity,
+       character_maximum_length AS length,
+       CASE WHEN data_type = 'numeric' THEN numeric_precision END AS precision,
+       CASE WHEN data_type = 'numeric' THEN numeric_scale END AS scale
      FROM information_schema.columns WHERE table_schema = 'public'`,
   );
   for (const c of columns.rows) {
     const table = schema.tables[c.table_name];
     if (!table) continue; // a view's columns
     table.columns[c.column_name] = {
-      type: c.data_type,
+      // varchar(n) and numeric(p,s) keep their size: a change of it is a change of type.
+      type:
+        c.length !== null
+          ? `${c.data_type}(${c.length})`
+          : c.precision !== null
+            ? `${c.data_type}(${c.precision},${c.scale})`
+            : c.data_type,
       notNull: c.is_nullable === "NO",
       default: c.column_default === null ? null : squash(c.column_default),
       generated: c.is_identity === "YES" || /^nextval\(/.test(c.column_default ?? ""),
@@ -324,4 +336,34 @@ export async function postgresSchema(db: pg.Pool | pg.Client): Promise<SchemaSha
     };
   }
   return schema;
+}
+
+/**
+ * The schema as sorted lines, one fact each, every line naming its table: what tests compare, so a
+ * failure's diff says which table, column or index differs.
+ */
+export function describeSchema(schema: SchemaShape): string[] {
+  const lines: string[] = [];
+  for (const [name, t] of Object.entries(schema.tables)) {
+    for (const [column, c] of Object.entries(t.columns)) {
+      const notNull = c.notNull ? " NOT NULL" : "";
+      const dflt = c.default === null ? "" : ` DEFAULT ${c.default}`;
+      lines.push(
+        `table ${name}: column ${column} ${c.type}${notNull}${dflt}${c.generated ? " GENERATED" : ""}`,
+      );
+    }
+    lines.push(`table ${name}: primary key (${t.primaryKey.join(",")})`);
+    for (const u of t.unique) lines.push(`table ${name}: unique (${u})`);
+    for (const f of t.foreignKeys) lines.push(`table ${name}: foreign key ${f}`);
+    for (const c of t.checks) lines.push(`table ${name}: check ${c}`);
+    for (const o of t.options) lines.push(`table ${name}: ${o}`);
+  }
+  for (const [name, i] of Object.entries(schema.indexes)) {
+    const where = i.where === null ? "" : ` WHERE ${i.where}`;
+    lines.push(`index ${name}: ${i.unique ? "UNIQUE " : ""}on ${i.table}(${i.columns.join(",")})${where}`);
+  }
+  for (const [name, t] of Object.entries(schema.triggers)) {
+    lines.push(`trigger ${name}: ${t.timing} ${t.events.join(" OR ")} ON ${t.table}: ${t.body}`);
+  }
+  return lines.sort();
 }
