@@ -1,5 +1,5 @@
 /**
- * Writes packages/engine/src/layers/icon-names.ts: the names of the icons in the installed
+ * Writes packages/engine/src/document/layers/icon-names.ts: the names of the icons in the installed
  * lucide-static, so validation (pure, no host) can tell an unknown icon name and suggest the right
  * one. Run after upgrading lucide-static: `node scripts/generate-icon-names.ts`; a test checks the
  * committed list equals the installed package's.
@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const target = join(root, "packages/engine/src/layers/icon-names.ts");
+const target = join(root, "packages/engine/src/document/layers/icon-names.ts");
 
 /** The list and version the module must hold: icon-nodes.json's keys, in its order. */
 export async function lucideNames(): Promise<{ version: string; names: string[] }> {

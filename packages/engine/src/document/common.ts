@@ -2,8 +2,9 @@ import { type Static, Type as T } from "@sinclair/typebox";
 
 /**
  * Schema pieces shared by every layer kind: colours, paints, bindings and the common layer properties
- * (geometry, opacity, effects, masks, conditions). Each layer kind's own schema lives with its drawing
- * in `src/layers/<type>.ts`; `schema.ts` assembles the document from the registry.
+ * (geometry, opacity, effects, masks, conditions). Each layer type's own schema is in
+ * `document/layers/<type>.ts` (its drawing in render/painters/); `schema.ts` assembles the document
+ * from the registry.
  */
 
 /** `#RRGGBB` or `#RRGGBBAA` (design values may be translucent; slot values are `#RRGGBB`, spec section 2). */

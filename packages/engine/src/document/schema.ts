@@ -1,12 +1,12 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { LAYER_SCHEMAS, type Layer } from "../layers/registry.ts";
 import { Bindings, HexColor, Paint, SlotName } from "./common.ts";
+import { LAYER_SCHEMAS, type Layer } from "./layers/registry.ts";
 
 /**
  * Template document v2: the JSON a designer's template is stored as (in the database, and in Git as
- * templates-as-code). This file, with document/common.ts and each layer kind's file in src/layers/, is
- * the single source of truth: TypeScript types, the JSON Schema that validates documents, and the
- * OpenAPI components are all derived from it.
+ * templates-as-code). This file, with document/common.ts and each layer type's file in
+ * document/layers/ (listed in its registry.ts), is the single source of truth: TypeScript types, the
+ * JSON Schema that validates documents, and the OpenAPI components are all derived from it.
  *
  * Binding model: every layer keeps the designer's own values in place; `bind` maps a property path of
  * the layer (e.g. "text", "color", "src", "fill", "stroke.color", "fill.stops[0].color") to a slot
@@ -14,22 +14,8 @@ import { Bindings, HexColor, Paint, SlotName } from "./common.ts";
  * has one) in place.
  */
 
-export { BarcodeLayer, type BarcodeLayerT } from "../layers/barcode.ts";
-export type { GroupLayerT } from "../layers/group.ts";
-export { IconLayer, type IconLayerT } from "../layers/icon.ts";
-export { ICON_NAMES, ICON_SET } from "../layers/icon-names.ts";
-export { ImageLayer, type ImageLayerT } from "../layers/image.ts";
-export { LineLayer, type LineLayerT } from "../layers/line.ts";
-export { PathLayer, type PathLayerT } from "../layers/path.ts";
-export { PolygonLayer, type PolygonLayerT } from "../layers/polygon.ts";
-export { QrLayer, type QrLayerT } from "../layers/qr.ts";
-export { RatingLayer, type RatingLayerT } from "../layers/rating.ts";
-export type { Layer } from "../layers/registry.ts";
-export { GroupLayer } from "../layers/registry.ts";
-export { CornerRadius, ShapeLayer, type ShapeLayerT, Stroke } from "../layers/shape.ts";
-export { StarLayer, type StarLayerT } from "../layers/star.ts";
-export { Font, type FontT, TextLayer, type TextLayerT } from "../layers/text.ts";
 export { Bindings, HexColor } from "./common.ts";
+export * from "./layers/registry.ts";
 
 export const TextSlot = T.Object(
   {

@@ -1,10 +1,10 @@
-import type { LayerBase } from "../layers/kind.ts";
-import { kindOf, LAYER_KINDS } from "../layers/registry.ts";
+import type { LayerBase } from "./layers/kind.ts";
+import { definitionOf, LAYER_DEFINITIONS } from "./layers/registry.ts";
 import type { Layer } from "./schema.ts";
 import { didYouMean, quoteList, type ValidationError } from "./validate-paths.ts";
 
-/** Layer types whose outline can mask another layer (those implementing `outline`). */
-const OUTLINE_TYPES = LAYER_KINDS.filter((kind) => kind.outline !== undefined).map((kind) => kind.type);
+/** Layer types whose outline can mask another layer (`canMask`). */
+const OUTLINE_TYPES = LAYER_DEFINITIONS.filter((kind) => kind.canMask === true).map((kind) => kind.type);
 
 // `frames[0].layers[2].layers[1]` -> `frames[0].layers[2]`: the parent's path.
 const LAST_STEP = /\.layers\[\d+\]$/;
@@ -43,7 +43,7 @@ export function maskErrors(
       },
     ];
   }
-  if (kindOf(source).outline === undefined) {
+  if (definitionOf(source).canMask !== true) {
     return [
       {
         path,

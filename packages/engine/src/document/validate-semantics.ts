@@ -1,5 +1,5 @@
-import type { LayerBase } from "../layers/kind.ts";
-import { kindOf, LAYER_KINDS } from "../layers/registry.ts";
+import type { LayerBase } from "./layers/kind.ts";
+import { definitionOf, LAYER_DEFINITIONS } from "./layers/registry.ts";
 import { markupError, parseRichText } from "./rich-text.ts";
 import type { FrameT, Layer, SlotT, SlotType, TemplateDocumentT } from "./schema.ts";
 import { maskErrors } from "./validate-masks.ts";
@@ -14,7 +14,7 @@ const FRAME = { bindable: { background: "color" } as Record<string, SlotType>, p
 
 /** Which slot type each bindable property takes, per layer kind and for frames (from the registry). */
 export const BINDABLE_PROPERTIES: Readonly<Record<string, Readonly<Record<string, SlotType>>>> = {
-  ...Object.fromEntries(LAYER_KINDS.map((kind) => [kind.type, kind.bindable])),
+  ...Object.fromEntries(LAYER_DEFINITIONS.map((kind) => [kind.type, kind.bindable])),
   frame: FRAME.bindable,
 };
 
@@ -110,7 +110,7 @@ function checkFrame(frame: FrameT, path: string, slots: Map<string, SlotT>, erro
         layersById.set(layer.id, layer);
       }
       placed.push({ layer, path: layerPath });
-      const children = kindOf(layer).children?.(layer);
+      const children = definitionOf(layer).children?.(layer);
       if (children) {
         if (depth >= MAX_GROUP_DEPTH) {
           errors.push({
@@ -124,7 +124,7 @@ function checkFrame(frame: FrameT, path: string, slots: Map<string, SlotT>, erro
   visit(frame.layers, path, 0);
   const context = { slots, layersById };
   for (const { layer, path: layerPath } of placed) {
-    const kind = kindOf(layer);
+    const kind = definitionOf(layer);
     checkPaints(layer, kind.paints ?? [], layerPath, errors);
     checkBindings(layer, `a ${kind.type} layer`, kind, layerPath, slots, errors);
     checkCondition(layer, layerPath, slots, errors);

@@ -1,9 +1,10 @@
 import type { SlotValues } from "../api.ts";
 import type { TemplateDocumentT } from "../document/schema.ts";
 import type { SlotValueError } from "../document/values.ts";
-import { kindOf } from "../layers/registry.ts";
 import { Bindings } from "./bindings.ts";
-import { findFrame, forEachDrawnLayer } from "./geometry.ts";
+import { forEachDrawnLayer } from "./drawn-layers.ts";
+import { findFrame } from "./geometry.ts";
+import { kindOf } from "./painters/registry.ts";
 
 /**
  * Slot values that the frame's drawn layers cannot show although their type is right: a QR code too

@@ -1,9 +1,6 @@
-import { type Static, Type as T } from "@sinclair/typebox";
 import type { Path } from "canvaskit-wasm";
-import { Paint, type PaintT } from "../document/common.ts";
-import type { SlotType } from "../document/schema.ts";
-import type { ValidationError } from "../document/validate-paths.ts";
-import type { LayerBase } from "../layers/kind.ts";
+import type { PaintT } from "../document/common.ts";
+import type { FillStrokeLayer, OutlineStrokeT, StrokeAlignT } from "../document/layers/fill-stroke.ts";
 import type { Resolved } from "./bindings.ts";
 import type { PaintContext } from "./context.ts";
 import { fillArea } from "./gradient-bands.ts";
@@ -11,61 +8,9 @@ import { applyPaint, type PaintBox, resolveLayerPaint, resolvePaintOrNone } from
 import { paintAlpha, type Silhouette } from "./shadows.ts";
 
 /**
- * Fill and stroke of the outline kinds (polygon, star, path): their shared schema properties and the
- * one drawing routine, so the three draw strokes, gradients and bindings alike.
+ * The one drawing routine of the outline kinds (polygon, star, path; their schema properties are in
+ * document/layers/fill-stroke.ts), so the three draw strokes, gradients and bindings alike.
  */
-
-export const StrokeAlign = T.Union([T.Literal("inside"), T.Literal("center"), T.Literal("outside")]);
-export const StrokeJoin = T.Union([T.Literal("miter"), T.Literal("round"), T.Literal("bevel")]);
-
-/**
- * `width` in template px. `align`: where the stroke sits on the outline (inside it, centred on it, or
- * outside it); each kind documents its default. `join`: corners (default "miter", Skia's limit 4:
- * sharper corners are bevelled).
- */
-export const OutlineStroke = T.Object(
-  {
-    color: Paint,
-    width: T.Number({ exclusiveMinimum: 0, maximum: 1000 }),
-    align: T.Optional(StrokeAlign),
-    join: T.Optional(StrokeJoin),
-  },
-  { additionalProperties: false },
-);
-
-/** Spread into a kind's schema: `fill` (null: none) and the optional `stroke`. */
-export const fillStrokeProperties = {
-  fill: T.Union([Paint, T.Null()]),
-  stroke: T.Optional(T.Union([OutlineStroke, T.Null()])),
-};
-
-export const FILL_STROKE_BINDABLE: Readonly<Record<string, SlotType>> = {
-  fill: "color",
-  "stroke.color": "color",
-};
-export const FILL_STROKE_PAINTS: readonly string[] = ["fill", "stroke.color"];
-
-export type OutlineStrokeT = Static<typeof OutlineStroke>;
-export type StrokeAlignT = Static<typeof StrokeAlign>;
-
-export interface FillStrokeLayer extends LayerBase {
-  fill: PaintT | null;
-  stroke?: OutlineStrokeT | null | undefined;
-}
-
-/** A bound stroke colour needs a stroke to colour (as for shape layers). */
-export function fillStrokeErrors(
-  layer: Pick<FillStrokeLayer, "bind" | "stroke">,
-  path: string,
-): ValidationError[] {
-  if (layer.bind?.["stroke.color"] === undefined || (layer.stroke ?? null) !== null) return [];
-  return [
-    {
-      path: `${path}.bind["stroke.color"]`,
-      message: 'is bound, but the layer has no stroke to colour (add "stroke")',
-    },
-  ];
-}
 
 /** Template px the stroke may reach past the box: miter corners reach up to 2x (centre) or 4x (outside) the width. */
 export function fillStrokeOverhang(layer: FillStrokeLayer, defaultAlign: StrokeAlignT): number {

@@ -1,6 +1,4 @@
-import type { FrameT, Layer, TemplateDocumentT } from "../document/schema.ts";
-import { kindOf } from "../layers/registry.ts";
-import type { Bindings } from "./bindings.ts";
+import type { FrameT, TemplateDocumentT } from "../document/schema.ts";
 import { EngineError } from "./errors.ts";
 
 export const MIN_SCALE = 1;
@@ -37,35 +35,4 @@ export function findFrame(document: TemplateDocumentT, name: string | undefined)
 /** Device pixels for a length in template pixels; output and image boxes both round this way. */
 export function toDevice(length: number, scale: number): number {
   return Math.round(length * scale);
-}
-
-/**
- * Whether a layer draws anything at all: hidden, fully transparent and condition-failing
- * (`visible_when`) layers are skipped (children too), and so are empty boxes, except a container's
- * (a group's box only sets its rotation centre). `bindings` is null where no slot values are known.
- */
-export function isDrawn(layer: Layer, bindings: Bindings | null): boolean {
-  if (layer.visible === false || (layer.opacity ?? 1) <= 0) return false;
-  if (layer.visible_when !== undefined && bindings !== null && !bindings.holds(layer.visible_when))
-    return false;
-  const kind = kindOf(layer);
-  return (
-    kind.children !== undefined || kind.drawsWithoutArea === true || (layer.width > 0 && layer.height > 0)
-  );
-}
-
-/** Calls `visit` for every drawn layer, depth first, in paint order, with its JSON path. */
-export function forEachDrawnLayer(
-  layers: readonly Layer[],
-  path: string,
-  bindings: Bindings | null,
-  visit: (layer: Layer, path: string) => void,
-): void {
-  layers.forEach((layer, index) => {
-    if (!isDrawn(layer, bindings)) return;
-    const layerPath = `${path}.layers[${index}]`;
-    visit(layer, layerPath);
-    const children = kindOf(layer).children?.(layer);
-    if (children) forEachDrawnLayer(children as Layer[], layerPath, bindings, visit);
-  });
 }

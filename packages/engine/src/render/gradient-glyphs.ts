@@ -1,5 +1,6 @@
 import type { Canvas, CanvasKit, Paint } from "canvaskit-wasm";
 import type { PaintT } from "../document/common.ts";
+import { LastUsed } from "../shared/last-used.ts";
 import {
   type AxisAligned,
   axisAligned,
@@ -9,7 +10,6 @@ import {
   rasterMatrix,
 } from "./device-space.ts";
 import { rampPixels } from "./gradient-bands.ts";
-import { LastUsed } from "./last-used.ts";
 import { linearEnds, type PaintBox } from "./paint.ts";
 import { pixelImage, RasterSurface } from "./surface.ts";
 import type { GlyphPaint } from "./text-layout.ts";

@@ -1,22 +1,10 @@
-import { type Static, Type as T } from "@sinclair/typebox";
 import type { Canvas, Path } from "canvaskit-wasm";
-import { Paint, type PaintT } from "../document/common.ts";
-import type { LayerBase } from "../layers/kind.ts";
+import type { PaintT } from "../document/common.ts";
+import type { LayerBase } from "../document/layers/kind.ts";
 import type { PaintContext } from "./context.ts";
 import { applyPaint, resolvePaint } from "./paint.ts";
 
-/**
- * An image layer's border: `width` template px drawn inside the edge of what shows of the image, so
- * it follows the layer's mask when there is one (a ring round a circle avatar), else the box with the
- * image's `corner_radius`. `color` is a Paint (gradients run across the box), bindable as
- * `border.color`.
- */
-export const ImageBorder = T.Object(
-  { width: T.Number({ exclusiveMinimum: 0, maximum: 1000 }), color: Paint },
-  { additionalProperties: false },
-);
-
-export type ImageBorderT = Static<typeof ImageBorder>;
+/** Draws an image layer's `border` (document/layers/image.ts says what it is). */
 
 interface BorderedLayer extends LayerBase {
   border?: { width: number; color: PaintT } | undefined;

@@ -1,14 +1,13 @@
 import type { ImageFit, ImageRequest } from "../api.ts";
-import type { ImageLayerT, Layer } from "../document/schema.ts";
-import { kindOf } from "../layers/registry.ts";
+import type { ImageLayerT } from "../document/schema.ts";
 import type { Bindings } from "./bindings.ts";
-import { forEachDrawnLayer, toDevice } from "./geometry.ts";
+import { toDevice } from "./geometry.ts";
 
 const CENTRE = { x: 0.5, y: 0.5 };
 
 /**
  * The one place that decides which pixels an image layer needs. `planImages` returns these requests
- * to the host and `render` looks the same keys up, so they cannot drift apart.
+ * to the host (render/frame-images.ts) and `render` looks the same keys up, so they cannot drift apart.
  */
 export function imageRequestFor(
   layer: ImageLayerT,
@@ -27,20 +26,4 @@ export function imageRequestFor(
   const focalKey = fit === "cover" ? `${focal.x},${focal.y}` : "-";
   const key = `${width}x${height}|${fit}|${focalKey}|${src.value}`;
   return { key, src: src.value, slot: src.slot, width, height, fit, focal: { x: focal.x, y: focal.y } };
-}
-
-/** Every image a frame's drawn layers need, deduplicated by key, in paint order. */
-export function planFrameImages(
-  layers: readonly Layer[],
-  framePath: string,
-  bindings: Bindings,
-  scale: number,
-): ImageRequest[] {
-  const byKey = new Map<string, ImageRequest>();
-  forEachDrawnLayer(layers, framePath, bindings, (layer, path) => {
-    for (const request of kindOf(layer).images?.(layer, path, bindings, scale) ?? []) {
-      if (!byKey.has(request.key)) byKey.set(request.key, request);
-    }
-  });
-  return [...byKey.values()];
 }

@@ -1,7 +1,7 @@
 import type { Canvas, CanvasKit, Image } from "canvaskit-wasm";
 import type { Layer } from "../document/schema.ts";
-import type { LayerKind } from "../layers/kind.ts";
 import { axisAligned, type DeviceRect, inDeviceSpace, rasterMatrix } from "./device-space.ts";
+import type { RenderKind } from "./painters/painter.ts";
 import { inkBounds } from "./pixel-shadows.ts";
 import { RasterSurface } from "./surface.ts";
 import { compositeOver, copyAround, overlap, reachOf, touchedPart, type Underlay } from "./underlay.ts";
@@ -17,7 +17,7 @@ const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
  * cost 2.6 ms to draw and 1.1 ms to copy). Always through the raster, the first time too, so a
  * render's bytes never depend on what an engine drew before.
  */
-export function drawsThroughRaster(layer: Layer, kind: LayerKind): boolean {
+export function drawsThroughRaster(layer: Layer, kind: RenderKind): boolean {
   return (
     kind.selfContained === true &&
     (layer.shadows ?? []).length > 0 &&
@@ -68,7 +68,7 @@ export class LayerRasters {
   paint(
     canvas: Canvas,
     layer: Layer,
-    kind: LayerKind,
+    kind: RenderKind,
     draw: (canvas: Canvas) => void,
     underlay: Underlay | null = null,
   ): boolean {

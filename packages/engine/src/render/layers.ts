@@ -1,13 +1,13 @@
 import type { Canvas, Path } from "canvaskit-wasm";
 import type { Layer } from "../document/schema.ts";
-import type { LayerKind } from "../layers/kind.ts";
-import { kindOf } from "../layers/registry.ts";
 import type { PaintContext } from "./context.ts";
 import { type AxisAligned, axisAligned, inDeviceSpace } from "./device-space.ts";
+import { isDrawn } from "./drawn-layers.ts";
 import { compositingPaint, shadowReach } from "./effects.ts";
-import { isDrawn } from "./geometry.ts";
 import { drawsThroughRaster } from "./layer-rasters.ts";
 import { maskOutline } from "./mask.ts";
+import type { RenderKind } from "./painters/painter.ts";
+import { kindOf } from "./painters/registry.ts";
 import { drawSilhouetteShadows, intersectOutline, type Silhouette } from "./shadows.ts";
 import type { Underlays } from "./underlay.ts";
 
@@ -79,7 +79,7 @@ function paintLayer(
 function drawLayer(
   ctx: PaintContext,
   layer: Layer,
-  kind: LayerKind,
+  kind: RenderKind,
   path: string,
   siblings: readonly Layer[],
 ): void {
@@ -154,7 +154,7 @@ function drawLayer(
 function drawContent(
   ctx: PaintContext,
   layer: Layer,
-  kind: LayerKind,
+  kind: RenderKind,
   path: string,
   mask: Path | null,
 ): void {

@@ -1,4 +1,4 @@
-import type { TextLayerT } from "../layers/text.ts";
+import type { TextLayerT } from "../document/layers/text.ts";
 
 // A word starts after whitespace, a hyphen, a slash, an opening bracket or quote (not after an
 // apostrophe: "don't" stays "Don't").

@@ -1,8 +1,8 @@
 import type { CanvasKit, Path } from "canvaskit-wasm";
 import type { MaskT } from "../document/common.ts";
 import type { Layer } from "../document/schema.ts";
-import { kindOf } from "../layers/registry.ts";
 import { EngineError } from "./errors.ts";
+import { kindOf } from "./painters/registry.ts";
 
 /**
  * Layer masks (`mask` in document/common.ts). The common pipeline clips to `maskOutline` after the

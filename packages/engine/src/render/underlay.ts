@@ -1,11 +1,11 @@
 import type { Canvas, CanvasKit, Image } from "canvaskit-wasm";
 import type { Layer } from "../document/schema.ts";
-import type { LayerKind } from "../layers/kind.ts";
-import { kindOf } from "../layers/registry.ts";
 import type { Bindings } from "./bindings.ts";
 import { type AxisAligned, type DeviceRect, deviceRect } from "./device-space.ts";
+import { isDrawn } from "./drawn-layers.ts";
 import { shadowReach } from "./effects.ts";
-import { isDrawn } from "./geometry.ts";
+import type { RenderKind } from "./painters/painter.ts";
+import { kindOf } from "./painters/registry.ts";
 import { isOpaque } from "./premultiply.ts";
 import { pixelImage, type RasterSurface } from "./surface.ts";
 
@@ -40,13 +40,13 @@ export function drawnArea(layer: Layer, bindings: Bindings, t: AxisAligned): Dev
 }
 
 /** The device pixels an unturned layer may draw on: its box, overhang and shadow reach, and a pixel. */
-export function layerArea(layer: Layer, kind: LayerKind, t: AxisAligned): DeviceRect {
+export function layerArea(layer: Layer, kind: RenderKind, t: AxisAligned): DeviceRect {
   const rect = reachOf(layer, kind, t);
   return { left: rect.left - 1, top: rect.top - 1, width: rect.width + 2, height: rect.height + 2 };
 }
 
 /** The device pixels covering an unturned layer's box widened by its kind's overhang and its shadows' reach. */
-export function reachOf(layer: Layer, kind: LayerKind, t: AxisAligned): DeviceRect {
+export function reachOf(layer: Layer, kind: RenderKind, t: AxisAligned): DeviceRect {
   const margin = (kind.overhang?.(layer) ?? 1) + shadowReach(layer);
   return deviceRect(
     t,

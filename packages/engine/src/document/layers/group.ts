@@ -1,6 +1,6 @@
 import { Type as T, type TSchema } from "@sinclair/typebox";
-import { type LayerCommonT, layerCommon } from "../document/common.ts";
-import { defineLayerKind } from "./kind.ts";
+import { type LayerCommonT, layerCommon } from "../common.ts";
+import { defineLayer } from "./kind.ts";
 import type { Layer } from "./registry.ts";
 
 /** Children are positioned relative to the group's origin; the group's rotation, opacity and effects apply to all. */
@@ -25,16 +25,12 @@ export function groupSchema(leafSchemas: readonly TSchema[]): TSchema {
   );
 }
 
-export function groupKind(schema: TSchema) {
-  return defineLayerKind<GroupLayerT>({
+/** The group's document half, given its schema (built from the leaf kinds by the registry). */
+export function groupDefinition(schema: TSchema) {
+  return defineLayer<GroupLayerT>({
     type: "group",
     schema,
     bindable: {},
-    paint(ctx, layer, path) {
-      ctx.canvas.translate(layer.x, layer.y);
-      ctx.paintLayers(layer.layers, path);
-    },
     children: (layer) => layer.layers,
-    childOrigin: (layer) => ({ x: layer.x, y: layer.y }),
   });
 }

@@ -1,70 +1,19 @@
-import { type Static, Type as T } from "@sinclair/typebox";
 import type { Canvas, Image } from "canvaskit-wasm";
-import type { PreparedImage } from "../api.ts";
-import { layerCommon } from "../document/common.ts";
-import { joinPath, type ValidationError } from "../document/validate-paths.ts";
-import type { PaintContext } from "../render/context.ts";
-import { EngineError } from "../render/errors.ts";
-import { ImageBorder, imageBorder } from "../render/image-border.ts";
-import { DUOTONE_BINDABLE, filterMatrices, ImageFilters, imageFilterPaint } from "../render/image-filters.ts";
-import type { ImageClip } from "../render/image-pixels.ts";
-import { imageRequestFor } from "../render/image-plan.ts";
-import { drawablePixels } from "../render/premultiply.ts";
-import { pixelImage } from "../render/surface.ts";
-import { defineLayerKind } from "./kind.ts";
+import type { PreparedImage } from "../../api.ts";
+import type { ImageLayerT } from "../../document/layers/image.ts";
+import type { PaintContext } from "../context.ts";
+import { EngineError } from "../errors.ts";
+import { imageBorder } from "../image-border.ts";
+import { filterMatrices, imageFilterPaint } from "../image-filters.ts";
+import type { ImageClip } from "../image-pixels.ts";
+import { imageRequestFor } from "../image-plan.ts";
+import { drawablePixels } from "../premultiply.ts";
+import { pixelImage } from "../surface.ts";
+import { definePainter } from "./painter.ts";
 
-/**
- * Bindable properties: `src`, `border.color` (and its gradient stop colours), `filters.duotone.dark`
- * and `filters.duotone.light`. `border`: render/image-border.ts; `filters`: render/image-filters.ts.
- */
-export const ImageLayer = T.Object(
-  {
-    ...layerCommon,
-    type: T.Literal("image"),
-    /** URL or asset reference; "" draws nothing. */
-    src: T.String({ maxLength: 2048 }),
-    fit: T.Optional(
-      T.Union([T.Literal("cover"), T.Literal("contain"), T.Literal("fill")], { default: "cover" }),
-    ),
-    /** Point of the source image kept in view when `cover` crops, 0..1 on each axis. */
-    focal: T.Optional(
-      T.Object(
-        { x: T.Number({ minimum: 0, maximum: 1 }), y: T.Number({ minimum: 0, maximum: 1 }) },
-        { additionalProperties: false },
-      ),
-    ),
-    corner_radius: T.Optional(T.Number({ minimum: 0, default: 0 })),
-    border: T.Optional(ImageBorder),
-    filters: T.Optional(ImageFilters),
-  },
-  { additionalProperties: false },
-);
-
-export type ImageLayerT = Static<typeof ImageLayer>;
-
-export const imageKind = defineLayerKind<ImageLayerT>({
-  type: "image",
-  schema: ImageLayer,
-  bindable: { src: "image", "border.color": "color", ...DUOTONE_BINDABLE },
-  paints: ["border.color"],
+export const imagePainter = definePainter<ImageLayerT>({
   paint: paintImage,
   masksItself: true,
-  validate(layer, path) {
-    const errors: ValidationError[] = [];
-    const bound = (property: string, missing: boolean, what: string) => {
-      if (layer.bind?.[property] !== undefined && missing) {
-        errors.push({
-          path: joinPath(joinPath(path, "bind"), property),
-          message: `is bound, but the layer has no ${what}`,
-        });
-      }
-    };
-    bound("border.color", layer.border === undefined, 'border to colour (add "border")');
-    const noDuotone = layer.filters?.duotone === undefined;
-    bound("filters.duotone.dark", noDuotone, 'duotone filter (add "filters.duotone")');
-    bound("filters.duotone.light", noDuotone, 'duotone filter (add "filters.duotone")');
-    return errors;
-  },
   // An opaque picture casts the shadow of its box (rounded as drawn; cut to the mask by the pipeline);
   // one with transparent pixels (a cut-out product, a contained logo) is filtered, following its alpha.
   silhouette(ctx, layer, path) {

@@ -1,50 +1,13 @@
-import { type Static, Type as T } from "@sinclair/typebox";
 import type { CanvasKit, InputRRect, Path } from "canvaskit-wasm";
-import { layerCommon, Paint } from "../document/common.ts";
-import type { PaintContext } from "../render/context.ts";
-import { fillArea } from "../render/gradient-bands.ts";
-import { applyPaint, resolveLayerPaint, resolvePaintOrNone } from "../render/paint.ts";
-import { paintAlpha } from "../render/shadows.ts";
-import { defineLayerKind } from "./kind.ts";
+import type { ShapeLayerT } from "../../document/layers/shape.ts";
+import type { PaintContext } from "../context.ts";
+import { fillArea } from "../gradient-bands.ts";
+import { applyPaint, resolveLayerPaint, resolvePaintOrNone } from "../paint.ts";
+import { paintAlpha } from "../shadows.ts";
+import { definePainter } from "./painter.ts";
 
-export const CornerRadius = T.Union([
-  T.Number({ minimum: 0 }),
-  /** top-left, top-right, bottom-right, bottom-left */
-  T.Tuple([
-    T.Number({ minimum: 0 }),
-    T.Number({ minimum: 0 }),
-    T.Number({ minimum: 0 }),
-    T.Number({ minimum: 0 }),
-  ]),
-]);
-
-export const Stroke = T.Object(
-  { color: Paint, width: T.Number({ exclusiveMinimum: 0, maximum: 1000 }) },
-  { additionalProperties: false },
-);
-
-/** Bindable properties: `fill`, `stroke.color`. */
-export const ShapeLayer = T.Object(
-  {
-    ...layerCommon,
-    type: T.Literal("shape"),
-    shape: T.Union([T.Literal("rectangle"), T.Literal("ellipse")]),
-    /** A paint (colour or gradient across the box); null: no fill. */
-    fill: T.Union([Paint, T.Null()]),
-    stroke: T.Optional(T.Union([Stroke, T.Null()])),
-    corner_radius: T.Optional(CornerRadius),
-  },
-  { additionalProperties: false },
-);
-
-export type ShapeLayerT = Static<typeof ShapeLayer>;
-
-export const shapeKind = defineLayerKind<ShapeLayerT>({
-  type: "shape",
+export const shapePainter = definePainter<ShapeLayerT>({
   selfContained: true,
-  schema: ShapeLayer,
-  bindable: { fill: "color", "stroke.color": "color" },
-  paints: ["fill", "stroke.color"],
   paint: paintShape,
   // The stroke is inside the box: the box's outline is the whole shape.
   silhouette(ctx, layer, path) {
@@ -64,17 +27,6 @@ export const shapeKind = defineLayerKind<ShapeLayerT>({
     return { outline: shapeOutline(ctx.ck, layer), alpha, rrect };
   },
   outline: shapeOutline,
-  validate(layer, path) {
-    if (layer.bind?.["stroke.color"] !== undefined && (layer.stroke === undefined || layer.stroke === null)) {
-      return [
-        {
-          path: `${path}.bind["stroke.color"]`,
-          message: 'is bound, but the layer has no stroke to colour (add "stroke")',
-        },
-      ];
-    }
-    return [];
-  },
 });
 
 type Radii = readonly [number, number, number, number];

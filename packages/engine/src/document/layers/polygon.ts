@@ -1,17 +1,12 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import type { CanvasKit, Path } from "canvaskit-wasm";
-import { layerCommon } from "../document/common.ts";
+import { layerCommon } from "../common.ts";
 import {
   FILL_STROKE_BINDABLE,
   FILL_STROKE_PAINTS,
   fillStrokeErrors,
-  fillStrokeOverhang,
   fillStrokeProperties,
-  fillStrokeSilhouette,
-  paintFillStroke,
-} from "../render/fill-stroke.ts";
-import { regularVertices, roundedPolygonPath } from "../render/polygon-path.ts";
-import { defineLayerKind } from "./kind.ts";
+} from "./fill-stroke.ts";
+import { defineLayer } from "./kind.ts";
 
 /**
  * A regular polygon: `sides` (3..64) corners, the first straight up, stretched so its bounding box
@@ -33,23 +28,11 @@ export const PolygonLayer = T.Object(
 
 export type PolygonLayerT = Static<typeof PolygonLayer>;
 
-function outline(ck: CanvasKit, layer: PolygonLayerT): Path {
-  return roundedPolygonPath(ck, regularVertices(layer.sides, null, layer), layer.corner_radius ?? 0);
-}
-
-export const polygonKind = defineLayerKind<PolygonLayerT>({
+export const polygonDefinition = defineLayer<PolygonLayerT>({
   type: "polygon",
-  selfContained: true,
   schema: PolygonLayer,
   bindable: FILL_STROKE_BINDABLE,
   paints: FILL_STROKE_PAINTS,
-  paint(ctx, layer, path) {
-    const shape = outline(ctx.ck, layer);
-    paintFillStroke(ctx, layer, shape, path, "inside");
-    shape.delete();
-  },
-  overhang: (layer) => fillStrokeOverhang(layer, "inside"),
-  silhouette: (ctx, layer, path) => fillStrokeSilhouette(ctx, layer, outline(ctx.ck, layer), path, "inside"),
-  outline,
+  canMask: true,
   validate: fillStrokeErrors,
 });

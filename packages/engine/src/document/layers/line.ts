@@ -1,8 +1,6 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { layerCommon, Paint } from "../document/common.ts";
-import type { PaintContext } from "../render/context.ts";
-import { applyPaint, resolvePaint } from "../render/paint.ts";
-import { defineLayerKind } from "./kind.ts";
+import { layerCommon, Paint } from "../common.ts";
+import { defineLayer } from "./kind.ts";
 
 /** A point of the layer's box in fractions: {x: 0, y: 0} is its top-left corner, {x: 1, y: 1} its bottom-right. */
 const BoxPoint = T.Object(
@@ -42,63 +40,13 @@ export const LineLayer = T.Object(
 
 export type LineLayerT = Static<typeof LineLayer>;
 
-const TOP_LEFT = { x: 0, y: 0 };
-const BOTTOM_RIGHT = { x: 1, y: 1 };
-
-export const lineKind = defineLayerKind<LineLayerT>({
+export const lineDefinition = defineLayer<LineLayerT>({
   type: "line",
-  selfContained: true,
   schema: LineLayer,
   bindable: { "stroke.color": "color" },
   paints: ["stroke.color"],
-  drawsWithoutArea: true,
-  paint: paintLine,
-  // Half the width across the line, plus as much again for a square cap at a diagonal's end.
-  overhang: (layer) => Math.ceil(layer.stroke.width) + 1,
   validate(layer, path) {
     if (layer.dash === undefined || layer.dash.some((length) => length > 0)) return [];
     return [{ path: `${path}.dash`, message: "must have a length above 0 (all zeros draw no dashes)" }];
   },
 });
-
-function paintLine(ctx: PaintContext, layer: LineLayerT, path: string): void {
-  const { ck, canvas, paint } = ctx;
-  const { x, y, width, height, stroke } = layer;
-  const from = layer.from ?? TOP_LEFT;
-  const to = layer.to ?? BOTTOM_RIGHT;
-  const color = resolvePaint(
-    ctx.bindings,
-    layer.bind,
-    "stroke.color",
-    stroke.color,
-    `${path}.stroke.color`,
-    layer.id,
-  );
-  paint.setAntiAlias(true);
-  paint.setAlphaf(1);
-  paint.setStyle(ck.PaintStyle.Stroke);
-  paint.setStrokeWidth(stroke.width);
-  paint.setStrokeCap(
-    layer.cap === "round"
-      ? ck.StrokeCap.Round
-      : layer.cap === "square"
-        ? ck.StrokeCap.Square
-        : ck.StrokeCap.Butt,
-  );
-  const dash = layer.dash === undefined ? null : ck.PathEffect.MakeDash(evenIntervals(layer.dash), 0);
-  paint.setPathEffect(dash);
-  const half = stroke.width / 2;
-  const area = { x: x - half, y: y - half, width: width + stroke.width, height: height + stroke.width };
-  const release = applyPaint(ck, paint, color.value, color.path, area);
-  canvas.drawLine(x + from.x * width, y + from.y * height, x + to.x * width, y + to.y * height, paint);
-  release();
-  // The paint is shared by every layer: leave cap and path effect as the other painters expect them.
-  paint.setPathEffect(null);
-  dash?.delete();
-  paint.setStrokeCap(ck.StrokeCap.Butt);
-}
-
-/** Skia wants on/off pairs; SVG repeats an odd list once more to make them. */
-function evenIntervals(dash: readonly number[]): number[] {
-  return dash.length % 2 === 0 ? [...dash] : [...dash, ...dash];
-}

@@ -1,23 +1,10 @@
-/// <reference path="../types/jsbarcode-encoders.d.ts" />
+/// <reference path="../../types/jsbarcode-encoders.d.ts" />
 import { type Static, Type as T } from "@sinclair/typebox";
 import { CODE128 } from "jsbarcode/bin/barcodes/CODE128/index.js";
 import { EAN13, UPC } from "jsbarcode/bin/barcodes/EAN_UPC/index.js";
-import { layerCommon, Paint } from "../document/common.ts";
-import { parseHexColor } from "../render/color.ts";
-import type { PaintContext } from "../render/context.ts";
-import { EngineError } from "../render/errors.ts";
-import { type PaintBox, resolvePaint } from "../render/paint.ts";
-import { layoutText } from "../render/text-box.ts";
-import { drawTextPasses, firstColorOf } from "../render/text-styles.ts";
-import {
-  beginCrispFill,
-  boundValue,
-  drawBackground,
-  drawInPaint,
-  encodableValueChecks,
-  endCrispFill,
-} from "./coded-value.ts";
-import { defineLayerKind } from "./kind.ts";
+import { layerCommon, Paint } from "../common.ts";
+import { encodableValueChecks } from "./coded-value.ts";
+import { defineLayer } from "./kind.ts";
 
 /** Longest Code 128 value: about 900 modules, beyond what a scanner reads reliably. */
 export const BARCODE_MAX_LENGTH = 80;
@@ -66,11 +53,11 @@ export const BarcodeLayer = T.Object(
   { additionalProperties: false },
 );
 export type BarcodeLayerT = Static<typeof BarcodeLayer>;
-type Symbology = NonNullable<BarcodeLayerT["symbology"]>;
+export type Symbology = NonNullable<BarcodeLayerT["symbology"]>;
 
 const NAMES: Record<Symbology, string> = { code128: "Code 128", ean13: "EAN-13", upca: "UPC-A" };
 
-interface EncodedSymbol {
+export interface EncodedSymbol {
   /** "1" a dark module, "0" a light one. */
   modules: string;
   /** The human-readable line. */
@@ -101,7 +88,7 @@ function encodeRetail(value: string, encoder: typeof EAN13, lengths: readonly [n
 }
 
 /** The modules and text of `value`, or why the symbology cannot hold it. */
-function encode(value: string, symbology: Symbology): EncodedSymbol | string {
+export function encodeBarcode(value: string, symbology: Symbology): EncodedSymbol | string {
   const refused = (reason: string) => `cannot be encoded as ${NAMES[symbology]}: ${reason}`;
   if (symbology === "code128") {
     const other = /\P{ASCII}/u.exec(value)?.[0];
@@ -127,107 +114,20 @@ function encode(value: string, symbology: Symbology): EncodedSymbol | string {
   return { modules: symbol.encode().data, text };
 }
 
-const symbologyOf = (layer: BarcodeLayerT): Symbology => layer.symbology ?? "code128";
-const showsText = (layer: BarcodeLayerT) => layer.show_text !== false;
-const fontFamily = (layer: BarcodeLayerT) => layer.font?.family ?? "Inter";
-const fontSize = (layer: BarcodeLayerT) => layer.font?.size ?? layer.height / 6;
+export const symbologyOf = (layer: BarcodeLayerT): Symbology => layer.symbology ?? "code128";
+export const showsText = (layer: BarcodeLayerT) => layer.show_text !== false;
+export const fontFamily = (layer: BarcodeLayerT) => layer.font?.family ?? "Inter";
+/** The human-readable text's size in template px (also what the painter lets it overhang). */
+export const fontSize = (layer: BarcodeLayerT) => layer.font?.size ?? layer.height / 6;
 
-export const barcodeKind = defineLayerKind<BarcodeLayerT>({
+export const barcodeDefinition = defineLayer<BarcodeLayerT>({
   type: "barcode",
   schema: BarcodeLayer,
   bindable: { value: "text", color: "color", background: "color" },
   paints: ["color", "background"],
-  paint: paintBarcode,
-  overhang: (layer) => 1 + (showsText(layer) ? fontSize(layer) : 0),
   fontFamilies: (layer) => (showsText(layer) ? [fontFamily(layer)] : []),
   ...encodableValueChecks<BarcodeLayerT>((layer, value) => {
-    const symbol = encode(value, symbologyOf(layer));
+    const symbol = encodeBarcode(value, symbologyOf(layer));
     return typeof symbol === "string" ? symbol : null;
   }),
 });
-
-/**
- * Module width in template px: the largest whole number of device pixels that fits the box, so bars
- * are crisp and equally wide; a box narrower than one device pixel per module gets fractional modules.
- */
-function moduleWidth(width: number, modules: number, scale: number): number {
-  const devicePixels = Math.floor((width * scale) / modules);
-  return devicePixels >= 1 ? devicePixels / scale : width / modules;
-}
-
-function paintBarcode(ctx: PaintContext, layer: BarcodeLayerT, path: string): void {
-  const value = boundValue(layer, path, ctx.bindings);
-  if (value.value === "") return;
-  const symbology = symbologyOf(layer);
-  const symbol = encode(value.value, symbology);
-  if (typeof symbol === "string") throw new EngineError("value_not_encodable", value.path, symbol);
-  const { ck, canvas, scale } = ctx;
-  const box: PaintBox = { x: layer.x, y: layer.y, width: layer.width, height: layer.height };
-  const size = fontSize(layer);
-  const text = showsText(layer) ? symbol.text : "";
-  // The text line (size x 1.2) plus a gap of a quarter of the size above it.
-  const textHeight = text === "" ? 0 : Math.min(layer.height, size * 1.45);
-  const barsHeight = layer.height - textHeight;
-
-  beginCrispFill(ctx);
-  drawBackground(ctx, layer, path, box);
-  const quiet = layer.quiet_zone ?? DEFAULT_QUIET_ZONE[symbology];
-  const module = moduleWidth(layer.width, symbol.modules.length + quiet * 2, scale);
-  const symbolWidth = module * (symbol.modules.length + quiet * 2);
-  // Centred, with the left edge on a device pixel so every bar edge is on one.
-  const left = Math.round((layer.x + (layer.width - symbolWidth) / 2) * scale) / scale + quiet * module;
-  const color = layer.color ?? "#000000";
-  if (barsHeight > 0) {
-    const builder = new ck.PathBuilder();
-    for (let start = 0; start < symbol.modules.length; ) {
-      if (symbol.modules[start] !== "1") {
-        start++;
-        continue;
-      }
-      let end = start;
-      while (symbol.modules[end] === "1") end++;
-      builder.addRect(ck.XYWHRect(left + start * module, layer.y, (end - start) * module, barsHeight));
-      start = end;
-    }
-    const bars = builder.detachAndDelete();
-    drawInPaint(ctx, layer, path, "color", color, box, () => canvas.drawPath(bars, ctx.paint));
-    bars.delete();
-  }
-  endCrispFill(ctx);
-  if (text !== "")
-    drawText(ctx, layer, path, text, size, { ...box, y: layer.y + barsHeight, height: textHeight });
-}
-
-/** The human-readable line, centred in `area` (below the bars), in the bars' paint; shrunk to fit its width. */
-function drawText(
-  ctx: PaintContext,
-  layer: BarcodeLayerT,
-  path: string,
-  text: string,
-  size: number,
-  area: PaintBox,
-): void {
-  const design = layer.color ?? "#000000";
-  const paint = resolvePaint(ctx.bindings, layer.bind, "color", design, `${path}.color`, layer.id);
-  const layout = layoutText(
-    ctx.paragraphs,
-    {
-      text,
-      families: ctx.fonts.familiesFor(fontFamily(layer)),
-      size,
-      lineHeight: 1.2,
-      letterSpacing: 0,
-      weight: 400,
-      italic: false,
-      color: parseHexColor(firstColorOf(paint.value), paint.path),
-      align: "center",
-      rtl: false,
-    },
-    { width: area.width, height: area.height },
-    { maxLines: 1, shrink: true, minSize: Math.min(size, 4) },
-  );
-  const origin = { x: area.x, y: area.y + area.height - layout.paragraph.getHeight() };
-  const box = { x: layer.x, y: layer.y, width: layer.width, height: layer.height };
-  drawTextPasses(ctx, layout, paint, null, origin, box);
-  layout.paragraph.delete();
-}

@@ -1,17 +1,12 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import type { CanvasKit, Path } from "canvaskit-wasm";
-import { layerCommon } from "../document/common.ts";
+import { layerCommon } from "../common.ts";
 import {
   FILL_STROKE_BINDABLE,
   FILL_STROKE_PAINTS,
   fillStrokeErrors,
-  fillStrokeOverhang,
   fillStrokeProperties,
-  fillStrokeSilhouette,
-  paintFillStroke,
-} from "../render/fill-stroke.ts";
-import { regularVertices, roundedPolygonPath } from "../render/polygon-path.ts";
-import { defineLayerKind } from "./kind.ts";
+} from "./fill-stroke.ts";
+import { defineLayer } from "./kind.ts";
 
 /**
  * A star: `points` (3..64) outer points, the first straight up, with inner corners at `inner_radius`
@@ -37,24 +32,11 @@ export const StarLayer = T.Object(
 
 export type StarLayerT = Static<typeof StarLayer>;
 
-function outline(ck: CanvasKit, layer: StarLayerT): Path {
-  const vertices = regularVertices(layer.points, layer.inner_radius ?? STAR_INNER_RADIUS, layer);
-  return roundedPolygonPath(ck, vertices, layer.corner_radius ?? 0);
-}
-
-export const starKind = defineLayerKind<StarLayerT>({
+export const starDefinition = defineLayer<StarLayerT>({
   type: "star",
-  selfContained: true,
   schema: StarLayer,
   bindable: FILL_STROKE_BINDABLE,
   paints: FILL_STROKE_PAINTS,
-  paint(ctx, layer, path) {
-    const shape = outline(ctx.ck, layer);
-    paintFillStroke(ctx, layer, shape, path, "inside");
-    shape.delete();
-  },
-  overhang: (layer) => fillStrokeOverhang(layer, "inside"),
-  silhouette: (ctx, layer, path) => fillStrokeSilhouette(ctx, layer, outline(ctx.ck, layer), path, "inside"),
-  outline,
+  canMask: true,
   validate: fillStrokeErrors,
 });

@@ -1,0 +1,70 @@
+import { type Static, Type as T } from "@sinclair/typebox";
+import { layerCommon, Paint } from "../common.ts";
+import { joinPath, type ValidationError } from "../validate-paths.ts";
+import { DUOTONE_BINDABLE, ImageFilters } from "./image-filters.ts";
+import { defineLayer } from "./kind.ts";
+
+/**
+ * An image layer's border: `width` template px drawn inside the edge of what shows of the image, so
+ * it follows the layer's mask when there is one (a ring round a circle avatar), else the box with the
+ * image's `corner_radius`. `color` is a Paint (gradients run across the box), bindable as
+ * `border.color`.
+ */
+export const ImageBorder = T.Object(
+  { width: T.Number({ exclusiveMinimum: 0, maximum: 1000 }), color: Paint },
+  { additionalProperties: false },
+);
+
+export type ImageBorderT = Static<typeof ImageBorder>;
+
+/**
+ * Bindable properties: `src`, `border.color` (and its gradient stop colours), `filters.duotone.dark`
+ * and `filters.duotone.light`. `filters`: image-filters.ts.
+ */
+export const ImageLayer = T.Object(
+  {
+    ...layerCommon,
+    type: T.Literal("image"),
+    /** URL or asset reference; "" draws nothing. */
+    src: T.String({ maxLength: 2048 }),
+    fit: T.Optional(
+      T.Union([T.Literal("cover"), T.Literal("contain"), T.Literal("fill")], { default: "cover" }),
+    ),
+    /** Point of the source image kept in view when `cover` crops, 0..1 on each axis. */
+    focal: T.Optional(
+      T.Object(
+        { x: T.Number({ minimum: 0, maximum: 1 }), y: T.Number({ minimum: 0, maximum: 1 }) },
+        { additionalProperties: false },
+      ),
+    ),
+    corner_radius: T.Optional(T.Number({ minimum: 0, default: 0 })),
+    border: T.Optional(ImageBorder),
+    filters: T.Optional(ImageFilters),
+  },
+  { additionalProperties: false },
+);
+
+export type ImageLayerT = Static<typeof ImageLayer>;
+
+export const imageDefinition = defineLayer<ImageLayerT>({
+  type: "image",
+  schema: ImageLayer,
+  bindable: { src: "image", "border.color": "color", ...DUOTONE_BINDABLE },
+  paints: ["border.color"],
+  validate(layer, path) {
+    const errors: ValidationError[] = [];
+    const bound = (property: string, missing: boolean, what: string) => {
+      if (layer.bind?.[property] !== undefined && missing) {
+        errors.push({
+          path: joinPath(joinPath(path, "bind"), property),
+          message: `is bound, but the layer has no ${what}`,
+        });
+      }
+    };
+    bound("border.color", layer.border === undefined, 'border to colour (add "border")');
+    const noDuotone = layer.filters?.duotone === undefined;
+    bound("filters.duotone.dark", noDuotone, 'duotone filter (add "filters.duotone")');
+    bound("filters.duotone.light", noDuotone, 'duotone filter (add "filters.duotone")');
+    return errors;
+  },
+});

@@ -1,0 +1,145 @@
+import type { PaintT } from "../../document/common.ts";
+import type { TextLayerT } from "../../document/layers/text.ts";
+import { markupError, parseRichText, plainTextOf, type RichRun } from "../../document/rich-text.ts";
+import type { Bindings, Resolved } from "../bindings.ts";
+import { parseHexColor } from "../color.ts";
+import type { PaintContext } from "../context.ts";
+import { axisAligned } from "../device-space.ts";
+import { EngineError } from "../errors.ts";
+import { applyLetterCase, applyLetterCaseToRuns } from "../letter-case.ts";
+import { resolvePaint } from "../paint.ts";
+import { layoutText } from "../text-box.ts";
+import { isRightToLeft } from "../text-layout.ts";
+import { drawHighlights, drawTextPasses, firstColorOf } from "../text-styles.ts";
+import { definePainter } from "./painter.ts";
+
+export const textPainter = definePainter<TextLayerT>({
+  paint: paintText,
+  // Glyphs may overhang their box (italics, accents, a last line cut by the height): allow two font
+  // sizes, plus the outline and the highlight's padding.
+  overhang: (layer) =>
+    layer.font.size * 2 +
+    (layer.stroke?.width ?? 0) +
+    (layer.highlight?.padding ?? 4) * (layer.highlight ? 1 : 0),
+});
+
+/** Draws a text layer in its local box (the canvas is already in the layer's coordinate space). */
+function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
+  const text = ctx.bindings.resolve(layer.bind, "text", layer.text, `${path}.text`, layer.id);
+  const color = resolvePaint(ctx.bindings, layer.bind, "color", layer.color, `${path}.color`, layer.id);
+  const runs = richRuns(ctx.bindings, text, layer.transform);
+  const content = runs === undefined ? applyLetterCase(text.value, layer.transform) : plainTextOf(runs);
+  if (content === "") return;
+  const font = layer.font;
+  const layout = layoutText(
+    ctx.paragraphs,
+    {
+      text: content,
+      ...(runs === undefined ? {} : { runs }),
+      families: ctx.fonts.familiesFor(font.family),
+      size: font.size,
+      lineHeight: font.line_height ?? 1.2,
+      letterSpacing: font.letter_spacing ?? 0,
+      weight: font.weight ?? 400,
+      italic: font.style === "italic",
+      color: parseHexColor(firstColorOf(color.value), color.path),
+      // A gradient fill lays the glyphs out as they are recoloured, when it can (axis-aligned): one
+      // paragraph build fewer.
+      ...(typeof color.value !== "string" && axisAligned(ctx.canvas) !== null
+        ? { glyphs: ctx.gradientGlyphs.coverage }
+        : {}),
+      align: layer.align ?? "left",
+      rtl: isRightToLeft(content),
+      decoration:
+        (layer.underline === true ? ctx.ck.UnderlineDecoration : 0) |
+        (layer.strikethrough === true ? ctx.ck.LineThroughDecoration : 0),
+    },
+    { width: layer.width, height: layer.height },
+    {
+      maxLines: layer.max_lines,
+      shrink: layer.fit === "shrink" || layer.fit === "fill",
+      minSize: layer.min_size,
+      maxSize: layer.fit === "fill" ? (layer.max_size ?? defaultMaxSize(layer)) : undefined,
+      paragraphSpacing: layer.paragraph_spacing,
+    },
+  );
+  const { paragraph } = layout;
+  const free = layer.height - layout.height;
+  const offset = layer.vertical_align === "bottom" ? free : layer.vertical_align === "middle" ? free / 2 : 0;
+  const origin = { x: layer.x, y: layer.y + offset };
+  const box = { x: layer.x, y: layer.y, width: layer.width, height: layer.height };
+  const resolveOn = (property: string, value: PaintT) =>
+    resolvePaint(ctx.bindings, layer.bind, property, value, `${path}.${property}`, layer.id);
+  if (layer.highlight !== undefined) {
+    const highlight = {
+      color: resolveOn("highlight.color", layer.highlight.color),
+      padding: layer.highlight.padding ?? 4,
+      radius: layer.highlight.corner_radius ?? 0,
+    };
+    drawHighlights(ctx, layout, highlight, origin, box);
+  }
+  const stroke =
+    layer.stroke === undefined
+      ? null
+      : { width: layer.stroke.width, color: resolveOn("stroke.color", layer.stroke.color) };
+  drawTextPasses(ctx, layout, color, stroke, origin, box);
+
+  const slot = text.slot;
+  if (layout.shrunk) {
+    ctx.warnings.push({
+      code: "text_shrunk",
+      slot,
+      layer: layer.id,
+      message: `Text of layer "${layer.id}" was shrunk from ${font.size}px to ${layout.size}px to fit its box.`,
+    });
+  }
+  if (layout.truncated) {
+    ctx.warnings.push({
+      code: "text_truncated",
+      slot,
+      layer: layer.id,
+      message: `Text of layer "${layer.id}" did not fit and was cut after ${paragraph.getNumberOfLines()} line(s).`,
+    });
+  }
+  const missing = ctx.fonts.missingFromFamily(font.family, content);
+  if (missing.length > 0) {
+    const unresolved = paragraph.unresolvedCodepoints();
+    const tofu =
+      unresolved.length > 0
+        ? ` No font in the set has ${quote(unresolved.map((cp) => String.fromCodePoint(cp)))}.`
+        : "";
+    const lacking = ctx.fonts.hasFamily(font.family)
+      ? `has no glyph for ${quote(missing)}`
+      : "is not in the font set";
+    ctx.warnings.push({
+      code: "glyph_fallback",
+      slot,
+      layer: layer.id,
+      message: `Font "${font.family}" of layer "${layer.id}" ${lacking}; fallback fonts were used.${tofu}`,
+    });
+  }
+  paragraph.delete();
+}
+
+function quote(characters: string[]): string {
+  const shown = characters.slice(0, 10).join(" ");
+  return characters.length > 10 ? `${shown} (and ${characters.length - 10} more)` : shown;
+}
+
+/** The styled runs of text bound to a rich slot (after letter case), or undefined for plain text. */
+function richRuns(
+  bindings: Bindings,
+  text: Resolved<string>,
+  transform: TextLayerT["transform"],
+): RichRun[] | undefined {
+  if (!bindings.isRich(text.slot)) return undefined;
+  const parsed = parseRichText(text.value);
+  // Validation refuses bad markup in values, defaults and designs; only a direct engine caller gets here.
+  if (!parsed.ok) throw new EngineError("invalid_markup", text.path, markupError(parsed));
+  return applyLetterCaseToRuns(parsed.runs, transform);
+}
+
+/** Fit `fill` grows text at most to the size at which one line is as tall as the box. */
+function defaultMaxSize(layer: TextLayerT): number {
+  return Math.min(2000, Math.max(layer.font.size, layer.height / (layer.font.line_height ?? 1.2)));
+}
