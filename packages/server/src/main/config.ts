@@ -3,6 +3,7 @@ import { type Static, Type as T } from "@sinclair/typebox";
 import { Value, ValuePointer } from "@sinclair/typebox/value";
 import type { S3BlobStoreConfig } from "../adapters/s3/blob-store.ts";
 import { S3ConfigError, s3ConfigFromEnv } from "../adapters/s3/config.ts";
+import type { BackendConfig } from "./backend.ts";
 import { type MemoryPlan, machineMemoryMiB, planMemory } from "./memory-plan.ts";
 
 /** The scalar settings of `pictor serve`, from flags first, then environment. */
@@ -221,6 +222,37 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     machineMiB: machineMemoryMiB(),
   });
   return { ...settings, workers: memory.threads, backend, memory };
+}
+
+/**
+ * Where the admin commands (`accounts`, `keys`, `credits`, `templates`) find state: the backend
+ * `pictor serve --role all` would use with the same flags and environment (DATABASE_URL, S3_*,
+ * PICTOR_SIGNING_SECRET, --data / PICTOR_DATA_DIR, --examples / PICTOR_EXAMPLES_DIR), with its rules
+ * and messages. Serving settings (port, threads, limits) are not read: a typo there is serve's to report.
+ */
+export function readBackendConfig(
+  flags: { data?: string; examples?: string },
+  env: Env,
+): BackendConfig & {
+  /** --data or PICTOR_DATA_DIR was given, rather than the default ./data. */
+  dataDirGiven: boolean;
+} {
+  const dataDirGiven = flags.data !== undefined || env.PICTOR_DATA_DIR !== undefined;
+  const problems: string[] = [];
+  const backend = readBackend({ role: "all" }, { dataDirGiven }, env, problems);
+  if (problems.length > 0 || backend === null) {
+    throw new ConfigError(`Invalid configuration:\n${problems.map((l) => `  ${l}`).join("\n")}`);
+  }
+  const examplesDir = flags.examples ?? env.PICTOR_EXAMPLES_DIR;
+  return {
+    role: "all",
+    dataDir: dataDirFrom(flags.data, env),
+    ...(examplesDir ? { examplesDir } : {}),
+    // One command at a time: a connection for it and one to spare.
+    databasePoolMax: 2,
+    backend,
+    dataDirGiven,
+  };
 }
 
 const S3_VARS = ["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PREFIX"];
