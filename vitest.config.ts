@@ -27,6 +27,8 @@ const API_SUITE = [
   "image-urls/image-urls.test.ts",
   // Issue 21: one account's flood does not starve others, on the pg-boss queue as on the embedded one.
   "queue/flood-fairness.test.ts",
+  // The admin commands (accounts, credits, keys, templates) on the database serve uses.
+  "cli/admin-backends.test.ts",
 ].map((p) => `packages/server/test/${p}`);
 const pgS3Installed =
   existsSync("/usr/lib/postgresql") &&

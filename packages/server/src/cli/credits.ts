@@ -1,36 +1,57 @@
 import type { Command } from "commander";
-import { dataDirFrom } from "../main/config.ts";
-import { openDataDir } from "../main/data-dir.ts";
+import { DATA_FLAG, openAdminBackend, withBackendHelp } from "./admin-backend.ts";
 import { parseCreditAmount } from "./credit-amount.ts";
-import { noAccount } from "./usage-error.ts";
 
 export function registerCreditsCommand(program: Command): void {
-  const credits = program.command("credits").description("Manage credits");
+  const credits = withBackendHelp(program.command("credits").description("Manage credits"));
   credits
     .command("grant <account> <n>")
     .description("Add n credits to an account (a ledger grant)")
     .option("--note <text>", "note stored with the grant")
     .option("--json", 'print {"account_id","granted","balance"}')
-    .option("--data <dir>", "data directory (PICTOR_DATA_DIR; default ./data)")
+    .option(...DATA_FLAG)
     .action(async (account: string, n: string, flags: { note?: string; json?: boolean; data?: string }) => {
       const amount = parseCreditAmount(n, "<n>", { allowZero: false });
-      const data = openDataDir(dataDirFrom(flags.data, process.env), { existing: true });
+      const backend = await openAdminBackend(flags, { writesImages: null, existing: true });
+      let balance: number;
       try {
-        if (!(await data.accounts.get(account))) throw noAccount(account, data.paths.root);
-        await data.ledger.grant(
+        await backend.requireAccount(account);
+        await backend.ledger.grant(
           account,
           amount,
           flags.note ?? "granted by operator",
-          data.clock.now().toISOString(),
+          backend.clock.now().toISOString(),
         );
-        const balance = await data.ledger.balance(account);
-        process.stdout.write(
-          flags.json
-            ? `${JSON.stringify({ account_id: account, granted: amount, balance })}\n`
-            : `Granted ${amount} credits to ${account}; balance ${balance}.\n`,
-        );
+        balance = await backend.ledger.balance(account);
       } finally {
-        data.close();
+        await backend.close();
       }
+      backend.report("wrote to");
+      process.stdout.write(
+        flags.json
+          ? `${JSON.stringify({ account_id: account, granted: amount, balance })}\n`
+          : `Granted ${amount} credits to ${account}; balance ${balance}.\n`,
+      );
+    });
+  credits
+    .command("show <account>")
+    .description("Print an account's credit balance")
+    .option("--json", 'print {"account_id","balance"}')
+    .option(...DATA_FLAG)
+    .action(async (account: string, flags: { json?: boolean; data?: string }) => {
+      const backend = await openAdminBackend(flags, { writesImages: null, existing: true });
+      let balance: number;
+      try {
+        await backend.requireAccount(account);
+        balance = await backend.ledger.balance(account);
+      } finally {
+        await backend.close();
+      }
+      backend.report("read from");
+      process.stdout.write(
+        flags.json
+          ? `${JSON.stringify({ account_id: account, balance })}\n`
+          : `${account}: balance ${balance} credits.\n`,
+      );
     });
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { StarterCatalogError } from "../adapters/files/starter-catalog.ts";
+import { BackendError } from "../main/backend.ts";
 import { DataDirError } from "../main/data-dir.ts";
 import { registerAccountsCommand } from "./accounts.ts";
 import { registerBatchCommand } from "./batch.ts";
@@ -10,7 +11,7 @@ import { registerRenderCommand } from "./render.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerTemplatesCommand } from "./templates.ts";
 import { registerUrlCommand } from "./url.ts";
-import { EXIT_USAGE, UsageError } from "./usage-error.ts";
+import { EXIT_FAILED, EXIT_USAGE, UsageError } from "./usage-error.ts";
 
 /**
  * `pictor` command dispatcher. Each command lives in its own file under src/cli/ and registers
@@ -37,7 +38,7 @@ const SETUP_HINTS = new Map<unknown, string>([
   [DataDirError, "Choose another directory with --data <dir> or PICTOR_DATA_DIR (default ./data)."],
   [
     StarterCatalogError,
-    "Fix it, or start pictor serve with --examples <dir> naming another directory of template documents.",
+    "Fix it, or name another directory of template documents with --examples <dir> (pictor serve, pictor accounts create).",
   ],
 ]);
 
@@ -56,6 +57,10 @@ try {
   } else if (error instanceof UsageError) {
     process.stderr.write(`pictor: ${error.message}\n`);
     process.exitCode = EXIT_USAGE;
+  } else if (error instanceof BackendError) {
+    // The database cannot be used as it is (unreachable, another build's schema): the command failed.
+    process.stderr.write(`pictor: ${error.message}\n`);
+    process.exitCode = EXIT_FAILED;
   } else if (error instanceof DataDirError || error instanceof StarterCatalogError) {
     process.stderr.write(`pictor: ${error.message}\n${SETUP_HINTS.get(error.constructor)}\n`);
     process.exitCode = EXIT_USAGE;

@@ -8,13 +8,23 @@ import { assetRef } from "../domain/render-request.ts";
 import { rewriteRefs } from "../domain/starter-templates.ts";
 import { checkTemplateDocument } from "../domain/template-document.ts";
 import { createTemplate, updateDraft } from "../domain/templates.ts";
-import { dataDirFrom } from "../main/config.ts";
-import { type DataDir, openDataDir } from "../main/data-dir.ts";
+import type { BackendState } from "../main/backend.ts";
+import type { BlobStore } from "../ports/blob-store.ts";
 import type { TemplateRecord } from "../ports/template-store.ts";
-import { noAccount, UsageError } from "./usage-error.ts";
+import {
+  type AdminBackend,
+  DATA_FLAG,
+  openAdminBackend,
+  unopenedBlobStore,
+  withBackendHelp,
+} from "./admin-backend.ts";
+import { UsageError } from "./usage-error.ts";
+
+/** The state a push writes, and the blob store for the images the document names (when it names any). */
+type PushBackend = BackendState & AdminBackend & { blobs: BlobStore };
 
 export function registerTemplatesCommand(program: Command): void {
-  const templates = program.command("templates").description("Manage templates");
+  const templates = withBackendHelp(program.command("templates").description("Manage templates"));
   templates
     .command("push <file>")
     .description(
@@ -22,7 +32,7 @@ export function registerTemplatesCommand(program: Command): void {
     )
     .requiredOption("--account <id>", "account to push into")
     .option("--publish", "publish the pushed draft as a new version")
-    .option("--data <dir>", "data directory (PICTOR_DATA_DIR; default ./data)")
+    .option(...DATA_FLAG)
     .action(async (file: string, flags: { account: string; publish?: boolean; data?: string }) => {
       let read: Awaited<ReturnType<typeof readTemplateFile>>;
       try {
@@ -38,9 +48,20 @@ export function registerTemplatesCommand(program: Command): void {
           `${file} names images that are not there (paths are relative to the file): ${read.missing.join(", ")}`,
         );
       }
-      const data = openDataDir(dataDirFrom(flags.data, process.env), { existing: true });
+      // Images go to the blob store; a document that names none needs only the database.
+      const data: PushBackend =
+        read.files.length > 0
+          ? await openAdminBackend(flags, {
+              writesImages: `templates push writes the images ${file} names`,
+              existing: true,
+            })
+          : {
+              ...(await openAdminBackend(flags, { writesImages: null, existing: true })),
+              blobs: unopenedBlobStore("the document names no image"),
+            };
+      let summary: string;
       try {
-        if (!(await data.accounts.get(flags.account))) throw noAccount(flags.account, data.paths.root);
+        await data.requireAccount(flags.account);
         const key = (read.document as { key?: unknown }).key;
         const imported = await withImportedImages(
           data,
@@ -70,18 +91,22 @@ export function registerTemplatesCommand(program: Command): void {
           read.files.length > 0
             ? `, ${imported.created.length} new image asset(s)${reused > 0 ? `, ${reused} already there` : ""}`
             : "";
-        process.stdout.write(
+        summary =
           `${existing ? "Updated" : "Created"} ${result.value.key} (${result.value.id})` +
-            `${flags.publish ? (unchanged ? `, version ${version} already published as it is` : `, published version ${version}`) : ", draft only"}${images}.\n`,
-        );
+          `${flags.publish ? (unchanged ? `, version ${version} already published as it is` : `, published version ${version}`) : ", draft only"}${images}.\n`;
       } finally {
-        data.close();
+        await data.close();
       }
+      data.report("wrote to");
+      process.stdout.write(summary);
     });
 }
 
 /** True when the template's draft is the document of its latest published version. */
-async function draftIsPublished(data: DataDir, template: TemplateRecord): Promise<boolean> {
+async function draftIsPublished(
+  data: Pick<BackendState, "templates">,
+  template: TemplateRecord,
+): Promise<boolean> {
   if (template.publishedVersion === null) return false;
   const latest = await data.templates.version(template.id, template.publishedVersion);
   return latest !== null && JSON.stringify(latest.document) === JSON.stringify(template.draft);
@@ -99,7 +124,7 @@ function failureText(failure: Failure): string {
  * and the ids of the assets this push created. An image that is refused removes those again.
  */
 async function withImportedImages(
-  data: DataDir,
+  data: PushBackend,
   accountId: string,
   read: Awaited<ReturnType<typeof readTemplateFile>>,
   key: string,
@@ -130,6 +155,10 @@ async function withImportedImages(
   return { document: rewriteRefs(read.document, refs), created };
 }
 
-async function removeAssets(data: DataDir, accountId: string, ids: readonly string[]): Promise<void> {
+async function removeAssets(
+  data: Pick<PushBackend, "assetLibrary" | "blobs">,
+  accountId: string,
+  ids: readonly string[],
+): Promise<void> {
   for (const id of ids) await deleteAsset({ library: data.assetLibrary, blobs: data.blobs }, accountId, id);
 }

@@ -6,10 +6,3 @@ export const EXIT_USAGE = 2;
 export class UsageError extends Error {
   override name = "UsageError";
 }
-
-/** An account id the data directory does not hold: most often the wrong --data. */
-export function noAccount(accountId: string, dataDir: string): UsageError {
-  return new UsageError(
-    `No account '${accountId}' in the data directory ${dataDir}. Check --data or PICTOR_DATA_DIR (the server's), or create one with pictor accounts create.`,
-  );
-}

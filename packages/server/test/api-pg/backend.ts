@@ -71,7 +71,8 @@ export async function startBackendServer(options: {
   };
 }
 
-async function newDatabase(superuserUrl: string): Promise<string> {
+/** A fresh empty database on the run's cluster (test/api-pg/global-setup.ts), as a URL. */
+export async function newDatabase(superuserUrl: string): Promise<string> {
   const name = `api_${randomBytes(6).toString("hex")}`;
   const client = new pg.Client({ connectionString: superuserUrl });
   await client.connect();

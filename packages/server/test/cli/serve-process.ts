@@ -86,13 +86,17 @@ export function killStillRunning(children: ChildProcess[]): void {
  */
 export function runPictor(
   args: string[],
-  options: { cwd?: string; running?: ChildProcess[] } = {},
+  /** `env` is added to this process's environment. */
+  options: { cwd?: string; running?: ChildProcess[]; env?: Record<string, string> } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
       [PICTOR_BIN, ...args],
-      { env: { ...process.env, PICTOR_LOG_LEVEL: "warn" }, ...(options.cwd ? { cwd: options.cwd } : {}) },
+      {
+        env: { ...process.env, PICTOR_LOG_LEVEL: "warn", ...options.env },
+        ...(options.cwd ? { cwd: options.cwd } : {}),
+      },
       (error, stdout, stderr) =>
         resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
     );
