@@ -32,7 +32,7 @@ export function accountFonts(options: { refresh?: boolean; force?: boolean } = {
 }
 
 /**
- * The editor's side of custom fonts, as the render workers do it (adapters/sqlite/asset-fonts.ts):
+ * The editor's side of custom fonts, as the render threads do it (server: adapters/queue/account-font-loader.ts):
  * families the document names that are not shipped are looked up among the account's uploads,
  * registered once under a name of their own (family + the faces' ids, so a face uploaded later gets
  * a fresh name), and the document is drawn with its text layers renamed to those names. Shipped

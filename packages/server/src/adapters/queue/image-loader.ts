@@ -25,7 +25,7 @@ const FETCH_TIMEOUT_MS = 10_000;
  * Fetched bytes are cached briefly so a burst of renders with the same image fetches it once.
  */
 export function createImageLoader(deps: {
-  /** The asset's blob key, null when the account has no such asset (worker-lookups.ts). */
+  /** The asset's blob key, null when the account has no such asset (ports/render-lookups.ts). */
   blobKeyOf(accountId: string, assetId: string): Promise<string | null>;
   blobs: BlobStore;
   safeFetch: SafeFetch;

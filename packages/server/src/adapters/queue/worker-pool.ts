@@ -9,7 +9,7 @@ import {
 import { sizeRenderThreadHeaps } from "./render-thread-heap.ts";
 import { BACKGROUND_NICE } from "./thread-priority.ts";
 
-const WORKER_FILE = new URL("./render-worker.ts", import.meta.url);
+const WORKER_FILE = new URL("../../main/render-thread.ts", import.meta.url);
 
 /** Render threads' name, as the OS shows it (at most 15 characters on Linux). */
 export const RENDER_THREAD_NAME = "pictor-render";

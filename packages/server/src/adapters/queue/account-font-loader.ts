@@ -1,9 +1,9 @@
-import { DatabaseSync } from "node:sqlite";
 import { documentFontFamilies, type FontFace, renameFontFamilies } from "@pictor/engine";
 import { FONT_FAMILIES } from "@pictor/fonts";
-import { type AccountFontFace, engineFamilyName } from "../../domain/assets/account-fonts.ts";
+import { engineFamilyName } from "../../domain/assets/account-fonts.ts";
 import type { TemplateDocumentT } from "../../domain/document.ts";
 import type { BlobStore } from "../../ports/blob-store.ts";
+import type { RenderLookups } from "../../ports/render-lookups.ts";
 
 const SHIPPED = new Set(FONT_FAMILIES.map((f) => f.family));
 
@@ -18,8 +18,7 @@ export interface FontRegistry {
  * families renamed to their engine-wide names, plus the reverse map for warning messages.
  */
 export function createAccountFontLoader(deps: {
-  /** The account's uploaded faces of one family, ordered by asset id (sqliteFontFaces, or PostgreSQL). */
-  facesOf(accountId: string, family: string): Promise<AccountFontFace[]>;
+  facesOf: RenderLookups["facesOf"];
   blobs: BlobStore;
   engine: FontRegistry;
 }) {
@@ -51,32 +50,5 @@ export function createAccountFontLoader(deps: {
       familyOf.set(name, family);
     }
     return { document: renameFontFamilies(document, names), familyOf };
-  };
-}
-
-/** A render thread's asset lookups on the embedded default's SQLite file (its own read-only connection). */
-export function sqliteAssetLookups(databaseFile: string) {
-  const db = new DatabaseSync(databaseFile, { readOnly: true });
-  db.exec("PRAGMA busy_timeout = 10000");
-  // Scoped to the render's account: a template may name `asset://` ids, and only its own count.
-  const blobKeyOf = db.prepare("SELECT blob_key FROM assets WHERE id = ? AND account_id = ?");
-  // Prepared lazily: a data dir written before the asset library existed has no asset_files yet.
-  let facesOf: ReturnType<DatabaseSync["prepare"]> | null = null;
-  return {
-    blobKeyOf: async (accountId: string, assetId: string): Promise<string | null> => {
-      const row = blobKeyOf.get(assetId, accountId);
-      return row ? String(row.blob_key) : null;
-    },
-    facesOf: async (accountId: string, family: string): Promise<AccountFontFace[]> => {
-      facesOf ??= db.prepare(
-        `SELECT f.asset_id, f.font_family, a.blob_key FROM asset_files f JOIN assets a ON a.id = f.asset_id
-         WHERE f.account_id = ? AND f.font_family = ? ORDER BY f.asset_id`,
-      );
-      return facesOf.all(accountId, family).map((r) => ({
-        assetId: String(r.asset_id),
-        family: String(r.font_family),
-        blobKey: String(r.blob_key),
-      }));
-    },
   };
 }
