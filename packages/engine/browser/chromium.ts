@@ -4,8 +4,10 @@ import { type Browser, chromium } from "playwright-core";
 /**
  * Debian's chromium, the one browser the engine's browser side is checked against (identity test,
  * editor end-to-end test, bench:engine's screenshot baseline). playwright-core ships no browser.
+ * `PICTOR_CHROMIUM` points the same tests at another build (CI reruns the editor e2e test on an older
+ * Chromium that way).
  */
-export const CHROMIUM = "/usr/bin/chromium";
+export const CHROMIUM = process.env.PICTOR_CHROMIUM || "/usr/bin/chromium";
 
 export const haveChromium = existsSync(CHROMIUM);
 

@@ -33,6 +33,8 @@ interface Props {
   /** Live geometry change during a drag (not yet an undo step). */
   onPreviewBoxes(frameIndex: number, boxes: ReadonlyMap<string, Box>): void;
   onCommit(): void;
+  /** A drag the browser cancelled: its previews are dropped. */
+  onCancel(): void;
   onCreate(
     frameIndex: number,
     kind: NewLayerKind,
@@ -74,6 +76,7 @@ export function FrameView(props: Props) {
     onSelect: props.onSelect,
     onPreviewBoxes: (boxes) => props.onPreviewBoxes(frameIndex, boxes),
     onCommit: props.onCommit,
+    onCancel: props.onCancel,
     onCreate: props.onCreate,
   });
   const { ids } = gestures;
@@ -145,6 +148,8 @@ export function FrameView(props: Props) {
           onPointerDown={gestures.onPointerDown}
           onPointerMove={gestures.onPointerMove}
           onPointerUp={gestures.onPointerUp}
+          onPointerCancel={gestures.onPointerCancel}
+          onDragStart={gestures.onDragStart}
           onDoubleClick={onDoubleClick}
         >
           <EmptyLayerOutlines doc={doc} frame={frame} values={values} zoom={zoom} />

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { FrameGuides } from "./use-frame-gestures.ts";
 
 interface Props {
@@ -21,13 +21,28 @@ function tickStep(zoom: number): number {
   return pow * 10;
 }
 
+interface GuideDrag {
+  axis: Axis;
+  index: number;
+  at: number;
+  pointerId: number;
+  /** The pointer position `at` was taken from (client pixels). */
+  x: number;
+  y: number;
+}
+
 /**
  * Rulers along the top and left of a frame. Drag from a ruler onto the frame to add a guide, drag
  * a guide to move it, back onto its ruler (or off the frame) to remove it. Focus a guide and use
  * the arrows to move it (Shift: 10 px), Delete to remove it. Layers snap to guides.
+ *
+ * Like the frame's gestures (use-frame-gestures.ts): the drag lives in a ref (the state only draws
+ * the guide), the release position is where the guide goes, a native drag of a document selection
+ * cannot start during the drag, and a pointercancel leaves the guides as they were.
  */
 export function Rulers({ width, height, zoom, guides, onGuides, surface }: Props) {
-  const [dragging, setDragging] = useState<{ axis: Axis; index: number; at: number } | null>(null);
+  const drag = useRef<GuideDrag | null>(null);
+  const [dragging, setDragging] = useState<GuideDrag | null>(null);
   const step = tickStep(zoom);
 
   function at(e: React.PointerEvent, axis: Axis): number {
@@ -36,27 +51,49 @@ export function Rulers({ width, height, zoom, guides, onGuides, surface }: Props
     return Math.round(v / zoom);
   }
 
+  function show(next: GuideDrag | null) {
+    drag.current = next;
+    setDragging(next);
+  }
+
   function begin(e: React.PointerEvent, axis: Axis, index: number) {
     e.stopPropagation();
     (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
-    setDragging({ axis, index, at: index >= 0 ? (guides[axis][index] ?? 0) : at(e, axis) });
+    const start = index >= 0 ? (guides[axis][index] ?? 0) : at(e, axis);
+    show({ axis, index, at: start, pointerId: e.pointerId, x: e.clientX, y: e.clientY });
+  }
+
+  /** The drag of this pointer, if one runs. */
+  function current(e: React.PointerEvent): GuideDrag | null {
+    const d = drag.current;
+    return d && d.pointerId === e.pointerId ? d : null;
   }
 
   function move(e: React.PointerEvent) {
-    if (!dragging) return;
-    setDragging({ ...dragging, at: at(e, dragging.axis) });
+    const d = current(e);
+    if (d) show({ ...d, at: at(e, d.axis), x: e.clientX, y: e.clientY });
   }
 
   function end(e: React.PointerEvent) {
-    if (!dragging) return;
-    const { axis, index } = dragging;
-    const value = at(e, axis);
+    const d = current(e);
+    if (!d) return;
+    const { axis, index } = d;
+    // The release position, unless the pointer is still where `at` was taken (a click keeps a guide).
+    const value = e.clientX === d.x && e.clientY === d.y ? d.at : at(e, axis);
     const limit = axis === "x" ? width : height;
     const list = guides[axis].slice();
     if (index >= 0) list.splice(index, 1);
     if (value > 0 && value < limit) list.push(value);
     onGuides({ ...guides, [axis]: list });
-    setDragging(null);
+    show(null);
+  }
+
+  function cancel(e: React.PointerEvent) {
+    if (current(e)) show(null);
+  }
+
+  function noNativeDrag(e: React.DragEvent) {
+    if (drag.current) e.preventDefault();
   }
 
   function keyMove(e: React.KeyboardEvent, axis: Axis, index: number) {
@@ -104,6 +141,8 @@ export function Rulers({ width, height, zoom, guides, onGuides, surface }: Props
         onPointerDown={(e) => begin(e, "x", -1)}
         onPointerMove={move}
         onPointerUp={end}
+        onPointerCancel={cancel}
+        onDragStart={noNativeDrag}
         onKeyDown={(e) => keyAdd(e, "x")}
         aria-label="Add a vertical guide (drag onto the frame, or Enter)"
         title="Drag onto the frame for a vertical guide"
@@ -123,6 +162,8 @@ export function Rulers({ width, height, zoom, guides, onGuides, surface }: Props
         onPointerDown={(e) => begin(e, "y", -1)}
         onPointerMove={move}
         onPointerUp={end}
+        onPointerCancel={cancel}
+        onDragStart={noNativeDrag}
         onKeyDown={(e) => keyAdd(e, "y")}
         aria-label="Add a horizontal guide (drag onto the frame, or Enter)"
         title="Drag onto the frame for a horizontal guide"
@@ -152,6 +193,8 @@ export function Rulers({ width, height, zoom, guides, onGuides, surface }: Props
             onPointerDown={(e) => index >= 0 && begin(e, axis, index)}
             onPointerMove={move}
             onPointerUp={end}
+            onPointerCancel={cancel}
+            onDragStart={noNativeDrag}
             onKeyDown={(e) => index >= 0 && keyMove(e, axis, index)}
           />
         )),

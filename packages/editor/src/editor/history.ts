@@ -2,7 +2,8 @@ import { useCallback, useRef, useState } from "react";
 
 /**
  * Undo/redo over immutable documents. A drag is one step: `preview` replaces the present while the
- * pointer moves, `commit` records the state before the gesture once. Typing in one field coalesces
+ * pointer moves, `commit` records the state before the gesture once, `cancel` (the browser took the
+ * pointer away: pointercancel) puts that state back and records nothing. Typing in one field coalesces
  * into one step while the same key keeps coming within a second.
  */
 export interface History<T> {
@@ -10,6 +11,7 @@ export interface History<T> {
   set(next: T, coalesceKey?: string): void;
   preview(next: T): void;
   commit(): void;
+  cancel(): void;
   undo(): void;
   redo(): void;
   reset(next: T): void;
@@ -66,6 +68,13 @@ export function useHistory<T>(initial: T): History<T> {
     st.lastKey = null;
     rerender();
   }, [rerender]);
+  const cancel = useCallback(() => {
+    const st = state.current;
+    if (st.gestureBase !== null) st.present = st.gestureBase;
+    st.gestureBase = null;
+    st.lastKey = null;
+    rerender();
+  }, [rerender]);
   const undo = useCallback(() => {
     const st = state.current;
     const prev = st.past.pop();
@@ -96,6 +105,7 @@ export function useHistory<T>(initial: T): History<T> {
     set,
     preview,
     commit,
+    cancel,
     undo,
     redo,
     reset,

@@ -53,6 +53,8 @@ export interface GestureProps {
   onSelect(selection: Selection): void;
   onPreviewBoxes(boxes: ReadonlyMap<string, Box>): void;
   onCommit(): void;
+  /** Drops the previews of a gesture the browser cancelled (back to the document before it). */
+  onCancel(): void;
   onCreate(
     frameIndex: number,
     kind: NewLayerKind,
@@ -99,10 +101,19 @@ export function selectionBounds(frame: FrameT, ids: readonly string[]): Box | nu
  * rotate one layer or several, create a layer with a tool. Moves and resizes snap (Alt: not) to the
  * frame's edges and centre, the other layers and the ruler guides; inside a group, to the group's
  * edges and centre and the other children.
+ *
+ * The gesture lives in a ref, read and written synchronously by each pointer event (several can
+ * arrive before React renders again), and the release applies its own position before committing:
+ * where the pointer is let go is where the gesture ends, however the browser batched the moves. A
+ * press inside a document selection would let the browser start a native drag of that selection
+ * (pointercancel, then no more moves nor release: Chromium 150 did that after a drag over the
+ * handles had selected them); the overlay cancels `dragstart` while a gesture runs, the stage is
+ * `user-select: none`, and a pointercancel still ends the gesture, dropping its previews.
  */
 export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, props: GestureProps) {
   const { frame, frameIndex, zoom, tool, selection, locked } = props;
-  const [drag, setDrag] = useState<Drag | null>(null);
+  /** The running gesture, its pointer and the last position it was given (client pixels). */
+  const gesture = useRef<{ drag: Drag; pointerId: number; x: number; y: number } | null>(null);
   const [snapGuides, setSnapGuides] = useState<Guide[]>([]);
   const [createBox, setCreateBox] = useState<ReturnType<typeof normalise> | null>(null);
   const [marquee, setMarquee] = useState<ReturnType<typeof normalise> | null>(null);
@@ -135,19 +146,23 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
     return starts;
   }
 
+  function begin(e: React.PointerEvent, drag: Drag) {
+    gesture.current = { drag, pointerId: e.pointerId, x: e.clientX, y: e.clientY };
+  }
+
   function onPointerDown(e: React.PointerEvent) {
     if (e.button !== 0) return;
     const p = framePoint(e);
     overlay.current?.setPointerCapture(e.pointerId);
     if (tool !== "select") {
-      setDrag({ kind: "create", tool, px: p.x, py: p.y, x: p.x, y: p.y });
+      begin(e, { kind: "create", tool, px: p.x, py: p.y, x: p.x, y: p.y });
       return;
     }
     const hit = topLayerAt(p.x, p.y);
     const additive = e.shiftKey || e.ctrlKey || e.metaKey;
     if (additive) {
       if (hit) props.onSelect(toggleInSelection(selection, frameIndex, hit.id));
-      else setDrag({ kind: "marquee", px: p.x, py: p.y, base: ids });
+      else begin(e, { kind: "marquee", px: p.x, py: p.y, base: ids });
       return;
     }
     // Keep dragging the selection (a group child, or several layers) when the press lands inside it.
@@ -156,16 +171,16 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
       return b !== null && hitBox(hitTarget(b, zoom), p.x, p.y);
     });
     if (inside) {
-      setDrag({ kind: "move", starts: startsOf(ids), px: p.x, py: p.y, moved: false });
+      begin(e, { kind: "move", starts: startsOf(ids), px: p.x, py: p.y, moved: false });
       return;
     }
     if (!hit) {
       props.onSelect({ frame: frameIndex, layer: null });
-      setDrag({ kind: "marquee", px: p.x, py: p.y, base: [] });
+      begin(e, { kind: "marquee", px: p.x, py: p.y, base: [] });
       return;
     }
     props.onSelect({ frame: frameIndex, layer: hit.id });
-    setDrag({ kind: "move", starts: startsOf([hit.id]), px: p.x, py: p.y, moved: false });
+    begin(e, { kind: "move", starts: startsOf([hit.id]), px: p.x, py: p.y, moved: false });
   }
 
   function onHandleDown(e: React.PointerEvent, sx: number, sy: number) {
@@ -174,12 +189,12 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
     overlay.current?.setPointerCapture(e.pointerId);
     if (ids.length > 1) {
       const union = selectionBounds(frame, ids);
-      if (union) setDrag({ kind: "resize-many", starts: startsOf(ids), union, px: p.x, py: p.y, sx, sy });
+      if (union) begin(e, { kind: "resize-many", starts: startsOf(ids), union, px: p.x, py: p.y, sx, sy });
       return;
     }
     const id = ids[0];
     const start = id ? startsOf([id]).get(id) : undefined;
-    if (id && start) setDrag({ kind: "resize", id, start, px: p.x, py: p.y, sx, sy });
+    if (id && start) begin(e, { kind: "resize", id, start, px: p.x, py: p.y, sx, sy });
   }
 
   function onRotateDown(e: React.PointerEvent) {
@@ -187,12 +202,12 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
     overlay.current?.setPointerCapture(e.pointerId);
     if (ids.length > 1) {
       const union = selectionBounds(frame, ids);
-      if (union) setDrag({ kind: "rotate-many", starts: startsOf(ids), union });
+      if (union) begin(e, { kind: "rotate-many", starts: startsOf(ids), union });
       return;
     }
     const id = ids[0];
     const start = id ? startsOf([id]).get(id) : undefined;
-    if (id && start) setDrag({ kind: "rotate", id, start });
+    if (id && start) begin(e, { kind: "rotate", id, start });
   }
 
   /** Snapping context of a layer: targets in its parent's coordinates, and where guides go on the frame. */
@@ -228,12 +243,13 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
     );
   }
 
-  function onPointerMove(e: React.PointerEvent) {
-    if (!drag) return;
+  /** The gesture at the pointer's position: its preview (an undo step only at the release). */
+  function update(drag: Drag, e: React.PointerEvent) {
     const p = framePoint(e);
     const threshold = SNAP_SCREEN_PX / zoom;
     if (drag.kind === "create") {
-      setDrag({ ...drag, x: p.x, y: p.y });
+      drag.x = p.x;
+      drag.y = p.y;
       setCreateBox(normalise(drag.px, drag.py, p.x, p.y));
       return;
     }
@@ -252,7 +268,7 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
       const dx = p.x - drag.px;
       const dy = p.y - drag.py;
       if (!drag.moved && Math.hypot(dx, dy) * zoom < 2) return;
-      if (!drag.moved) setDrag({ ...drag, moved: true });
+      drag.moved = true;
       const [firstId] = drag.starts.keys();
       if (!firstId) return;
       // All moved layers share the first one's parent axes (a multi-selection is top level).
@@ -315,9 +331,29 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
     }
   }
 
+  /** The gesture of this pointer, if one runs. */
+  function current(e: React.PointerEvent) {
+    const g = gesture.current;
+    return g && g.pointerId === e.pointerId ? g : null;
+  }
+
+  function onPointerMove(e: React.PointerEvent) {
+    const g = current(e);
+    if (!g) return;
+    g.x = e.clientX;
+    g.y = e.clientY;
+    update(g.drag, e);
+  }
+
   function onPointerUp(e: React.PointerEvent) {
-    if (!drag) return;
-    overlay.current?.releasePointerCapture(e.pointerId);
+    const g = current(e);
+    if (!g) return;
+    const { drag } = g;
+    // The release position is the gesture's last move, whether or not a pointermove reported it
+    // (a release where the pointer already was changes nothing: a click on a handle stays a click).
+    if (e.clientX !== g.x || e.clientY !== g.y) update(drag, e);
+    gesture.current = null;
+    if (overlay.current?.hasPointerCapture(e.pointerId)) overlay.current.releasePointerCapture(e.pointerId);
     if (drag.kind === "create") {
       const box = normalise(drag.px, drag.py, drag.x, drag.y);
       props.onCreate(frameIndex, drag.tool, box.width * zoom < 4 || box.height * zoom < 4 ? null : box);
@@ -328,7 +364,27 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
       props.onCommit();
     }
     setSnapGuides([]);
-    setDrag(null);
+  }
+
+  /** The browser took the pointer (a native drag, a touch turned into a scroll): nothing changes. */
+  function onPointerCancel(e: React.PointerEvent) {
+    const drag = current(e)?.drag;
+    if (!drag) return;
+    gesture.current = null;
+    if (drag.kind === "create") {
+      setCreateBox(null);
+    } else if (drag.kind === "marquee") {
+      setMarquee(null);
+      props.onSelect(selectLayers(frameIndex, drag.base));
+    } else {
+      props.onCancel();
+    }
+    setSnapGuides([]);
+  }
+
+  /** No native drag of a document selection while a gesture runs: it would swallow the rest of it. */
+  function onDragStart(e: React.DragEvent) {
+    if (gesture.current) e.preventDefault();
   }
 
   return {
@@ -339,6 +395,8 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
     onPointerDown,
     onPointerMove,
     onPointerUp,
+    onPointerCancel,
+    onDragStart,
     onHandleDown,
     onRotateDown,
     framePoint,

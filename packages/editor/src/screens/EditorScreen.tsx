@@ -491,6 +491,7 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
               }}
               onPreviewBoxes={arrange.previewBoxes}
               onCommit={history.commit}
+              onCancel={history.cancel}
               onCreate={create}
               onRendered={onRendered}
               onEditText={(fi, id) => setEditing(id ? { frame: fi, id } : null)}

@@ -43,6 +43,8 @@ export function GradientEditor({ label, testId, value, onChange, bindProp, slots
   const bar = useRef<HTMLDivElement>(null);
   const [selected, setSelected] = useState(0);
   const dragging = useRef<number | null>(null);
+  /** Where the dragged stop was last put (client x). */
+  const dragX = useRef(0);
   const stops = value.stops;
   const current = Math.min(selected, stops.length - 1);
   const stop = stops[current];
@@ -92,11 +94,19 @@ export function GradientEditor({ label, testId, value, onChange, bindProp, slots
     e.stopPropagation();
     setSelected(index);
     dragging.current = index;
+    dragX.current = e.clientX;
     e.currentTarget.setPointerCapture(e.pointerId);
   };
   const onStopMove = (e: PointerEvent<HTMLButtonElement>, index: number) => {
     if (dragging.current !== index) return;
+    dragX.current = e.clientX;
     moveStop(index, offsetAt(e.clientX));
+  };
+  /** The release position is where the stop stays, whether or not a pointermove reported it. */
+  const onStopUp = (e: PointerEvent<HTMLButtonElement>, index: number) => {
+    if (dragging.current !== index) return;
+    dragging.current = null;
+    if (e.clientX !== dragX.current) moveStop(index, offsetAt(e.clientX));
   };
 
   return (
@@ -166,9 +176,12 @@ export function GradientEditor({ label, testId, value, onChange, bindProp, slots
             data-testid={`${testId}-stop-${i}`}
             onPointerDown={(e) => onStopDown(e, i)}
             onPointerMove={(e) => onStopMove(e, i)}
-            onPointerUp={() => {
+            onPointerUp={(e) => onStopUp(e, i)}
+            onPointerCancel={() => {
               dragging.current = null;
             }}
+            // A press inside a document selection must not turn into a native drag of it.
+            onDragStart={(e) => dragging.current !== null && e.preventDefault()}
             onFocus={() => setSelected(i)}
             onKeyDown={(e) => onStopKey(e, i)}
           />
