@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { layerTypes } from "../../src/document/schema.ts";
 import { formatValidationErrors, validateDocument } from "../../src/document/validate.ts";
 import { MAX_ERRORS } from "../../src/document/validate-schema.ts";
 import { MAX_GROUP_DEPTH } from "../../src/document/validate-semantics.ts";
@@ -29,6 +30,10 @@ describe("validateDocument: valid input", () => {
 });
 
 describe("validateDocument: schema errors name the JSON path, one per problem", () => {
+  // Every layer type, in the registry's order (document/layers/registry.ts).
+  const types = layerTypes()
+    .map((type) => JSON.stringify(type))
+    .join(", ");
   const cases: [string, (d: Any) => void, string, string][] = [
     [
       "font size 0",
@@ -58,13 +63,13 @@ describe("validateDocument: schema errors name the JSON path, one per problem", 
       "unknown layer type",
       (d) => (d.frames[0].layers[1].type = "circle"),
       "frames[0].layers[1].type",
-      'must be one of "text", "image", "shape", "line", "polygon", "star", "path", "icon", "qr", "barcode", "rating", "group"',
+      `must be one of ${types}`,
     ],
     [
       "missing layer type",
       (d) => delete d.frames[0].layers[1].type,
       "frames[0].layers[1].type",
-      'is required (one of "text", "image", "shape", "line", "polygon", "star", "path", "icon", "qr", "barcode", "rating", "group")',
+      `is required (one of ${types})`,
     ],
     ["missing text", (d) => delete d.frames[0].layers[0].text, "frames[0].layers[0].text", "is required"],
     [

@@ -2,7 +2,7 @@ import type { SlotValueError } from "../values.ts";
 import type { BoundValue, LayerBase, LayerDefinition, PropertyValues } from "./kind.ts";
 
 /**
- * What the machine-readable kinds (`qr`, `barcode`) share: a `value` bindable to a text slot that the
+ * What the machine-readable kinds (QR codes, barcodes) share: a `value` bindable to a text slot that the
  * symbology may refuse. Their modules are drawn by render/painters/coded-value.ts.
  */
 export interface CodedLayer extends LayerBase {

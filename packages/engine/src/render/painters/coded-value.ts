@@ -3,7 +3,7 @@ import type { CodedLayer } from "../../document/layers/coded-value.ts";
 import type { PaintContext } from "../context.ts";
 import { applyPaint, type PaintBox, resolvePaint } from "../paint.ts";
 
-/** How the machine-readable kinds (`qr`, `barcode`) draw their modules: crisply, in a paint. */
+/** How the machine-readable kinds (QR codes, barcodes) draw their modules: crisply, in a paint. */
 
 /**
  * Sets the shared paint up for modules: filled, opaque, no antialiasing (module edges land on whole
