@@ -1,4 +1,4 @@
-import type { LibraryAsset } from "../domain/assets/asset-library.ts";
+import type { LibraryAsset } from "../ports/asset-library.ts";
 import type { TemplateDocumentT } from "../domain/document.ts";
 import type { ApiKeyRecord } from "../ports/account-store.ts";
 import type { AssetRecord } from "../ports/asset-store.ts";

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { inflateSync } from "node:zlib";
-import type { FontFaceInfo } from "../../domain/assets/asset-library.ts";
+import type { FontFaceInfo } from "../../ports/asset-library.ts";
 import { type FontContainer, sniffFont } from "../../domain/assets/font-magic.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
-import type { AssetQuery } from "../../domain/assets/asset-library.ts";
 import { folderRangeEnd } from "../../domain/assets/folders.ts";
+import type { AssetQuery } from "../../ports/asset-library.ts";
 
 export const ASSET_COLUMNS = `a.*, f.sha256 AS file_sha256, f.font_family, f.font_weight, f.font_style`;
 
