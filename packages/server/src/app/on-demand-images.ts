@@ -10,14 +10,23 @@ import type { AssetRecord, AssetStore } from "../ports/asset-store.ts";
 import type { BlobStore } from "../ports/blob-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { ImageUrlStore } from "../ports/image-url-store.ts";
+import type { FinishedRender } from "../ports/render-dispatcher.ts";
+import type { RenderRecord, RenderStore } from "../ports/render-store.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
 import type { RenderService } from "./render-service.ts";
 
 /** Query parameters with a meaning of their own; every other parameter names a slot. */
 export const RESERVED_PARAMS = ["frame", "scale", "v", "expires", "fallback", "sig"] as const;
 const FORMAT_BY_EXT = { png: "png", jpg: "jpeg", webp: "webp" } as const;
-/** The longest a miss waits for its render (a waiting render's own maximum). */
-const MISS_WAIT_MS = 60_000;
+/** How long a render whose caller gave up is still waited for, to enter the cache when it ends. */
+const LATE_WAIT_MS = 15 * 60_000;
+/**
+ * A render of the same URL (same cache key) accepted this recently is reused instead of charging
+ * again: found by the idempotency key it is recorded under (IMAGE_URL_RENDER_KEY + cache key).
+ */
+const REUSE_RENDER_MS = 24 * 3600_000;
+/** Prefix of the idempotency key an image URL's render is recorded under; no API caller's key has it. */
+const IMAGE_URL_RENDER_KEY = "pictor-image-url:";
 
 export type OnDemandErrorCode =
   | Failure["code"]
@@ -68,11 +77,24 @@ export interface OnDemandDeps {
   assetLibrary: AssetLibrary;
   blobs: BlobStore;
   renderService: Pick<RenderService, "submit" | "wait">;
+  renders: Pick<RenderStore, "findByIdempotencyKey">;
   clock: Clock;
-  /** Bytes all cached outputs may take together; least recently used beyond it are deleted. */
+  /** Bytes one account's cached outputs may take; its least recently used beyond it are deleted. */
   maxBytes: number;
+  /** How long a miss waits for its render before answering 503; the render still enters the cache. */
+  missWaitMs: number;
   /** Takes one cache miss from the account's budget; false with the seconds until the next one. */
   takeMiss(accountId: string): { ok: true } | { ok: false; retryAfter: number };
+}
+
+/** What a cache miss renders. */
+interface RenderJobOf {
+  templateId: string;
+  version: number;
+  frame: string;
+  scale: number;
+  format: "png" | "jpeg" | "webp";
+  modifications: Modification[];
 }
 
 type Flight = Promise<
@@ -206,11 +228,12 @@ export function createOnDemandImages(deps: OnDemandDeps) {
     }
   };
 
-  async function evict(keep: string): Promise<void> {
+  /** The account's least recently used entries go until its entries fit its share of the cache. */
+  async function evict(accountId: string, keep: string): Promise<void> {
     await flushUses();
-    let total = await deps.imageUrls.totalBytes();
+    let total = await deps.imageUrls.totalBytes(accountId);
     while (total > deps.maxBytes) {
-      const oldest = (await deps.imageUrls.oldestEntries(32)).filter((e) => e.cacheKey !== keep);
+      const oldest = (await deps.imageUrls.oldestEntries(accountId, 32)).filter((e) => e.cacheKey !== keep);
       if (oldest.length === 0) return;
       for (const entry of oldest) {
         if (total <= deps.maxBytes) return;
@@ -225,54 +248,17 @@ export function createOnDemandImages(deps: OnDemandDeps) {
         }
         total -= entry.byteSize;
       }
-      total = await deps.imageUrls.totalBytes();
+      total = await deps.imageUrls.totalBytes(accountId);
     }
   }
 
-  async function renderOnce(
+  /** Enters a finished render's output in the cache; the failure a caller is told otherwise. */
+  async function cacheFinished(
     accountId: string,
     cacheKey: string,
-    job: {
-      templateId: string;
-      version: number;
-      frame: string;
-      scale: number;
-      format: "png" | "jpeg" | "webp";
-      modifications: Modification[];
-    },
+    job: RenderJobOf,
+    finished: FinishedRender,
   ): Flight {
-    const accepted = await deps.renderService.submit(
-      accountId,
-      {
-        template: job.templateId,
-        modifications: job.modifications,
-        scale: job.scale,
-        format: job.format === "jpeg" ? "jpg" : job.format,
-        frame: job.frame,
-        metadata: { source: "image_url" },
-      },
-      { waiting: true, version: job.version },
-    );
-    if (!accepted.ok) {
-      return {
-        ok: false,
-        code: accepted.code,
-        message: accepted.message,
-        ...(accepted.details ? { details: accepted.details } : {}),
-        ...(accepted.retryAfter !== undefined ? { retryAfter: accepted.retryAfter } : {}),
-      };
-    }
-    const render = accepted.value;
-    const finished = await deps.renderService.wait(accountId, render.id, MISS_WAIT_MS);
-    if (!finished) {
-      return {
-        ok: false,
-        code: "unavailable",
-        message: "The render is taking longer than expected; retry shortly.",
-        details: { render_id: render.id },
-        retryAfter: 5,
-      };
-    }
     const ended = finished.render;
     if (ended.status === "failed") return { ok: false, ...renderFailure(ended) };
     const asset = finished.asset ?? (ended.assetId ? await deps.assets.get(accountId, ended.assetId) : null);
@@ -289,9 +275,78 @@ export function createOnDemandImages(deps: OnDemandDeps) {
       createdAt: deps.clock.now().toISOString(),
     });
     // One eviction at a time in this process; a failed one is retried by the next miss.
-    evicting = evicting.then(() => evict(cacheKey)).catch(() => {});
+    evicting = evicting.then(() => evict(accountId, cacheKey)).catch(() => {});
     await evicting;
     return { ok: true, asset, bytes };
+  }
+
+  /**
+   * A render its caller stopped waiting for (503 after missWaitMs) still enters the cache when it
+   * finishes, so the caller's retry is a hit, not a second charge.
+   */
+  async function cacheWhenFinished(accountId: string, cacheKey: string, job: RenderJobOf, renderId: string) {
+    const deadline = deps.clock.now().getTime() + LATE_WAIT_MS;
+    while (deps.clock.now().getTime() < deadline) {
+      const finished = await deps.renderService.wait(accountId, renderId, deps.missWaitMs);
+      if (finished) {
+        await cacheFinished(accountId, cacheKey, job, finished);
+        return;
+      }
+    }
+  }
+
+  async function renderOnce(accountId: string, cacheKey: string, job: RenderJobOf): Flight {
+    // The render this URL already started (in this process or another, also one whose caller gave
+    // up): waited for, not charged again. One that failed was refunded and is rendered anew.
+    const idempotencyKey = `${IMAGE_URL_RENDER_KEY}${cacheKey}`;
+    const since = new Date(deps.clock.now().getTime() - REUSE_RENDER_MS).toISOString();
+    const earlier = await deps.renders.findByIdempotencyKey(accountId, idempotencyKey, since);
+    // A completed one counts while its output exists (not deleted from the library since).
+    const earlierOutput =
+      earlier?.status === "completed" && earlier.assetId
+        ? await deps.assets.get(accountId, earlier.assetId)
+        : null;
+    if (earlier && earlierOutput)
+      return cacheFinished(accountId, cacheKey, job, { render: earlier, asset: earlierOutput });
+    let render: RenderRecord;
+    if (earlier && (earlier.status === "queued" || earlier.status === "rendering")) {
+      render = earlier;
+    } else {
+      const accepted = await deps.renderService.submit(
+        accountId,
+        {
+          template: job.templateId,
+          modifications: job.modifications,
+          scale: job.scale,
+          format: job.format === "jpeg" ? "jpg" : job.format,
+          frame: job.frame,
+          metadata: { source: "image_url" },
+        },
+        { waiting: true, version: job.version, idempotencyKey },
+      );
+      if (!accepted.ok) {
+        return {
+          ok: false,
+          code: accepted.code,
+          message: accepted.message,
+          ...(accepted.details ? { details: accepted.details } : {}),
+          ...(accepted.retryAfter !== undefined ? { retryAfter: accepted.retryAfter } : {}),
+        };
+      }
+      render = accepted.value;
+    }
+    const finished = await deps.renderService.wait(accountId, render.id, deps.missWaitMs);
+    if (!finished) {
+      void cacheWhenFinished(accountId, cacheKey, job, render.id).catch(() => {});
+      return {
+        ok: false,
+        code: "unavailable",
+        message: "The render is taking longer than expected; retry shortly.",
+        details: { render_id: render.id },
+        retryAfter: 5,
+      };
+    }
+    return cacheFinished(accountId, cacheKey, job, finished);
   }
 
   async function serve(req: ImageUrlRequest): Promise<OnDemandImage | OnDemandError> {

@@ -81,6 +81,8 @@ export interface AppDeps {
     cacheMaxBytes: number;
     missesBurst: number;
     missesPerSecond: number;
+    /** How long a miss waits for its render before answering 503 (the render still enters the cache). */
+    missWaitMs: number;
   };
 }
 

@@ -37,8 +37,13 @@ export const ServeSettings = T.Object({
    * renders, while one account's renders queue up (adapters/postgres/render-queue.ts, queuedPerThread).
    */
   workerPrefetch: T.Boolean(),
-  /** On-demand image URLs (issue 19): bytes all cached outputs may take; LRU beyond it. */
+  /** On-demand image URLs: bytes one account's cached outputs may take; its LRU beyond it. */
   imageCacheMaxBytes: T.Integer({ minimum: 0 }),
+  /**
+   * How long an image URL's cache miss waits for its render before answering 503 (the render goes on
+   * and enters the cache). Below a CDN's origin timeout, so the CDN sees the 503, not its own error.
+   */
+  imageMissWaitSeconds: T.Number({ minimum: 0.05, maximum: 60 }),
   /** Cache misses (renders) an account's image URLs may cause at once, and per second after. */
   imageMissesBurst: T.Integer({ minimum: 1 }),
   imageMissesPerSecond: T.Number({ exclusiveMinimum: 0 }),
@@ -131,6 +136,7 @@ const EXPECTED: Record<keyof ServeSettings, string> = {
   spareThread: "true or false",
   workerPrefetch: "true or false",
   imageCacheMaxBytes: "a whole number of bytes",
+  imageMissWaitSeconds: "a number of seconds from 0.05 to 60",
   imageMissesBurst: "a whole number of at least 1",
   imageMissesPerSecond: "a number above 0",
   examplesDir: "a directory",
@@ -186,6 +192,7 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     spareThread: bool(given("spareThread", null, "PICTOR_SPARE_THREAD")) ?? true,
     workerPrefetch: bool(given("workerPrefetch", null, "PICTOR_WORKER_PREFETCH")) ?? true,
     imageCacheMaxBytes: num(given("imageCacheMaxBytes", null, "PICTOR_IMAGE_CACHE_MAX_BYTES")) ?? 1024 ** 3,
+    imageMissWaitSeconds: num(given("imageMissWaitSeconds", null, "PICTOR_IMAGE_MISS_WAIT_SECONDS")) ?? 25,
     imageMissesBurst: num(given("imageMissesBurst", null, "PICTOR_IMAGE_MISSES_BURST")) ?? 20,
     imageMissesPerSecond: num(given("imageMissesPerSecond", null, "PICTOR_IMAGE_MISSES_PER_SECOND")) ?? 5,
     examplesDir: given("examplesDir", ["--examples", flags.examples], "PICTOR_EXAMPLES_DIR"),

@@ -103,6 +103,7 @@ export async function startEmbeddedServer(
         cacheMaxBytes: config.imageCacheMaxBytes,
         missesBurst: config.imageMissesBurst,
         missesPerSecond: config.imageMissesPerSecond,
+        missWaitMs: config.imageMissWaitSeconds * 1000,
       },
     },
     {

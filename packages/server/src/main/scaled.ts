@@ -97,6 +97,7 @@ export async function startScaledServer(
           cacheMaxBytes: config.imageCacheMaxBytes,
           missesBurst: config.imageMissesBurst,
           missesPerSecond: config.imageMissesPerSecond,
+          missWaitMs: config.imageMissWaitSeconds * 1000,
         },
       },
       {

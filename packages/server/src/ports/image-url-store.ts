@@ -1,5 +1,5 @@
 /**
- * On-demand image URLs (issue 19): the account's URL-signing keys and the render cache's entries.
+ * On-demand image URLs: the account's URL-signing keys and the render cache's entries.
  * Kept apart from AccountStore and AssetStore so each backend adds it on its own.
  */
 
@@ -52,8 +52,11 @@ export interface ImageUrlStore {
   touchEntry(accountId: string, cacheKey: string, at: number): Promise<void>;
   /** Removes it only while it still names `assetId`; true when this call removed it. */
   deleteEntry(accountId: string, cacheKey: string, assetId: string): Promise<boolean>;
-  /** Bytes of every entry of every account (the cache size is one budget for the server). */
-  totalBytes(): Promise<number>;
-  /** The least recently used entries, oldest first. */
-  oldestEntries(limit: number): Promise<ImageCacheEntry[]>;
+  /**
+   * Bytes of the account's entries: each account has its own share of the cache, so one account's
+   * renders never evict (and so charge again) another's.
+   */
+  totalBytes(accountId: string): Promise<number>;
+  /** The account's least recently used entries, oldest first. */
+  oldestEntries(accountId: string, limit: number): Promise<ImageCacheEntry[]>;
 }

@@ -1,5 +1,8 @@
 import { createHash } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { type SignImageUrlOptions, signImageUrl } from "@pictor/client";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   api,
@@ -11,7 +14,7 @@ import {
   testTemplate,
 } from "../api/support.ts";
 
-// On-demand image URLs (issue 19), over real HTTP on loopback, on the embedded default and (project
+// On-demand image URLs, over real HTTP on loopback, on the embedded default and (project
 // server-pg) on PostgreSQL + S3.
 
 interface Fetched {
@@ -430,5 +433,91 @@ describe("cache misses are rate limited per account; hits are not", () => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(await balanceOf(t, key)).toBe(balance);
     for (let i = 0; i < 50; i++) expect((await get(await url("a"))).status).toBe(200);
+  });
+});
+
+describe("one account's image URLs never make another pay again", () => {
+  let t: TestServer;
+  afterAll(() => t?.close());
+
+  it("each account has its own share of the cache: another account's renders evict none of its entries", async () => {
+    t = await startTestServer({ env: { PICTOR_IMAGE_CACHE_MAX_BYTES: String(2_000_000), PICTOR_IMAGE_MISSES_BURST: "100" } });
+    const victim = await newAccount(t, 100);
+    const attacker = await newAccount(t, 1000);
+    for (const k of [victim.key, attacker.key]) await publishTemplate(t, k, testTemplate("card"));
+    const vs = await newSigningKey(t, victim.key);
+    const as = await newSigningKey(t, attacker.key);
+    const victimUrl = await signImageUrl({ baseUrl: t.url, ...vs, template: "card", values: { title: "Mine" } });
+    expect((await get(victimUrl)).headers.get("cache-status")).toContain("fwd=miss");
+    const balance = await balanceOf(t, victim.key);
+    // The attacker's outputs at scale 4 (about 60 KB each) far exceed the victim's entry: with one budget
+    // for the server they would push it out, since it is the least recently used.
+    for (let i = 0; i < 40; i++) {
+      const url = await signImageUrl({
+        baseUrl: t.url,
+        ...as,
+        template: "card",
+        scale: 4,
+        values: { title: `Flood ${i}`, bg: `#${(i * 4099).toString(16).padStart(6, "0").slice(-6)}` },
+      });
+      expect((await get(url)).status).toBe(200);
+    }
+    expect((await get(victimUrl)).headers.get("cache-status")).toBe("pictor; hit");
+    expect(await balanceOf(t, victim.key)).toBe(balance);
+  });
+});
+
+describe("a render whose caller stopped waiting still enters the cache", () => {
+  let t: TestServer;
+  let gate: Server;
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  afterAll(async () => {
+    release();
+    await t?.close();
+    await new Promise<void>((r) => gate?.close(() => r()));
+  });
+
+  it("the caller gets 503 after PICTOR_IMAGE_MISS_WAIT_SECONDS; its retry is served that render, charged once", async () => {
+    // An image origin that answers only once the test lets it: the render waits on its photo.
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#3366cc" } })
+      .png()
+      .toBuffer();
+    gate = createServer((_req, res) => {
+      void released.then(() => res.writeHead(200, { "content-type": "image/png" }).end(png));
+    });
+    await new Promise<void>((r) => gate.listen(0, "127.0.0.1", r));
+    const port = (gate.address() as AddressInfo).port;
+    // Long enough for the retry to see the render through once the photo arrives (well under a second).
+    t = await startTestServer({ allowPorts: [port], env: { PICTOR_IMAGE_MISS_WAIT_SECONDS: "3" } });
+    const { key } = await newAccount(t, 100);
+    await publishTemplate(t, key, testTemplate("card"));
+    const s = await newSigningKey(t, key);
+    const url = await signImageUrl({
+      baseUrl: t.url,
+      ...s,
+      template: "card",
+      values: { photo: `http://127.0.0.1:${port}/slow.png` },
+    });
+    const before = await balanceOf(t, key);
+    const first = await get(url);
+    expect(first.status).toBe(503);
+    expect(first.headers.get("retry-after")).toBe("5");
+    const renderId = first.json.error.render_id as string;
+    expect(await balanceOf(t, key)).toBe(before - 1);
+
+    // Retried while it still renders: the same render is waited for, not a second one charged.
+    const retryWhileRendering = get(url);
+    release();
+    const retried = await retryWhileRendering;
+    expect(retried.status).toBe(200);
+    const again = await get(url);
+    expect(again.status).toBe(200);
+    expect(again.headers.get("cache-status")).toBe("pictor; hit");
+    expect(sha(again.bytes)).toBe(sha(retried.bytes));
+    expect(await balanceOf(t, key)).toBe(before - 1);
+    expect((await api(t, "GET", `/v1/renders/${renderId}`, { key })).body.status).toBe("completed");
   });
 });

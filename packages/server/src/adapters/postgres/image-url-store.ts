@@ -84,14 +84,17 @@ export function createPgImageUrlStore(pool: pg.Pool): ImageUrlStore {
       );
       return res.rowCount === 1;
     },
-    async totalBytes() {
-      const { rows } = await pool.query("SELECT COALESCE(SUM(byte_size), 0)::bigint AS n FROM image_cache");
+    async totalBytes(accountId) {
+      const { rows } = await pool.query(
+        "SELECT COALESCE(SUM(byte_size), 0)::bigint AS n FROM image_cache WHERE account_id = $1",
+        [accountId],
+      );
       return Number(rows[0]?.n ?? 0);
     },
-    async oldestEntries(limit) {
+    async oldestEntries(accountId, limit) {
       const { rows } = await pool.query(
-        "SELECT * FROM image_cache ORDER BY last_used_at, cache_key LIMIT $1",
-        [limit],
+        "SELECT * FROM image_cache WHERE account_id = $1 ORDER BY last_used_at, cache_key LIMIT $2",
+        [accountId, limit],
       );
       return rows.map((r) => cacheEntryFromRow(r, iso));
     },

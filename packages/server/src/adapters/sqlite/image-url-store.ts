@@ -106,13 +106,18 @@ export function createSqliteImageUrlStore(db: DatabaseSync): ImageUrlStore {
       ).run(accountId, cacheKey, assetId);
       return Number(res.changes) === 1;
     },
-    async totalBytes() {
-      const r = sql(db, "SELECT COALESCE(SUM(byte_size), 0) AS n FROM image_cache").get();
+    async totalBytes(accountId) {
+      const r = sql(db, "SELECT COALESCE(SUM(byte_size), 0) AS n FROM image_cache WHERE account_id = ?").get(
+        accountId,
+      );
       return Number(r?.n ?? 0);
     },
-    async oldestEntries(limit) {
-      return sql(db, "SELECT * FROM image_cache ORDER BY last_used_at, cache_key LIMIT ?")
-        .all(limit)
+    async oldestEntries(accountId, limit) {
+      return sql(
+        db,
+        "SELECT * FROM image_cache WHERE account_id = ? ORDER BY last_used_at, cache_key LIMIT ?",
+      )
+        .all(accountId, limit)
         .map((r) => cacheEntryFromRow(r, iso));
     },
   };

@@ -55,6 +55,7 @@ export function registerImageUrl(app: App, deps: AppDeps): void {
     ...deps,
     imageUrls: config.imageUrls,
     maxBytes: config.cacheMaxBytes,
+    missWaitMs: config.missWaitMs,
     takeMiss: (accountId) => {
       const taken = buckets.take(`acct:${accountId}`, config.missesBurst, window);
       return taken.taken
