@@ -1,8 +1,19 @@
-import { type BatchRequest, type BatchRowOutcome, errorBody } from "../domain/batches.ts";
+import {
+  type BatchRequest,
+  type BatchRowOutcome,
+  batchRowFingerprint,
+  batchRowKeyScope,
+  errorBody,
+} from "../domain/batches.ts";
 import { type Failure, fail, type Result } from "../domain/failure.ts";
 import { newId } from "../domain/ids.ts";
 import { type PrepareRenderDeps, prepareRender, type RenderRequest } from "../domain/renders.ts";
 import type { BatchHeader, BatchRecord, BatchRowRecord, BatchStore } from "../ports/batch-store.ts";
+import {
+  IDEMPOTENCY_LIMITS,
+  type IdempotencyScope,
+  type IdempotencyStore,
+} from "../ports/idempotency-store.ts";
 import type { FinishedRender, RenderDispatcher } from "../ports/render-dispatcher.ts";
 import type { RenderRecord, RenderStore } from "../ports/render-store.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
@@ -11,9 +22,11 @@ import type { TemplateStore } from "../ports/template-store.ts";
 const FULL_QUEUE_RETRY_AFTER_S = 5;
 
 export interface RenderServiceDeps extends PrepareRenderDeps {
-  renders: Pick<RenderStore, "get">;
+  renders: Pick<RenderStore, "get" | "findByIdempotencyKey">;
   batches: BatchStore;
   dispatcher: RenderDispatcher;
+  /** The Idempotency-Key header's store: batch rows' own keys are claimed there too (own namespace). */
+  idempotency: IdempotencyStore;
 }
 
 export interface SubmitOptions {
@@ -134,6 +147,31 @@ async function acceptBatch(
   const decidedBefore = new Map((resume?.rows ?? []).map((r) => [r.index, r]));
   const outcomes: BatchRowOutcome[] = [];
   const rows: BatchRowRecord[] = [];
+  /** Validates, records (before the charge) and charges one row: its render, or its refusal. */
+  const acceptRow = async (
+    index: number,
+    request: RenderRequest,
+    idempotencyKey?: string,
+  ): Promise<BatchRowOutcome> => {
+    const prepared = await prepareRender(
+      rowDeps,
+      accountId,
+      request,
+      idempotencyKey ? { idempotencyKey } : {},
+    );
+    let accepted: Result<RenderRecord> = prepared;
+    if (prepared.ok) {
+      // Recorded before the charge, so a crash between the two leaves the charged render reachable.
+      await deps.batches.recordRow(header.id, { index, renderId: prepared.value.id, error: null });
+      accepted = await dispatch(prepared.value, false);
+    }
+    return accepted.ok ? { index, render: accepted.value } : { index, error: accepted };
+  };
+  /** A render accepted earlier under the row's key, answered instead of a new one: recorded now. */
+  const replay = async (index: number, render: RenderRecord): Promise<BatchRowOutcome> => {
+    await deps.batches.recordRow(header.id, { index, renderId: render.id, error: null });
+    return { index, render, replayed: true };
+  };
   for (const [index, row] of batch.renders.entries()) {
     const earlier = decidedBefore.get(index);
     const kept = earlier ? await keptOutcome(deps.renders, accountId, earlier) : null;
@@ -146,30 +184,120 @@ async function acceptBatch(
     if ("ok" in row) {
       outcome = { index, error: row };
     } else {
-      const webhookUrl = row.webhook_url ?? batch.webhook_url;
+      const { idempotency_key: key, ...fields } = row;
+      const webhookUrl = fields.webhook_url ?? batch.webhook_url;
       const request: RenderRequest = {
-        ...row,
+        ...fields,
         ...(webhookUrl !== undefined ? { webhook_url: webhookUrl } : {}),
-        ...(batch.metadata ? { metadata: { ...batch.metadata, ...row.metadata } } : {}),
+        ...(batch.metadata ? { metadata: { ...batch.metadata, ...fields.metadata } } : {}),
       };
-      const prepared = await prepareRender(rowDeps, accountId, request);
-      let accepted: Result<RenderRecord> = prepared;
-      if (prepared.ok) {
-        // Recorded before the charge, so a crash between the two leaves the charged render reachable.
-        await deps.batches.recordRow(header.id, { index, renderId: prepared.value.id, error: null });
-        accepted = await dispatch(prepared.value, false);
-      }
-      outcome = accepted.ok ? { index, render: accepted.value } : { index, error: accepted };
+      outcome =
+        key === undefined
+          ? await acceptRow(index, request)
+          : await acceptKeyedRow(deps, accountId, index, request, key, { accept: acceptRow, replay });
     }
     const record = rowRecord(outcome);
-    // An accepted row is already recorded (its reservation names the render); anything else, including
-    // a reservation whose charge was refused, is recorded as its error now.
+    // An accepted or replayed row is already recorded (its reservation names the render); anything
+    // else, including a reservation whose charge was refused, is recorded as its error now.
     if ("error" in outcome) await deps.batches.recordRow(header.id, record);
     outcomes.push(outcome);
     rows.push(record);
   }
   await deps.batches.finish(header.id);
   return { batch: { ...header, state: "accepted", rows }, outcomes };
+}
+
+/**
+ * A row with its own idempotency key, under the Idempotency-Key header's rules (same store, same 24 h,
+ * its own namespace: batchRowKeyScope): the key is claimed for the row's fingerprint first, then
+ *
+ * - a key whose row was accepted before (by any batch of the account, or an earlier row of this one)
+ *   answers with that render, charging nothing (`replayed`); with another row it is refused
+ *   (`idempotency_key_reused`), and while the row that holds it is still being accepted by another
+ *   request, `idempotency_key_in_use`;
+ * - otherwise the row is accepted as any row, its render stored under the key (`idempotencyKey`), and
+ *   the key completed with the render's id. A refused row (nothing charged) frees the key again, so
+ *   the same row can be sent again once the reason is gone (credits granted).
+ *
+ * A claim whose process died before completing it is taken over after the lock timeout (at once
+ * when the request failed on our side: `suspend`), and then looks for the render that process may
+ * have charged (findByIdempotencyKey) before accepting anything.
+ */
+async function acceptKeyedRow(
+  deps: RenderServiceDeps,
+  accountId: string,
+  index: number,
+  request: RenderRequest,
+  key: string,
+  row: {
+    accept(index: number, request: RenderRequest, idempotencyKey: string): Promise<BatchRowOutcome>;
+    replay(index: number, render: RenderRecord): Promise<BatchRowOutcome>;
+  },
+): Promise<BatchRowOutcome> {
+  const scope: IdempotencyScope = { accountId, key: batchRowKeyScope(key) };
+  const fingerprint = batchRowFingerprint(request);
+  const now = () => deps.clock.now().getTime();
+  const begun = await deps.idempotency.begin(scope, fingerprint, now(), IDEMPOTENCY_LIMITS);
+  switch (begun.kind) {
+    case "mismatch":
+      return {
+        index,
+        error: fail(
+          "idempotency_key_reused",
+          `renders[${index}].idempotency_key was already used with a different row in the last 24 hours.`,
+          { errors: [{ path: `renders[${index}].idempotency_key`, message: "used with another row" }] },
+        ),
+      };
+    case "in_progress":
+      return {
+        index,
+        error: fail(
+          "idempotency_key_in_use",
+          `renders[${index}].idempotency_key belongs to a row another request is still accepting; send the row again shortly.`,
+        ),
+      };
+    case "completed": {
+      const renderId = new TextDecoder().decode(begun.response.body);
+      const render = await deps.renders.get(accountId, renderId);
+      if (!render) throw new Error(`batch row key of ${accountId} names render ${renderId}, which is gone`);
+      return row.replay(index, render);
+    }
+    case "started":
+      break;
+  }
+  try {
+    if (begun.resumeSince !== undefined) {
+      const since = new Date(begun.resumeSince).toISOString();
+      const charged = await deps.renders.findByIdempotencyKey(accountId, scope.key, since);
+      if (charged) {
+        const outcome = await row.replay(index, charged);
+        await completeRowKey(deps.idempotency, scope, fingerprint, charged.id, now());
+        return outcome;
+      }
+    }
+    const outcome = await row.accept(index, request, scope.key);
+    if ("render" in outcome) {
+      await completeRowKey(deps.idempotency, scope, fingerprint, outcome.render.id, now());
+    } else {
+      await deps.idempotency.release(scope, fingerprint);
+    }
+    return outcome;
+  } catch (error) {
+    // The row may have been charged: the key stays with it, and the next claim looks for its render.
+    await deps.idempotency.suspend(scope, fingerprint).catch(() => {});
+    throw error;
+  }
+}
+
+function completeRowKey(
+  store: IdempotencyStore,
+  scope: IdempotencyScope,
+  fingerprint: string,
+  renderId: string,
+  now: number,
+): Promise<void> {
+  const response = { status: 202, headers: {}, body: new TextEncoder().encode(renderId) };
+  return store.complete(scope, fingerprint, response, now);
 }
 
 /**

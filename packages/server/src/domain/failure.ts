@@ -14,6 +14,8 @@ export interface Failure {
     | "value_not_encodable"
     | "invalid_webhook_url"
     | "insufficient_credits"
+    | "idempotency_key_reused"
+    | "idempotency_key_in_use"
     | "unavailable";
   message: string;
   details?: Record<string, unknown>;

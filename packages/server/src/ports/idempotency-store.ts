@@ -4,6 +4,14 @@
  * Entries are scoped by account: two accounts may use the same key.
  */
 
+/**
+ * How long a key is kept, its first answer replayed (24 h, api-decisions.md "Renders"), and after how
+ * long a claim whose request never finished (its process died) may be taken over: longer than any
+ * request may run (`wait` is at most 60 s). The Idempotency-Key header and batch rows' own keys
+ * (`idempotency_key`) share them.
+ */
+export const IDEMPOTENCY_LIMITS = { ttlMs: 24 * 60 * 60 * 1000, lockTimeoutMs: 5 * 60 * 1000 } as const;
+
 export interface IdempotencyScope {
   accountId: string;
   key: string;

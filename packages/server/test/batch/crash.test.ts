@@ -63,6 +63,7 @@ async function acceptUntilKilled(
     assets: t.data.assets,
     renders: t.data.renders,
     batches,
+    idempotency: t.data.idempotency,
     clock: { now: () => createdAt },
     checkUrl: async () => ({ ok: true }),
     dispatcher,

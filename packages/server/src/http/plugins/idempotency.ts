@@ -1,6 +1,11 @@
 import { createHash } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { IdempotencyScope, IdempotencyStore, StoredResponse } from "../../ports/idempotency-store.ts";
+import {
+  IDEMPOTENCY_LIMITS,
+  type IdempotencyScope,
+  type IdempotencyStore,
+  type StoredResponse,
+} from "../../ports/idempotency-store.ts";
 import { ApiError } from "../errors.ts";
 import { globalPlugin } from "./global-plugin.ts";
 
@@ -33,10 +38,8 @@ export const IDEMPOTENT_REPLAYED_HEADER = "idempotent-replayed";
  */
 export const ORIGINAL_REQUEST_ID_HEADER = "original-request-id";
 
-/** Stripe's limit; printable ASCII only, since the key is echoed in logs. */
-const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+/** Stripe's limit; printable ASCII only, since the key is echoed in logs. Batch rows' keys too. */
+export const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 
 // Headers that describe the result itself and so are replayed; per-request ones (X-Request-Id,
 // rate limit, Date) are produced afresh for the retry.
@@ -96,7 +99,10 @@ export const idempotencyPlugin = globalPlugin<IdempotencyOptions>(
   "pictor-idempotency",
   async (app, options) => {
     const store = options.store;
-    const limits = { ttlMs: options.ttlMs ?? DAY_MS, lockTimeoutMs: options.lockTimeoutMs ?? 5 * 60 * 1000 };
+    const limits = {
+      ttlMs: options.ttlMs ?? IDEMPOTENCY_LIMITS.ttlMs,
+      lockTimeoutMs: options.lockTimeoutMs ?? IDEMPOTENCY_LIMITS.lockTimeoutMs,
+    };
     const accountIdOf = options.accountIdOf ?? defaultAccountIdOf;
     const now = options.now ?? Date.now;
     const claims = new WeakMap<FastifyRequest, Claim>();

@@ -1,3 +1,4 @@
+import { BATCH_BODY_LIMIT } from "../../domain/batches.ts";
 import { clientErrorHandler, frameworkErrorHandler } from "./errors.ts";
 import { lazySerializerFactory, lazyValidatorFactory } from "./lazy-compilers.ts";
 import { requestIdServerOptions } from "./request-id.ts";
@@ -5,7 +6,7 @@ import { buildPartAwareValidator } from "./validation.ts";
 
 /** api-decisions.md "Limits": request body 1 MiB, batch 10 MiB (set per route with `bodyLimit`). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-export const BATCH_BODY_LIMIT = 10 * 1024 * 1024;
+export { BATCH_BODY_LIMIT };
 
 /**
  * Options that only exist at `Fastify({...})` time and that the plugins rely on: request ids

@@ -16,17 +16,23 @@ const BatchBody = T.Object(
     webhook_url: T.Optional(RenderRequestBody.properties.webhook_url),
     metadata: T.Optional(RenderRequestBody.properties.metadata),
     // Rows are checked one by one in the handler (checkBatchRow): a malformed row fails alone.
-    renders: T.Array(T.Unknown({ description: "A POST /v1/renders body without `wait`" }), {
-      minItems: 1,
-      description: `1 to ${MAX_BATCH_ROWS} rows; more is 413 payload_too_large`,
-    }),
+    renders: T.Array(
+      T.Unknown({
+        description:
+          "A POST /v1/renders body without `wait`, and optionally `idempotency_key`: the row's own key (1 to 255 printable ASCII characters without spaces, kept 24 h; the same key and row again answer with the render accepted under it, `replayed: true`, nothing charged; with another row, that row is refused with `idempotency_key_reused`)",
+      }),
+      {
+        minItems: 1,
+        description: `1 to ${MAX_BATCH_ROWS} rows; more is 413 payload_too_large`,
+      },
+    ),
   },
   { additionalProperties: false },
 );
 
 export const BatchRowResult = T.Unknown({
   description:
-    "{ index, …the job object } for an accepted row, or { index, error: { code, message, … } } for a refused one",
+    "{ index, …the job object } for an accepted row (with `replayed: true` when its idempotency_key named a render accepted earlier: that render, not charged again), or { index, error: { code, message, … } } for a refused one",
 });
 
 export function registerBatchCreate(app: App, deps: AppDeps): void {
@@ -93,7 +99,11 @@ export function registerBatchCreate(app: App, deps: AppDeps): void {
       for (const outcome of outcomes) {
         renders.push(
           "render" in outcome
-            ? { index: outcome.index, ...(await jobView(deps, request, outcome.render)) }
+            ? {
+                index: outcome.index,
+                ...(await jobView(deps, request, outcome.render)),
+                ...(outcome.replayed ? { replayed: true } : {}),
+              }
             : { index: outcome.index, error: errorBody(outcome.error) },
         );
       }
