@@ -58,6 +58,9 @@ export default defineConfig({
       project("render-node"),
       project("server"),
       project("client"),
+      // The editor's own modules in Node (document model, store, layer table); its browser tests, which
+      // need a server, are in packages/server/test/editor. TSX compiles as the editor's Vite build does.
+      { ...project("editor"), oxc: { jsx: { runtime: "automatic" } } },
       ...(pgS3Installed || process.env.CI === "true" ? [serverPg] : []),
     ],
   },

@@ -1,8 +1,8 @@
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App.tsx";
-import { installTestHook } from "./engine/test-hook.ts";
+import { installTestHook } from "./testing/test-hook.ts";
 import "./styles.css";
-import "./editor/properties.css";
+import "./panels/properties.css";
 
 installTestHook();
 const root = document.getElementById("root");

@@ -1,8 +1,18 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiFailure, api, type TemplateDetail } from "../api/client.ts";
-import { AddLayerMenu } from "../editor/AddLayerMenu.tsx";
-import { ArrangeBar } from "../editor/ArrangeBar.tsx";
-import { placeInParent } from "../editor/arrange.ts";
+import { FrameView, type Tool } from "../canvas/FrameView.tsx";
+import { typedInto } from "../canvas/typing-metrics.ts";
+import { selectionBounds } from "../canvas/use-frame-gestures.ts";
+import { useStageView } from "../canvas/use-stage-view.ts";
+import { AddLayerMenu } from "../controls/AddLayerMenu.tsx";
+import { ArrangeBar } from "../controls/ArrangeBar.tsx";
+import { FramePresets } from "../controls/FramePresets.tsx";
+import { forgetLegacyPalette, legacyPalette, withLegacyPalette } from "../controls/paint/brand-palette.tsx";
+import { ZoomControls, type ZoomTarget } from "../controls/ZoomControls.tsx";
+import type { FrameT, Layer, RenderWarning, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
+import { type EditorEngine, type FrameRender, loadEditorEngine } from "../engine/load-engine.ts";
+import type { KindInfo } from "../layer-forms/types.ts";
+import { placeInParent } from "../model/arrange.ts";
 import {
   addLayer,
   blankDocument,
@@ -11,37 +21,23 @@ import {
   uniqueFrameName,
   updateFrame,
   updateLayer,
-} from "../editor/doc-ops.ts";
-import { FramePresets } from "../editor/FramePresets.tsx";
-import { FrameView, type Tool } from "../editor/FrameView.tsx";
-import { GetUrlPanel } from "../editor/GetUrlPanel.tsx";
-import { useHistory } from "../editor/history.ts";
-import { LayersPanel } from "../editor/LayersPanel.tsx";
-import type { KindInfo } from "../editor/layer-forms/types.ts";
-import { childLayers } from "../editor/layer-tree.ts";
-import { PreviewPanel } from "../editor/PreviewPanel.tsx";
-import { PropertiesPanel } from "../editor/PropertiesPanel.tsx";
-import { PublishPanel } from "../editor/PublishPanel.tsx";
-import {
-  forgetLegacyPalette,
-  legacyPalette,
-  withLegacyPalette,
-} from "../editor/paint-controls/brand-palette.tsx";
-import { usePreviewWarnings } from "../editor/preview-warnings.ts";
-import { resizedFrameCopy } from "../editor/resize-design.ts";
-import { SlotsPanel, stripUndefined } from "../editor/SlotsPanel.tsx";
-import { type Selection, selectedIds } from "../editor/selection.ts";
-import { TryApiPanel } from "../editor/TryApiPanel.tsx";
-import { typedInto } from "../editor/typing-metrics.ts";
-import { useArrange } from "../editor/use-arrange.ts";
-import { useEditorPrefs } from "../editor/use-editor-prefs.ts";
-import { selectionBounds } from "../editor/use-frame-gestures.ts";
-import { useShortcuts } from "../editor/use-shortcuts.ts";
-import { useStageView } from "../editor/use-stage-view.ts";
-import { ZoomControls, type ZoomTarget } from "../editor/ZoomControls.tsx";
-import type { FrameT, Layer, RenderWarning, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
-import { type EditorEngine, type FrameRender, loadEditorEngine } from "../engine/load-engine.ts";
-import { registerEditorBridge } from "../engine/test-hook.ts";
+} from "../model/doc-ops.ts";
+import { useHistory } from "../model/history.ts";
+import { childLayers } from "../model/layer-tree.ts";
+import { resizedFrameCopy } from "../model/resize-design.ts";
+import { type Selection, selectedIds } from "../model/selection.ts";
+import { GetUrlPanel } from "../panels/GetUrlPanel.tsx";
+import { LayersPanel } from "../panels/LayersPanel.tsx";
+import { PreviewPanel } from "../panels/PreviewPanel.tsx";
+import { PropertiesPanel } from "../panels/PropertiesPanel.tsx";
+import { PublishPanel } from "../panels/PublishPanel.tsx";
+import { usePreviewWarnings } from "../panels/preview-warnings.ts";
+import { SlotsPanel, stripUndefined } from "../panels/SlotsPanel.tsx";
+import { TryApiPanel } from "../panels/TryApiPanel.tsx";
+import { useArrange } from "../store/use-arrange.ts";
+import { useEditorPrefs } from "../store/use-editor-prefs.ts";
+import { useShortcuts } from "../store/use-shortcuts.ts";
+import { registerEditorBridge } from "../testing/test-hook.ts";
 
 type Tab = "design" | "slots" | "preview" | "publish" | "api" | "url";
 type SaveState = "saved" | "dirty" | "saving" | { error: string };

@@ -1,0 +1,404 @@
+import { type RefObject, useRef, useState } from "react";
+import type { FrameT, Layer } from "../engine/engine-types.ts";
+import { type Extent, layersInMarquee, rotateBoxes, scaleBoxes, unionExtent } from "../model/arrange.ts";
+import type { NewLayerKind } from "../model/doc-ops.ts";
+import {
+  type Box,
+  extent,
+  type Guide,
+  hitBox,
+  resizeBox,
+  rotationTo,
+  snapMove,
+  snapResize,
+} from "../model/geometry.ts";
+import {
+  absoluteBox,
+  layerBox,
+  parentOf,
+  parentRotation,
+  type Selection,
+  selectedIds,
+  selectLayers,
+  toggleInSelection,
+  toParentAxes,
+} from "../model/selection.ts";
+
+export type Tool = "select" | NewLayerKind;
+
+export interface FrameGuides {
+  x: number[];
+  y: number[];
+}
+
+type Starts = Map<string, Box>;
+
+type Drag =
+  | { kind: "move"; starts: Starts; px: number; py: number; moved: boolean }
+  | { kind: "resize"; id: string; start: Box; px: number; py: number; sx: number; sy: number }
+  | { kind: "resize-many"; starts: Starts; union: Box; px: number; py: number; sx: number; sy: number }
+  | { kind: "rotate"; id: string; start: Box }
+  | { kind: "rotate-many"; starts: Starts; union: Box }
+  | { kind: "create"; tool: NewLayerKind; px: number; py: number; x: number; y: number }
+  | { kind: "marquee"; px: number; py: number; base: string[] };
+
+export interface GestureProps {
+  frameIndex: number;
+  frame: FrameT;
+  zoom: number;
+  tool: Tool;
+  selection: Selection | null;
+  locked: ReadonlySet<string>;
+  guides: FrameGuides;
+  onSelect(selection: Selection): void;
+  onPreviewBoxes(boxes: ReadonlyMap<string, Box>): void;
+  onCommit(): void;
+  /** Drops the previews of a gesture the browser cancelled (back to the document before it). */
+  onCancel(): void;
+  onCreate(
+    frameIndex: number,
+    kind: NewLayerKind,
+    box: { x: number; y: number; width: number; height: number } | null,
+  ): void;
+}
+
+const SNAP_SCREEN_PX = 6;
+/** A box thinner than this on screen (a horizontal line's box has height 0) is hit as this thick. */
+const HIT_MIN_SCREEN_PX = 8;
+
+function hitTarget(box: Box, zoom: number): Box {
+  const min = HIT_MIN_SCREEN_PX / zoom;
+  const width = Math.max(box.width, min);
+  const height = Math.max(box.height, min);
+  return { ...box, x: box.x - (width - box.width) / 2, y: box.y - (height - box.height) / 2, width, height };
+}
+
+export function normalise(x1: number, y1: number, x2: number, y2: number) {
+  return {
+    x: Math.round(Math.min(x1, x2)),
+    y: Math.round(Math.min(y1, y2)),
+    width: Math.round(Math.abs(x2 - x1)),
+    height: Math.round(Math.abs(y2 - y1)),
+  };
+}
+
+/** Ruler guides as zero-size extents, so the snapping of layers treats them as edges to meet. */
+function guideTargets(guides: FrameGuides): Extent[] {
+  return [
+    ...guides.x.map((x) => ({ left: x, top: 0, width: 0, height: 0 })),
+    ...guides.y.map((y) => ({ left: 0, top: y, width: 0, height: 0 })),
+  ];
+}
+
+/** The union box of a multi-selection (unrotated), in frame coordinates. */
+export function selectionBounds(frame: FrameT, ids: readonly string[]): Box | null {
+  const u = unionExtent(ids.map((id) => absoluteBox(frame, id)).flatMap((b) => (b ? [extent(b)] : [])));
+  return u ? { x: u.left, y: u.top, width: u.width, height: u.height, rotation: 0 } : null;
+}
+
+/**
+ * Pointer gestures on one frame: select (click, Shift/Ctrl-click, marquee), move, resize and
+ * rotate one layer or several, create a layer with a tool. Moves and resizes snap (Alt: not) to the
+ * frame's edges and centre, the other layers and the ruler guides; inside a group, to the group's
+ * edges and centre and the other children.
+ *
+ * The gesture lives in a ref, read and written synchronously by each pointer event (several can
+ * arrive before React renders again), and the release applies its own position before committing:
+ * where the pointer is let go is where the gesture ends, however the browser batched the moves. A
+ * press inside a document selection would let the browser start a native drag of that selection
+ * (pointercancel, then no more moves nor release: Chromium 150 did that after a drag over the
+ * handles had selected them); the overlay cancels `dragstart` while a gesture runs, the stage is
+ * `user-select: none`, and a pointercancel still ends the gesture, dropping its previews.
+ */
+export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, props: GestureProps) {
+  const { frame, frameIndex, zoom, tool, selection, locked } = props;
+  /** The running gesture, its pointer and the last position it was given (client pixels). */
+  const gesture = useRef<{ drag: Drag; pointerId: number; x: number; y: number } | null>(null);
+  const [snapGuides, setSnapGuides] = useState<Guide[]>([]);
+  const [createBox, setCreateBox] = useState<ReturnType<typeof normalise> | null>(null);
+  const [marquee, setMarquee] = useState<ReturnType<typeof normalise> | null>(null);
+  const latest = useRef(props);
+  latest.current = props;
+
+  const ids = selection?.frame === frameIndex ? selectedIds(selection) : [];
+
+  function framePoint(e: React.PointerEvent): { x: number; y: number } {
+    const rect = overlay.current?.getBoundingClientRect();
+    return { x: (e.clientX - (rect?.left ?? 0)) / zoom, y: (e.clientY - (rect?.top ?? 0)) / zoom };
+  }
+
+  function topLayerAt(x: number, y: number): Layer | null {
+    const layers = frame.layers as Layer[];
+    for (let i = layers.length - 1; i >= 0; i--) {
+      const l = layers[i] as Layer;
+      if (l.visible === false || locked.has(l.id)) continue;
+      if (hitBox(hitTarget(layerBox(l), zoom), x, y)) return l;
+    }
+    return null;
+  }
+
+  function startsOf(list: readonly string[]): Starts {
+    const starts: Starts = new Map();
+    for (const id of list) {
+      const found = parentOf(frame, id)?.siblings.find((l) => l.id === id);
+      if (found && !locked.has(id)) starts.set(id, layerBox(found));
+    }
+    return starts;
+  }
+
+  function begin(e: React.PointerEvent, drag: Drag) {
+    gesture.current = { drag, pointerId: e.pointerId, x: e.clientX, y: e.clientY };
+  }
+
+  function onPointerDown(e: React.PointerEvent) {
+    if (e.button !== 0) return;
+    const p = framePoint(e);
+    overlay.current?.setPointerCapture(e.pointerId);
+    if (tool !== "select") {
+      begin(e, { kind: "create", tool, px: p.x, py: p.y, x: p.x, y: p.y });
+      return;
+    }
+    const hit = topLayerAt(p.x, p.y);
+    const additive = e.shiftKey || e.ctrlKey || e.metaKey;
+    if (additive) {
+      if (hit) props.onSelect(toggleInSelection(selection, frameIndex, hit.id));
+      else begin(e, { kind: "marquee", px: p.x, py: p.y, base: ids });
+      return;
+    }
+    // Keep dragging the selection (a group child, or several layers) when the press lands inside it.
+    const inside = ids.some((id) => {
+      const b = absoluteBox(frame, id);
+      return b !== null && hitBox(hitTarget(b, zoom), p.x, p.y);
+    });
+    if (inside) {
+      begin(e, { kind: "move", starts: startsOf(ids), px: p.x, py: p.y, moved: false });
+      return;
+    }
+    if (!hit) {
+      props.onSelect({ frame: frameIndex, layer: null });
+      begin(e, { kind: "marquee", px: p.x, py: p.y, base: [] });
+      return;
+    }
+    props.onSelect({ frame: frameIndex, layer: hit.id });
+    begin(e, { kind: "move", starts: startsOf([hit.id]), px: p.x, py: p.y, moved: false });
+  }
+
+  function onHandleDown(e: React.PointerEvent, sx: number, sy: number) {
+    e.stopPropagation();
+    const p = framePoint(e);
+    overlay.current?.setPointerCapture(e.pointerId);
+    if (ids.length > 1) {
+      const union = selectionBounds(frame, ids);
+      if (union) begin(e, { kind: "resize-many", starts: startsOf(ids), union, px: p.x, py: p.y, sx, sy });
+      return;
+    }
+    const id = ids[0];
+    const start = id ? startsOf([id]).get(id) : undefined;
+    if (id && start) begin(e, { kind: "resize", id, start, px: p.x, py: p.y, sx, sy });
+  }
+
+  function onRotateDown(e: React.PointerEvent) {
+    e.stopPropagation();
+    overlay.current?.setPointerCapture(e.pointerId);
+    if (ids.length > 1) {
+      const union = selectionBounds(frame, ids);
+      if (union) begin(e, { kind: "rotate-many", starts: startsOf(ids), union });
+      return;
+    }
+    const id = ids[0];
+    const start = id ? startsOf([id]).get(id) : undefined;
+    if (id && start) begin(e, { kind: "rotate", id, start });
+  }
+
+  /** Snapping context of a layer: targets in its parent's coordinates, and where guides go on the frame. */
+  function snapContext(id: string, exclude: ReadonlySet<string>) {
+    const parent = parentOf(frame, id);
+    if (!parent?.group) {
+      const others = (frame.layers as Layer[])
+        .filter((l) => !exclude.has(l.id) && l.visible !== false)
+        .map((l) => extent(layerBox(l)));
+      return {
+        bounds: frame,
+        others: [...others, ...guideTargets(props.guides)],
+        origin: { x: 0, y: 0 },
+        drawGuides: true,
+      };
+    }
+    const g = parent.group;
+    const others = parent.siblings
+      .filter((l) => !exclude.has(l.id) && l.visible !== false)
+      .map((l) => extent(layerBox(l)));
+    const abs = absoluteBox(frame, g.id);
+    return {
+      bounds: { width: g.width, height: g.height },
+      others,
+      origin: { x: abs?.x ?? 0, y: abs?.y ?? 0 },
+      drawGuides: parentRotation(frame, id) === 0 && (abs?.rotation ?? 0) === 0,
+    };
+  }
+
+  function showGuides(guides: Guide[], origin: { x: number; y: number }, draw: boolean) {
+    setSnapGuides(
+      draw ? guides.map((g) => ({ ...g, at: g.at + (g.axis === "x" ? origin.x : origin.y) })) : [],
+    );
+  }
+
+  /** The gesture at the pointer's position: its preview (an undo step only at the release). */
+  function update(drag: Drag, e: React.PointerEvent) {
+    const p = framePoint(e);
+    const threshold = SNAP_SCREEN_PX / zoom;
+    if (drag.kind === "create") {
+      drag.x = p.x;
+      drag.y = p.y;
+      setCreateBox(normalise(drag.px, drag.py, p.x, p.y));
+      return;
+    }
+    if (drag.kind === "marquee") {
+      const box = normalise(drag.px, drag.py, p.x, p.y);
+      setMarquee(box);
+      const hits = layersInMarquee(
+        frame.layers as Layer[],
+        { left: box.x, top: box.y, width: box.width, height: box.height },
+        (l) => l.visible === false || locked.has(l.id),
+      );
+      props.onSelect(selectLayers(frameIndex, [...drag.base, ...hits.filter((h) => !drag.base.includes(h))]));
+      return;
+    }
+    if (drag.kind === "move") {
+      const dx = p.x - drag.px;
+      const dy = p.y - drag.py;
+      if (!drag.moved && Math.hypot(dx, dy) * zoom < 2) return;
+      drag.moved = true;
+      const [firstId] = drag.starts.keys();
+      if (!firstId) return;
+      // All moved layers share the first one's parent axes (a multi-selection is top level).
+      const d = toParentAxes(dx, dy, parentRotation(frame, firstId));
+      const bounds = unionExtent(
+        [...drag.starts.values()].map((b) => extent({ ...b, x: b.x + d.x, y: b.y + d.y })),
+      );
+      const ctx = snapContext(firstId, new Set(drag.starts.keys()));
+      const snap =
+        e.altKey || !bounds
+          ? { dx: 0, dy: 0, guides: [] }
+          : snapMove(bounds, ctx.bounds, ctx.others, threshold);
+      showGuides(snap.guides, ctx.origin, ctx.drawGuides);
+      const boxes = new Map<string, Box>();
+      for (const [id, b] of drag.starts)
+        boxes.set(id, { ...b, x: Math.round(b.x + d.x + snap.dx), y: Math.round(b.y + d.y + snap.dy) });
+      props.onPreviewBoxes(boxes);
+      return;
+    }
+    if (drag.kind === "resize") {
+      const d = toParentAxes(p.x - drag.px, p.y - drag.py, parentRotation(frame, drag.id));
+      const box = resizeBox(drag.start, drag.sx, drag.sy, d.x, d.y, e.shiftKey);
+      if (e.altKey || e.shiftKey) {
+        setSnapGuides([]);
+        props.onPreviewBoxes(new Map([[drag.id, box]]));
+        return;
+      }
+      const ctx = snapContext(drag.id, new Set([drag.id]));
+      const snapped = snapResize(box, drag.sx, drag.sy, ctx.bounds, ctx.others, threshold);
+      showGuides(snapped.guides, ctx.origin, ctx.drawGuides);
+      props.onPreviewBoxes(new Map([[drag.id, snapped.box]]));
+      return;
+    }
+    if (drag.kind === "resize-many") {
+      const box = resizeBox(drag.union, drag.sx, drag.sy, p.x - drag.px, p.y - drag.py, e.shiftKey);
+      const from = {
+        left: drag.union.x,
+        top: drag.union.y,
+        width: drag.union.width,
+        height: drag.union.height,
+      };
+      props.onPreviewBoxes(
+        scaleBoxes(drag.starts, from, { left: box.x, top: box.y, width: box.width, height: box.height }),
+      );
+      return;
+    }
+    if (drag.kind === "rotate") {
+      const abs = absoluteBox(frame, drag.id) ?? drag.start;
+      // rotationTo gives the angle on screen; a nested layer stores it relative to its groups.
+      const onScreen = rotationTo(abs, p.x, p.y, !e.shiftKey);
+      const own = onScreen - parentRotation(frame, drag.id);
+      const rotation = Math.round((((own + 540) % 360) - 180) * 10) / 10;
+      props.onPreviewBoxes(new Map([[drag.id, { ...drag.start, rotation }]]));
+      return;
+    }
+    if (drag.kind === "rotate-many") {
+      const angle = rotationTo(drag.union, p.x, p.y, !e.shiftKey);
+      const centre = { x: drag.union.x + drag.union.width / 2, y: drag.union.y + drag.union.height / 2 };
+      props.onPreviewBoxes(rotateBoxes(drag.starts, centre, angle));
+    }
+  }
+
+  /** The gesture of this pointer, if one runs. */
+  function current(e: React.PointerEvent) {
+    const g = gesture.current;
+    return g && g.pointerId === e.pointerId ? g : null;
+  }
+
+  function onPointerMove(e: React.PointerEvent) {
+    const g = current(e);
+    if (!g) return;
+    g.x = e.clientX;
+    g.y = e.clientY;
+    update(g.drag, e);
+  }
+
+  function onPointerUp(e: React.PointerEvent) {
+    const g = current(e);
+    if (!g) return;
+    const { drag } = g;
+    // The release position is the gesture's last move, whether or not a pointermove reported it
+    // (a release where the pointer already was changes nothing: a click on a handle stays a click).
+    if (e.clientX !== g.x || e.clientY !== g.y) update(drag, e);
+    gesture.current = null;
+    if (overlay.current?.hasPointerCapture(e.pointerId)) overlay.current.releasePointerCapture(e.pointerId);
+    if (drag.kind === "create") {
+      const box = normalise(drag.px, drag.py, drag.x, drag.y);
+      props.onCreate(frameIndex, drag.tool, box.width * zoom < 4 || box.height * zoom < 4 ? null : box);
+      setCreateBox(null);
+    } else if (drag.kind === "marquee") {
+      setMarquee(null);
+    } else {
+      props.onCommit();
+    }
+    setSnapGuides([]);
+  }
+
+  /** The browser took the pointer (a native drag, a touch turned into a scroll): nothing changes. */
+  function onPointerCancel(e: React.PointerEvent) {
+    const drag = current(e)?.drag;
+    if (!drag) return;
+    gesture.current = null;
+    if (drag.kind === "create") {
+      setCreateBox(null);
+    } else if (drag.kind === "marquee") {
+      setMarquee(null);
+      props.onSelect(selectLayers(frameIndex, drag.base));
+    } else {
+      props.onCancel();
+    }
+    setSnapGuides([]);
+  }
+
+  /** No native drag of a document selection while a gesture runs: it would swallow the rest of it. */
+  function onDragStart(e: React.DragEvent) {
+    if (gesture.current) e.preventDefault();
+  }
+
+  return {
+    ids,
+    snapGuides,
+    createBox,
+    marquee,
+    onPointerDown,
+    onPointerMove,
+    onPointerUp,
+    onPointerCancel,
+    onDragStart,
+    onHandleDown,
+    onRotateDown,
+    framePoint,
+  };
+}

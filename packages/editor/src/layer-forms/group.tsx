@@ -1,0 +1,17 @@
+import type { GroupLayerT } from "../engine/engine-types.ts";
+import { defineLayerForm, type LayerFormProps } from "./types.ts";
+
+function GroupForm({ layer }: LayerFormProps<GroupLayerT>) {
+  return (
+    <section>
+      <h3>Group</h3>
+      <p className="muted small">{layer.layers.length} layers, positioned relative to the group.</p>
+    </section>
+  );
+}
+
+export const groupForm = defineLayerForm<GroupLayerT>({
+  label: () => "group",
+  icon: () => "❒",
+  Form: GroupForm,
+});
