@@ -1,29 +1,70 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { Ajv } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019.js";
 import { describe, expect, it } from "vitest";
 import { exportTemplateSchema, SCHEMA_FILE } from "../../../../scripts/export-schema.ts";
-import { migrateDocument } from "../../src/document/migrate.ts";
+import { CURRENT_VERSION, migrateDocument } from "../../src/document/migrate.ts";
+import { layerTypes } from "../../src/document/schema.ts";
+import { validateDocument } from "../../src/document/validate.ts";
 import { EXAMPLES_DIR, validDocument } from "./helpers.ts";
 
 const committed = JSON.parse(readFileSync(SCHEMA_FILE, "utf8"));
+
+/** The JSON documents in `dir`, as `[label, url]`. */
+const jsonIn = (dir: URL, label: string): [string, URL][] =>
+  readdirSync(dir)
+    .filter((file) => file.endsWith(".json"))
+    .sort()
+    .map((file) => [`${label}${file}`, new URL(file, dir)]);
+
+/** Every example template and every fixture document (of any version). */
+const documents = [
+  ...jsonIn(EXAMPLES_DIR, "examples/templates/"),
+  ...jsonIn(new URL("./fixtures/", import.meta.url), "test/document/fixtures/"),
+];
+
+/** Every object in a JSON value, depth first. */
+function objectsIn(value: unknown): Record<string, unknown>[] {
+  if (Array.isArray(value)) return value.flatMap(objectsIn);
+  if (typeof value !== "object" || value === null) return [];
+  const object = value as Record<string, unknown>;
+  return [object, ...Object.values(object).flatMap(objectsIn)];
+}
 
 describe("exported JSON Schema (packages/engine/schema/template-v2.schema.json)", () => {
   it("equals a fresh export of schema.ts (run `node scripts/export-schema.ts` after changing it)", () => {
     expect(committed).toEqual(JSON.parse(exportTemplateSchema()));
   });
 
-  // A second, independent validator (Ajv, as used by Fastify) proves the file is usable JSON Schema on
-  // its own, including the recursive group reference.
-  const check = new Ajv({ strict: true, allErrors: true }).compile(committed);
+  it("defines each layer type once, under $defs, and refers to it from frames and groups", () => {
+    // A layer's schema: an object schema whose `type` is the constant and which has a box (a slot has none).
+    const isLayerOf = (node: Record<string, unknown>, type: string) => {
+      const properties = node.properties as Record<string, { const?: unknown }> | undefined;
+      return properties?.type?.const === type && properties.x !== undefined;
+    };
+    for (const type of layerTypes()) {
+      const layers = objectsIn(committed).filter((node) => isLayerOf(node, type));
+      expect(layers, type).toHaveLength(1);
+      expect(Object.values(committed.$defs)).toContain(layers[0]);
+    }
+    const layerUnions = objectsIn(committed).filter(
+      (node) => Array.isArray(node.anyOf) && node.anyOf.length === layerTypes().length,
+    );
+    expect(layerUnions).toHaveLength(2);
+  });
 
-  it.each(readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith(".json")))(
-    "accepts examples/templates/%s (v1 examples as migrated)",
-    (file) => {
-      const result = migrateDocument(JSON.parse(readFileSync(new URL(file, EXAMPLES_DIR), "utf8")));
-      if (!result.ok) throw new Error(JSON.stringify(result.errors));
-      expect(check(result.document), JSON.stringify(check.errors)).toBe(true);
-    },
-  );
+  // A second, independent validator (Ajv, as used by Fastify) proves the file is usable JSON Schema on
+  // its own, including the `$defs` and the recursive group reference.
+  const check = new Ajv2019({ strict: true, allErrors: true }).compile(committed);
+
+  it.each(documents)(`accepts %s, migrated to version ${CURRENT_VERSION}`, (_, url) => {
+    const result = migrateDocument(JSON.parse(readFileSync(url, "utf8")));
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    expect(result.document.version).toBe(CURRENT_VERSION);
+    expect(check(result.document), JSON.stringify(check.errors)).toBe(true);
+    // The engine's own validator agrees.
+    expect(validateDocument(result.document).ok).toBe(true);
+  });
 
   it("rejects what the TypeBox schema rejects, deep inside nested groups", () => {
     const doc = validDocument() as ReturnType<typeof validDocument> & {
