@@ -10,6 +10,7 @@ import type {
   RenderJob,
   RenderRequest,
   RotatedWebhookSecret,
+  Template,
   TemplateListQuery,
   TemplatePage,
   TemplateSchema,
@@ -203,6 +204,9 @@ export class Pictor {
     /** One page of GET /v1/templates (`data`, `next_cursor`). */
     page: async (query: TemplateListQuery = {}, options: CallOptions = {}): Promise<TemplatePage> =>
       (await this.#get<TemplatePage>("/v1/templates", options, query)).body,
+    /** GET /v1/templates/:id (id or key): the template (`published_version`, `frames`) and its draft. */
+    get: async (idOrKey: string, options: CallOptions = {}): Promise<Template> =>
+      (await this.#get<Template>(`/v1/templates/${encodeURIComponent(idOrKey)}`, options)).body,
     /** GET /v1/templates/:id/schema (id or key): the slots a render may fill. */
     schema: async (idOrKey: string, options: CallOptions = {}): Promise<TemplateSchema> =>
       (await this.#get<TemplateSchema>(`/v1/templates/${encodeURIComponent(idOrKey)}/schema`, options)).body,

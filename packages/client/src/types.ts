@@ -15,18 +15,23 @@ export type RenderJob = Ok<paths["/v1/renders/{id}"]["get"], 200>;
 export type Modification = RenderRequest["modifications"][number];
 /**
  * A batch row is a render request without `wait` (the server validates rows one by one, so the document
- * leaves them open; this type says what each must be).
+ * leaves them open; this type says what each must be), and optionally the row's own idempotency key:
+ * for 24 h the same key with the same row is answered with the render first accepted under it
+ * (`replayed: true`, nothing charged), whatever batch it comes in; with another row that row is
+ * refused (`idempotency_key_reused`). Header keys (`idempotencyKey`) and row keys never meet.
  */
-export type BatchRow = Omit<RenderRequest, "wait">;
+export type BatchRow = Omit<RenderRequest, "wait"> & { idempotency_key?: string };
 export type BatchRequest = Omit<JsonBody<paths["/v1/renders/batch"]["post"]["requestBody"]>, "renders"> & {
   renders: BatchRow[];
 };
 /**
- * A row of a batch's answer: the render job with its index, or the index and the error that refused it
- * (not charged). The OpenAPI document describes rows in prose only, so this one type is written here.
+ * A row of a batch's answer: the render job with its index (`replayed: true` when the row's
+ * `idempotency_key` named a render accepted earlier: that render, not charged again), or the index and
+ * the error that refused it (not charged). The OpenAPI document describes rows in prose only, so this
+ * one type is written here.
  */
 export type BatchRowResult =
-  | (RenderJob & { index: number; error: RenderJob["error"] })
+  | (RenderJob & { index: number; error: RenderJob["error"]; replayed?: true })
   | { index: number; error: ErrorBody["error"]; id?: undefined };
 export type BatchResponse = Omit<Ok<paths["/v1/renders/batch"]["post"], 202>, "renders"> & {
   renders: BatchRowResult[];
@@ -38,6 +43,7 @@ export type TemplateListQuery = NonNullable<paths["/v1/templates"]["get"]["param
 export type TemplatePage = Ok<paths["/v1/templates"]["get"], 200>;
 export type TemplateSummary = TemplatePage["data"][number];
 export type TemplateSchema = Ok<paths["/v1/templates/{id}/schema"]["get"], 200>;
+export type Template = Ok<paths["/v1/templates/{id}"]["get"], 200>;
 export type AssetQuery = JsonBody<paths["/v1/assets/query"]["post"]["requestBody"]>;
 export type AssetPage = Ok<paths["/v1/assets/query"]["post"], 200>;
 export type Asset = Ok<paths["/v1/assets"]["post"], 201>;

@@ -105,6 +105,17 @@ describe("renders", () => {
     const summary = await pictor.batches.get(batch.batch_id);
     expect(summary.counts).toMatchObject({ rows: 3, refused: 1, completed: 2 });
   });
+
+  it("renders.batch: a row's own idempotency_key answers a later batch with the same render (replayed)", async () => {
+    const row = { ...card("Keyed row"), idempotency_key: `client-row-${Date.now()}` };
+    const first = await pictor.renders.batch({ renders: [row] });
+    const again = await pictor.renders.batch({ renders: [card("Another row"), row] });
+    const [accepted] = first.renders;
+    const replayed = again.renders[1];
+    expect(accepted?.id).toBeDefined();
+    expect(accepted && "replayed" in accepted ? accepted.replayed : undefined).toBeUndefined();
+    expect(replayed).toMatchObject({ index: 1, id: accepted?.id, replayed: true });
+  });
 });
 
 describe("templates, assets, webhook secret", () => {
@@ -116,6 +127,8 @@ describe("templates, assets, webhook secret", () => {
     expect(keys).toContain("blog-og-card");
     const schema = await pictor.templates.schema("blog-og-card");
     expect(schema.slots.map((s) => s.name)).toContain("headline");
+    const template = await pictor.templates.get("blog-og-card");
+    expect(template).toMatchObject({ key: "blog-og-card", status: "published", published_version: 1 });
   });
 
   it("assets.upload and assets.query", async () => {
