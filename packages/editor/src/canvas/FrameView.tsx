@@ -1,53 +1,43 @@
 import { useRef } from "react";
-import type { FrameT, Layer, SlotValues, TemplateDocumentT, TextLayerT } from "../engine/engine-types.ts";
-import type { EditorEngine, FrameRender } from "../engine/load-engine.ts";
-import { findLayer, type NewLayerKind } from "../model/doc-ops.ts";
-import { type Box, hitBox } from "../model/geometry.ts";
+import type { FrameT, Layer, TextLayerT } from "../engine/engine-types.ts";
+import type { EditorEngine } from "../engine/load-engine.ts";
+import { selectionBounds } from "../model/arrange.ts";
+import { findLayer, updateLayer } from "../model/doc-ops.ts";
+import { hitBox } from "../model/geometry.ts";
 import { eachLayer } from "../model/layer-tree.ts";
 import { absoluteBox, type Selection } from "../model/selection.ts";
+import { guidesOf } from "../store/prefs.ts";
+import { typedInto } from "../store/typing-metrics.ts";
+import { useEditor } from "../store/use-editor.ts";
 import { EmptyLayerOutlines } from "./EmptyLayerOutlines.tsx";
 import { InlineTextEditor } from "./InlineTextEditor.tsx";
 import { Rulers } from "./Rulers.tsx";
 import { MemberOutlines, SelectionHandles } from "./SelectionHandles.tsx";
-import { type FrameGuides, selectionBounds, type Tool, useFrameGestures } from "./use-frame-gestures.ts";
+import { useFrameGestures } from "./use-frame-gestures.ts";
 import { useFrameRender } from "./use-frame-render.ts";
 
-export type { FrameGuides, Tool };
-
 interface Props {
-  engine: EditorEngine;
-  doc: TemplateDocumentT;
   frameIndex: number;
   frame: FrameT;
-  values: SlotValues;
-  zoom: number;
-  tool: Tool;
-  selection: Selection | null;
-  locked: ReadonlySet<string>;
-  guides: FrameGuides;
-  showRulers: boolean;
-  /** The text layer being typed into on this frame, if any. */
-  editing: string | null;
-  onGuides(frameIndex: number, guides: FrameGuides): void;
-  onSelect(selection: Selection): void;
-  /** Live geometry change during a drag (not yet an undo step). */
-  onPreviewBoxes(frameIndex: number, boxes: ReadonlyMap<string, Box>): void;
-  onCommit(): void;
-  /** A drag the browser cancelled: its previews are dropped. */
-  onCancel(): void;
-  onCreate(
-    frameIndex: number,
-    kind: NewLayerKind,
-    box: { x: number; y: number; width: number; height: number } | null,
-  ): void;
-  onRendered(frameIndex: number, frame: FrameT, out: FrameRender | null, error: string | null): void;
-  onEditText(frameIndex: number, id: string | null): void;
-  onText(frameIndex: number, id: string, text: string, eventTime: number): void;
 }
 
-/** One frame: the engine's pixels in a canvas, with selection handles, guides and rulers over them. */
-export function FrameView(props: Props) {
-  const { engine, doc, frameIndex, frame, values, zoom, tool, selection, editing } = props;
+/**
+ * One frame: the engine's pixels in a canvas, with selection handles, guides and rulers over them.
+ * Everything but the frame itself comes from the editor store.
+ */
+export function FrameView({ frameIndex, frame }: Props) {
+  const editor = useEditor();
+  // The stage shows frames once the engine is loaded.
+  const engine = useEditor((s) => s.engine) as EditorEngine;
+  const doc = useEditor((s) => s.doc);
+  const values = useEditor((s) => s.values);
+  const zoom = useEditor((s) => s.zoom);
+  const tool = useEditor((s) => s.tool);
+  const selection = useEditor((s) => s.selection);
+  const locked = useEditor((s) => s.prefs.locked);
+  const guides = useEditor((s) => guidesOf(s.prefs, frame.name));
+  const showRulers = useEditor((s) => s.prefs.rulers);
+  const editing = useEditor((s) => (s.editing?.frame === frameIndex ? s.editing.id : null));
   const canvas = useRef<HTMLCanvasElement>(null);
   const overlay = useRef<HTMLDivElement>(null);
   const surface = useRef<HTMLDivElement>(null);
@@ -62,8 +52,16 @@ export function FrameView(props: Props) {
     frame,
     values,
     scale: renderScale,
-    onRendered: props.onRendered,
+    onRendered: (fi, f, out, err) => editor.frameRendered(fi, f, out, err),
   });
+
+  /** A selection from the canvas: inline typing elsewhere ends; the Design tab unless a preview tab shows. */
+  function select(s: Selection) {
+    const { editing: typing, tab } = editor.getState();
+    editor.select(s);
+    if (typing && (s.frame !== typing.frame || s.layer !== typing.id)) editor.setEditing(null);
+    if (tab !== "preview" && tab !== "api" && tab !== "url") editor.setTab("design");
+  }
 
   const gestures = useFrameGestures(overlay, {
     frameIndex,
@@ -71,13 +69,13 @@ export function FrameView(props: Props) {
     zoom,
     tool,
     selection,
-    locked: props.locked,
-    guides: props.guides,
-    onSelect: props.onSelect,
-    onPreviewBoxes: (boxes) => props.onPreviewBoxes(frameIndex, boxes),
-    onCommit: props.onCommit,
-    onCancel: props.onCancel,
-    onCreate: props.onCreate,
+    locked,
+    guides,
+    onSelect: select,
+    onPreviewBoxes: (boxes) => editor.arrange.previewBoxes(frameIndex, boxes),
+    onCommit: editor.commit,
+    onCancel: editor.cancel,
+    onCreate: (fi, kind, box) => editor.createLayer(fi, kind, box),
   });
   const { ids } = gestures;
 
@@ -88,17 +86,25 @@ export function FrameView(props: Props) {
     const y = (e.clientY - (rect?.top ?? 0)) / zoom;
     // The topmost text under the pointer, at any depth (a text inside a group too).
     const texts = [...eachLayer(frame.layers as Layer[])].filter(
-      (l) => l.type === "text" && l.visible !== false && !props.locked.has(l.id),
+      (l) => l.type === "text" && l.visible !== false && !locked.has(l.id),
     );
     for (let i = texts.length - 1; i >= 0; i--) {
       const l = texts[i] as Layer;
       const b = absoluteBox(frame, l.id);
       if (b && hitBox(b, x, y)) {
-        props.onSelect({ frame: frameIndex, layer: l.id });
-        props.onEditText(frameIndex, l.id);
+        select({ frame: frameIndex, layer: l.id });
+        editor.setEditing({ frame: frameIndex, id: l.id });
         return;
       }
     }
+  }
+
+  /** A keystroke in the inline editor: one undo step per run of typing, timed to its pixels. */
+  function typed(id: string, text: string, at: number) {
+    const next = updateLayer(editor.getState().doc, frameIndex, id, (l) => ({ ...l, text }) as Layer);
+    const target = next.frames[frameIndex];
+    if (target) typedInto(target, at);
+    editor.setDocument(next, `${id}:text`);
   }
 
   const single = ids.length === 1 && ids[0] ? absoluteBox(frame, ids[0]) : null;
@@ -113,9 +119,9 @@ export function FrameView(props: Props) {
   );
 
   return (
-    <div className={`frame-block ${props.showRulers ? "with-rulers" : ""}`}>
+    <div className={`frame-block ${showRulers ? "with-rulers" : ""}`}>
       <div className={`frame-label ${frameSelected ? "active" : ""}`}>
-        <button type="button" onClick={() => props.onSelect({ frame: frameIndex, layer: null })}>
+        <button type="button" onClick={() => select({ frame: frameIndex, layer: null })}>
           {frame.name}
         </button>
         <span className="muted">
@@ -190,18 +196,18 @@ export function FrameView(props: Props) {
               zoom={zoom}
               rich={rich}
               parseRich={engine.module.parseRichText}
-              onText={(text, at) => props.onText(frameIndex, editedLayer.id, text, at)}
-              onDone={() => props.onEditText(frameIndex, null)}
+              onText={(text, at) => typed(editedLayer.id, text, at)}
+              onDone={() => editor.setEditing(null)}
             />
           )}
         </div>
-        {props.showRulers && (
+        {showRulers && (
           <Rulers
             width={frame.width}
             height={frame.height}
             zoom={zoom}
-            guides={props.guides}
-            onGuides={(g) => props.onGuides(frameIndex, g)}
+            guides={guides}
+            onGuides={(g) => editor.setGuides(frame.name, g)}
             surface={surface}
           />
         )}

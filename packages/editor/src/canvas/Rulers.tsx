@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import type { FrameGuides } from "./use-frame-gestures.ts";
+import type { FrameGuides } from "../model/geometry.ts";
 
 interface Props {
   width: number;

@@ -1,10 +1,18 @@
 import { type RefObject, useRef, useState } from "react";
 import type { FrameT, Layer } from "../engine/engine-types.ts";
-import { type Extent, layersInMarquee, rotateBoxes, scaleBoxes, unionExtent } from "../model/arrange.ts";
+import {
+  type Extent,
+  layersInMarquee,
+  rotateBoxes,
+  scaleBoxes,
+  selectionBounds,
+  unionExtent,
+} from "../model/arrange.ts";
 import type { NewLayerKind } from "../model/doc-ops.ts";
 import {
   type Box,
   extent,
+  type FrameGuides,
   type Guide,
   hitBox,
   resizeBox,
@@ -23,13 +31,7 @@ import {
   toggleInSelection,
   toParentAxes,
 } from "../model/selection.ts";
-
-export type Tool = "select" | NewLayerKind;
-
-export interface FrameGuides {
-  x: number[];
-  y: number[];
-}
+import type { Tool } from "../store/editor-store.ts";
 
 type Starts = Map<string, Box>;
 
@@ -88,12 +90,6 @@ function guideTargets(guides: FrameGuides): Extent[] {
     ...guides.x.map((x) => ({ left: x, top: 0, width: 0, height: 0 })),
     ...guides.y.map((y) => ({ left: 0, top: y, width: 0, height: 0 })),
   ];
-}
-
-/** The union box of a multi-selection (unrotated), in frame coordinates. */
-export function selectionBounds(frame: FrameT, ids: readonly string[]): Box | null {
-  const u = unionExtent(ids.map((id) => absoluteBox(frame, id)).flatMap((b) => (b ? [extent(b)] : [])));
-  return u ? { x: u.left, y: u.top, width: u.width, height: u.height, rotation: 0 } : null;
 }
 
 /**

@@ -2,7 +2,7 @@ import { type RefObject, useLayoutEffect, useRef, useState } from "react";
 import type { FrameT, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
 import type { EditorEngine, FrameRender } from "../engine/load-engine.ts";
 import { writeImageData } from "../engine/pixels.ts";
-import { pixelsShown } from "./typing-metrics.ts";
+import { pixelsShown } from "../store/typing-metrics.ts";
 
 interface Options {
   engine: EditorEngine;

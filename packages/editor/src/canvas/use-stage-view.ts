@@ -1,11 +1,5 @@
 import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from "react";
-
-export const MIN_ZOOM = 0.05;
-export const MAX_ZOOM = 4;
-
-export function clampZoom(z: number): number {
-  return Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, Math.round(z * 1000) / 1000));
-}
+import { clampZoom, type ZoomTarget } from "../store/view.ts";
 
 interface Options {
   zoom: number;
@@ -192,7 +186,7 @@ export function useStageView(wrap: RefObject<HTMLElement | null>, { zoom, setZoo
    * (its bounds fill 80 % of the stage, centred).
    */
   function zoomTo(
-    what: "fit" | "selection" | "actual",
+    what: ZoomTarget,
     fit: number,
     selection: { x: number; y: number; width: number; height: number } | null,
     frameName: string | undefined,

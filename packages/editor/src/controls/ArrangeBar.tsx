@@ -1,5 +1,5 @@
 import type { AlignEdge, ZOrder } from "../model/arrange.ts";
-import type { ArrangeActions } from "../store/use-arrange.ts";
+import type { ArrangeActions } from "../store/arrange-actions.ts";
 
 interface Props {
   actions: ArrangeActions;

@@ -1,4 +1,4 @@
-export type ZoomTarget = "fit" | "selection" | "actual";
+import type { ZoomTarget } from "../store/view.ts";
 
 interface Props {
   zoomTo(what: ZoomTarget): void;

@@ -401,3 +401,9 @@ export function layersInMarquee(
     })
     .map((l) => l.id);
 }
+
+/** The union box of a multi-selection (unrotated), in frame coordinates. */
+export function selectionBounds(frame: FrameT, ids: readonly string[]): Box | null {
+  const u = unionExtent(ids.map((id) => absoluteBox(frame, id)).flatMap((b) => (b ? [extent(b)] : [])));
+  return u ? { x: u.left, y: u.top, width: u.width, height: u.height, rotation: 0 } : null;
+}

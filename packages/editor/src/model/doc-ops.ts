@@ -46,6 +46,13 @@ export function removeLayer(doc: Doc, frameIndex: number, id: string): Doc {
   }));
 }
 
+/** A copy without the keys whose value is undefined (a cleared optional property leaves the JSON). */
+export function stripUndefined<T extends object>(value: T): T {
+  const out = { ...value } as Record<string, unknown>;
+  for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
+  return out as T;
+}
+
 export function allLayerIds(doc: Doc): Set<string> {
   const ids = new Set<string>();
   for (const f of doc.frames) for (const l of eachLayer(f.layers)) ids.add(l.id);

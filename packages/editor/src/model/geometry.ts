@@ -22,6 +22,12 @@ export function hitBox(box: Box, px: number, py: number): boolean {
   return Math.abs(lx) <= box.width / 2 && Math.abs(ly) <= box.height / 2;
 }
 
+/** A frame's ruler guides: vertical ones at these x, horizontal ones at these y (frame pixels). */
+export interface FrameGuides {
+  x: number[];
+  y: number[];
+}
+
 export interface Guide {
   axis: "x" | "y";
   at: number;

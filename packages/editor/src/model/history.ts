@@ -1,115 +1,100 @@
-import { useCallback, useRef, useState } from "react";
-
 /**
  * Undo/redo over immutable documents. A drag is one step: `preview` replaces the present while the
  * pointer moves, `commit` records the state before the gesture once, `cancel` (the browser took the
  * pointer away: pointercancel) puts that state back and records nothing. Typing in one field coalesces
  * into one step while the same key keeps coming within a second.
+ *
+ * Plain data, no React: the editor store (store/editor-store.ts) holds one and tells its readers.
  */
-export interface History<T> {
-  present: T;
-  set(next: T, coalesceKey?: string): void;
-  preview(next: T): void;
-  commit(): void;
-  cancel(): void;
-  undo(): void;
-  redo(): void;
-  reset(next: T): void;
-  canUndo: boolean;
-  canRedo: boolean;
-}
+export class History<T> {
+  #past: T[] = [];
+  #present: T;
+  #future: T[] = [];
+  /** The present before the running gesture's first preview; null when no gesture runs. */
+  #gestureBase: T | null = null;
+  #lastKey: string | null = null;
+  #lastAt = 0;
+  readonly #now: () => number;
 
-const COALESCE_MS = 1000;
+  static readonly COALESCE_MS = 1000;
 
-export function useHistory<T>(initial: T): History<T> {
-  const [, force] = useState(0);
-  const state = useRef({
-    past: [] as T[],
-    present: initial,
-    future: [] as T[],
-    gestureBase: null as T | null,
-    lastKey: null as string | null,
-    lastAt: 0,
-  });
-  const rerender = useCallback(() => force((n) => n + 1), []);
-  const s = state.current;
+  constructor(initial: T, now: () => number = Date.now) {
+    this.#present = initial;
+    this.#now = now;
+  }
 
-  const set = useCallback(
-    (next: T, coalesceKey?: string) => {
-      const st = state.current;
-      const now = Date.now();
-      const coalesce =
-        coalesceKey !== undefined && coalesceKey === st.lastKey && now - st.lastAt < COALESCE_MS;
-      if (!coalesce) st.past.push(st.present);
-      st.present = next;
-      st.future = [];
-      st.lastKey = coalesceKey ?? null;
-      st.lastAt = now;
-      rerender();
-    },
-    [rerender],
-  );
-  const preview = useCallback(
-    (next: T) => {
-      const st = state.current;
-      st.gestureBase ??= st.present;
-      st.present = next;
-      rerender();
-    },
-    [rerender],
-  );
-  const commit = useCallback(() => {
-    const st = state.current;
-    if (st.gestureBase !== null && st.gestureBase !== st.present) {
-      st.past.push(st.gestureBase);
-      st.future = [];
+  get present(): T {
+    return this.#present;
+  }
+
+  get canUndo(): boolean {
+    return this.#past.length > 0;
+  }
+
+  get canRedo(): boolean {
+    return this.#future.length > 0;
+  }
+
+  /** A new present, one undo step unless it continues the last edit of the same key within a second. */
+  set(next: T, coalesceKey?: string): void {
+    const now = this.#now();
+    const coalesce =
+      coalesceKey !== undefined && coalesceKey === this.#lastKey && now - this.#lastAt < History.COALESCE_MS;
+    if (!coalesce) this.#past.push(this.#present);
+    this.#present = next;
+    this.#future = [];
+    this.#lastKey = coalesceKey ?? null;
+    this.#lastAt = now;
+  }
+
+  /** The present during a gesture, not yet an undo step. */
+  preview(next: T): void {
+    this.#gestureBase ??= this.#present;
+    this.#present = next;
+  }
+
+  /** Ends a gesture: one undo step back to where it started, if it changed anything. */
+  commit(): void {
+    if (this.#gestureBase !== null && this.#gestureBase !== this.#present) {
+      this.#past.push(this.#gestureBase);
+      this.#future = [];
     }
-    st.gestureBase = null;
-    st.lastKey = null;
-    rerender();
-  }, [rerender]);
-  const cancel = useCallback(() => {
-    const st = state.current;
-    if (st.gestureBase !== null) st.present = st.gestureBase;
-    st.gestureBase = null;
-    st.lastKey = null;
-    rerender();
-  }, [rerender]);
-  const undo = useCallback(() => {
-    const st = state.current;
-    const prev = st.past.pop();
-    if (prev === undefined) return;
-    st.future.push(st.present);
-    st.present = prev;
-    st.lastKey = null;
-    rerender();
-  }, [rerender]);
-  const redo = useCallback(() => {
-    const st = state.current;
-    const next = st.future.pop();
-    if (next === undefined) return;
-    st.past.push(st.present);
-    st.present = next;
-    st.lastKey = null;
-    rerender();
-  }, [rerender]);
-  const reset = useCallback(
-    (next: T) => {
-      state.current = { past: [], present: next, future: [], gestureBase: null, lastKey: null, lastAt: 0 };
-      rerender();
-    },
-    [rerender],
-  );
-  return {
-    present: s.present,
-    set,
-    preview,
-    commit,
-    cancel,
-    undo,
-    redo,
-    reset,
-    canUndo: s.past.length > 0,
-    canRedo: s.future.length > 0,
-  };
+    this.#gestureBase = null;
+    this.#lastKey = null;
+  }
+
+  /** Ends a gesture the browser cancelled: back to where it started, no undo step. */
+  cancel(): void {
+    if (this.#gestureBase !== null) this.#present = this.#gestureBase;
+    this.#gestureBase = null;
+    this.#lastKey = null;
+  }
+
+  undo(): boolean {
+    const prev = this.#past.pop();
+    if (prev === undefined) return false;
+    this.#future.push(this.#present);
+    this.#present = prev;
+    this.#lastKey = null;
+    return true;
+  }
+
+  redo(): boolean {
+    const next = this.#future.pop();
+    if (next === undefined) return false;
+    this.#past.push(this.#present);
+    this.#present = next;
+    this.#lastKey = null;
+    return true;
+  }
+
+  /** A new document: no past, no future. */
+  reset(next: T): void {
+    this.#past = [];
+    this.#present = next;
+    this.#future = [];
+    this.#gestureBase = null;
+    this.#lastKey = null;
+    this.#lastAt = 0;
+  }
 }

@@ -1,6 +1,6 @@
 import { CheckField, ColorField, NumberField, TextField } from "../controls/fields.tsx";
 import type { SlotT, TemplateDocumentT } from "../engine/engine-types.ts";
-import { renameBindings, uniqueSlotName } from "../model/doc-ops.ts";
+import { renameBindings, stripUndefined, uniqueSlotName } from "../model/doc-ops.ts";
 
 interface Props {
   doc: TemplateDocumentT;
@@ -155,10 +155,4 @@ function SlotNameField({ name, onRename }: { name: string; onRename(name: string
       />
     </label>
   );
-}
-
-export function stripUndefined<T extends object>(value: T): T {
-  const out = { ...value } as Record<string, unknown>;
-  for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
-  return out as T;
 }

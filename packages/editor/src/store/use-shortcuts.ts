@@ -1,5 +1,8 @@
 import { useEffect, useRef } from "react";
 import type { AlignEdge, ZOrder } from "../model/arrange.ts";
+import type { EditorStore } from "./editor-store.ts";
+import { toolOfKey } from "./tools.ts";
+import type { ZoomTarget } from "./view.ts";
 
 export interface ShortcutActions {
   undo(): void;
@@ -26,7 +29,26 @@ export interface ShortcutActions {
   toggleHidden(): boolean;
   /** Enter: type into the selected text layer. */
   editText(): boolean;
-  zoomTo(what: "fit" | "selection" | "actual"): void;
+  zoomTo(what: ZoomTarget): void;
+}
+
+/** The shortcuts' actions on an editor store. */
+export function shortcutActions(editor: EditorStore): ShortcutActions {
+  return {
+    ...editor.arrange,
+    undo: editor.undo,
+    redo: editor.redo,
+    save: () => void editor.save(),
+    deselect: () => editor.deselect(),
+    zoom: (direction) => editor.zoomStep(direction),
+    zoomTo: (what) => editor.zoomTo(what),
+    editText: () => editor.editText(),
+    tool(key) {
+      const tool = toolOfKey(key);
+      if (tool) editor.setTool(tool);
+      return tool !== undefined;
+    },
+  };
 }
 
 /** Alt+letter (by physical key, as Alt changes the character on some layouts): align, distribute. */

@@ -1,10 +1,15 @@
-import { takeTypingLatencies } from "../canvas/typing-metrics.ts";
-import type { SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
+import type { FrameT, Layer, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
 import { lastRenderTimings, loadEditorEngine } from "../engine/load-engine.ts";
 import { sha256Hex, toBase64 } from "../engine/pixels.ts";
+import { findLayer, updateLayer } from "../model/doc-ops.ts";
+import { activeEditor } from "../store/active-editor.ts";
+import type { EditorStore } from "../store/editor-store.ts";
+import { takeTypingLatencies } from "../store/typing-metrics.ts";
 
 /**
- * `window.__pictor`: what the end-to-end tests and the editor benchmark read from the page. The
+ * `window.__pictor`: what the end-to-end tests and the editor benchmark read from the page. Only the
+ * test entry (testing/entry.ts, built by `buildEditor({ testBridge: true })`) installs it; the
+ * production bundle has none of this module. The
  * pixels are the engine's own RGBA (premultiplied, equal to straight RGBA where opaque), not the
  * canvas's, so a comparison with API output is a comparison of engine outputs.
  */
@@ -41,15 +46,25 @@ export interface PictorHook {
   typingLatencies(): number[];
 }
 
-interface EditorBridge {
-  document(): TemplateDocumentT;
-  editLayer(layerId: string, patch: Record<string, unknown>): Promise<number>;
-}
-
-let bridge: EditorBridge | null = null;
-
-export function registerEditorBridge(b: EditorBridge | null): void {
-  bridge = b;
+/**
+ * A layer patch through the editor's own history (as a properties-panel edit is), resolved when the
+ * canvas has drawn the edited frame, with the time that took in ms.
+ */
+function editLayer(editor: EditorStore, layerId: string, patch: Record<string, unknown>): Promise<number> {
+  const started = performance.now();
+  const doc = editor.getState().doc;
+  const fi = doc.frames.findIndex((f) => findLayer(f.layers as Layer[], layerId));
+  if (fi < 0) return Promise.reject(new Error(`no layer ${layerId}`));
+  const next = updateLayer(doc, fi, layerId, (l) => ({ ...l, ...patch }) as Layer);
+  const target = next.frames[fi];
+  return new Promise<number>((resolve) => {
+    const stop = editor.onFrameRendered((i: number, f: FrameT) => {
+      if (i !== fi || f !== target) return;
+      stop();
+      resolve(performance.now() - started);
+    });
+    editor.setDocument(next);
+  });
 }
 
 export function installTestHook(): void {
@@ -60,7 +75,7 @@ export function installTestHook(): void {
     },
     async renderRGBA(options) {
       const engine = await loadEditorEngine();
-      const document = options.document ?? bridge?.document();
+      const document = options.document ?? activeEditor()?.getState().doc;
       if (!document) throw new Error("no document open in the editor");
       const out = await engine.render(document, {
         frame: options.frame,
@@ -77,12 +92,13 @@ export function installTestHook(): void {
         ...(options.bytes ? { base64: toBase64(out.pixels) } : {}),
       };
     },
-    currentDocument: () => bridge?.document() ?? null,
+    currentDocument: () => activeEditor()?.getState().doc ?? null,
     lastRenderTimings,
     typingLatencies: takeTypingLatencies,
     editLayer(layerId, patch) {
-      if (!bridge) return Promise.reject(new Error("no document open in the editor"));
-      return bridge.editLayer(layerId, patch);
+      const editor = activeEditor();
+      if (!editor) return Promise.reject(new Error("no document open in the editor"));
+      return editLayer(editor, layerId, patch);
     },
   };
   (window as unknown as { __pictor: PictorHook }).__pictor = hook;

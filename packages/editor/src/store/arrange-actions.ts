@@ -1,4 +1,3 @@
-import { useRef } from "react";
 import type { Layer, TemplateDocumentT } from "../engine/engine-types.ts";
 import {
   type AlignEdge,
@@ -7,6 +6,7 @@ import {
   distributeLayers,
   groupLayers,
   reorderLayers,
+  selectionBounds,
   translateLayers,
   ungroupLayer,
   type ZOrder,
@@ -15,19 +15,23 @@ import { copyPayload, pastePayload } from "../model/clipboard.ts";
 import { readClipboard, writeClipboard } from "../model/clipboard-io.ts";
 import { duplicateLayer, findLayer, removeLayer, updateLayer } from "../model/doc-ops.ts";
 import type { Box } from "../model/geometry.ts";
-import type { History } from "../model/history.ts";
 import { childLayers } from "../model/layer-tree.ts";
 import { type Selection, selectedIds, selectLayers } from "../model/selection.ts";
 
-interface Options {
-  history: History<TemplateDocumentT>;
-  selection: Selection | null;
-  setSelection(s: Selection | null): void;
-  /** Ids of locked layers (the editor's own state, not part of the document). */
-  locked: ReadonlySet<string>;
+/** What the actions need of the editor store (store/editor-store.ts). */
+interface Editor {
+  getState(): {
+    doc: TemplateDocumentT;
+    selection: Selection | null;
+    /** Align and distribute to the frame rather than the selection. */
+    toFrame: boolean;
+    /** Ids of locked layers (the editor's own state, not part of the document). */
+    prefs: { locked: ReadonlySet<string> };
+  };
+  setDocument(next: TemplateDocumentT, coalesceKey?: string): void;
+  previewDocument(next: TemplateDocumentT): void;
+  select(selection: Selection | null): void;
   toggleLocked(ids: readonly string[]): void;
-  /** Align and distribute to the frame rather than the selection. */
-  toFrame: boolean;
 }
 
 /**
@@ -35,37 +39,38 @@ interface Options {
  * delete, duplicate, copy, cut and paste, lock and hide. Every action reads the latest document and
  * selection and is one undo step; each returns false when there was nothing to act on.
  */
-export function useArrange(options: Options) {
-  const latest = useRef(options);
-  latest.current = options;
-
+export function createArrangeActions(editor: Editor) {
   function ctx() {
-    const o = latest.current;
-    const doc = o.history.present;
-    const fi = Math.max(0, Math.min(o.selection?.frame ?? 0, doc.frames.length - 1));
-    const ids = selectedIds(o.selection).filter(
+    const s = editor.getState();
+    const doc = s.doc;
+    const fi = Math.max(0, Math.min(s.selection?.frame ?? 0, doc.frames.length - 1));
+    const ids = selectedIds(s.selection).filter(
       (id) => doc.frames[fi] && findLayer(doc.frames[fi].layers as Layer[], id),
     );
     // Locked layers are not moved by arrangement (they can still be selected in the layers panel).
-    const free = ids.filter((id) => !o.locked.has(id));
-    return { o, doc, fi, ids, free };
+    const free = ids.filter((id) => !s.prefs.locked.has(id));
+    return { toFrame: s.toFrame, doc, fi, ids, free };
   }
 
   function set(next: TemplateDocumentT, key?: string) {
-    latest.current.history.set(next, key);
+    editor.setDocument(next, key);
+  }
+
+  function setSelection(selection: Selection | null) {
+    editor.select(selection);
   }
 
   return {
     align(edge: AlignEdge): boolean {
-      const { o, doc, fi, free } = ctx();
+      const { toFrame, doc, fi, free } = ctx();
       if (free.length === 0) return false;
-      set(alignLayers(doc, fi, free, edge, o.toFrame));
+      set(alignLayers(doc, fi, free, edge, toFrame));
       return true;
     },
     distribute(axis: "x" | "y"): boolean {
-      const { o, doc, fi, free } = ctx();
+      const { toFrame, doc, fi, free } = ctx();
       if (free.length === 0) return false;
-      set(distributeLayers(doc, fi, free, axis, o.toFrame));
+      set(distributeLayers(doc, fi, free, axis, toFrame));
       return true;
     },
     order(op: ZOrder): boolean {
@@ -75,16 +80,16 @@ export function useArrange(options: Options) {
       return true;
     },
     group(): boolean {
-      const { o, doc, fi, ids } = ctx();
+      const { doc, fi, ids } = ctx();
       if (ids.length === 0) return false;
       const out = groupLayers(doc, fi, ids);
       if (!out) return true;
       set(out.doc);
-      o.setSelection({ frame: fi, layer: out.id });
+      setSelection({ frame: fi, layer: out.id });
       return true;
     },
     ungroup(): boolean {
-      const { o, doc, fi, ids } = ctx();
+      const { doc, fi, ids } = ctx();
       const groups = ids.filter((id) => {
         const l = doc.frames[fi] && findLayer(doc.frames[fi].layers as Layer[], id);
         return l && childLayers(l) !== null;
@@ -100,7 +105,7 @@ export function useArrange(options: Options) {
         }
       }
       set(next);
-      o.setSelection(selectLayers(fi, freed));
+      setSelection(selectLayers(fi, freed));
       return true;
     },
     nudge(dx: number, dy: number): boolean {
@@ -111,20 +116,20 @@ export function useArrange(options: Options) {
       return true;
     },
     remove(): boolean {
-      const { o, doc, fi, ids } = ctx();
+      const { doc, fi, ids } = ctx();
       if (ids.length === 0) return false;
       set(ids.reduce((d, id) => removeLayer(d, fi, id), doc));
-      o.setSelection({ frame: fi, layer: null });
+      setSelection({ frame: fi, layer: null });
       return true;
     },
     duplicate(): boolean {
-      const { o, doc, fi, ids } = ctx();
+      const { doc, fi, ids } = ctx();
       if (ids.length === 0) return false;
       if (ids.length === 1 && ids[0]) {
         const dup = duplicateLayer(doc, fi, ids[0]);
         if (dup.id) {
           set(dup.doc);
-          o.setSelection({ frame: fi, layer: dup.id });
+          setSelection({ frame: fi, layer: dup.id });
         }
         return true;
       }
@@ -132,7 +137,7 @@ export function useArrange(options: Options) {
       if (!payload) return true;
       const pasted = pastePayload(doc, fi, payload);
       set(translateLayers(pasted.doc, fi, new Map(pasted.ids.map((id) => [id, { dx: 20, dy: 20 }]))));
-      o.setSelection(selectLayers(fi, pasted.ids));
+      setSelection(selectLayers(fi, pasted.ids));
       return true;
     },
     copy(): boolean {
@@ -143,29 +148,29 @@ export function useArrange(options: Options) {
       return true;
     },
     cut(): boolean {
-      const { o, doc, fi, ids } = ctx();
+      const { doc, fi, ids } = ctx();
       const payload = ids.length > 0 ? copyPayload(doc, fi, ids) : null;
       if (!payload) return false;
       void writeClipboard(payload);
       set(ids.reduce((d, id) => removeLayer(d, fi, id), doc));
-      o.setSelection({ frame: fi, layer: null });
+      setSelection({ frame: fi, layer: null });
       return true;
     },
     paste(): boolean {
       void readClipboard().then((payload) => {
         if (!payload) return;
-        const { o, doc, fi } = ctx();
+        const { doc, fi } = ctx();
         const pasted = pastePayload(doc, fi, payload);
         set(pasted.doc);
-        o.setSelection(selectLayers(fi, pasted.ids));
+        setSelection(selectLayers(fi, pasted.ids));
       });
       return true;
     },
     selectAll(): boolean {
-      const { o, doc, fi } = ctx();
+      const { doc, fi } = ctx();
       const frame = doc.frames[fi];
       if (!frame) return false;
-      o.setSelection(
+      setSelection(
         selectLayers(
           fi,
           (frame.layers as Layer[]).map((l) => l.id),
@@ -174,9 +179,9 @@ export function useArrange(options: Options) {
       return true;
     },
     toggleLock(): boolean {
-      const { o, ids } = ctx();
+      const { ids } = ctx();
       if (ids.length === 0) return false;
-      o.toggleLocked(ids);
+      editor.toggleLocked(ids);
       return true;
     },
     toggleHidden(): boolean {
@@ -199,10 +204,11 @@ export function useArrange(options: Options) {
     },
     /** Live boxes during a drag (the pointer gesture's preview, one undo step at commit). */
     previewBoxes(frameIndex: number, boxes: ReadonlyMap<string, Box>) {
-      const h = latest.current.history;
-      h.preview(applyBoxes(h.present, frameIndex, boxes));
+      editor.previewDocument(applyBoxes(editor.getState().doc, frameIndex, boxes));
     },
+    /** The union box of these layers of a frame (unrotated), in frame coordinates. */
+    bounds: selectionBounds,
   };
 }
 
-export type ArrangeActions = ReturnType<typeof useArrange>;
+export type ArrangeActions = ReturnType<typeof createArrangeActions>;
