@@ -3,21 +3,23 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { basename, extname, join, resolve } from "node:path";
 import {
+  type BatchResponse,
   type BatchRow,
   type BatchRowResult,
   Pictor,
   PictorError,
   type RenderJob,
+  type Template,
   type TemplateSchema,
 } from "@pictor/client";
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
 import { parse as parseCsv } from "csv-parse/sync";
+// The API's limits per batch request (api-decisions.md): 1,000 rows, a 10 MiB body. Plain constants
+// of the domain, no server code; a server with a lower body limit is handled by halving on its 413.
+import { BATCH_BODY_LIMIT, canonicalJson, MAX_BATCH_ROWS } from "../domain/batches.ts";
 import { EXIT_FAILED, UsageError } from "./usage-error.ts";
-
-/** The API's row limit per batch request (api-decisions.md). */
-export const MAX_BATCH_ROWS = 1000;
 
 interface BatchFlags {
   template: string;
@@ -40,7 +42,10 @@ export interface ResultRecord {
   file: string;
   /** A hash of the row's request, so a rerun knows whether the row changed. */
   content: string;
-  /** The idempotency key the row was last sent with: its content hash, chained on each resend. */
+  /**
+   * The row's idempotency key (`idempotency_key`) it was last sent with: derived from its content
+   * (rowKey), or after a failed render a key chained on the previous one (retryKey).
+   */
   key: string;
 }
 const RESULT_COLUMNS: (keyof ResultRecord)[] = [
@@ -57,6 +62,7 @@ const RESULT_COLUMNS: (keyof ResultRecord)[] = [
 /** Refusals that sending the same row again cannot change; any other refusal (credits, a rate limit) is retried. */
 const PERMANENT_REFUSALS = new Set([
   "invalid_request",
+  "payload_too_large",
   "invalid_scale",
   "unknown_slot",
   "invalid_webhook_url",
@@ -262,6 +268,94 @@ function hash(...parts: string[]): string {
   return createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 32);
 }
 
+/**
+ * A row's idempotency key, from what it renders: the template (id and the published version the run
+ * starts with) and the row's request, as canonical JSON, SHA-256. Not its line: a row that moves keeps
+ * its key. `occurrence` numbers rows with the same content (2, 3, …) so that each is its own render.
+ * Sent again within the server's 24 hours, with the results file lost or not, in any chunk, the row
+ * is answered with its first render and not charged again.
+ */
+export function rowKey(
+  template: Pick<Template, "id" | "published_version">,
+  body: BatchRow,
+  occurrence: number,
+) {
+  const content = canonicalJson({ template: template.id, version: template.published_version, row: body });
+  const key = `pictor-batch-${createHash("sha256").update(content).digest("hex")}`;
+  return occurrence > 1 ? `${key}-${occurrence}` : key;
+}
+
+/** The key of a row sent again after its render failed: a new render, the same for every rerun. */
+function retryKey(key: string): string {
+  return `pictor-batch-retry-${hash(key)}`;
+}
+
+const requestOverhead = Buffer.byteLength(JSON.stringify({ renders: [] }));
+
+/**
+ * Cuts rows into requests of at most `chunk` rows whose bodies (as the client serializes them) are at
+ * most `limit` bytes, in order. A row over the limit on its own goes to `oversized`: no request can
+ * carry it.
+ */
+export function planChunks<T>(
+  items: readonly T[],
+  bodyOf: (item: T) => BatchRow,
+  chunk: number,
+  limit: number,
+): { chunks: T[][]; oversized: { item: T; bytes: number }[] } {
+  const chunks: T[][] = [];
+  const oversized: { item: T; bytes: number }[] = [];
+  let current: T[] = [];
+  let bytes = requestOverhead;
+  for (const item of items) {
+    const size = Buffer.byteLength(JSON.stringify(bodyOf(item)));
+    if (requestOverhead + size > limit) {
+      oversized.push({ item, bytes: requestOverhead + size });
+      continue;
+    }
+    // A comma between rows.
+    if (current.length >= chunk || bytes + 1 + size > limit) {
+      if (current.length > 0) chunks.push(current);
+      current = [];
+      bytes = requestOverhead;
+    }
+    bytes += (current.length > 0 ? 1 : 0) + size;
+    current.push(item);
+  }
+  if (current.length > 0) chunks.push(current);
+  return { chunks, oversized };
+}
+
+/**
+ * Sends each chunk; a chunk the server answers `413 payload_too_large` (a server whose body limit is
+ * lower than this one's figure) is sent again as two halves, down to single rows: a row the server
+ * still refuses alone is `tooLarge`, and the run goes on.
+ */
+export async function sendChunks<T>(
+  chunks: T[][],
+  send: (rows: T[]) => Promise<BatchResponse>,
+  answered: (rows: T[], response: BatchResponse) => Promise<void>,
+  tooLarge: (item: T, message: string) => Promise<void>,
+): Promise<void> {
+  const queue = [...chunks];
+  for (let rows = queue.shift(); rows !== undefined; rows = queue.shift()) {
+    let response: BatchResponse;
+    try {
+      response = await send(rows);
+    } catch (error) {
+      if (!(error instanceof PictorError) || error.status !== 413) throw error;
+      if (rows.length === 1) {
+        await tooLarge(rows[0] as T, error.message);
+      } else {
+        const half = Math.ceil(rows.length / 2);
+        queue.unshift(rows.slice(0, half), rows.slice(half));
+      }
+      continue;
+    }
+    await answered(rows, response);
+  }
+}
+
 async function batchCommand(fileArg: string, flags: BatchFlags): Promise<number> {
   const apiKey = flags.key ?? process.env.PICTOR_API_KEY;
   if (!apiKey) throw new UsageError("an API key is needed: --key sk_live_… or PICTOR_API_KEY");
@@ -287,6 +381,8 @@ async function batchCommand(fileArg: string, flags: BatchFlags): Promise<number>
     }
     throw error;
   }
+  // The published version is part of each row's key: after a new version is published, rows render anew.
+  const template = await pictor.templates.get(flags.template);
   const slots = new Map(schema.slots.map((s) => [s.name, s.type as string]));
   const columns = new Set(rows.flatMap((r) => Object.keys(r.values)));
   const unknown = [...columns].filter(
@@ -301,7 +397,8 @@ async function batchCommand(fileArg: string, flags: BatchFlags): Promise<number>
 
   const previous = await readResults(resultsPath);
   const results = new Map<number, ResultRecord>();
-  const toSend: { row: InputRow; body: BatchRow; key: string }[] = [];
+  const toSend: { row: InputRow; body: BatchRow }[] = [];
+  const occurrences = new Map<string, number>();
   const toWait: ResultRecord[] = [];
   const usedNames = new Set<string>();
   const fileFor = (row: InputRow, format: string | undefined) => {
@@ -329,13 +426,18 @@ async function batchCommand(fileArg: string, flags: BatchFlags): Promise<number>
       continue;
     }
     const name = fileFor(row, built.body.format);
-    // An unchanged row is sent again with the same key, so a batch the server already took is replayed,
-    // not charged again; a row whose render failed or that was refused for a passing reason (credits)
-    // gets a new key chained on the old one, so that it is really sent anew.
+    // Each row carries its own idempotency key, from its content: a row the server accepted before
+    // (within its 24 hours) is answered with that render and not charged again, whatever chunk it
+    // comes in and whether or not the results file survived. An unchanged row keeps the key it was
+    // last sent with; one whose render failed gets a new key chained on that one, so that it is
+    // rendered anew (a refused row's key was never kept: it is sent again with the same one).
     const content = hash(flags.template, String(row.line), JSON.stringify(built.body));
+    const request = JSON.stringify(built.body);
+    const occurrence = (occurrences.get(request) ?? 0) + 1;
+    occurrences.set(request, occurrence);
     const same = before !== undefined && before.content === content;
-    const retry = same && (before.status === "failed" || before.status === "refused");
-    const key = retry && before.key ? hash(content, before.key) : content;
+    const last = same && before.key ? before.key : rowKey(template, built.body, occurrence);
+    const key = same && before.status === "failed" ? retryKey(last) : last;
     const refusal = before?.error.split(":")[0] ?? "";
     if (same && before.status === "completed" && existsSync(join(outDir, before.file))) {
       results.set(row.line, before);
@@ -346,7 +448,7 @@ async function batchCommand(fileArg: string, flags: BatchFlags): Promise<number>
       results.set(row.line, waiting);
       toWait.push(waiting);
     } else {
-      toSend.push({ row, body: built.body, key });
+      toSend.push({ row, body: { ...built.body, idempotency_key: key } });
       results.set(row.line, {
         row: row.line,
         id: "",
@@ -361,7 +463,9 @@ async function batchCommand(fileArg: string, flags: BatchFlags): Promise<number>
   }
 
   const total = rows.length;
-  const tally = { done: 0, failed: 0, credits: 0 };
+  const tally = { done: 0, failed: 0, credits: 0, replayed: 0 };
+  /** Rows this run was charged for: their refunds come off the run's credits. */
+  const charged = new Set<number>();
   for (const r of results.values()) {
     if (r.status === "completed") tally.done++;
     if (r.status === "refused") tally.failed++;
@@ -379,34 +483,57 @@ async function batchCommand(fileArg: string, flags: BatchFlags): Promise<number>
   bar?.start(total, finished(), tally);
   const tick = () => bar?.update(finished(), tally);
 
-  // Send: chunks of at most --chunk rows, each with a key derived from its rows' keys.
+  // Send: requests of at most --chunk rows and the API's body limit; a row over the limit on its own is
+  // refused here, and the others go on. Each request gets its own Idempotency-Key from the client (for
+  // its retries); what keeps a row from being charged twice across requests and runs is its own key.
   const batches: { id: string; lines: number[] }[] = [];
-  for (let i = 0; i < toSend.length; i += flags.chunk) {
-    const chunk = toSend.slice(i, i + flags.chunk);
-    const response = await pictor.renders.batch(
-      { renders: chunk.map((c) => c.body) },
-      { idempotencyKey: `pictor-batch-${hash(...chunk.map((c) => c.key))}` },
-    );
-    const lines: number[] = [];
-    for (const rowResult of response.renders) {
-      const sent = chunk[rowResult.index];
-      if (!sent) continue;
-      const record = results.get(sent.row.line) as ResultRecord;
-      if (rowResult.id === undefined) {
-        record.status = "refused";
-        record.error = `${rowResult.error.code}: ${rowResult.error.message}`;
-        tally.failed++;
-      } else {
-        record.id = rowResult.id;
-        record.status = rowResult.status;
-        lines.push(sent.row.line);
-        tally.credits += rowResult.credits_charged;
-      }
-    }
-    batches.push({ id: response.batch_id, lines });
+  const refuse = async (item: (typeof toSend)[number], message: string) => {
+    const record = results.get(item.row.line) as ResultRecord;
+    record.status = "refused";
+    record.error = `payload_too_large: ${message}`;
+    tally.failed++;
     await writeResults(resultsPath, results.values());
     tick();
+  };
+  const { chunks, oversized } = planChunks(toSend, (c) => c.body, flags.chunk, BATCH_BODY_LIMIT);
+  for (const { item, bytes } of oversized) {
+    const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
+    await refuse(
+      item,
+      `this row alone is a ${mib(bytes)} MiB request; a batch request holds at most ${mib(BATCH_BODY_LIMIT)} MiB`,
+    );
   }
+  await sendChunks(
+    chunks,
+    (chunk) => pictor.renders.batch({ renders: chunk.map((c) => c.body) }),
+    async (chunk, response) => {
+      const lines: number[] = [];
+      for (const rowResult of response.renders) {
+        const sent = chunk[rowResult.index];
+        if (!sent) continue;
+        const record = results.get(sent.row.line) as ResultRecord;
+        if (rowResult.id === undefined) {
+          record.status = "refused";
+          record.error = `${rowResult.error.code}: ${rowResult.error.message}`;
+          tally.failed++;
+        } else {
+          record.id = rowResult.id;
+          record.status = rowResult.status;
+          lines.push(sent.row.line);
+          if (rowResult.replayed) {
+            tally.replayed++;
+          } else {
+            tally.credits += rowResult.credits_charged;
+            charged.add(sent.row.line);
+          }
+        }
+      }
+      batches.push({ id: response.batch_id, lines });
+      await writeResults(resultsPath, results.values());
+      tick();
+    },
+    refuse,
+  );
 
   // Wait and download: poll each batch (one request for up to 1,000 rows), fetch completed images.
   const downloads: Promise<void>[] = [];
@@ -435,23 +562,24 @@ async function batchCommand(fileArg: string, flags: BatchFlags): Promise<number>
     } else if (job.status === "failed") {
       record.status = "failed";
       record.error = job.error ? `${job.error.code}: ${job.error.message}` : "failed";
-      tally.credits -= job.credits_refunded;
+      if (charged.has(record.row)) tally.credits -= job.credits_refunded;
       tally.failed++;
       tick();
     }
   };
   const open = new Map(batches.map((b) => [b.id, new Set(b.lines)]));
-  const lineOf = new Map([...results.values()].filter((r) => r.id).map((r) => [r.id, r.row]));
+  // Render id → the rows answered with it (one, unless rows were given one key: then each settles).
+  const linesOf = new Map<string, number[]>();
+  for (const r of results.values()) if (r.id) linesOf.set(r.id, [...(linesOf.get(r.id) ?? []), r.row]);
   let interval = 200;
   while ([...open.values()].some((s) => s.size > 0)) {
     for (const [batchId, lines] of open) {
       if (lines.size === 0) continue;
       const batch = await pictor.batches.get(batchId);
       for (const row of batch.renders as BatchRowResult[]) {
-        if (row.id === undefined) continue;
-        const line = lineOf.get(row.id);
-        if (line === undefined || !lines.has(line)) continue;
-        if (row.status === "completed" || row.status === "failed") {
+        if (row.id === undefined || (row.status !== "completed" && row.status !== "failed")) continue;
+        for (const line of linesOf.get(row.id) ?? []) {
+          if (!lines.has(line)) continue;
           lines.delete(line);
           await settle(results.get(line) as ResultRecord, row);
         }
@@ -478,22 +606,40 @@ async function batchCommand(fileArg: string, flags: BatchFlags): Promise<number>
 
   const bad = [...results.values()].filter((r) => r.status !== "completed");
   for (const r of bad) process.stderr.write(`${fileArg}:${r.row}: ${r.status}: ${r.error}\n`);
+  const sent = toSend.length - oversized.length;
+  const replayed =
+    tally.replayed > 0
+      ? ` (${tally.replayed} rows answered with renders accepted earlier, not charged again)`
+      : "";
   process.stdout.write(
-    `${tally.done} of ${total} rows rendered (${skipped} already done, ${toSend.length} sent), ${bad.length} failed, ${tally.credits} credits; images in ${outDir}, results in ${resultsPath}\n`,
+    `${tally.done} of ${total} rows rendered (${skipped} already done, ${sent} sent), ${bad.length} failed, ${tally.credits} credits${replayed}; images in ${outDir}, results in ${resultsPath}\n`,
   );
   return bad.length > 0 ? EXIT_FAILED : 0;
 }
 
+/** Downloads refused for the rate (429) are waited out this many times before the file counts as failed. */
+const MAX_RATE_LIMITED_WAITS = 60;
+
 async function download(url: string, path: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  for (let attempt = 0, waits = 0; ; ) {
     try {
       const response = await fetch(url);
+      // File downloads are rate-limited per address and per account: wait as told, then go on.
+      if (response.status === 429 && waits < MAX_RATE_LIMITED_WAITS) {
+        waits++;
+        await response.body?.cancel();
+        const seconds = Number(response.headers.get("retry-after"));
+        await sleep(Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 60) * 1000 : 1000);
+        continue;
+      }
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       await writeFile(path, new Uint8Array(await response.arrayBuffer()));
       return;
     } catch (error) {
       if (attempt >= 3) throw error;
-      await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
+      await sleep(250 * 2 ** attempt);
+      attempt++;
     }
   }
 }

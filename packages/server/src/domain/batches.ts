@@ -50,7 +50,8 @@ export function batchRowFingerprint(request: RenderRequest): string {
   return createHash("sha256").update("batch row\n").update(canonicalJson(request)).digest("hex");
 }
 
-function canonicalJson(value: unknown): string {
+/** JSON with object keys sorted (undefined members left out), so equal values give equal text. */
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value)
