@@ -131,6 +131,31 @@ export async function openBackend(
   };
 }
 
+/**
+ * `pictor serve`'s rule before it opens (and migrates) the database: one newer than this build is
+ * refused, one that cannot be reached is a BackendError naming it. Returns the backend's description.
+ */
+export async function checkServeSchema(config: BackendConfig): Promise<string> {
+  const { backend } = config;
+  if (backend.state === "sqlite") {
+    const description = `SQLite ${dataPaths(config.dataDir).database}`;
+    const found = sqliteSchemaVersion(dataPaths(config.dataDir).database);
+    if (found !== null) checkSchema(description, found, SQLITE_BUILD_SCHEMA_VERSION, "upgrade");
+    return description;
+  }
+  const description = `PostgreSQL ${postgresLocation(backend.databaseUrl)}`;
+  let found: number;
+  try {
+    found = await postgresSchemaVersion(backend.databaseUrl, `pictor-${config.role}`);
+  } catch (error) {
+    throw new BackendError(`cannot reach ${description}: ${reason(error)}. Check DATABASE_URL.`, {
+      cause: error,
+    });
+  }
+  checkSchema(description, found, POSTGRES_BUILD_SCHEMA_VERSION, "upgrade");
+  return description;
+}
+
 function statePorts(
   state: Pick<BackendState, "accounts" | "ledger" | "templates" | "assets" | "assetLibrary"> & {
     clock?: Clock;

@@ -1,24 +1,176 @@
+import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
+import { createWorkerPool, type WorkerPool } from "../adapters/queue/worker-pool.ts";
+import { createRenderService } from "../app/render-service.ts";
+import { createFirstAccount } from "../domain/accounts.ts";
+import { buildApp } from "../http/app.ts";
+import type { App } from "../http/app-types.ts";
+import { assetLinksAt } from "../http/views.ts";
+import { createWebhookDeliverer } from "../jobs/deliver-webhooks.ts";
+import { OutputHashes } from "../jobs/output-hashes.ts";
+import type { RenderJobDeps } from "../jobs/render-job.ts";
 import type { ServeConfig } from "./config.ts";
-import type { RunningServer, ServeTestHooks } from "./running-server.ts";
+import { listen, logOptions, type RunningServer, type ServeTestHooks } from "./running-server.ts";
+import type { ServeBackend } from "./serve-backend.ts";
 
 export type { RunningServer, ServeTestHooks } from "./running-server.ts";
 
 /**
- * The composition root of `pictor serve`: the one place that turns configuration into adapters.
- * Every backend is a case here; adding one without wiring it fails the typecheck.
+ * The composition root of `pictor serve`, for every backend and role: the one place that turns
+ * configuration into a running process. The backend (serve-sqlite.ts or serve-postgres.ts) says
+ * where state lives and how renders reach render threads; everything else is wired here once.
  */
 export async function startServer(
   config: ServeConfig,
   testHooks: ServeTestHooks = {},
 ): Promise<RunningServer> {
+  const backend = await openServeBackend(config);
+  const { state } = backend;
+  if (backend.serves) {
+    // Read now, so a starter directory that cannot be read stops the start, not every later sign-up.
+    await state.starters.load().catch(async (error: unknown) => {
+      await backend.close();
+      throw error;
+    });
+  }
+  const safeFetch = createSafeFetch({
+    allowlist: config.outboundAllowlist,
+    ...(testHooks.lookup ? { lookup: testHooks.lookup } : {}),
+  });
+  // Callback bodies carry absolute links: the configured public URL (required for a worker), else
+  // this process's own address once it listens (renders start only after that).
+  let linkBase = config.publicUrl?.replace(/\/+$/, "") ?? "";
+  // Serving and rendering in one process: asset reads can wait for the output hashes it records
+  // after answering; a worker process puts the hash into the completing transaction instead.
+  const outputHashes = backend.serves && backend.renders ? new OutputHashes() : null;
+  const pool: WorkerPool | null = backend.renders
+    ? createWorkerPool(
+        config.workers,
+        {
+          ...backend.renderThreads,
+          outboundAllowlist: config.outboundAllowlist,
+          memory: config.memory,
+          ...(testHooks.trapOnDocumentKey ? { trapOnDocumentKey: testHooks.trapOnDocumentKey } : {}),
+        },
+        { backgroundThreads: backend.backgroundThreads },
+      )
+    : null;
+  let deliverer: ReturnType<typeof createWebhookDeliverer> | null = null;
+  const job: RenderJobDeps = {
+    renders: state.renders,
+    clock: state.clock,
+    runTask: (task) => (pool as WorkerPool).run(task),
+    assetLinks: (asset) => assetLinksAt(state, linkBase, asset),
+    ...(outputHashes
+      ? { recordingHash: (recording) => outputHashes.track(recording) }
+      : { hashWithCompletion: true }),
+  };
+  const rendering = await backend.startRendering({
+    pool,
+    job,
+    // Its callback was queued with its end: sent now rather than at the deliverer's next poll.
+    onEnded: (ended) => {
+      if (ended?.render.webhookUrl) deliverer?.wake();
+    },
+  });
+
+  let app: App | null = null;
+  let url = "";
+  let firstStart: RunningServer["firstStart"] = null;
+  if (backend.serves && rendering.dispatcher) {
+    const renderService = createRenderService({
+      ...state,
+      checkUrl: (target) => safeFetch.check(target),
+      dispatcher: rendering.dispatcher,
+    });
+    app = await buildApp(
+      {
+        ...state,
+        renderService,
+        safeFetch,
+        ...(outputHashes ? { assetLibrary: outputHashes.readsAfterHashes(state.assetLibrary) } : {}),
+        ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+        openSignup: config.openSignup,
+        onDemand: {
+          imageUrls: state.imageUrls,
+          cacheMaxBytes: config.imageCacheMaxBytes,
+          missesBurst: config.imageMissesBurst,
+          missesPerSecond: config.imageMissesPerSecond,
+          missWaitMs: config.imageMissWaitSeconds * 1000,
+        },
+      },
+      {
+        logger: logOptions(config),
+        isUnavailable: backend.isUnavailable,
+        idempotencyStore: state.idempotency,
+        rateLimit: { burst: config.rateLimitBurst, refillPerSecond: config.rateLimitPerSecond },
+        authFailureLimit: { burst: config.authFailuresBurst, refillPerSecond: config.authFailuresPerSecond },
+      },
+    );
+    const listening = await listen(app, config);
+    url = config.publicUrl ?? listening;
+    linkBase ||= listening;
+    // Only once the port is ours: a start that cannot listen must not use up the one showing of the
+    // trial key (the next start would find the account and print none).
+    firstStart = await createFirstAccount(state, { name: "trial" });
+  }
+
+  if (backend.renders) {
+    // Every attempt goes through the same SafeFetch as image fetches (allow-list from config); events
+    // are signed with the account's current secret just before their first attempt.
+    const log = app?.log;
+    deliverer = createWebhookDeliverer({
+      outbox: state.webhooks,
+      safeFetch,
+      getSigningSecret: async (accountId) => {
+        const secret = await state.accounts.webhookSecret(accountId);
+        if (secret === null) throw new Error(`account ${accountId} has no webhook secret`);
+        return secret;
+      },
+      clock: state.clock,
+      random: Math.random,
+      pollIntervalMs: backend.deliveryPollMs,
+      onError: (error) => {
+        if (log) log.error({ err: error }, "webhook delivery fault");
+        else
+          process.stderr.write(
+            `${JSON.stringify({ level: "error", msg: "webhook delivery fault", err: String(error) })}\n`,
+          );
+      },
+    });
+    // Events left pending or in flight by a previous process are due again (leases expire): resumed here.
+    deliverer.start();
+  }
+  const recovered = await rendering.start();
+  if (recovered > 0) app?.log.info({ recovered }, "re-enqueued renders accepted before the last stop");
+
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    firstStart,
+    workersReady: () => pool?.ready() ?? Promise.resolve(),
+    renderThreads: pool?.size ?? 0,
+    close() {
+      closing ??= (async () => {
+        // Stop taking requests and renders; the renders in flight finish (their waiters get their
+        // answer), then the callbacks in flight, then the threads and the connections.
+        await Promise.all([app?.close(), rendering.stop()]);
+        await deliverer?.stop();
+        await pool?.close();
+        await backend.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Each backend's modules load only when it is chosen: pg, pg-boss and the S3 SDK cost the embedded process 43 MB. */
+async function openServeBackend(config: ServeConfig): Promise<ServeBackend> {
   const backend = config.backend;
   switch (backend.state) {
-    // Each backend's modules are loaded only when it is chosen: the scaled mode's S3 SDK, pg and
-    // pg-boss cost the embedded process 43 MB of memory it never used.
     case "sqlite":
-      return (await import("./embedded.ts")).startEmbeddedServer(config, testHooks);
+      return (await import("./serve-sqlite.ts")).openSqliteServe(config);
     case "postgres":
-      return (await import("./scaled.ts")).startScaledServer(config, backend, testHooks);
+      return (await import("./serve-postgres.ts")).openPostgresServe(config, backend);
     default: {
       const unknown: never = backend;
       throw new Error(`unknown backend ${JSON.stringify(unknown)}`);
