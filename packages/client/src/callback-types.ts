@@ -1,4 +1,4 @@
-/** Body of `render.completed`, the only event (spec sections 2 and 6, api-decisions "Callbacks"). */
+/** Body of `render.completed`, the only callback event (docs/webhooks.md). */
 export interface CompletionCallback {
   event: "render.completed";
   /** Unique per event; identical on every retry. Deduplicate on it: delivery is at-least-once. */

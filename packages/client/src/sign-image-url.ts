@@ -1,4 +1,4 @@
-// On-demand image URLs (Pictor issue 19): sign a URL that renders a published template, for an
+// On-demand image URLs: sign a URL that renders a published template, for an
 // og:image tag or an <img>. Web Crypto only (globalThis.crypto.subtle), so it runs in Node 20+,
 // Deno, Bun, browsers' workers and edge runtimes (Cloudflare Workers, Vercel Edge) alike. Keep the
 // secret server-side: sign where the page is generated, never in a browser.

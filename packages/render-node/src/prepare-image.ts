@@ -4,9 +4,9 @@ import { ImageInvalidError, type ImageOrigin, ImageTooLargeError } from "./error
 import { sniffImage } from "./sniff.ts";
 
 export interface ImageLimits {
-  /** Largest accepted input, in bytes (api-decisions: 25 MiB). */
+  /** Largest accepted input, in bytes: 25 MiB. */
   maxBytes: number;
-  /** Largest accepted input, in pixels (api-decisions: 50 megapixels). */
+  /** Largest accepted input, in pixels: 50 megapixels. */
   maxPixels: number;
   /** libvips gives up after this long; a hostile image cannot hold a worker. */
   timeoutSeconds: number;

@@ -7,7 +7,7 @@ import { type Static, Type as T } from "@sinclair/typebox";
  * from the registry.
  */
 
-/** `#RRGGBB` or `#RRGGBBAA` (design values may be translucent; slot values are `#RRGGBB`, spec section 2). */
+/** `#RRGGBB` or `#RRGGBBAA` (design values may be translucent; slot values are `#RRGGBB`). */
 export const HexColor = T.String({
   pattern: "^#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?$",
   description: "#RRGGBB or #RRGGBBAA",

@@ -2,7 +2,7 @@ import { markupError, parseRichText } from "./rich-text.ts";
 import type { TemplateDocumentT } from "./schema.ts";
 import { didYouMean, isRecord, joinPath, type ValidationError } from "./validate-paths.ts";
 
-/** Spec limit on the text of one slot value (api-decisions: 10,000 characters of text). */
+/** The longest text one slot value may hold: 10,000 characters. */
 export const MAX_TEXT_LENGTH = 10_000;
 /** Same bound as an image layer's `src` in the document schema. */
 export const MAX_IMAGE_REFERENCE_LENGTH = 2048;

@@ -16,7 +16,7 @@ import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
 import { parse as parseCsv } from "csv-parse/sync";
-// The API's limits per batch request (api-decisions.md): 1,000 rows, a 10 MiB body. Plain constants
+// The API's limits per batch request: 1,000 rows, a 10 MiB body. Plain constants
 // of the domain, no server code; a server with a lower body limit is handled by halving on its 413.
 import { BATCH_BODY_LIMIT, canonicalJson, MAX_BATCH_ROWS } from "../domain/batches.ts";
 import { EXIT_FAILED, UsageError } from "./usage-error.ts";

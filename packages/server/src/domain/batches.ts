@@ -8,7 +8,7 @@ import type { RenderRequest } from "./renders.ts";
 export const MAX_BATCH_ROWS = 1000;
 
 /**
- * The body limit of POST /v1/renders/batch, 10 MiB (api-decisions.md "Limits"; more is 413
+ * The body limit of POST /v1/renders/batch, 10 MiB (more is 413
  * payload_too_large). Here rather than with the server options so that `pictor batch` can size its
  * requests by the same figure without importing the HTTP layer.
  */

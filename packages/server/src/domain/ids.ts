@@ -24,7 +24,7 @@ export function newId(prefix: IdPrefix): string {
   return `${prefix}_${random16().toString("base64url").replace(/[-_]/g, "x")}`;
 }
 
-/** Capability token for permanent asset URLs (api-decisions: at least 128 bits). */
+/** Capability token for permanent asset URLs: at least 128 bits, so it cannot be guessed. */
 export function newAssetToken(): string {
   return random16().toString("hex");
 }

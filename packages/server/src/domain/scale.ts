@@ -1,9 +1,9 @@
-/** Spec section 8 and api-decisions "Renders": any number 1 <= scale <= 4, default 1. */
+/** Any number 1 <= scale <= 4, default 1. */
 export function isValidScale(scale: unknown): scale is number {
   return typeof scale === "number" && Number.isFinite(scale) && scale >= 1 && scale <= 4;
 }
 
-/** ceil(scale^2): 1, 4, 9, 16 at the integers (spec section 8). */
+/** A render costs ceil(scale^2) credits: 1, 4, 9, 16 at the integers. */
 export function creditCost(scale: number): number {
   return Math.ceil(scale * scale);
 }

@@ -1,4 +1,4 @@
-/** api-decisions "Conventions": lists default to 50 per page. */
+/** Lists default to 50 per page. */
 export const DEFAULT_PAGE_LIMIT = 50;
 
 /**

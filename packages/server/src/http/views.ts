@@ -16,7 +16,7 @@ export const EXT_BY_TYPE: Record<string, string> = {
   "application/pdf": "pdf",
 };
 
-/** The permanent link of an asset (api-decisions.md "Outputs and assets"): served by the API or a CDN. */
+/** The permanent link of an asset: served by the API or a CDN. */
 export function assetUrl(base: string, asset: AssetRecord): string {
   return `${base}/a/${asset.token}.${EXT_BY_TYPE[asset.contentType] ?? "bin"}`;
 }
@@ -34,7 +34,7 @@ export async function assetLinksAt(
 }
 
 /**
- * The job object of api-decisions.md "Job object", field for field. `outputAsset`: the render's output
+ * The job object of the API (docs/api.md), field for field. `outputAsset`: the render's output
  * asset when the caller has it at hand (undefined: read it).
  */
 export async function jobView(

@@ -17,7 +17,7 @@ export interface WebhookDelivererOptions {
   /** Epoch ms (a Date is accepted too, like the server's Clock port). */
   clock: { now(): number | Date };
   random: RandomSource;
-  /** api-decisions: 15 s per attempt. */
+  /** A receiver gets 15 s per attempt to answer. */
   timeoutMs?: number;
   /** Receivers answer with a status; the body is read only to finish the exchange, so 64 KiB is plenty. */
   maxResponseBytes?: number;

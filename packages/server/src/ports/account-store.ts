@@ -52,7 +52,7 @@ export interface AccountStore {
   webhookSecret(accountId: string): Promise<string | null>;
 }
 
-/** Webhook secret rotation (issue 4); kept apart from AccountStore so each backend adds it on its own. */
+/** Webhook secret rotation; kept apart from AccountStore so each backend adds it on its own. */
 export interface WebhookSecretStore {
   /** Current and, while its grace period runs, previous secret (expired ones are not returned). */
   webhookSecrets(accountId: string, now: string): Promise<WebhookSecrets | null>;

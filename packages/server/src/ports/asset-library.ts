@@ -61,7 +61,7 @@ export interface AssetPage {
 }
 
 /**
- * The searchable library over the asset records of AssetStore (issue 5). Every method is scoped by
+ * The searchable library over the asset records of AssetStore. Every method is scoped by
  * account: another account's asset is simply absent (404, never 403).
  */
 export interface AssetLibrary {

@@ -1,11 +1,11 @@
 /**
  * Remembers the outcome of requests sent with an `Idempotency-Key`, so a retry gets the first
- * response instead of a second render and a second charge (api-decisions.md, "Renders").
+ * response instead of a second render and a second charge.
  * Entries are scoped by account: two accounts may use the same key.
  */
 
 /**
- * How long a key is kept, its first answer replayed (24 h, api-decisions.md "Renders"), and after how
+ * How long a key is kept, its first answer replayed (24 h), and after how
  * long a claim whose request never finished (its process died) may be taken over: longer than any
  * request may run (`wait` is at most 60 s). The Idempotency-Key header and batch rows' own keys
  * (`idempotency_key`) share them.

@@ -4,7 +4,7 @@ import type { AssetRecord } from "./asset-store.ts";
 export const OUTPUT_URL_TTL_S = 3600;
 
 /**
- * Makes the short-lived `output_url` of an output asset (api-decisions.md "Outputs and assets"):
+ * Makes the short-lived `output_url` of an output asset:
  * whoever holds the link may GET the image bytes, with their content type, for about one hour; a
  * tampered or expired link gives 403. Chosen once in the composition root: an HMAC link served by the
  * API itself, or a presigned URL served by the object store.

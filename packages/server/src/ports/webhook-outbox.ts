@@ -1,4 +1,4 @@
-// Durable outbox of completion callbacks (issue 4, item 3): an event is stored when its render
+// Durable outbox of completion callbacks: an event is stored when its render
 // completes, in the same place as the render, and delivered at least once by the deliverer job
 // (src/jobs/deliver-webhooks.ts). All times are epoch milliseconds.
 

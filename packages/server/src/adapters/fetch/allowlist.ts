@@ -1,6 +1,6 @@
 import ipaddr from "ipaddr.js";
 
-// PICTOR_OUTBOUND_ALLOWLIST (api-decisions.md): exact `host:port` entries that
+// PICTOR_OUTBOUND_ALLOWLIST: exact `host:port` entries that
 // may be reached although not public, for tests and local development. An
 // entry matches either the URL's own host:port (`localhost:4555`) or a
 // resolved address:port (`127.0.0.1:4555`, whichever name resolved to it).

@@ -19,7 +19,7 @@ export interface SafeFetchConfig {
   checkTimeoutMs?: number;
 }
 
-// api-decisions.md "Limits": input images 25 MiB, 10 s to fetch, 3 redirects each re-checked.
+// Input images: 25 MiB, 10 s to fetch, 3 redirects each re-checked.
 const DEFAULT_MAX_BYTES = 25 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_REDIRECTS = 3;

@@ -134,7 +134,7 @@ export function createPgAccountStore(pool: pg.Pool): AccountStore {
   };
 }
 
-/** Webhook secret rotation (issue 4), on the accounts table like the SQLite store. */
+/** Webhook secret rotation, on the accounts table like the SQLite store. */
 export function createPgWebhookSecretStore(pool: pg.Pool): WebhookSecretStore {
   return {
     async webhookSecrets(accountId, now) {

@@ -20,7 +20,7 @@ export async function insertAsset(db: PgExecutor, a: AssetRecord): Promise<void>
 }
 
 /**
- * Writes the tag and metadata index rows of one asset (asset library, issue 5), on the caller's
+ * Writes the tag and metadata index rows of one asset (asset library), on the caller's
  * executor so they commit with the record. Array parameters: one statement per kind, any count.
  */
 export async function indexAssetTerms(

@@ -147,7 +147,7 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (event_id, attempt)
   );
   `,
-  // 2, mirrors SQLite migration 2 (issue 4): batches, and webhook secret rotation (the previous secret
+  // 2, mirrors SQLite migration 2: batches, and webhook secret rotation (the previous secret
   // stays valid until previous_webhook_secret_expires_at).
   `
   CREATE TABLE batches (
@@ -195,7 +195,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER ledger_no_update_or_delete BEFORE UPDATE OR DELETE ON ledger
     FOR EACH ROW EXECUTE FUNCTION ledger_append_only();
   `,
-  // 4, mirrors SQLite's asset-schema.ts (issue 5): tag and metadata index rows with the account first in
+  // 4, mirrors SQLite's asset library: tag and metadata index rows with the account first in
   // the key, so a filter is one index range of exactly the matching assets; file facts (the hash that
   // dedupes uploads, the face a font holds). Existing assets are indexed once.
   `
@@ -282,7 +282,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE renders ADD COLUMN frames json;
   ALTER TABLE renders ADD COLUMN dpi double precision;
   `,
-  // Issue 19: URL-signing keys of on-demand image URLs and the render cache's entries (as SQLite's
+  // URL-signing keys of on-demand image URLs and the render cache's entries (as SQLite's
   // adapters/sqlite/image-url-store.ts).
   `
   CREATE TABLE url_signing_keys (
@@ -309,7 +309,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX image_cache_lru ON image_cache(last_used_at);
   `,
-  // Issue 21: an account's queued renders, counted at each acceptance for the job's fairness priority
+  // An account's queued renders, counted at each acceptance for the job's fairness priority
   // (render-jobs.ts fairPriority) without reading the account's finished history.
   `
   CREATE INDEX renders_account_queued ON renders(account_id) WHERE status = 'queued';

@@ -78,7 +78,7 @@ export function createLocalRenderQueue(options: {
   retryDelaysMs?: readonly number[];
 }): LocalRenderQueue {
   // One FIFO per account, served round-robin: an account that queues thousands of renders delays
-  // its own, not everyone's (reliability matrix "one account floods").
+  // its own, not everyone's.
   const pendingByAccount = new Map<string, string[]>();
   let pendingCount = 0;
   const maxQueued = options.maxQueued ?? 10_000;

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**
- * Signed image URLs (issue 19): the canonical form that is signed, and its HMAC. The same algorithm
+ * Signed image URLs: the canonical form that is signed, and its HMAC. The same algorithm
  * is implemented with Web Crypto in @pictor/client (signImageUrl) and documented, with test
  * vectors, in docs/on-demand-urls.md. Any change here is a breaking change for every URL in the wild.
  *

@@ -1,7 +1,7 @@
 import type { CompletionCallback } from "@pictor/client";
 import { newId } from "../ids.ts";
 
-/** What a completed render must provide for its callback (spec section 2, completion callback body). */
+/** What a completed render must provide for its callback (the completion callback body). */
 export interface CompletedRenderForCallback {
   id: string;
   template: string;
@@ -37,7 +37,7 @@ function requireInteger(name: string, value: number): number {
 }
 
 /**
- * Fixes the callback body once (api-decisions "Callbacks"): exactly the spec's fields plus `event`,
+ * Fixes the callback body once: exactly the documented fields plus `event`,
  * `event_id`, `template` and `created_at`, in a stable key order. The caller stores `body` as is;
  * the signature and every retry use these bytes.
  */

@@ -30,7 +30,7 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 }
 
 /**
- * api-decisions "Callbacks": any 2xx is success; 410 stops; redirects are not followed, so a 3xx is a
+ * Any 2xx is success; 410 stops; redirects are not followed, so a 3xx is a
  * failed attempt; 429 and 503 honour Retry-After; every other status and every transport failure
  * (timeout, reset, refused, blocked by the address check, oversized response) is retried.
  */

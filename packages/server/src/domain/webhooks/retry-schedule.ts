@@ -1,5 +1,5 @@
 /**
- * Delay before each attempt, counted from the previous attempt (api-decisions "Callbacks": about 0,
+ * Delay before each attempt, counted from the previous attempt (about 0,
  * 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h). Ten attempts spread over about 76 hours, so
  * a receiver that is down over a weekend still gets its callbacks. Read as gaps, not as offsets from
  * creation: offsets would end after 24 h and bunch the late attempts 4 to 6 hours apart.

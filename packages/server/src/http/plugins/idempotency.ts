@@ -47,7 +47,7 @@ const REPLAYED_HEADERS = ["content-type", "location", "preference-applied", "lin
 
 export interface IdempotencyOptions {
   store: IdempotencyStore;
-  /** How long a response is kept and replayed. Default 24 h (api-decisions.md). */
+  /** How long a response is kept and replayed. Default 24 h. */
   ttlMs?: number;
   /**
    * After this long a claim whose request never finished (process killed) may be taken over by a

@@ -22,7 +22,7 @@ export interface RateLimitOptions {
 }
 
 /**
- * One bucket per API key (issue: "rate limiting per API key"): two keys of one account, say a
+ * One bucket per API key: two keys of one account, say a
  * production server and a CI job, do not slow each other down. Once auth ran, the key's id (auth
  * hashed the secret already); before it (a limiter on an earlier hook), the secret hashed like the
  * key store does, so it never sits in memory as a map key. Without a bearer token: an account that

@@ -4,7 +4,7 @@ import { lazySerializerFactory, lazyValidatorFactory } from "./lazy-compilers.ts
 import { requestIdServerOptions } from "./request-id.ts";
 import { buildPartAwareValidator } from "./validation.ts";
 
-/** api-decisions.md "Limits": request body 1 MiB, batch 10 MiB (set per route with `bodyLimit`). */
+/** Request bodies are at most 1 MiB, a batch's 10 MiB (set per route with `bodyLimit`). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export { BATCH_BODY_LIMIT };
 

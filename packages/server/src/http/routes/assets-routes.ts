@@ -6,7 +6,7 @@ import { registerAssetsList } from "./assets-list.ts";
 import { registerAssetsQuery } from "./assets-query.ts";
 import { registerAssetsUpload } from "./assets-upload.ts";
 
-/** Every route of the asset library (issue 5); `/a/:file` (asset-file.ts) serves the bytes. */
+/** Every route of the asset library; `/a/:file` (asset-file.ts) serves the bytes. */
 export function registerAssetRoutes(app: App, deps: AppDeps): void {
   registerAssetsUpload(app, deps);
   registerAssetsList(app, deps);

@@ -21,7 +21,7 @@ import {
   Tags,
 } from "./asset-view.ts";
 
-/** Same as a fetched input image (api-decisions "Limits"): 25 MiB. Fonts are checked after decoding. */
+/** Same as a fetched input image: 25 MiB. Fonts are checked after decoding. */
 const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 const FETCH_TIMEOUT_MS = 10_000;
 const TEXT_FIELDS = new Set(["folder", "name", "tags", "metadata"]);

@@ -42,7 +42,7 @@ async function sendError(reply: FastifyReply, error: OnDemandError) {
 }
 
 /**
- * `GET /i/:key/:template.:ext?…&sig=…`: a signed on-demand image URL (issue 19). Public (the
+ * `GET /i/:key/:template.:ext?…&sig=…`: a signed on-demand image URL. Public (the
  * signature is the capability) and not under the per-key rate limit: cache hits are cheap, misses are
  * limited per account by the domain.
  */
