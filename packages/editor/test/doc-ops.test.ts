@@ -1,19 +1,18 @@
 import type { TemplateDocumentT } from "@pictor/engine";
 import { validateDocument } from "@pictor/engine";
 import { describe, expect, it } from "vitest";
+import { CREATORS, creatorOf } from "../src/layer-forms/registry.ts";
 import {
   addLayer,
   blankDocument,
   duplicateLayer,
   moveLayer,
-  NEW_LAYERS,
-  type NewLayerKind,
-  newLayer,
   placeLayer,
   removeLayer,
   renameBindings,
 } from "../src/model/doc-ops.ts";
 import { toModifications } from "../src/model/modifications.ts";
+import { newLayer } from "../src/model/new-layer.ts";
 import { cssPaint, describePaint } from "../src/model/paint-view.ts";
 import { shiftStopBindings } from "../src/model/stop-bindings.ts";
 
@@ -21,8 +20,11 @@ function withLayers(): TemplateDocumentT {
   let doc = blankDocument("doc-ops", "Doc ops");
   const frame = doc.frames[0];
   if (!frame) throw new Error("no frame");
-  for (const kind of ["text", "image", "rectangle", "ellipse"] as const)
-    doc = addLayer(doc, 0, newLayer(doc, frame, kind));
+  for (const tool of ["text", "image", "rectangle", "ellipse"]) {
+    const creator = creatorOf(tool);
+    if (!creator) throw new Error(`no tool ${tool}`);
+    doc = addLayer(doc, 0, newLayer(doc, frame, creator));
+  }
   return doc;
 }
 
@@ -39,8 +41,7 @@ describe("editor document operations", () => {
     let doc = blankDocument("kinds", "Kinds");
     const frame = doc.frames[0];
     if (!frame) throw new Error("no frame");
-    for (const kind of Object.keys(NEW_LAYERS) as NewLayerKind[])
-      doc = addLayer(doc, 0, newLayer(doc, frame, kind));
+    for (const creator of CREATORS) doc = addLayer(doc, 0, newLayer(doc, frame, creator));
     const result = validateDocument(doc);
     expect(result.ok ? [] : result.errors).toEqual([]);
     expect(ids(doc)).toContain("qr-1");

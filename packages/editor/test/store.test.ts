@@ -2,6 +2,7 @@ import type { TemplateDocumentT } from "@pictor/engine";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TemplateDetail } from "../src/api/client.ts";
 import type { EditorEngine } from "../src/engine/load-engine.ts";
+import type { NewLayerSpec } from "../src/model/new-layer.ts";
 import { AUTOSAVE_MS, type EditorDeps, EditorStore } from "../src/store/editor-store.ts";
 import { doc, sq } from "./support.ts";
 
@@ -39,6 +40,14 @@ function setup(document: TemplateDocumentT = doc([sq("a", 100, 100), sq("b", 300
     },
   };
 }
+
+/** A kind's new-layer defaults, as layer-forms/ gives them. */
+const rectangle: NewLayerSpec = {
+  idBase: "rect",
+  heightShare: 0.3,
+  maxHeight: 320,
+  make: (id, box) => ({ id, type: "shape", shape: "rectangle", ...box, fill: "#6366F1" }),
+};
 
 const ids = (store: EditorStore) => store.getState().doc.frames[0]?.layers.map((l) => l.id);
 
@@ -131,7 +140,7 @@ describe("editor store", () => {
     await store.load();
     store.setTool("rectangle");
     store.setTab("preview");
-    store.createLayer(0, "rectangle", { x: 10, y: 20, width: 30, height: 40 });
+    store.createLayer(0, rectangle, { x: 10, y: 20, width: 30, height: 40 });
     const s = store.getState();
     expect(ids(store)).toEqual(["a", "b", "rect-1"]);
     expect(s.doc.frames[0]?.layers[2]).toMatchObject({ type: "shape", x: 10, y: 20, width: 30, height: 40 });

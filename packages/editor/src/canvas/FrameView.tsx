@@ -1,6 +1,7 @@
 import { useRef } from "react";
 import type { FrameT, Layer, TextLayerT } from "../engine/engine-types.ts";
 import type { EditorEngine } from "../engine/load-engine.ts";
+import { creatorOf } from "../layer-forms/registry.ts";
 import { selectionBounds } from "../model/arrange.ts";
 import { findLayer, updateLayer } from "../model/doc-ops.ts";
 import { hitBox } from "../model/geometry.ts";
@@ -75,7 +76,10 @@ export function FrameView({ frameIndex, frame }: Props) {
     onPreviewBoxes: (boxes) => editor.arrange.previewBoxes(frameIndex, boxes),
     onCommit: editor.commit,
     onCancel: editor.cancel,
-    onCreate: (fi, kind, box) => editor.createLayer(fi, kind, box),
+    onCreate(fi, id, box) {
+      const creator = creatorOf(id);
+      if (creator) editor.createLayer(fi, creator, box);
+    },
   });
   const { ids } = gestures;
 

@@ -8,7 +8,6 @@ import {
   selectionBounds,
   unionExtent,
 } from "../model/arrange.ts";
-import type { NewLayerKind } from "../model/doc-ops.ts";
 import {
   type Box,
   extent,
@@ -41,7 +40,7 @@ type Drag =
   | { kind: "resize-many"; starts: Starts; union: Box; px: number; py: number; sx: number; sy: number }
   | { kind: "rotate"; id: string; start: Box }
   | { kind: "rotate-many"; starts: Starts; union: Box }
-  | { kind: "create"; tool: NewLayerKind; px: number; py: number; x: number; y: number }
+  | { kind: "create"; tool: string; px: number; py: number; x: number; y: number }
   | { kind: "marquee"; px: number; py: number; base: string[] };
 
 export interface GestureProps {
@@ -57,9 +56,10 @@ export interface GestureProps {
   onCommit(): void;
   /** Drops the previews of a gesture the browser cancelled (back to the document before it). */
   onCancel(): void;
+  /** A drag (or a click: box null) with a layer tool: `tool` is its id. */
   onCreate(
     frameIndex: number,
-    kind: NewLayerKind,
+    tool: string,
     box: { x: number; y: number; width: number; height: number } | null,
   ): void;
 }

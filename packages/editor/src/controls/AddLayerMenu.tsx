@@ -1,29 +1,21 @@
 import { useState } from "react";
 import type { Layer } from "../engine/engine-types.ts";
-import type { NewLayerKind } from "../model/doc-ops.ts";
-import { IconPicker } from "./IconPicker.tsx";
-
-/** The layer kinds without a toolbar key: added at the frame's centre from this menu. */
-const MORE: readonly { kind: NewLayerKind; label: string; icon: string }[] = [
-  { kind: "line", label: "Line", icon: "╱" },
-  { kind: "polygon", label: "Polygon", icon: "⬟" },
-  { kind: "star", label: "Star", icon: "★" },
-  { kind: "path", label: "Path", icon: "✎" },
-  { kind: "icon", label: "Icon…", icon: "☺" },
-  { kind: "qr", label: "QR code", icon: "▦" },
-  { kind: "barcode", label: "Barcode", icon: "║" },
-  { kind: "rating", label: "Rating", icon: "☆" },
-];
+import { MENU_CREATORS } from "../layer-forms/registry.ts";
+import type { LayerCreator } from "../layer-forms/types.ts";
 
 interface Props {
   /** Adds a new layer of this kind to the selected frame, with these properties over its defaults. */
-  onAdd(kind: NewLayerKind, props?: Partial<Layer>): void;
+  onAdd(creator: LayerCreator, props?: Partial<Layer>): void;
 }
 
-/** "Add layer" menu of the toolbar: every layer kind of document v2; an icon is picked first. */
+/**
+ * "Add layer" menu of the toolbar: the layer kinds without a toolbar key (the "more" entries of
+ * layer-forms/), added at the frame's centre; a kind with a picker (the icon) asks it first.
+ */
 export function AddLayerMenu({ onAdd }: Props) {
   const [open, setOpen] = useState(false);
-  const [picking, setPicking] = useState(false);
+  const [picking, setPicking] = useState<LayerCreator | null>(null);
+  const Picker = picking?.Picker;
   return (
     <div className="add-layer">
       <button
@@ -39,16 +31,16 @@ export function AddLayerMenu({ onAdd }: Props) {
       </button>
       {open && (
         <fieldset className="add-layer-menu" id="add-layer-menu" aria-label="Add a layer">
-          {MORE.map((m) => (
+          {MENU_CREATORS.map((m) => (
             <button
-              key={m.kind}
+              key={m.id}
               type="button"
               className="menu-item"
-              data-testid={`add-${m.kind}`}
+              data-testid={`add-${m.id}`}
               onClick={() => {
                 setOpen(false);
-                if (m.kind === "icon") setPicking(true);
-                else onAdd(m.kind);
+                if (m.Picker) setPicking(m);
+                else onAdd(m);
               }}
             >
               <span className="tool-icon">{m.icon}</span> {m.label}
@@ -56,12 +48,12 @@ export function AddLayerMenu({ onAdd }: Props) {
           ))}
         </fieldset>
       )}
-      {picking && (
-        <IconPicker
-          onClose={() => setPicking(false)}
-          onPick={(icon) => {
-            setPicking(false);
-            onAdd("icon", { icon } as Partial<Layer>);
+      {picking && Picker && (
+        <Picker
+          onClose={() => setPicking(null)}
+          onPick={(props) => {
+            setPicking(null);
+            onAdd(picking, props);
           }}
         />
       )}

@@ -1,7 +1,7 @@
 import type { Layer } from "../engine/engine-types.ts";
-import { TOOLS } from "../store/tools.ts";
 import { useEditor } from "../store/use-editor.ts";
 import { AddLayerMenu } from "./AddLayerMenu.tsx";
+import { TOOLS } from "./tools.ts";
 
 /** The canvas tools (a drag on a frame creates that kind) and the "More" menu of the other kinds. */
 export function Toolbar() {
@@ -23,7 +23,9 @@ export function Toolbar() {
         </button>
       ))}
       <AddLayerMenu
-        onAdd={(kind, props?: Partial<Layer>) => editor.createLayer(editor.frameIndex(), kind, null, props)}
+        onAdd={(creator, props?: Partial<Layer>) =>
+          editor.createLayer(editor.frameIndex(), creator, null, props)
+        }
       />
     </div>
   );

@@ -1,35 +1,26 @@
 /**
  * Types of the engine bundle the page imports at run time (packages/engine/browser/entry.ts). Type
- * only: nothing of @pictor/engine is bundled into the editor by Vite.
+ * only: nothing of @pictor/engine is bundled into the editor by Vite. A layer type's own type is
+ * imported by its form (layer-forms/<type>.tsx) from @pictor/engine directly.
  */
 import type * as EngineApi from "@pictor/engine";
 
 export type {
-  BarcodeLayerT,
   DropShadowT,
   Engine,
   FontFace,
   FrameT,
-  GroupLayerT,
-  IconLayerT,
   IconShape,
   ImageLayerT,
   ImageRequest,
   Layer,
-  LineLayerT,
   MaskT,
   PaintT,
-  PathLayerT,
-  PolygonLayerT,
   PreparedImage,
-  QrLayerT,
-  RatingLayerT,
   RenderWarning,
   RichRun,
-  ShapeLayerT,
   SlotT,
   SlotValues,
-  StarLayerT,
   TemplateDocumentT,
   TextLayerT,
   VisibleWhenT,

@@ -1,5 +1,5 @@
+import type { BarcodeLayerT } from "@pictor/engine";
 import { CheckField, NumberField, SelectField } from "../controls/fields.tsx";
-import type { BarcodeLayerT } from "../engine/engine-types.ts";
 import { CodedValueFields } from "./coded.tsx";
 import { defineLayerForm, type LayerFormProps } from "./types.ts";
 
@@ -66,7 +66,20 @@ function BarcodeForm({ doc, layer, onLayer }: LayerFormProps<BarcodeLayerT>) {
 }
 
 export const barcodeForm = defineLayerForm<BarcodeLayerT>({
+  type: "barcode",
   label: () => "barcode",
   icon: () => "║",
   Form: BarcodeForm,
+  creators: [
+    {
+      id: "barcode",
+      label: "Barcode",
+      icon: "║",
+      group: "more",
+      idBase: "barcode",
+      heightShare: 0.2,
+      maxHeight: 120,
+      make: (id, box) => ({ id, type: "barcode", ...box, value: "PICTOR-2026" }),
+    },
+  ],
 });

@@ -79,5 +79,5 @@ function GenericForm({ doc, layer, onLayer, kinds }: LayerFormProps) {
 
 /** The fallback entry: a label and an icon, with the generic form. */
 export function readOnlyForm(label: string, icon: string): LayerForm {
-  return defineLayerForm<Layer>({ label: () => label, icon: () => icon, Form: GenericForm });
+  return defineLayerForm<Layer>({ type: label, label: () => label, icon: () => icon, Form: GenericForm });
 }

@@ -1,4 +1,4 @@
-import type { GroupLayerT } from "../engine/engine-types.ts";
+import type { GroupLayerT } from "@pictor/engine";
 import { defineLayerForm, type LayerFormProps } from "./types.ts";
 
 function GroupForm({ layer }: LayerFormProps<GroupLayerT>) {
@@ -11,6 +11,7 @@ function GroupForm({ layer }: LayerFormProps<GroupLayerT>) {
 }
 
 export const groupForm = defineLayerForm<GroupLayerT>({
+  type: "group",
   label: () => "group",
   icon: () => "❒",
   Form: GroupForm,

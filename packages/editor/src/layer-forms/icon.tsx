@@ -1,8 +1,9 @@
+import type { IconLayerT } from "@pictor/engine";
 import { useState } from "react";
 import { NumberField } from "../controls/fields.tsx";
 import { IconPicker } from "../controls/IconPicker.tsx";
 import { PaintEditor } from "../controls/paint/paint.tsx";
-import type { IconLayerT } from "../engine/engine-types.ts";
+import { square } from "../model/new-layer.ts";
 import { defineLayerForm, type LayerFormProps, withRebind } from "./types.ts";
 
 function IconForm({ doc, layer, onLayer }: LayerFormProps<IconLayerT>) {
@@ -55,7 +56,22 @@ function IconForm({ doc, layer, onLayer }: LayerFormProps<IconLayerT>) {
 }
 
 export const iconForm = defineLayerForm<IconLayerT>({
+  type: "icon",
   label: () => "icon",
   icon: () => "☺",
   Form: IconForm,
+  creators: [
+    {
+      id: "icon",
+      label: "Icon…",
+      icon: "☺",
+      group: "more",
+      idBase: "icon",
+      heightShare: 0.2,
+      maxHeight: 120,
+      make: (id, box) => ({ id, type: "icon", ...square(box), icon: "star", color: "#111827" }),
+      // The icon is picked first.
+      Picker: ({ onPick, onClose }) => <IconPicker onClose={onClose} onPick={(icon) => onPick({ icon })} />,
+    },
+  ],
 });

@@ -1,10 +1,10 @@
+import type { ImageLayerT } from "@pictor/engine";
 import { useState } from "react";
 import { AssetPicker } from "../controls/AssetPicker.tsx";
 import { BindSelect } from "../controls/BindSelect.tsx";
 import { NumberField, SelectField, TextField } from "../controls/fields.tsx";
 import { ImageFilterFields } from "../controls/paint/image-filters.tsx";
 import { StrokeEditor } from "../controls/paint/stroke.tsx";
-import type { ImageLayerT } from "../engine/engine-types.ts";
 import { defineLayerForm, type LayerFormProps, withRebind } from "./types.ts";
 
 function ImageForm({ doc, layer, onLayer }: LayerFormProps<ImageLayerT>) {
@@ -93,6 +93,7 @@ function ImageForm({ doc, layer, onLayer }: LayerFormProps<ImageLayerT>) {
 }
 
 export const imageForm = defineLayerForm<ImageLayerT>({
+  type: "image",
   label: () => "image",
   icon: () => "▣",
   Form: ImageForm,
@@ -103,4 +104,17 @@ export const imageForm = defineLayerForm<ImageLayerT>({
     if (slot !== undefined && (values[slot] || doc.slots.find((s) => s.name === slot)?.default)) return null;
     return "▣ empty image";
   },
+  creators: [
+    {
+      id: "image",
+      label: "Image",
+      icon: "▣",
+      group: "tools",
+      key: "I",
+      idBase: "image",
+      heightShare: 0.3,
+      maxHeight: 320,
+      make: (id, box) => ({ id, type: "image", ...box, src: "", fit: "cover" }),
+    },
+  ],
 });

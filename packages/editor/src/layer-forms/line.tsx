@@ -1,7 +1,7 @@
+import type { LineLayerT } from "@pictor/engine";
 import { useEffect, useState } from "react";
 import { NumberField, SelectField, TextField } from "../controls/fields.tsx";
 import { StrokeEditor } from "../controls/paint/stroke.tsx";
-import type { LineLayerT } from "../engine/engine-types.ts";
 import { defineLayerForm, type LayerFormProps, withRebind } from "./types.ts";
 
 /** "8 4" -> [8, 4]; null when it is not 1 to 16 non-negative numbers. */
@@ -75,7 +75,20 @@ function LineForm({ doc, layer, onLayer }: LayerFormProps<LineLayerT>) {
 }
 
 export const lineForm = defineLayerForm<LineLayerT>({
+  type: "line",
   label: () => "line",
   icon: () => "╱",
   Form: LineForm,
+  creators: [
+    {
+      id: "line",
+      label: "Line",
+      icon: "╱",
+      group: "more",
+      idBase: "line",
+      heightShare: 0,
+      maxHeight: 0,
+      make: (id, box) => ({ id, type: "line", ...box, stroke: { color: "#111827", width: 4 } }),
+    },
+  ],
 });

@@ -1,7 +1,8 @@
+import type { PathLayerT } from "@pictor/engine";
 import { useEffect, useState } from "react";
 import { SelectField, TextField } from "../controls/fields.tsx";
 import { FillStrokeFields } from "../controls/paint/fill-stroke.tsx";
-import type { PathLayerT } from "../engine/engine-types.ts";
+import { square } from "../model/new-layer.ts";
 import { defineLayerForm, type LayerFormProps } from "./types.ts";
 
 type ViewBox = NonNullable<PathLayerT["view_box"]>;
@@ -63,7 +64,27 @@ function PathForm({ doc, layer, onLayer }: LayerFormProps<PathLayerT>) {
 }
 
 export const pathForm = defineLayerForm<PathLayerT>({
+  type: "path",
   label: () => "path",
   icon: () => "✎",
   Form: PathForm,
+  creators: [
+    {
+      id: "path",
+      label: "Path",
+      icon: "✎",
+      group: "more",
+      idBase: "path",
+      heightShare: 0.3,
+      maxHeight: 240,
+      make: (id, box) => ({
+        id,
+        type: "path",
+        ...square(box),
+        // A speech bubble, in a 24-unit box.
+        d: "M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z",
+        fill: "#6366F1",
+      }),
+    },
+  ],
 });

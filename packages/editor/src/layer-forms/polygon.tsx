@@ -1,6 +1,7 @@
+import type { PolygonLayerT } from "@pictor/engine";
 import { NumberField } from "../controls/fields.tsx";
 import { FillStrokeFields } from "../controls/paint/fill-stroke.tsx";
-import type { PolygonLayerT } from "../engine/engine-types.ts";
+import { square } from "../model/new-layer.ts";
 import { defineLayerForm, type LayerFormProps } from "./types.ts";
 
 function PolygonForm({ doc, layer, onLayer }: LayerFormProps<PolygonLayerT>) {
@@ -32,7 +33,20 @@ function PolygonForm({ doc, layer, onLayer }: LayerFormProps<PolygonLayerT>) {
 }
 
 export const polygonForm = defineLayerForm<PolygonLayerT>({
+  type: "polygon",
   label: () => "polygon",
   icon: () => "⬟",
   Form: PolygonForm,
+  creators: [
+    {
+      id: "polygon",
+      label: "Polygon",
+      icon: "⬟",
+      group: "more",
+      idBase: "polygon",
+      heightShare: 0.3,
+      maxHeight: 240,
+      make: (id, box) => ({ id, type: "polygon", ...square(box), sides: 6, fill: "#10B981" }),
+    },
+  ],
 });

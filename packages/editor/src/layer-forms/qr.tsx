@@ -1,5 +1,6 @@
+import type { QrLayerT } from "@pictor/engine";
 import { NumberField, SelectField } from "../controls/fields.tsx";
-import type { QrLayerT } from "../engine/engine-types.ts";
+import { square } from "../model/new-layer.ts";
 import { CodedValueFields } from "./coded.tsx";
 import { defineLayerForm, type LayerFormProps } from "./types.ts";
 
@@ -42,7 +43,20 @@ function QrForm({ doc, layer, onLayer }: LayerFormProps<QrLayerT>) {
 }
 
 export const qrForm = defineLayerForm<QrLayerT>({
+  type: "qr",
   label: () => "QR code",
   icon: () => "▦",
   Form: QrForm,
+  creators: [
+    {
+      id: "qr",
+      label: "QR code",
+      icon: "▦",
+      group: "more",
+      idBase: "qr",
+      heightShare: 0.4,
+      maxHeight: 240,
+      make: (id, box) => ({ id, type: "qr", ...square(box), value: "https://example.com" }),
+    },
+  ],
 });

@@ -1,8 +1,8 @@
+import type { RatingLayerT } from "@pictor/engine";
 import { BindSelect } from "../controls/BindSelect.tsx";
 import { NumberField, SelectField, TextField } from "../controls/fields.tsx";
 import { PaintEditor } from "../controls/paint/paint.tsx";
 import { StrokeEditor } from "../controls/paint/stroke.tsx";
-import type { RatingLayerT } from "../engine/engine-types.ts";
 import { defineLayerForm, type LayerFormProps, withRebind } from "./types.ts";
 
 function RatingForm({ doc, layer, onLayer }: LayerFormProps<RatingLayerT>) {
@@ -81,7 +81,31 @@ function RatingForm({ doc, layer, onLayer }: LayerFormProps<RatingLayerT>) {
 }
 
 export const ratingForm = defineLayerForm<RatingLayerT>({
+  type: "rating",
   label: () => "rating",
   icon: () => "☆",
   Form: RatingForm,
+  creators: [
+    {
+      id: "rating",
+      label: "Rating",
+      icon: "☆",
+      group: "more",
+      idBase: "rating",
+      heightShare: 0.1,
+      maxHeight: 48,
+      // Five symbols as tall as the box, a fifth of a symbol apart: 5.8 heights wide, centred.
+      make: (id, box) => {
+        const width = Math.round(box.height * 5.8);
+        return {
+          id,
+          type: "rating",
+          ...box,
+          x: Math.round(box.x + (box.width - width) / 2),
+          width,
+          value: "4.5",
+        };
+      },
+    },
+  ],
 });

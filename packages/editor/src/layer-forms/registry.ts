@@ -12,30 +12,43 @@ import { ratingForm } from "./rating.tsx";
 import { shapeForm } from "./shape.tsx";
 import { starForm } from "./star.tsx";
 import { textForm } from "./text.tsx";
-import type { LayerForm } from "./types.ts";
+import type { LayerCreator, LayerForm } from "./types.ts";
 
 /**
- * The editor's one table of layer types, as the engine's layers/registry.ts is the engine's: the
- * properties form and the layers-panel icon of each type. A type with controls has a file in this
- * folder. A type missing here (a newer engine's) still opens, with the read-only form (JSON of its
- * own properties) and a "?" icon.
+ * The editor's one table of layer types, as the engine's layers/registry.ts is the engine's. Each
+ * type's half lives in its own file (layer-forms/<type>.tsx: the properties form, the layers-panel
+ * icon, the defaults of a new layer and its tool or menu entry) and is listed here once; the
+ * toolbar, the "More" menu, the defaults and the properties panel are derived from this list, in
+ * its order. A type missing here (a newer engine's) still opens, with the read-only form (JSON of
+ * its own properties) and a "?" icon.
  */
-const FORMS: ReadonlyMap<string, LayerForm> = new Map(
-  Object.entries({
-    text: textForm,
-    image: imageForm,
-    shape: shapeForm,
-    group: groupForm,
-    line: lineForm,
-    polygon: polygonForm,
-    star: starForm,
-    path: pathForm,
-    icon: iconForm,
-    qr: qrForm,
-    barcode: barcodeForm,
-    rating: ratingForm,
-  }),
-);
+const KINDS: readonly LayerForm[] = [
+  textForm,
+  imageForm,
+  shapeForm,
+  groupForm,
+  lineForm,
+  polygonForm,
+  starForm,
+  pathForm,
+  iconForm,
+  qrForm,
+  barcodeForm,
+  ratingForm,
+];
+
+const FORMS: ReadonlyMap<string, LayerForm> = new Map(KINDS.map((form) => [form.type, form]));
+
+/** Every way to add a layer, in the table's order: the toolbar's tools, then the "More" menu's. */
+export const CREATORS: readonly LayerCreator[] = KINDS.flatMap((form) => form.creators ?? []);
+
+export const TOOL_CREATORS = CREATORS.filter((c) => c.group === "tools");
+export const MENU_CREATORS = CREATORS.filter((c) => c.group === "more");
+
+/** The tool or menu entry with this id (`rectangle`, `rating`). */
+export function creatorOf(id: string): LayerCreator | undefined {
+  return CREATORS.find((c) => c.id === id);
+}
 
 export function formOf(layer: Layer): LayerForm {
   return FORMS.get(layer.type) ?? readOnlyForm(String(layer.type), "?");

@@ -1,6 +1,6 @@
+import type { ShapeLayerT } from "@pictor/engine";
 import { CheckField, NumberField, SelectField } from "../controls/fields.tsx";
 import { FillStrokeFields } from "../controls/paint/fill-stroke.tsx";
-import type { ShapeLayerT } from "../engine/engine-types.ts";
 import { defineLayerForm, type LayerFormProps } from "./types.ts";
 
 function ShapeForm({ doc, layer, onLayer }: LayerFormProps<ShapeLayerT>) {
@@ -58,7 +58,32 @@ function ShapeForm({ doc, layer, onLayer }: LayerFormProps<ShapeLayerT>) {
 }
 
 export const shapeForm = defineLayerForm<ShapeLayerT>({
+  type: "shape",
   label: (layer) => layer.shape,
   icon: (layer) => (layer.shape === "ellipse" ? "●" : "■"),
   Form: ShapeForm,
+  creators: [
+    {
+      id: "rectangle",
+      label: "Rectangle",
+      icon: "■",
+      group: "tools",
+      key: "R",
+      idBase: "rect",
+      heightShare: 0.3,
+      maxHeight: 320,
+      make: (id, box) => ({ id, type: "shape", shape: "rectangle", ...box, fill: "#6366F1" }),
+    },
+    {
+      id: "ellipse",
+      label: "Ellipse",
+      icon: "●",
+      group: "tools",
+      key: "E",
+      idBase: "ellipse",
+      heightShare: 0.3,
+      maxHeight: 320,
+      make: (id, box) => ({ id, type: "shape", shape: "ellipse", ...box, fill: "#F59E0B" }),
+    },
+  ],
 });

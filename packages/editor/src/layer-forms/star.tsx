@@ -1,6 +1,7 @@
+import type { StarLayerT } from "@pictor/engine";
 import { NumberField } from "../controls/fields.tsx";
 import { FillStrokeFields } from "../controls/paint/fill-stroke.tsx";
-import type { StarLayerT } from "../engine/engine-types.ts";
+import { square } from "../model/new-layer.ts";
 import { defineLayerForm, type LayerFormProps } from "./types.ts";
 
 function StarForm({ doc, layer, onLayer }: LayerFormProps<StarLayerT>) {
@@ -41,7 +42,20 @@ function StarForm({ doc, layer, onLayer }: LayerFormProps<StarLayerT>) {
 }
 
 export const starForm = defineLayerForm<StarLayerT>({
+  type: "star",
   label: () => "star",
   icon: () => "★",
   Form: StarForm,
+  creators: [
+    {
+      id: "star",
+      label: "Star",
+      icon: "★",
+      group: "more",
+      idBase: "star",
+      heightShare: 0.3,
+      maxHeight: 240,
+      make: (id, box) => ({ id, type: "star", ...square(box), points: 5, fill: "#F59E0B" }),
+    },
+  ],
 });

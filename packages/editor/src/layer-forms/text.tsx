@@ -1,3 +1,4 @@
+import type { TextLayerT } from "@pictor/engine";
 import { BindSelect } from "../controls/BindSelect.tsx";
 import { CheckField, NumberField, SelectField, TextField } from "../controls/fields.tsx";
 import { FontPicker } from "../controls/font-picker/FontPicker.tsx";
@@ -5,7 +6,6 @@ import { useFontFamilies } from "../controls/font-picker/font-families.ts";
 import { PaintEditor } from "../controls/paint/paint.tsx";
 import { StrokeEditor } from "../controls/paint/stroke.tsx";
 import { HighlightEditor } from "../controls/paint/text-highlight.tsx";
-import type { TextLayerT } from "../engine/engine-types.ts";
 import { defineLayerForm, type LayerFormProps, withRebind } from "./types.ts";
 
 function TextForm({ doc, layer, onLayer }: LayerFormProps<TextLayerT>) {
@@ -206,7 +206,28 @@ function TextForm({ doc, layer, onLayer }: LayerFormProps<TextLayerT>) {
 }
 
 export const textForm = defineLayerForm<TextLayerT>({
+  type: "text",
   label: () => "text",
   icon: () => "T",
   Form: TextForm,
+  creators: [
+    {
+      id: "text",
+      label: "Text",
+      icon: "T",
+      group: "tools",
+      key: "T",
+      idBase: "text",
+      heightShare: 0.2,
+      maxHeight: 120,
+      make: (id, box) => ({
+        id,
+        type: "text",
+        ...box,
+        text: "Your headline",
+        font: { family: "Inter", weight: 700, size: 48 },
+        color: "#111827",
+      }),
+    },
+  ],
 });

@@ -1,5 +1,6 @@
 import type { ComponentType } from "react";
 import type { Layer, SlotT, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
+import type { NewLayerSpec } from "../model/new-layer.ts";
 
 export type SlotType = SlotT["type"];
 
@@ -14,15 +15,41 @@ export interface KindInfo {
   blendModes: readonly string[];
 }
 
-export interface LayerFormProps<L = Layer> {
+export interface LayerFormProps<L extends Layer = Layer> {
   doc: TemplateDocumentT;
   layer: L;
   onLayer: LayerPatch;
   kinds: KindInfo;
 }
 
-/** One layer type's entry in the properties panel and the layers panel. */
-export interface LayerForm<L = Layer> {
+/**
+ * A way to add a layer of a kind: a tool of the toolbar (a drag on a frame creates it; its key picks
+ * it) or an entry of the "More" menu (added at the frame's centre). Its `id` names the tool and the
+ * menu entry (test ids `tool-<id>`, `add-<id>`); one kind may offer several (rectangle and ellipse).
+ */
+export interface LayerCreator<L extends Layer = Layer> extends NewLayerSpec<L> {
+  id: string;
+  /** The tool's or the menu entry's words and symbol. */
+  label: string;
+  icon: string;
+  group: "tools" | "more";
+  /** A tool's single-letter key (tools only). */
+  key?: string;
+  /**
+   * Asked first when the layer is added from the menu (the icon kind's icon picker): the properties
+   * it gives go over the defaults; closed without a pick, nothing is added.
+   */
+  Picker?: ComponentType<{ onPick(props: Partial<L>): void; onClose(): void }>;
+}
+
+/**
+ * One layer type's half in the editor, in layer-forms/<type>.tsx: its entry in the properties panel
+ * and the layers panel, and how a new layer of it is made (defaults, tool or menu entry). The
+ * registry (registry.ts) lists each once; menus, defaults and the panels are derived from it.
+ */
+export interface LayerForm<L extends Layer = Layer> {
+  /** The layer type it edits (`layer.type`). */
+  type: string;
   /** Heading of the properties panel ("text", "ellipse"). */
   label(layer: L): string;
   /** One character for the layers panel. */
@@ -34,6 +61,8 @@ export interface LayerForm<L = Layer> {
    * shows in its outline over the canvas; null otherwise. Kinds that always draw leave it out.
    */
   emptyNote?(layer: L, doc: TemplateDocumentT, values: SlotValues): string | null;
+  /** How the editor adds a layer of this type; a type without any is only opened and edited. */
+  creators?: readonly LayerCreator<L>[];
 }
 
 /**

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { Stage } from "../canvas/Stage.tsx";
+import { shortcutActions, useShortcuts } from "../controls/use-shortcuts.ts";
 import { LeftPanel } from "../panels/LeftPanel.tsx";
 import { RightPanel } from "../panels/RightPanel.tsx";
 import { TopBar } from "../panels/TopBar.tsx";
@@ -7,7 +8,6 @@ import { setActiveEditor } from "../store/active-editor.ts";
 import { browserDeps } from "../store/browser-deps.ts";
 import { EditorStore } from "../store/editor-store.ts";
 import { EditorProvider, useEditor } from "../store/use-editor.ts";
-import { shortcutActions, useShortcuts } from "../store/use-shortcuts.ts";
 
 /**
  * The editor of one template: an editor store (store/editor-store.ts) for its life, and the layout

@@ -1,16 +1,10 @@
 import type { TemplateDetail } from "../api/client.ts";
 import type { FrameT, Layer, RenderWarning, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
 import type { EditorEngine, FrameRender } from "../engine/load-engine.ts";
-import {
-  addLayer,
-  blankDocument,
-  findLayer,
-  type NewLayerKind,
-  newLayer,
-  uniqueFrameName,
-} from "../model/doc-ops.ts";
+import { addLayer, blankDocument, findLayer, uniqueFrameName } from "../model/doc-ops.ts";
 import type { FrameGuides } from "../model/geometry.ts";
 import { History } from "../model/history.ts";
+import { type NewLayerSpec, newLayer } from "../model/new-layer.ts";
 import { forgetLegacyPalette, legacyPalette, withLegacyPalette } from "../model/palette.ts";
 import { resizedFrameCopy } from "../model/resize-design.ts";
 import { type Selection, selectedIds } from "../model/selection.ts";
@@ -21,8 +15,8 @@ import { fitZoom, stepZoom, type Viewport, type ZoomTarget } from "./view.ts";
 
 export type { SaveState };
 
-/** The canvas tool: select, or the layer kind a drag on a frame creates. */
-export type Tool = "select" | NewLayerKind;
+/** The canvas tool: "select", or the id of the layer tool a drag on a frame creates with (layer-forms/). */
+export type Tool = string;
 
 /** The right-hand panel's tabs. */
 export type Tab = "design" | "slots" | "preview" | "publish" | "api" | "url";
@@ -380,14 +374,15 @@ export class EditorStore {
   // Frames and new layers.
 
   /**
-   * A new layer of a tool's kind on a frame: in the box dragged out (null: the default size at the
-   * frame's centre), with these properties over the kind's defaults; selected, with the select tool.
+   * A new layer of a kind (its defaults from layer-forms/) on a frame: in the box dragged out (null:
+   * the default size at the frame's centre), with these properties over the defaults; selected, with
+   * the select tool.
    */
-  createLayer(frameIndex: number, kind: NewLayerKind, box: Box4 | null, props?: Partial<Layer>): void {
+  createLayer(frameIndex: number, spec: NewLayerSpec, box: Box4 | null, props?: Partial<Layer>): void {
     const doc = this.#state.doc;
     const target = doc.frames[frameIndex];
     if (!target) return;
-    const placed = { ...newLayer(doc, target, kind), ...box, ...props } as Layer;
+    const placed = { ...newLayer(doc, target, spec), ...box, ...props } as Layer;
     this.setDocument(addLayer(doc, frameIndex, placed));
     this.#update({ selection: { frame: frameIndex, layer: placed.id }, tool: "select", tab: "design" });
   }

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from "react";
 import type { AlignEdge, ZOrder } from "../model/arrange.ts";
-import type { EditorStore } from "./editor-store.ts";
+import type { EditorStore } from "../store/editor-store.ts";
+import type { ZoomTarget } from "../store/view.ts";
 import { toolOfKey } from "./tools.ts";
-import type { ZoomTarget } from "./view.ts";
 
 export interface ShortcutActions {
   undo(): void;
