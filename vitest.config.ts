@@ -24,6 +24,8 @@ const API_SUITE = [
   "assets/library.test.ts",
   "assets/folder-slots.test.ts",
   "assets/fonts.test.ts",
+  // File routes: streaming, byte ranges and download limits, from files and from S3.
+  "assets/downloads.test.ts",
   "image-urls/image-urls.test.ts",
   // Issue 21: one account's flood does not starve others, on the pg-boss queue as on the embedded one.
   "queue/flood-fairness.test.ts",

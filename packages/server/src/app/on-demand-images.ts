@@ -51,7 +51,10 @@ export interface OnDemandError {
 export interface OnDemandImage {
   ok: true;
   asset: AssetRecord;
-  /** Null when the caller's If-None-Match matched (answer 304). */
+  /**
+   * The output's bytes when this process holds them in memory (small outputs, HOT_ITEM_MAX_BYTES);
+   * null when the caller's If-None-Match matched (answer 304), or to stream them from the blob store.
+   */
   bytes: Uint8Array | null;
   /** `hit`: served from the cache; `miss`: rendered for this request; `collapsed`: waited for another's render. */
   cache: "hit" | "miss" | "collapsed";
@@ -85,6 +88,11 @@ export interface OnDemandDeps {
   missWaitMs: number;
   /** Takes one cache miss from the account's budget; false with the seconds until the next one. */
   takeMiss(accountId: string): { ok: true } | { ok: false; retryAfter: number };
+  /**
+   * Takes one download from the URL-signing key's budget, once its signature held (hits and misses
+   * alike); false with the seconds until the next one. Absent: not limited.
+   */
+  takeDownload?(keyId: string): { ok: true } | { ok: false; retryAfter: number };
 }
 
 /** What a cache miss renders. */
@@ -98,7 +106,7 @@ interface RenderJobOf {
 }
 
 type Flight = Promise<
-  { ok: true; asset: AssetRecord; bytes: Uint8Array } | Omit<OnDemandError, "fallbackImage">
+  { ok: true; asset: AssetRecord; bytes: Uint8Array | null } | Omit<OnDemandError, "fallbackImage">
 >;
 
 const refuse = (
@@ -185,6 +193,11 @@ class Lru<V> {
 
 /** Bytes of hot outputs kept in memory by each API process (outputs never change once stored). */
 const HOT_BYTES = 64 * 1024 * 1024;
+/**
+ * Outputs up to this size are read whole and kept in the hot cache; larger ones are never read into
+ * memory here: the route streams them from the blob store as its client reads.
+ */
+export const HOT_ITEM_MAX_BYTES = 1024 * 1024;
 /** Uses of cached entries are written to the store at most this often (and before every eviction). */
 const TOUCH_FLUSH_MS = 5_000;
 
@@ -204,11 +217,13 @@ export function createOnDemandImages(deps: OnDemandDeps) {
   // Template versions are immutable: parsed once per process. Output bytes likewise, by blob key.
   const versions = new Lru<Awaited<ReturnType<TemplateStore["version"]>>>(256);
   const hot = new Lru<Uint8Array>(HOT_BYTES, (bytes) => bytes.byteLength);
-  const readBytes = async (blobKey: string) => {
-    const cached = hot.get(blobKey);
+  /** A small output's bytes (null: lost), or "stream" for a large one, which the route streams. */
+  const readBytes = async (asset: AssetRecord): Promise<Uint8Array | "stream" | null> => {
+    if (asset.byteSize > HOT_ITEM_MAX_BYTES) return "stream";
+    const cached = hot.get(asset.blobKey);
     if (cached) return cached;
-    const bytes = await deps.blobs.get(blobKey);
-    if (bytes) hot.set(blobKey, bytes);
+    const bytes = await deps.blobs.get(asset.blobKey);
+    if (bytes) hot.set(asset.blobKey, bytes);
     return bytes;
   };
   // A hit records its use here; the uses reach the store in one go every few seconds and before
@@ -262,7 +277,7 @@ export function createOnDemandImages(deps: OnDemandDeps) {
     const ended = finished.render;
     if (ended.status === "failed") return { ok: false, ...renderFailure(ended) };
     const asset = finished.asset ?? (ended.assetId ? await deps.assets.get(accountId, ended.assetId) : null);
-    const bytes = asset ? await readBytes(asset.blobKey) : null;
+    const bytes = asset ? await readBytes(asset) : null;
     if (!asset || !bytes) throw new Error(`render ${ended.id} completed without its output`);
     await deps.imageUrls.putEntry({
       accountId,
@@ -277,7 +292,7 @@ export function createOnDemandImages(deps: OnDemandDeps) {
     // One eviction at a time in this process; a failed one is retried by the next miss.
     evicting = evicting.then(() => evict(accountId, cacheKey)).catch(() => {});
     await evicting;
-    return { ok: true, asset, bytes };
+    return { ok: true, asset, bytes: bytes === "stream" ? null : bytes };
   }
 
   /**
@@ -373,6 +388,18 @@ export function createOnDemandImages(deps: OnDemandDeps) {
     if (fallbackParam !== undefined && !fallbackImage) {
       return invalid("fallback", "fallback must be 'image' (or left out for a JSON error body).");
     }
+    // Counted once the signature held: a made-up URL naming the key cannot use up its budget.
+    const download = deps.takeDownload?.(req.keyId) ?? { ok: true };
+    if (!download.ok) {
+      return refuse(
+        "rate_limited",
+        `Too many downloads for this URL-signing key; retry in ${download.retryAfter} s.`,
+        {
+          retryAfter: download.retryAfter,
+          fallbackImage,
+        },
+      );
+    }
 
     const expiresParam = req.params.get("expires");
     let expires: number | null = null;
@@ -462,10 +489,10 @@ export function createOnDemandImages(deps: OnDemandDeps) {
         recordUse(accountId, cacheKey);
         return answer(asset, null, "hit");
       }
-      const bytes = asset ? await readBytes(asset.blobKey) : null;
+      const bytes = asset ? await readBytes(asset) : null;
       if (asset && bytes) {
         recordUse(accountId, cacheKey);
-        return answer(asset, bytes, "hit");
+        return answer(asset, bytes === "stream" ? null : bytes, "hit");
       }
       // The asset was deleted from the library (or its bytes lost): render it again.
       await deps.imageUrls.deleteEntry(accountId, cacheKey, entry.assetId);

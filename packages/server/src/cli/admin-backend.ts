@@ -103,5 +103,5 @@ export async function openAdminBackend(
  */
 export function unopenedBlobStore(why: string): BlobStore {
   const refuse = () => Promise.reject(new Error(`no blob store was opened: ${why}`));
-  return { put: refuse, get: refuse, delete: refuse };
+  return { put: refuse, get: refuse, open: refuse, delete: refuse };
 }

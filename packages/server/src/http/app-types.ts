@@ -22,6 +22,7 @@ import type { StarterCatalog } from "../ports/starter-catalog.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
 import type { UploadInspector } from "../ports/upload-inspector.ts";
 import type { WebhookOutbox } from "../ports/webhook-outbox.ts";
+import type { DownloadLimiter } from "./download-limits.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -57,7 +58,7 @@ export interface AppDeps {
   clock: Clock;
   /** `fetch` is needed only by uploads from a URL (POST /v1/assets/import). */
   safeFetch: Pick<SafeFetch, "check"> & Partial<Pick<SafeFetch, "fetch">>;
-  /** Search, dedupe, patch and delete over the asset records. */
+  /** Search, dedupe, patch and delete over the asset records (issue 5). */
   assetLibrary: AssetLibrary;
   /** HMAC key for the API's own signed output links (kept in the data dir). */
   signingSecret: Uint8Array;
@@ -67,15 +68,17 @@ export interface AppDeps {
   publicUrl?: string;
   /** Open sign-up at POST /v1/accounts (default true). */
   openSignup?: boolean;
-  /** Completion callbacks: delivery log and manual redelivery. */
+  /** Completion callbacks: delivery log and manual redelivery (issue 4). */
   webhooks: WebhookOutbox;
   /** Current/previous webhook secret and rotation. */
   webhookSecrets: WebhookSecretStore;
-  /** Batch records: which renders a batch accepted and which rows failed. */
+  /** Batch records: which renders a batch accepted and which rows failed (issue 4). */
   batches: BatchStore;
   /** Reads uploaded images and fonts before they enter the library (POST /v1/assets, /v1/assets/import). */
   uploadInspector: UploadInspector;
-  /** On-demand image URLs: signing keys, render cache and its limits; absent: routes off. */
+  /** The file routes' rate limits per client address and per credential (download-limits.ts); set by buildApp. */
+  downloadLimits: DownloadLimiter;
+  /** On-demand image URLs (issue 19): signing keys, render cache and its limits; absent: routes off. */
   onDemand?: {
     imageUrls: ImageUrlStore;
     cacheMaxBytes: number;
@@ -86,5 +89,10 @@ export interface AppDeps {
   };
 }
 
-/** What buildApp is given: the upload inspector defaults to the media one (sharp, wawoff2, CanvasKit). */
-export type AppDepsInput = Omit<AppDeps, "uploadInspector"> & { uploadInspector?: UploadInspector };
+/**
+ * What buildApp is given: the upload inspector defaults to the media one (sharp, wawoff2, CanvasKit);
+ * the download limits come from buildApp's options.
+ */
+export type AppDepsInput = Omit<AppDeps, "uploadInspector" | "downloadLimits"> & {
+  uploadInspector?: UploadInspector;
+};

@@ -4,6 +4,12 @@ import type { IdempotencyStore } from "../ports/idempotency-store.ts";
 import type { App, AppDeps, AppDepsInput } from "./app-types.ts";
 import { createAuthenticator } from "./auth.ts";
 import type { AuthFailureLimit } from "./auth-failure-budget.ts";
+import {
+  DEFAULT_DOWNLOAD_LIMIT,
+  type DownloadLimit,
+  DownloadLimits,
+  UNLIMITED_DOWNLOADS,
+} from "./download-limits.ts";
 import { errorHandlerPlugin } from "./plugins/errors.ts";
 import { idempotencyPlugin } from "./plugins/idempotency.ts";
 import { jsonBodyPlugin } from "./plugins/json-body.ts";
@@ -55,6 +61,17 @@ export interface BuildAppOptions {
    * Default 20 at once, 1 more per second; false turns it off.
    */
   authFailureLimit?: AuthFailureLimit | false;
+  /**
+   * Downloads of the file routes (`/a/`, `/o/`, `/i/`) per client address and per credential
+   * (download-limits.ts). Default DEFAULT_DOWNLOAD_LIMIT; false turns them off.
+   */
+  downloadLimit?: DownloadLimit | false;
+  /**
+   * Which peers' `X-Forwarded-For` (and `-Host`, `-Proto`) to believe: Fastify's `trustProxy` as
+   * PICTOR_TRUST_PROXY gives it (addresses or CIDR ranges, `loopback`, or a number of hops). Default
+   * false: the client address is the TCP peer's and no forwarded header is read.
+   */
+  trustProxy?: string | number | false;
 }
 
 /** `pictor serve`'s defaults too (PICTOR_AUTH_FAILURES_BURST / _PER_SECOND, main/config.ts). */
@@ -66,11 +83,25 @@ const PUBLIC_PATHS = new Set(["/v1/openapi.json", "/docs"]);
 export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {}): Promise<App> {
   // The only inspector there is needs no configuration, so each process's composition root need
   // not name it; tests may pass their own.
-  const deps: AppDeps = { ...input, uploadInspector: input.uploadInspector ?? createMediaUploadInspector() };
+  const deps: AppDeps = {
+    ...input,
+    uploadInspector: input.uploadInspector ?? createMediaUploadInspector(),
+    downloadLimits:
+      options.downloadLimit === false
+        ? UNLIMITED_DOWNLOADS
+        : new DownloadLimits(options.downloadLimit ?? DEFAULT_DOWNLOAD_LIMIT),
+  };
   const app = Fastify({
     ...httpServerOptions(),
     logger: options.logger ?? false,
-    trustProxy: false,
+    // A hop count as the function Fastify makes of one (its types leave numbers out).
+    trustProxy:
+      typeof options.trustProxy === "number"
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(options.trustProxy)
+        : (options.trustProxy ?? false),
   }).withTypeProvider() as unknown as App;
 
   app.decorateRequest("accountId", "");
@@ -83,7 +114,7 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
   await app.register(shuttingDownPlugin);
   await app.register(jsonBodyPlugin);
 
-  // Auth is the first check (auth → body → …): it runs on onRequest, before the
+  // Auth is the first check (api-decisions: auth → body → …): it runs on onRequest, before the
   // body is even parsed, so an unauthenticated caller gets 401 whatever it sent.
   const authenticate = createAuthenticator({
     accounts: deps.accounts,

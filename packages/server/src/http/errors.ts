@@ -1,6 +1,6 @@
 /**
  * The API's error vocabulary: one code per failure a client can act on, and the single table that
- * maps each code to its HTTP status. Route code throws `ApiError`; the
+ * maps each code to its HTTP status (api-decisions.md, "Errors"). Route code throws `ApiError`; the
  * error handler plugin (plugins/errors.ts) turns it into
  * `{ "error": { "code", "message", "request_id", ...details } }`.
  */
@@ -14,6 +14,7 @@ export type ApiErrorCode =
   | "not_found"
   | "idempotency_key_in_use"
   | "payload_too_large"
+  | "range_not_satisfiable"
   | "unsupported_media_type"
   | "template_not_published"
   | "unknown_slot"
@@ -41,6 +42,8 @@ export const STATUS_BY_CODE: Record<ApiErrorCode, number> = {
   idempotency_key_in_use: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  // A file route's Range outside the file (with `Content-Range: bytes */<size>`).
+  range_not_satisfiable: 416,
   template_not_published: 422,
   unknown_slot: 422,
   image_out_of_folder: 422,

@@ -1,8 +1,10 @@
+import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { type Static, Type as T } from "@sinclair/typebox";
 import { Value, ValuePointer } from "@sinclair/typebox/value";
 import type { S3BlobStoreConfig } from "../adapters/s3/blob-store.ts";
 import { S3ConfigError, s3ConfigFromEnv } from "../adapters/s3/config.ts";
+import { DEFAULT_DOWNLOAD_LIMIT } from "../http/download-limits.ts";
 import type { BackendConfig } from "./backend.ts";
 import { type MemoryPlan, machineMemoryMiB, planMemory } from "./memory-plan.ts";
 
@@ -23,6 +25,18 @@ export const ServeSettings = T.Object({
   /** Failed authentications per IP address (missing, malformed, unknown, revoked key) before 429. */
   authFailuresBurst: T.Integer({ minimum: 1 }),
   authFailuresPerSecond: T.Number({ exclusiveMinimum: 0 }),
+  /** File routes (`/a/`, `/o/`, `/i/`): downloads per credential at once and per second after. */
+  downloadsBurst: T.Integer({ minimum: 1 }),
+  downloadsPerSecond: T.Number({ exclusiveMinimum: 0 }),
+  /** File routes: downloads per client address at once and per second after. */
+  downloadsIpBurst: T.Integer({ minimum: 1 }),
+  downloadsIpPerSecond: T.Number({ exclusiveMinimum: 0 }),
+  /**
+   * Peers whose X-Forwarded-For / -Host / -Proto are believed (Fastify's trustProxy): false, a
+   * number of proxy hops, or comma-separated addresses, CIDR ranges and `loopback`, `linklocal`,
+   * `uniquelocal`.
+   */
+  trustProxy: T.Union([T.Literal(false), T.Integer({ minimum: 1, maximum: 32 }), T.String({ minLength: 1 })]),
   openSignup: T.Boolean(),
   maxQueued: T.Integer({ minimum: 1 }),
   /** Renders of one account that may run at once (0: no cap beyond the render threads). */
@@ -106,6 +120,29 @@ const mebibytes = (v: string | undefined): number | string | undefined => {
   return Math.floor(Number(match[1]) * (unit === "g" ? 1024 : 1));
 };
 
+const TRUST_PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * PICTOR_TRUST_PROXY as Fastify's trustProxy: unset, empty or `false` is false; a whole number is a
+ * hop count; else a list of addresses, CIDR ranges and proxy-addr's names, each checked here (`true`,
+ * which would believe any client's X-Forwarded-For, is refused). Anything else stays an object the
+ * schema refuses, so the error names the setting.
+ */
+const trustProxyOf = (v: string | undefined): string | number | false | { invalid: string } => {
+  const text = v?.trim() ?? "";
+  if (text === "" || text.toLowerCase() === "false") return false;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(",").map((e) => e.trim());
+  const valid = entries.every((entry) => {
+    if (TRUST_PROXY_NAMES.has(entry)) return true;
+    const [address = "", prefix, ...rest] = entry.split("/");
+    const family = isIP(address);
+    if (family === 0 || rest.length > 0) return false;
+    return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+  });
+  return valid ? entries.join(",") : { invalid: text };
+};
+
 const num = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : Number(v));
 
 /** "true"/"false" (any case); anything else stays a string, which the schema then refuses. */
@@ -130,6 +167,12 @@ const EXPECTED: Record<keyof ServeSettings, string> = {
   rateLimitPerSecond: "a number above 0",
   authFailuresBurst: "a whole number of at least 1",
   authFailuresPerSecond: "a number above 0",
+  downloadsBurst: "a whole number of at least 1",
+  downloadsPerSecond: "a number above 0",
+  downloadsIpBurst: "a whole number of at least 1",
+  downloadsIpPerSecond: "a number above 0",
+  trustProxy:
+    "false, a number of proxy hops (1 to 32), or comma-separated IP addresses, CIDR ranges, loopback, linklocal or uniquelocal",
   openSignup: "true or false",
   maxQueued: "a whole number of at least 1",
   accountConcurrency: "a whole number (0 for no cap)",
@@ -186,6 +229,18 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     // key makes, while a flood of made-up keys reaches the key store at most once a second per address.
     authFailuresBurst: num(given("authFailuresBurst", null, "PICTOR_AUTH_FAILURES_BURST")) ?? 20,
     authFailuresPerSecond: num(given("authFailuresPerSecond", null, "PICTOR_AUTH_FAILURES_PER_SECOND")) ?? 1,
+    // The file routes' limits (http/download-limits.ts explains the defaults).
+    downloadsBurst:
+      num(given("downloadsBurst", null, "PICTOR_DOWNLOADS_BURST")) ?? DEFAULT_DOWNLOAD_LIMIT.keyBurst,
+    downloadsPerSecond:
+      num(given("downloadsPerSecond", null, "PICTOR_DOWNLOADS_PER_SECOND")) ??
+      DEFAULT_DOWNLOAD_LIMIT.keyPerSecond,
+    downloadsIpBurst:
+      num(given("downloadsIpBurst", null, "PICTOR_DOWNLOADS_IP_BURST")) ?? DEFAULT_DOWNLOAD_LIMIT.ipBurst,
+    downloadsIpPerSecond:
+      num(given("downloadsIpPerSecond", null, "PICTOR_DOWNLOADS_IP_PER_SECOND")) ??
+      DEFAULT_DOWNLOAD_LIMIT.ipPerSecond,
+    trustProxy: trustProxyOf(given("trustProxy", null, "PICTOR_TRUST_PROXY")),
     openSignup: bool(given("openSignup", null, "PICTOR_OPEN_SIGNUP")) ?? true,
     maxQueued: num(given("maxQueued", null, "PICTOR_MAX_QUEUED")) ?? 10_000,
     accountConcurrency: num(given("accountConcurrency", null, "PICTOR_ACCOUNT_CONCURRENCY")) ?? 0,

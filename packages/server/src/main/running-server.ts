@@ -50,6 +50,22 @@ export function loggableUrl(url: string): string {
   return q === -1 ? path : `${path}?[redacted]`;
 }
 
+/**
+ * buildApp's options for the limits of what is heavy to answer (the file routes' downloads) and the
+ * trusted proxy that tells client addresses, from `pictor serve`'s settings.
+ */
+export function fileRouteOptions(config: ServeConfig) {
+  return {
+    downloadLimit: {
+      keyBurst: config.downloadsBurst,
+      keyPerSecond: config.downloadsPerSecond,
+      ipBurst: config.downloadsIpBurst,
+      ipPerSecond: config.downloadsIpPerSecond,
+    },
+    trustProxy: config.trustProxy,
+  };
+}
+
 /** Listens as configured; answers the base URL a client on this machine reaches it at. */
 export async function listen(app: App, config: Pick<ServeConfig, "port" | "host">): Promise<string> {
   await app.listen({ port: config.port, host: config.host });

@@ -104,6 +104,9 @@ export async function startTestServer(
       PICTOR_RATE_LIMIT_BURST: "100000",
       // Tests send bad keys on purpose (the identical-401 test, the fuzzer), all from 127.0.0.1.
       PICTOR_AUTH_FAILURES_BURST: "100000",
+      // Every test downloads from 127.0.0.1 (the download limits' own test sets them low).
+      PICTOR_DOWNLOADS_BURST: "100000",
+      PICTOR_DOWNLOADS_IP_BURST: "100000",
       ...options.env,
     },
     ...(options.lookup ? { lookup: options.lookup } : {}),

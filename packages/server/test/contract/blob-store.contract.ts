@@ -89,6 +89,34 @@ export function blobStoreContract(adapter: string, setup: () => Promise<BlobStor
       expect(await fx.store.get(`${base}/a.png`)).toEqual(Uint8Array.of(4));
     });
 
+    it("opens a blob as a stream of its bytes or of one range, with its whole size; null when absent", async () => {
+      const key = unique("streamed.png");
+      const bytes = new Uint8Array(randomBytes(300 * 1024));
+      await fx.store.put(key, bytes);
+      const read = async (stream: NodeJS.ReadableStream) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+        return Buffer.concat(chunks);
+      };
+      const whole = await fx.store.open(key);
+      expect(whole?.size).toBe(bytes.byteLength);
+      expect((await read(whole?.stream as NodeJS.ReadableStream)).equals(Buffer.from(bytes))).toBe(true);
+      const part = await fx.store.open(key, { start: 1000, end: 1999 });
+      expect(part?.size).toBe(bytes.byteLength);
+      expect(
+        (await read(part?.stream as NodeJS.ReadableStream)).equals(Buffer.from(bytes.subarray(1000, 2000))),
+      ).toBe(true);
+      const last = await fx.store.open(key, { start: bytes.byteLength - 1, end: bytes.byteLength - 1 });
+      expect([...(await read(last?.stream as NodeJS.ReadableStream))]).toEqual([bytes[bytes.byteLength - 1]]);
+      // A stream given up half-way (a client gone) is destroyed without reading the rest.
+      const abandoned = await fx.store.open(key);
+      abandoned?.stream.destroy();
+      expect(await fx.store.open(unique("never-put.png"))).toBeNull();
+      const prefix = unique("prefix-only");
+      await fx.store.put(`${prefix}/inner.png`, Uint8Array.of(1));
+      expect(await fx.store.open(prefix)).toBeNull();
+    });
+
     it("keeps every one of many concurrent puts, including racing puts of one key", async () => {
       const prefix = unique("concurrent");
       const distinct = Array.from({ length: 16 }, (_, i) => ({

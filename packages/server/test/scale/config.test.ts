@@ -123,6 +123,41 @@ describe("pictor serve configuration: one backend, every problem named at once",
     ]);
   });
 
+  it("reads the download limits and the trusted proxy, with their defaults", () => {
+    expect(readServeConfig({}, {})).toMatchObject({
+      downloadsBurst: 500,
+      downloadsPerSecond: 100,
+      downloadsIpBurst: 100,
+      downloadsIpPerSecond: 50,
+      trustProxy: false,
+    });
+    const set = readServeConfig(
+      {},
+      {
+        PICTOR_DOWNLOADS_BURST: "50",
+        PICTOR_DOWNLOADS_PER_SECOND: "5",
+        PICTOR_DOWNLOADS_IP_BURST: "20",
+        PICTOR_DOWNLOADS_IP_PER_SECOND: "2.5",
+        PICTOR_TRUST_PROXY: "10.0.0.0/8, 127.0.0.1,loopback,::1",
+      },
+    );
+    expect(set).toMatchObject({
+      downloadsBurst: 50,
+      downloadsPerSecond: 5,
+      downloadsIpBurst: 20,
+      downloadsIpPerSecond: 2.5,
+      trustProxy: "10.0.0.0/8,127.0.0.1,loopback,::1",
+    });
+    expect(readServeConfig({}, { PICTOR_TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(readServeConfig({}, { PICTOR_TRUST_PROXY: "false" }).trustProxy).toBe(false);
+    // `true` would believe any client's X-Forwarded-For: refused, as are malformed entries.
+    for (const value of ["true", "10.0.0.300", "10.0.0.0/33", "proxy.internal"]) {
+      expect(problems({}, { PICTOR_TRUST_PROXY: value })).toContain(
+        `PICTOR_TRUST_PROXY: must be false, a number`,
+      );
+    }
+  });
+
   it("refuses a worker with DATABASE_URL but neither S3 nor a shared data dir, naming both ways out", () => {
     const message = problems({ role: "worker", publicUrl: "https://x.example" }, DB);
     expect(message).toMatch(

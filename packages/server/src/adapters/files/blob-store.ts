@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
+import { Readable } from "node:stream";
 import type { BlobStore } from "../../ports/blob-store.ts";
 import { createSpareFiles } from "./spare-files.ts";
 
@@ -61,6 +62,40 @@ export function createFileBlobStore(root: string, options: FileBlobStoreOptions 
         // A key that is only a prefix of other keys is a directory here; for the store it is absent.
         const code = (e as NodeJS.ErrnoException).code;
         if (code === "ENOENT" || code === "EISDIR") return null;
+        throw e;
+      }
+    },
+    async open(key, range) {
+      let handle: Awaited<ReturnType<typeof open>>;
+      try {
+        handle = await open(pathOf(key), "r");
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === "ENOENT" || code === "EISDIR") return null;
+        throw e;
+      }
+      try {
+        const stat = await handle.stat();
+        // Linux opens a directory for reading; reading it then fails (EISDIR): absent, as in get.
+        if (!stat.isFile()) {
+          await handle.close();
+          return null;
+        }
+        const size = stat.size;
+        if (range && range.start > Math.min(range.end, size - 1)) {
+          // Nothing of the range is in the blob.
+          await handle.close();
+          return { stream: Readable.from([]), size };
+        }
+        // Read as the consumer reads (64 KiB at a time); the file closes when the stream ends or is
+        // destroyed (a client gone mid-download).
+        const stream = handle.createReadStream({
+          highWaterMark: 64 * 1024,
+          ...(range ? { start: range.start, end: Math.min(range.end, size - 1) } : {}),
+        });
+        return { stream, size };
+      } catch (e) {
+        await handle.close().catch(() => undefined);
         throw e;
       }
     },

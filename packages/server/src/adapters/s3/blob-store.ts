@@ -1,14 +1,16 @@
 import { createHash } from "node:crypto";
+import { Readable } from "node:stream";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
+  type S3ClientConfig,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { BuildMiddleware, MetadataBearer } from "@smithy/types";
-import type { BlobStore } from "../../ports/blob-store.ts";
+import type { BlobRead, BlobStore, ByteRange } from "../../ports/blob-store.ts";
 import { createSignedPut, type SignedPutObject } from "./signed-put.ts";
 
 export interface S3BlobStoreConfig {
@@ -63,6 +65,8 @@ const knownPayloadHash: BuildMiddleware<object, MetadataBearer> = (next) => (arg
 /** BlobStore on any S3-compatible object store (AWS SDK v3), with presigned GET URLs for `output_url`. */
 export class S3BlobStore implements BlobStore {
   readonly #client: S3Client;
+  /** Streamed reads (open), on sockets of their own: see the constructor. */
+  readonly #reads: S3Client;
   readonly #bucket: string;
   readonly #prefix: string;
   readonly #signedPut: (object: SignedPutObject) => Promise<boolean>;
@@ -70,7 +74,7 @@ export class S3BlobStore implements BlobStore {
   constructor(config: S3BlobStoreConfig) {
     this.#bucket = config.bucket;
     this.#prefix = config.prefix ?? "";
-    this.#client = new S3Client({
+    const clientConfig: S3ClientConfig = {
       ...(config.endpoint ? { endpoint: config.endpoint } : {}),
       region: config.region,
       forcePathStyle: config.forcePathStyle ?? config.endpoint !== undefined,
@@ -83,7 +87,15 @@ export class S3BlobStore implements BlobStore {
       // The middleware stack is resolved once per command type instead of on every request; the
       // payload hash therefore rides in the client's stack below (a command's own would be ignored).
       cacheMiddleware: true,
+    };
+    this.#client = new S3Client(clientConfig);
+    // A streamed read holds its socket until the file route's client has read the object (or the route
+    // gives up on it): on the writes' 50 sockets, slow downloads would hold up every render's output.
+    this.#reads = new S3Client({
+      ...clientConfig,
+      requestHandler: { httpAgent: { maxSockets: 256 }, httpsAgent: { maxSockets: 256 } },
     });
+    this.#reads.middlewareStack.remove("loggerMiddleware");
     this.#client.middlewareStack.add(knownPayloadHash, { step: "build", name: "pictorKnownPayloadHash" });
     // Pictor gives the SDK no logger, yet its logging middleware builds a copy of every request's input
     // and response with the sensitive fields masked, to hand to the no-op logger: skipped.
@@ -126,6 +138,31 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  async open(key: string, range?: ByteRange): Promise<BlobRead | null> {
+    try {
+      const out = await this.#reads.send(
+        new GetObjectCommand({
+          Bucket: this.#bucket,
+          Key: this.#key(key),
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      );
+      if (!out.Body) throw new Error(`S3 returned no body for ${key}`);
+      // In Node the body is the HTTP response itself: read as the consumer reads (TCP flow control
+      // holds the store back), never buffered whole.
+      const stream = out.Body as unknown as Readable;
+      if (!(stream instanceof Readable))
+        throw new Error(`S3 returned a body that is not a Node stream for ${key}`);
+      // `bytes 0-9/100` for a range (the whole size after the slash), else the whole length.
+      const total = /\/(\d+)$/.exec(out.ContentRange ?? "")?.[1];
+      const size = total !== undefined ? Number(total) : (out.ContentLength ?? 0);
+      return { stream, size };
+    } catch (e) {
+      if (e instanceof NoSuchKey || (e as { name?: string }).name === "NoSuchKey") return null;
+      throw e;
+    }
+  }
+
   /** S3 answers 204 for an absent key too, so a retried delete succeeds. */
   async delete(key: string): Promise<void> {
     await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#key(key) }));
@@ -158,6 +195,7 @@ export class S3BlobStore implements BlobStore {
   /** Closes the SDK's keep-alive sockets. */
   destroy(): void {
     this.#client.destroy();
+    this.#reads.destroy();
   }
 
   #key(key: string): string {

@@ -6,7 +6,7 @@ import type { App, AppDeps } from "../app-types.ts";
 import { ApiError, type ApiErrorCode, STATUS_BY_CODE } from "../errors.ts";
 import { fileHeaders } from "../file-headers.ts";
 import { TokenBuckets } from "../plugins/token-bucket-store.ts";
-import { FileResponses } from "./asset-file.ts";
+import { FileResponses, sendAsset } from "./asset-file.ts";
 
 /** How long a browser or CDN may keep an unpinned URL's image: republishing reaches viewers within it. */
 export const UNPINNED_MAX_AGE_S = 3600;
@@ -62,6 +62,10 @@ export function registerImageUrl(app: App, deps: AppDeps): void {
         ? { ok: true }
         : { ok: false, retryAfter: Math.max(1, Math.ceil(taken.nextTokenIn / 1000)) };
     },
+    takeDownload: (keyId) => {
+      const taken = deps.downloadLimits.takeKey(`usk:${keyId}`);
+      return taken.ok ? taken : { ok: false, retryAfter: taken.retryAfter };
+    },
   });
 
   app.get(
@@ -76,7 +80,8 @@ export function registerImageUrl(app: App, deps: AppDeps): void {
           "Query: one parameter per slot (text; colour as %23RRGGBB or RRGGBB; image as an http(s) URL, fetched through the SSRF guard, or an asset id / asset_url of the account), and optionally frame, scale (1 to 4), v (pin a published template version), expires (Unix seconds), fallback=image (errors answer a small PNG), and sig.",
           "Signing: take every parameter except sig, decode names and values (+ is a space), encode each again as UTF-8 with every byte except A-Z a-z 0-9 - . _ ~ written %XX (uppercase hex), sort by encoded name, join name=value with &. The string to sign is /i/<key id>/<template>.<ext>?<that query> (path parts encoded the same way). sig is the lowercase hex HMAC-SHA256 of it keyed with the secret (ussec_…); the previous secret of a rotation verifies until its grace period ends. Test vectors: docs/on-demand-urls.md; signImageUrl() in @pictor/client and `pictor url` implement it.",
           "Cache: the first request renders (like a waiting render) and charges ceil(scale²) credits; identical requests meanwhile wait for that render; later ones are served from the render cache free (Cache-Status: pictor; hit), with a strong ETag (If-None-Match → 304) and Cache-Control public, max-age=3600 (with v: max-age=31536000, immutable; never past expires). Outputs are assets in renders/<template>/; the least recently used are evicted beyond PICTOR_IMAGE_CACHE_MAX_BYTES.",
-          "Errors (JSON, no-store, nothing charged): 403 forbidden (reason signature_missing, signature_invalid or expired), 400 invalid_request / invalid_scale, 404 not_found, 422 template_not_published / unknown_slot / image_out_of_folder, 402 insufficient_credits, 422 image_fetch_failed (refunded), 429 rate_limited (cache misses per account, Retry-After), 503 unavailable.",
+          "Downloads: large outputs are streamed from storage; one byte range on request (206, Accept-Ranges: bytes; outside the file 416).",
+          "Errors (JSON, no-store, nothing charged): 403 forbidden (reason signature_missing, signature_invalid or expired), 400 invalid_request / invalid_scale, 404 not_found, 422 template_not_published / unknown_slot / image_out_of_folder, 402 insufficient_credits, 422 image_fetch_failed (refunded), 429 rate_limited (cache misses per account, downloads per URL-signing key and per client address; Retry-After), 503 unavailable.",
         ].join("\n\n"),
         tags: ["image urls"],
         security: [],
@@ -85,6 +90,7 @@ export function registerImageUrl(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
+      deps.downloadLimits.takeIp(request);
       const url = request.raw.url ?? "";
       const q = url.indexOf("?");
       const parsed = parseQuery(q === -1 ? "" : url.slice(q + 1));
@@ -108,9 +114,7 @@ export function registerImageUrl(app: App, deps: AppDeps): void {
         ifNoneMatch: request.headers["if-none-match"],
       });
       if (!result.ok) return sendError(reply, result);
-      reply.header("Cache-Control", cacheControl(result, deps.clock.now().getTime()));
-      reply.header("ETag", result.asset.etag);
-      fileHeaders(reply, result.asset);
+      const now = deps.clock.now().getTime();
       // RFC 9211: whether this answer came from the render cache.
       reply.header(
         "Cache-Status",
@@ -118,10 +122,8 @@ export function registerImageUrl(app: App, deps: AppDeps): void {
           ? "pictor; hit"
           : `pictor; fwd=miss; stored${result.cache === "collapsed" ? "; collapsed" : ""}`,
       );
-      if (result.bytes === null) return reply.code(304).send(null);
-      reply.header("Content-Type", result.asset.contentType);
-      reply.header("Content-Length", result.bytes.byteLength);
-      return reply.send(Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength));
+      // ETag, If-None-Match (304), Range (206 / 416), streamed unless the bytes are in memory already.
+      return sendAsset(deps, request, reply, result.asset, cacheControl(result, now), result.bytes);
     },
   );
 }

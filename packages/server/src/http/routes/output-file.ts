@@ -9,8 +9,8 @@ export function registerOutputFile(app: App, deps: AppDeps): void {
   app.get(
     "/o/:file",
     {
-      // Links are handed to browsers and CDNs: one viewer IP may fetch many images. The bytes are
-      // immutable and cheap to serve, so the per-key API rate limit does not apply.
+      // No API key, so not under the per-key API limit: the download limits per client address and
+      // per owning account apply instead (download-limits.ts).
       config: { public: true, rateLimit: false },
       schema: {
         summary: "Signed output link (about one hour); tampered or expired gives 403",
@@ -22,6 +22,7 @@ export function registerOutputFile(app: App, deps: AppDeps): void {
       },
     },
     async (request, reply) => {
+      deps.downloadLimits.takeIp(request);
       const match = /^(ast_[A-Za-z0-9]+)\.([a-z]{2,5})$/.exec(request.params.file);
       const assetId = match?.[1] ?? "";
       const valid = verifyOutputSignature(
@@ -34,6 +35,7 @@ export function registerOutputFile(app: App, deps: AppDeps): void {
       if (!match || !valid) throw new ApiError("forbidden", "This link is invalid or has expired.");
       const asset = await deps.assets.getById(assetId);
       if (!matchFile(request.params.file, asset, match[2] ?? "")) throw notFound("asset");
+      deps.downloadLimits.takeKeyOrThrow(`acct:${asset.accountId}`);
       // The link expires; caches must not outlive it: they may keep the bytes for what is left of it.
       const left = Number(request.query.expires) - Math.floor(deps.clock.now().getTime() / 1000);
       return sendAsset(deps, request, reply, asset, `private, max-age=${Math.max(0, left)}`);
