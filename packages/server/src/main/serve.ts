@@ -9,7 +9,13 @@ import { createWebhookDeliverer } from "../jobs/deliver-webhooks.ts";
 import { OutputHashes } from "../jobs/output-hashes.ts";
 import type { RenderJobDeps } from "../jobs/render-job.ts";
 import type { ServeConfig } from "./config.ts";
-import { listen, logOptions, type RunningServer, type ServeTestHooks } from "./running-server.ts";
+import {
+  fileRouteOptions,
+  listen,
+  logOptions,
+  type RunningServer,
+  type ServeTestHooks,
+} from "./running-server.ts";
 import type { ServeBackend } from "./serve-backend.ts";
 
 export type { RunningServer, ServeTestHooks } from "./running-server.ts";
@@ -104,6 +110,7 @@ export async function startServer(
         idempotencyStore: state.idempotency,
         rateLimit: { burst: config.rateLimitBurst, refillPerSecond: config.rateLimitPerSecond },
         authFailureLimit: { burst: config.authFailuresBurst, refillPerSecond: config.authFailuresPerSecond },
+        ...fileRouteOptions(config),
       },
     );
     const listening = await listen(app, config);
