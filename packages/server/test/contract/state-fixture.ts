@@ -5,7 +5,9 @@ import type { AssetLibrary } from "../../src/ports/asset-library.ts";
 import type { AssetStore } from "../../src/ports/asset-store.ts";
 import type { BatchStore } from "../../src/ports/batch-store.ts";
 import type { IdempotencyStore } from "../../src/ports/idempotency-store.ts";
+import type { ImageUrlStore } from "../../src/ports/image-url-store.ts";
 import type { Ledger } from "../../src/ports/ledger.ts";
+import type { RenderLookups } from "../../src/ports/render-lookups.ts";
 import type { RenderStore } from "../../src/ports/render-store.ts";
 import type { TemplateStore } from "../../src/ports/template-store.ts";
 import type { WebhookOutbox } from "../../src/ports/webhook-outbox.ts";
@@ -22,11 +24,14 @@ export interface StateStores {
   batches: BatchStore;
   outbox: WebhookOutbox;
   library: AssetLibrary;
+  imageUrls: ImageUrlStore;
 }
 
 export interface StateFixture extends StateStores {
   /** A second, independent connection to the same database, as another process would open it. */
   other: StateStores;
+  /** A render thread's lookups, on a connection of their own as a render thread opens them. */
+  lookups: RenderLookups;
   cleanup(): Promise<void>;
 }
 

@@ -8,8 +8,10 @@ import { createPgAssetLibrary } from "../../src/adapters/postgres/asset-library.
 import { createPgAssetStore } from "../../src/adapters/postgres/asset-store.ts";
 import { createPgBatchStore } from "../../src/adapters/postgres/batch-store.ts";
 import { createPgIdempotencyStore } from "../../src/adapters/postgres/idempotency-store.ts";
+import { createPgImageUrlStore } from "../../src/adapters/postgres/image-url-store.ts";
 import { createPgLedger } from "../../src/adapters/postgres/ledger.ts";
 import { createPgPool } from "../../src/adapters/postgres/pool.ts";
+import { createPgRenderLookups } from "../../src/adapters/postgres/render-lookups.ts";
 import { createPgRenderStore } from "../../src/adapters/postgres/render-store.ts";
 import { openPostgresState } from "../../src/adapters/postgres/state.ts";
 import { createPgTemplateStore } from "../../src/adapters/postgres/template-store.ts";
@@ -20,9 +22,11 @@ import { assetLibraryContract } from "./asset-library.contract.ts";
 import { assetsContract } from "./assets.contract.ts";
 import { batchesAndSecretsContract } from "./batches-secrets.contract.ts";
 import { idempotencyContract } from "./idempotency.contract.ts";
+import { imageUrlsContract } from "./image-urls.contract.ts";
 import { ledgerRendersContract } from "./ledger-renders.contract.ts";
 import { postgresMigrationTests } from "./migrations.postgres.suite.ts";
 import { renderJobsTests } from "./render-jobs.postgres.suite.ts";
+import { renderLookupsContract } from "./render-lookups.contract.ts";
 import { renderQueueTests } from "./render-queue.postgres.suite.ts";
 import type { StateFactory, StateStores } from "./state-fixture.ts";
 import { templatesContract } from "./templates.contract.ts";
@@ -46,6 +50,7 @@ const storesOn = (pool: pg.Pool): StateStores => ({
   ledger: createPgLedger(pool),
   renders: createPgRenderStore(pool),
   idempotency: createPgIdempotencyStore(pool),
+  imageUrls: createPgImageUrlStore(pool),
 });
 
 if (cluster) {
@@ -54,11 +59,13 @@ if (cluster) {
     const state = await openPostgresState(url, { max: 4 });
     // Its own pool: another process's connections, not a second handle on the same ones.
     const otherPool = createPgPool(url, { max: 4 });
+    const lookups = createPgRenderLookups(url);
     return {
       ...storesOn(state.pool),
       other: storesOn(otherPool),
+      lookups,
       cleanup: async () => {
-        await Promise.all([state.close(), otherPool.end()]);
+        await Promise.all([state.close(), otherPool.end(), lookups.close()]);
       },
     };
   };
@@ -70,6 +77,8 @@ if (cluster) {
   idempotencyContract("PostgreSQL", postgres);
   batchesAndSecretsContract("PostgreSQL", postgres);
   webhookOutboxContract("PostgreSQL", postgres);
+  imageUrlsContract("PostgreSQL", postgres);
+  renderLookupsContract("PostgreSQL", postgres);
   postgresMigrationTests(cluster);
   renderJobsTests(cluster);
   renderQueueTests(cluster);

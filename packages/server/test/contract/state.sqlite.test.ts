@@ -11,7 +11,9 @@ import { createSqliteAssetStore } from "../../src/adapters/sqlite/asset-store.ts
 import { createSqliteBatchStore } from "../../src/adapters/sqlite/batch-store.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteIdempotencyStore } from "../../src/adapters/sqlite/idempotency-store.ts";
+import { createSqliteImageUrlStore } from "../../src/adapters/sqlite/image-url-store.ts";
 import { createSqliteLedger } from "../../src/adapters/sqlite/ledger.ts";
+import { createSqliteRenderLookups } from "../../src/adapters/sqlite/render-lookups.ts";
 import { createSqliteRenderStore } from "../../src/adapters/sqlite/render-store.ts";
 import { createSqliteTemplateStore } from "../../src/adapters/sqlite/template-store.ts";
 import { createSqliteWebhookOutbox } from "../../src/adapters/sqlite/webhook-outbox.ts";
@@ -20,7 +22,9 @@ import { assetLibraryContract } from "./asset-library.contract.ts";
 import { assetsContract } from "./assets.contract.ts";
 import { batchesAndSecretsContract } from "./batches-secrets.contract.ts";
 import { idempotencyContract } from "./idempotency.contract.ts";
+import { imageUrlsContract } from "./image-urls.contract.ts";
 import { ledgerRendersContract } from "./ledger-renders.contract.ts";
+import { renderLookupsContract } from "./render-lookups.contract.ts";
 import type { StateFactory, StateStores } from "./state-fixture.ts";
 import { templatesContract } from "./templates.contract.ts";
 import { webhookOutboxContract } from "./webhook-outbox.contract.ts";
@@ -36,6 +40,7 @@ const storesOn = (db: DatabaseSync): StateStores => ({
   ledger: createSqliteLedger(db),
   renders: createSqliteRenderStore(db),
   idempotency: new SqliteIdempotencyStore(db),
+  imageUrls: createSqliteImageUrlStore(db),
 });
 
 const sqlite: StateFactory = async () => {
@@ -47,6 +52,7 @@ const sqlite: StateFactory = async () => {
   return {
     ...storesOn(db),
     other: storesOn(otherDb),
+    lookups: createSqliteRenderLookups(file),
     async cleanup() {
       otherDb.close();
       db.close();
@@ -63,3 +69,5 @@ ledgerRendersContract("SQLite", sqlite);
 idempotencyContract("SQLite", sqlite);
 batchesAndSecretsContract("SQLite", sqlite);
 webhookOutboxContract("SQLite", sqlite);
+imageUrlsContract("SQLite", sqlite);
+renderLookupsContract("SQLite", sqlite);
