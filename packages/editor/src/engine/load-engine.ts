@@ -130,6 +130,28 @@ export function loadEditorEngine(): Promise<EditorEngine> {
   return loading;
 }
 
+/** `image` stretched to `width` x `height` by nearest neighbour (rows repeated as whole copies). */
+export function enlarged(image: PreparedImage, width: number, height: number): PreparedImage {
+  const source = new Uint32Array(image.rgba.buffer, image.rgba.byteOffset, image.width * image.height);
+  const out = new Uint32Array(width * height);
+  const columns = Uint32Array.from({ length: width }, (_, x) =>
+    Math.min(image.width - 1, Math.floor(((x + 0.5) * image.width) / width)),
+  );
+  let previous = -1;
+  for (let y = 0; y < height; y++) {
+    const sy = Math.min(image.height - 1, Math.floor(((y + 0.5) * image.height) / height));
+    const row = y * width;
+    if (sy === previous) {
+      out.copyWithin(row, row - width, row);
+      continue;
+    }
+    const from = sy * image.width;
+    for (let x = 0; x < width; x++) out[row + x] = source[from + (columns[x] ?? 0)] ?? 0;
+    previous = sy;
+  }
+  return { ...image, width, height, rgba: new Uint8Array(out.buffer) };
+}
+
 async function create(): Promise<EditorEngine> {
   const [module, fonts, iconNodes] = await Promise.all([
     import(/* @vite-ignore */ ENGINE_URL) as Promise<EngineModule>,
@@ -157,12 +179,17 @@ async function create(): Promise<EditorEngine> {
           fit: request.fit,
           focal: request.focal,
         });
-        return {
+        const prepared = {
           width: Number(res.headers.get("x-image-width")),
           height: Number(res.headers.get("x-image-height")),
           upscaled: res.headers.get("x-image-upscaled") === "1",
           rgba: new Uint8Array(await res.arrayBuffer()),
         };
+        // The server answers at most 16 megapixels: a larger box comes downscaled, and the engine
+        // draws exactly the box it asked for.
+        return prepared.width === request.width && prepared.height === request.height
+          ? prepared
+          : enlarged(prepared, request.width, request.height);
       })();
       images.set(cacheKey, image);
       image.catch(() => images.delete(cacheKey));

@@ -76,6 +76,11 @@ export interface AppDeps {
   batches: BatchStore;
   /** Reads uploaded images and fonts before they enter the library (POST /v1/assets, /v1/assets/import). */
   uploadInspector: UploadInspector;
+  /**
+   * Megapixels of POST /v1/editor/prepare-image answers an account may ask for at once and per second
+   * after; absent: DEFAULT_PREPARE_BUDGET (routes/editor-prepare-image.ts). Set by buildApp.
+   */
+  prepareImageBudget?: { megapixelsBurst: number; megapixelsPerSecond: number };
   /** The file routes' rate limits per client address and per credential (download-limits.ts); set by buildApp. */
   downloadLimits: DownloadLimiter;
   /** On-demand image URLs (issue 19): signing keys, render cache and its limits; absent: routes off. */
@@ -91,8 +96,8 @@ export interface AppDeps {
 
 /**
  * What buildApp is given: the upload inspector defaults to the media one (sharp, wawoff2, CanvasKit);
- * the download limits come from buildApp's options.
+ * the download limits and the prepared images' budget come from buildApp's options.
  */
-export type AppDepsInput = Omit<AppDeps, "uploadInspector" | "downloadLimits"> & {
+export type AppDepsInput = Omit<AppDeps, "uploadInspector" | "downloadLimits" | "prepareImageBudget"> & {
   uploadInspector?: UploadInspector;
 };

@@ -72,6 +72,8 @@ export interface BuildAppOptions {
    * false: the client address is the TCP peer's and no forwarded header is read.
    */
   trustProxy?: string | number | false;
+  /** Megapixels of prepared editor images per account (routes/editor-prepare-image.ts); default DEFAULT_PREPARE_BUDGET. */
+  prepareImageBudget?: { megapixelsBurst: number; megapixelsPerSecond: number };
 }
 
 /** `pictor serve`'s defaults too (PICTOR_AUTH_FAILURES_BURST / _PER_SECOND, main/config.ts). */
@@ -90,6 +92,7 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
       options.downloadLimit === false
         ? UNLIMITED_DOWNLOADS
         : new DownloadLimits(options.downloadLimit ?? DEFAULT_DOWNLOAD_LIMIT),
+    ...(options.prepareImageBudget ? { prepareImageBudget: options.prepareImageBudget } : {}),
   };
   const app = Fastify({
     ...httpServerOptions(),

@@ -5,6 +5,7 @@ import { Value, ValuePointer } from "@sinclair/typebox/value";
 import type { S3BlobStoreConfig } from "../adapters/s3/blob-store.ts";
 import { S3ConfigError, s3ConfigFromEnv } from "../adapters/s3/config.ts";
 import { DEFAULT_DOWNLOAD_LIMIT } from "../http/download-limits.ts";
+import { DEFAULT_PREPARE_BUDGET } from "../http/routes/editor-prepare-image.ts";
 import type { BackendConfig } from "./backend.ts";
 import { type MemoryPlan, machineMemoryMiB, planMemory } from "./memory-plan.ts";
 
@@ -37,6 +38,9 @@ export const ServeSettings = T.Object({
    * `uniquelocal`.
    */
   trustProxy: T.Union([T.Literal(false), T.Integer({ minimum: 1, maximum: 32 }), T.String({ minLength: 1 })]),
+  /** POST /v1/editor/prepare-image: megapixels of answers per account at once and per second after. */
+  prepareMegapixelsBurst: T.Number({ minimum: 16 }),
+  prepareMegapixelsPerSecond: T.Number({ exclusiveMinimum: 0 }),
   openSignup: T.Boolean(),
   maxQueued: T.Integer({ minimum: 1 }),
   /** Renders of one account that may run at once (0: no cap beyond the render threads). */
@@ -173,6 +177,8 @@ const EXPECTED: Record<keyof ServeSettings, string> = {
   downloadsIpPerSecond: "a number above 0",
   trustProxy:
     "false, a number of proxy hops (1 to 32), or comma-separated IP addresses, CIDR ranges, loopback, linklocal or uniquelocal",
+  prepareMegapixelsBurst: "a number of megapixels of at least 16 (one full-size answer)",
+  prepareMegapixelsPerSecond: "a number above 0",
   openSignup: "true or false",
   maxQueued: "a whole number of at least 1",
   accountConcurrency: "a whole number (0 for no cap)",
@@ -241,6 +247,12 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
       num(given("downloadsIpPerSecond", null, "PICTOR_DOWNLOADS_IP_PER_SECOND")) ??
       DEFAULT_DOWNLOAD_LIMIT.ipPerSecond,
     trustProxy: trustProxyOf(given("trustProxy", null, "PICTOR_TRUST_PROXY")),
+    prepareMegapixelsBurst:
+      num(given("prepareMegapixelsBurst", null, "PICTOR_PREPARE_MEGAPIXELS_BURST")) ??
+      DEFAULT_PREPARE_BUDGET.megapixelsBurst,
+    prepareMegapixelsPerSecond:
+      num(given("prepareMegapixelsPerSecond", null, "PICTOR_PREPARE_MEGAPIXELS_PER_SECOND")) ??
+      DEFAULT_PREPARE_BUDGET.megapixelsPerSecond,
     openSignup: bool(given("openSignup", null, "PICTOR_OPEN_SIGNUP")) ?? true,
     maxQueued: num(given("maxQueued", null, "PICTOR_MAX_QUEUED")) ?? 10_000,
     accountConcurrency: num(given("accountConcurrency", null, "PICTOR_ACCOUNT_CONCURRENCY")) ?? 0,

@@ -51,8 +51,9 @@ export function loggableUrl(url: string): string {
 }
 
 /**
- * buildApp's options for the limits of what is heavy to answer (the file routes' downloads) and the
- * trusted proxy that tells client addresses, from `pictor serve`'s settings.
+ * buildApp's options for the limits of what is heavy to answer (the file routes' downloads, the
+ * editor's prepared images) and the trusted proxy that tells client addresses, from `pictor serve`'s
+ * settings.
  */
 export function fileRouteOptions(config: ServeConfig) {
   return {
@@ -63,6 +64,10 @@ export function fileRouteOptions(config: ServeConfig) {
       ipPerSecond: config.downloadsIpPerSecond,
     },
     trustProxy: config.trustProxy,
+    prepareImageBudget: {
+      megapixelsBurst: config.prepareMegapixelsBurst,
+      megapixelsPerSecond: config.prepareMegapixelsPerSecond,
+    },
   };
 }
 

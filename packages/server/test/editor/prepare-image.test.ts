@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect, type Socket } from "node:net";
 import { prepareImage } from "@pictor/render-node";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -157,5 +157,130 @@ describe("prepare-image under load", () => {
     // Their turn over, the account prepares again.
     const busyAsset = (await insertAsset(loaded, busy.accountId, "brand/", png)).id;
     expect((await send(busy.key, busyAsset)).status).toBe(200);
+  });
+});
+
+describe("prepare-image answers are bounded", () => {
+  let bounded: TestServer;
+  let busy: { accountId: string; key: string };
+  let calm: { accountId: string; key: string };
+  let busyAsset = "";
+  let calmAsset = "";
+
+  beforeAll(async () => {
+    bounded = await startTestServer();
+    busy = await newAccount(bounded);
+    calm = await newAccount(bounded);
+    busyAsset = (await insertAsset(bounded, busy.accountId, "brand/", png)).id;
+    calmAsset = (await insertAsset(bounded, calm.accountId, "brand/", png)).id;
+  }, 60_000);
+  afterAll(async () => {
+    await bounded?.close();
+  });
+
+  const send = (key: string, body: unknown) =>
+    fetch(`${bounded.url}/v1/editor/prepare-image`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify(body),
+    });
+
+  /** A client that reads the status line and headers of its answer, then nothing more. */
+  function stalled(key: string, body: unknown): Promise<{ socket: Socket; head: string }> {
+    const { hostname, port } = new URL(bounded.url);
+    const json = JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(
+          `POST /v1/editor/prepare-image HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${key}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`,
+        );
+      });
+      socket.once("data", (chunk) => {
+        socket.pause();
+        resolve({ socket, head: chunk.toString("latin1", 0, Math.min(chunk.length, 512)) });
+      });
+      socket.once("error", reject);
+    });
+  }
+
+  it("answers at most 16 megapixels whatever the box, downscaled with the box's aspect", async () => {
+    const res = await send(busy.key, { src: busyAsset, ...box, width: 8000, height: 6000 });
+    expect(res.status).toBe(200);
+    const width = Number(res.headers.get("x-image-width"));
+    const height = Number(res.headers.get("x-image-height"));
+    expect(width * height).toBeLessThanOrEqual(16_000_000);
+    expect(width * height).toBeGreaterThan(15_900_000);
+    expect(Math.abs(width / height - 8000 / 6000)).toBeLessThan(0.001);
+    expect(res.headers.get("x-image-downscaled")).toBe("1");
+    expect((await res.arrayBuffer()).byteLength).toBe(width * height * 4);
+    // A box within the cap is answered exactly.
+    const small = await send(busy.key, { src: busyAsset, ...box });
+    expect(small.headers.get("x-image-downscaled")).toBe("0");
+    await small.arrayBuffer();
+  });
+
+  it("an account whose clients do not read 4 full-size answers gets 429 for more; other accounts do not", async () => {
+    const huge = { src: busyAsset, ...box, width: 4000, height: 4000 };
+    const readers = await Promise.all(Array.from({ length: 4 }, () => stalled(busy.key, huge)));
+    try {
+      for (const r of readers) expect(r.head).toMatch(/^HTTP\/1\.1 200 /);
+      const refused = await send(busy.key, huge);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("1");
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+      const other = await send(calm.key, { src: calmAsset, ...box });
+      expect(other.status).toBe(200);
+      await other.arrayBuffer();
+    } finally {
+      for (const r of readers) r.socket.destroy();
+    }
+    // Once those clients are gone, the account prepares again.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = await send(busy.key, { src: busyAsset, ...box });
+    expect(again.status).toBe(200);
+    await again.arrayBuffer();
+  });
+
+  it("each account has a budget of megapixels per second: past it 429 with Retry-After", async () => {
+    // 40 megapixels at once, then almost none (one a hundred seconds, so a slow machine does not
+    // refill a third answer meanwhile): two 16-megapixel answers, not a third.
+    const budgeted = await startTestServer({
+      env: { PICTOR_PREPARE_MEGAPIXELS_BURST: "40", PICTOR_PREPARE_MEGAPIXELS_PER_SECOND: "0.01" },
+    });
+    try {
+      const account = await newAccount(budgeted);
+      const other = await newAccount(budgeted);
+      const asset = (await insertAsset(budgeted, account.accountId, "brand/", png)).id;
+      const otherAsset = (await insertAsset(budgeted, other.accountId, "brand/", png)).id;
+      const post = (key: string, body: unknown) =>
+        fetch(`${budgeted.url}/v1/editor/prepare-image`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+          body: JSON.stringify(body),
+        });
+      // The box asked for is 64 megapixels; each answer is 16 and costs 16.
+      const full = { src: asset, ...box, width: 8000, height: 8000 };
+      for (let i = 0; i < 2; i++) {
+        const res = await post(account.key, full);
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+      }
+      const refused = await post(account.key, full);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      const body = (await refused.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("rate_limited");
+      expect(body.error.message).toMatch(/megapixels/);
+      // Small images still fit in what is left; another account has its own budget.
+      const thumb = await post(account.key, { src: asset, ...box });
+      expect(thumb.status).toBe(200);
+      await thumb.arrayBuffer();
+      const others = await post(other.key, { src: otherAsset, ...box, width: 4000, height: 4000 });
+      expect(others.status).toBe(200);
+      await others.arrayBuffer();
+    } finally {
+      await budgeted.close();
+    }
   });
 });

@@ -17,7 +17,7 @@ export interface TakeResult {
   taken: boolean;
   /** Tokens left (fractional while refilling). */
   tokens: number;
-  /** Taken: ms until the bucket is full again. Refused: ms until the next token. */
+  /** Taken: ms until the bucket is full again. Refused: ms until it holds the tokens asked for. */
   ttl: number;
   /** Ms until the bucket holds a whole token again (after this take); 0 while it does. */
   nextTokenIn: number;
@@ -43,19 +43,24 @@ export class TokenBuckets {
     this.#now = options.now ?? Date.now;
   }
 
-  take(key: string, max: number, timeWindow: number): TakeResult {
+  /**
+   * Takes `cost` tokens (default 1; a cost above `max` is taken as `max`, so it can pass once the
+   * bucket is full) from the bucket, or none when it holds fewer.
+   */
+  take(key: string, max: number, timeWindow: number, cost = 1): TakeResult {
     const t = this.#now();
     const perMs = max / Math.max(1, timeWindow);
+    const need = Math.min(Math.max(cost, 0), max);
     const bucket = this.#buckets.get(key) ?? { tokens: max, updatedAt: t };
     bucket.tokens = Math.min(max, bucket.tokens + (t - bucket.updatedAt) * perMs);
     bucket.updatedAt = t;
     this.#buckets.set(key, bucket);
     const untilWhole = (tokens: number) => (tokens >= 1 ? 0 : Math.ceil((1 - tokens) / perMs));
-    if (bucket.tokens < 1) {
-      const wait = untilWhole(bucket.tokens);
+    if (bucket.tokens < need) {
+      const wait = Math.ceil((need - bucket.tokens) / perMs);
       return { taken: false, tokens: bucket.tokens, ttl: wait, nextTokenIn: wait };
     }
-    bucket.tokens -= 1;
+    bucket.tokens -= need;
     return {
       taken: true,
       tokens: bucket.tokens,

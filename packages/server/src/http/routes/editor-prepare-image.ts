@@ -4,7 +4,9 @@ import { MAX_OUTPUT_PIXELS } from "../../domain/scale.ts";
 import { OutboundError, type SafeFetch } from "../../ports/safe-fetch.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
+import { TokenBuckets } from "../plugins/token-bucket-store.ts";
 import { createWeightedGate } from "../weighted-gate.ts";
+import { STALLED_DOWNLOAD_MS } from "./asset-file.ts";
 
 const FETCH_TIMEOUT_MS = 10_000;
 
@@ -14,8 +16,39 @@ const FETCH_TIMEOUT_MS = 10_000;
  * a few large requests took gigabytes and held every asset download up for seconds.
  */
 const PREPARE_PIXELS_AT_ONCE = 32_000_000;
-/** Prepares one account may have waiting; more are 429 (an editor asks for one per image layer). */
+/** Prepares one account may have unanswered; more are 429 (an editor asks for one per image layer). */
 const MAX_WAITING_PER_ACCOUNT = 32;
+/**
+ * The most pixels one answer holds (64 MB of RGBA), whatever box is asked: a larger box is answered
+ * downscaled to fit (X-Image-Downscaled: 1), which the editor enlarges for its canvas. An 8000 px
+ * frame at scale 4 would otherwise be one gigabyte per call.
+ */
+export const MAX_ANSWER_PIXELS = 16_000_000;
+/**
+ * Bytes of answers one account may have in flight: being prepared, or sent and not yet read by its
+ * client (a client that does not read holds its answer in the server's memory). Four full-size
+ * answers; beyond, 429 until the client reads.
+ */
+const MAX_BYTES_IN_FLIGHT_PER_ACCOUNT = 4 * MAX_ANSWER_PIXELS * 4;
+/**
+ * Megapixels of answers an account may ask for at once, and per second after (`pictor serve`'s
+ * defaults, PICTOR_PREPARE_MEGAPIXELS_*): sixteen full-size answers, then one a second. An editor asks
+ * for a few megapixels when it opens a template, and caches what it got.
+ */
+export const DEFAULT_PREPARE_BUDGET = { megapixelsBurst: 256, megapixelsPerSecond: 16 };
+/** Requests per account, whatever their size: 400 at once, then 40 a second. */
+const PREPARE_REQUESTS_BURST = 400;
+const PREPARE_REQUESTS_WINDOW_MS = 10_000;
+
+/** The box an answer is prepared for: the one asked, or that box shrunk to MAX_ANSWER_PIXELS, same aspect. */
+export function answerBox(width: number, height: number): { width: number; height: number } {
+  if (width * height <= MAX_ANSWER_PIXELS) return { width, height };
+  const factor = Math.sqrt(MAX_ANSWER_PIXELS / (width * height));
+  return {
+    width: Math.max(1, Math.min(width, Math.floor(width * factor))),
+    height: Math.max(1, Math.min(height, Math.floor(height * factor))),
+  };
+}
 
 const PrepareBody = T.Object(
   {
@@ -87,20 +120,33 @@ async function loadSource(deps: AppDeps, accountId: string, src: string): Promis
  */
 export function registerEditorPrepareImage(app: App, deps: AppDeps): void {
   const gate = createWeightedGate(PREPARE_PIXELS_AT_ONCE);
-  const waitingByAccount = new Map<string, number>();
+  const inFlight = new Map<string, { count: number; bytes: number }>();
+  const megapixels = new TokenBuckets();
+  const budget = deps.prepareImageBudget ?? DEFAULT_PREPARE_BUDGET;
+  const megapixelsWindowMs = (budget.megapixelsBurst / budget.megapixelsPerSecond) * 1000;
+  const tooMany = (message: string, retryAfter: number) =>
+    new ApiError("rate_limited", message, {}, { "Retry-After": String(retryAfter) });
   app.post(
     "/v1/editor/prepare-image",
     {
-      // A template with many images asks for one per layer and scale; the client caches them.
-      config: { rateLimit: { max: 400, timeWindow: 10_000 } },
+      // A template with many images asks for one per layer and scale; the client caches them. Per
+      // account, not per key: an account's keys share its budget.
+      config: {
+        rateLimit: {
+          max: PREPARE_REQUESTS_BURST,
+          timeWindow: PREPARE_REQUESTS_WINDOW_MS,
+          keyGenerator: (request) => `acct:${request.accountId}`,
+        },
+      },
       schema: {
         summary: "Editor: an image prepared for an exact device box, as raw straight RGBA",
+        description: `At most ${MAX_ANSWER_PIXELS / 1_000_000} megapixels per answer: a larger box is answered downscaled to fit (same aspect, X-Image-Downscaled: 1). Per account: ${PREPARE_REQUESTS_BURST} requests at once then ${(PREPARE_REQUESTS_BURST * 1000) / PREPARE_REQUESTS_WINDOW_MS} a second, ${budget.megapixelsBurst} megapixels of answers at once then ${budget.megapixelsPerSecond} a second, ${MAX_WAITING_PER_ACCOUNT} answers and ${MAX_BYTES_IN_FLIGHT_PER_ACCOUNT / 1_000_000} MB unanswered or unread at once; beyond, 429 rate_limited with Retry-After.`,
         tags: ["editor"],
         body: PrepareBody,
         response: {
           200: {
             description:
-              "Straight RGBA, width × height × 4 bytes; the size in X-Image-Width and X-Image-Height, X-Image-Upscaled 1 when enlarged",
+              "Straight RGBA, width × height × 4 bytes; the size in X-Image-Width and X-Image-Height (the box asked, or that box downscaled to 16 megapixels, then X-Image-Downscaled 1), X-Image-Upscaled 1 when the source was enlarged",
             content: { "application/octet-stream": { schema: Binary } },
           },
         },
@@ -116,38 +162,61 @@ export function registerEditorPrepareImage(app: App, deps: AppDeps): void {
           ],
         });
       }
-      const { ImageInvalidError, ImageTooLargeError, prepareImage } = await renderNode();
+      const box = answerBox(width, height);
+      const pixels = box.width * box.height;
       const account = request.accountId;
-      const waiting = waitingByAccount.get(account) ?? 0;
-      if (waiting >= MAX_WAITING_PER_ACCOUNT) {
-        throw new ApiError(
-          "rate_limited",
-          `${waiting} images of this account are being prepared; retry shortly.`,
-          {},
-          { "Retry-After": "1" },
+      const held = inFlight.get(account) ?? { count: 0, bytes: 0 };
+      if (held.count >= MAX_WAITING_PER_ACCOUNT) {
+        throw tooMany(`${held.count} images of this account are being prepared or sent; retry shortly.`, 1);
+      }
+      if (held.count > 0 && held.bytes + pixels * 4 > MAX_BYTES_IN_FLIGHT_PER_ACCOUNT) {
+        throw tooMany(
+          `${held.bytes} bytes of this account's prepared images are not yet read by its clients; retry shortly.`,
+          1,
         );
       }
-      waitingByAccount.set(account, waiting + 1);
+      const taken = megapixels.take(
+        `acct:${account}`,
+        budget.megapixelsBurst,
+        megapixelsWindowMs,
+        pixels / 1_000_000,
+      );
+      if (!taken.taken) {
+        const wait = Math.max(1, Math.ceil(taken.nextTokenIn / 1000));
+        throw tooMany(
+          `This account asked for more than ${budget.megapixelsPerSecond} megapixels of images a second; retry in ${wait} s.`,
+          wait,
+        );
+      }
+      // Held until the answer has left (or the connection closed), not only until it is made.
+      held.count++;
+      held.bytes += pixels * 4;
+      inFlight.set(account, held);
+      reply.raw.once("close", () => {
+        held.count--;
+        held.bytes -= pixels * 4;
+        if (held.count === 0) inFlight.delete(account);
+      });
+      const { ImageInvalidError, ImageTooLargeError, prepareImage } = await renderNode();
       try {
         const bytes = await loadSource(deps, account, src);
-        const image = await gate.run(width * height, () =>
-          prepareImage(bytes, { width, height, fit, focal }, { slot: null, src }),
+        const image = await gate.run(pixels, () =>
+          prepareImage(bytes, { ...box, fit, focal }, { slot: null, src }),
         );
         reply.header("Content-Type", "application/octet-stream");
         reply.header("X-Image-Width", String(image.width));
         reply.header("X-Image-Height", String(image.height));
         reply.header("X-Image-Upscaled", image.upscaled ? "1" : "0");
+        reply.header("X-Image-Downscaled", pixels < width * height ? "1" : "0");
         reply.header("Cache-Control", "private, max-age=3600");
+        // A client that reads nothing for this long is dropped, freeing its answer.
+        reply.raw.setTimeout(STALLED_DOWNLOAD_MS, () => reply.raw.destroy());
         return reply.send(Buffer.from(image.rgba.buffer, image.rgba.byteOffset, image.rgba.byteLength));
       } catch (error) {
         if (error instanceof ImageInvalidError || error instanceof ImageTooLargeError) {
           throw new ApiError("image_invalid", error.message, { path: "src" });
         }
         throw error;
-      } finally {
-        const left = (waitingByAccount.get(account) ?? 1) - 1;
-        if (left > 0) waitingByAccount.set(account, left);
-        else waitingByAccount.delete(account);
       }
     },
   );
