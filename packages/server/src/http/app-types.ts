@@ -58,7 +58,7 @@ export interface AppDeps {
   clock: Clock;
   /** `fetch` is needed only by uploads from a URL (POST /v1/assets/import). */
   safeFetch: Pick<SafeFetch, "check"> & Partial<Pick<SafeFetch, "fetch">>;
-  /** Search, dedupe, patch and delete over the asset records (issue 5). */
+  /** Search, dedupe, patch and delete over the asset records. */
   assetLibrary: AssetLibrary;
   /** HMAC key for the API's own signed output links (kept in the data dir). */
   signingSecret: Uint8Array;
@@ -68,11 +68,11 @@ export interface AppDeps {
   publicUrl?: string;
   /** Open sign-up at POST /v1/accounts (default true). */
   openSignup?: boolean;
-  /** Completion callbacks: delivery log and manual redelivery (issue 4). */
+  /** Completion callbacks: delivery log and manual redelivery. */
   webhooks: WebhookOutbox;
   /** Current/previous webhook secret and rotation. */
   webhookSecrets: WebhookSecretStore;
-  /** Batch records: which renders a batch accepted and which rows failed (issue 4). */
+  /** Batch records: which renders a batch accepted and which rows failed. */
   batches: BatchStore;
   /** Reads uploaded images and fonts before they enter the library (POST /v1/assets, /v1/assets/import). */
   uploadInspector: UploadInspector;
@@ -83,7 +83,7 @@ export interface AppDeps {
   prepareImageBudget?: { megapixelsBurst: number; megapixelsPerSecond: number };
   /** The file routes' rate limits per client address and per credential (download-limits.ts); set by buildApp. */
   downloadLimits: DownloadLimiter;
-  /** On-demand image URLs (issue 19): signing keys, render cache and its limits; absent: routes off. */
+  /** On-demand image URLs: signing keys, render cache and its limits; absent: routes off. */
   onDemand?: {
     imageUrls: ImageUrlStore;
     cacheMaxBytes: number;

@@ -117,7 +117,7 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
   await app.register(shuttingDownPlugin);
   await app.register(jsonBodyPlugin);
 
-  // Auth is the first check (api-decisions: auth → body → …): it runs on onRequest, before the
+  // Auth is the first check (auth → body → …): it runs on onRequest, before the
   // body is even parsed, so an unauthenticated caller gets 401 whatever it sent.
   const authenticate = createAuthenticator({
     accounts: deps.accounts,

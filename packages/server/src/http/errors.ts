@@ -1,6 +1,6 @@
 /**
  * The API's error vocabulary: one code per failure a client can act on, and the single table that
- * maps each code to its HTTP status (api-decisions.md, "Errors"). Route code throws `ApiError`; the
+ * maps each code to its HTTP status. Route code throws `ApiError`; the
  * error handler plugin (plugins/errors.ts) turns it into
  * `{ "error": { "code", "message", "request_id", ...details } }`.
  */
