@@ -26,6 +26,8 @@ const API_SUITE = [
   "assets/fonts.test.ts",
   // File routes: streaming, byte ranges and download limits, from files and from S3.
   "assets/downloads.test.ts",
+  // The per-account storage quota on uploads and imports.
+  "assets/storage-quota.test.ts",
   "image-urls/image-urls.test.ts",
   // Issue 21: one account's flood does not starve others, on the pg-boss queue as on the embedded one.
   "queue/flood-fairness.test.ts",

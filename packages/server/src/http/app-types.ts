@@ -77,6 +77,11 @@ export interface AppDeps {
   /** Reads uploaded images and fonts before they enter the library (POST /v1/assets, /v1/assets/import). */
   uploadInspector: UploadInspector;
   /**
+   * Bytes of stored files (uploads and render outputs) past which an account's uploads and imports
+   * are refused (413 storage_quota_exceeded); renders are never refused for it. Absent or null: none.
+   */
+  storageQuotaBytes?: number | null;
+  /**
    * Megapixels of POST /v1/editor/prepare-image answers an account may ask for at once and per second
    * after; absent: DEFAULT_PREPARE_BUDGET (routes/editor-prepare-image.ts). Set by buildApp.
    */

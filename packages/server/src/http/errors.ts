@@ -14,6 +14,7 @@ export type ApiErrorCode =
   | "not_found"
   | "idempotency_key_in_use"
   | "payload_too_large"
+  | "storage_quota_exceeded"
   | "range_not_satisfiable"
   | "unsupported_media_type"
   | "template_not_published"
@@ -41,6 +42,8 @@ export const STATUS_BY_CODE: Record<ApiErrorCode, number> = {
   not_found: 404,
   idempotency_key_in_use: 409,
   payload_too_large: 413,
+  // An upload or import that would take the account's stored files over its quota (nothing stored).
+  storage_quota_exceeded: 413,
   unsupported_media_type: 415,
   // A file route's Range outside the file (with `Content-Range: bytes */<size>`).
   range_not_satisfiable: 416,

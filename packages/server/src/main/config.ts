@@ -38,6 +38,8 @@ export const ServeSettings = T.Object({
    * `uniquelocal`.
    */
   trustProxy: T.Union([T.Literal(false), T.Integer({ minimum: 1, maximum: 32 }), T.String({ minLength: 1 })]),
+  /** Bytes of stored files per account past which uploads and imports are refused; 0: no quota. */
+  storageQuotaBytes: T.Integer({ minimum: 0 }),
   /** POST /v1/editor/prepare-image: megapixels of answers per account at once and per second after. */
   prepareMegapixelsBurst: T.Number({ minimum: 16 }),
   prepareMegapixelsPerSecond: T.Number({ exclusiveMinimum: 0 }),
@@ -124,6 +126,15 @@ const mebibytes = (v: string | undefined): number | string | undefined => {
   return Math.floor(Number(match[1]) * (unit === "g" ? 1024 : 1));
 };
 
+/** `1073741824`, `500M`, `1G`, `1.5GiB` (K, M, G, T: powers of 1024) as whole bytes; else the text, which the schema refuses. */
+const bytes = (v: string | undefined): number | string | undefined => {
+  if (v === undefined || v.trim() === "") return undefined;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(?:([kKmMgGtT])(?:i?[bB])?|[bB])?\s*$/.exec(v);
+  if (!match) return v;
+  const power = " kmgt".indexOf((match[2] ?? " ").toLowerCase());
+  return Math.floor(Number(match[1]) * 1024 ** power);
+};
+
 const TRUST_PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
 /**
@@ -177,6 +188,7 @@ const EXPECTED: Record<keyof ServeSettings, string> = {
   downloadsIpPerSecond: "a number above 0",
   trustProxy:
     "false, a number of proxy hops (1 to 32), or comma-separated IP addresses, CIDR ranges, loopback, linklocal or uniquelocal",
+  storageQuotaBytes: "a size in bytes, or with a unit (500M, 1G, 1.5G); 0 for no quota",
   prepareMegapixelsBurst: "a number of megapixels of at least 16 (one full-size answer)",
   prepareMegapixelsPerSecond: "a number above 0",
   openSignup: "true or false",
@@ -247,6 +259,9 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
       num(given("downloadsIpPerSecond", null, "PICTOR_DOWNLOADS_IP_PER_SECOND")) ??
       DEFAULT_DOWNLOAD_LIMIT.ipPerSecond,
     trustProxy: trustProxyOf(given("trustProxy", null, "PICTOR_TRUST_PROXY")),
+    // 1 GiB of uploads and outputs per account: hundreds of photos and thousands of renders, while a
+    // trial account cannot fill the disk.
+    storageQuotaBytes: bytes(given("storageQuotaBytes", null, "PICTOR_STORAGE_QUOTA")) ?? 1024 ** 3,
     prepareMegapixelsBurst:
       num(given("prepareMegapixelsBurst", null, "PICTOR_PREPARE_MEGAPIXELS_BURST")) ??
       DEFAULT_PREPARE_BUDGET.megapixelsBurst,

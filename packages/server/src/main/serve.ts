@@ -96,6 +96,7 @@ export async function startServer(
         ...(outputHashes ? { assetLibrary: outputHashes.readsAfterHashes(state.assetLibrary) } : {}),
         ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
         openSignup: config.openSignup,
+        storageQuotaBytes: config.storageQuotaBytes > 0 ? config.storageQuotaBytes : null,
         onDemand: {
           imageUrls: state.imageUrls,
           cacheMaxBytes: config.imageCacheMaxBytes,

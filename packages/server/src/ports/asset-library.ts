@@ -73,6 +73,11 @@ export interface AssetLibrary {
   update(accountId: string, id: string, patch: AssetPatch): Promise<LibraryAsset | null>;
   /** Removes the record and its index rows; returns what was removed. */
   delete(accountId: string, id: string): Promise<LibraryAsset | null>;
+  /**
+   * Bytes of every file the account's asset records name (uploads, render outputs, starter images):
+   * what its storage quota is measured against.
+   */
+  storedBytes(accountId: string): Promise<number>;
   /** Whether any asset record, of any account and of any kind (upload, render output, starter), names the blob. */
   isBlobReferenced(blobKey: string): Promise<boolean>;
   query(accountId: string, query: AssetQuery): Promise<AssetPage>;

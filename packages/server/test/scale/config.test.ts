@@ -123,13 +123,16 @@ describe("pictor serve configuration: one backend, every problem named at once",
     ]);
   });
 
-  it("reads the download limits and the trusted proxy, with their defaults", () => {
+  it("reads the download limits, the trusted proxy, the storage quota and the prepare-image budget, with their defaults", () => {
     expect(readServeConfig({}, {})).toMatchObject({
       downloadsBurst: 500,
       downloadsPerSecond: 100,
       downloadsIpBurst: 100,
       downloadsIpPerSecond: 50,
       trustProxy: false,
+      storageQuotaBytes: 1024 ** 3,
+      prepareMegapixelsBurst: 256,
+      prepareMegapixelsPerSecond: 16,
     });
     const set = readServeConfig(
       {},
@@ -139,6 +142,7 @@ describe("pictor serve configuration: one backend, every problem named at once",
         PICTOR_DOWNLOADS_IP_BURST: "20",
         PICTOR_DOWNLOADS_IP_PER_SECOND: "2.5",
         PICTOR_TRUST_PROXY: "10.0.0.0/8, 127.0.0.1,loopback,::1",
+        PICTOR_STORAGE_QUOTA: "1.5G",
       },
     );
     expect(set).toMatchObject({
@@ -147,15 +151,21 @@ describe("pictor serve configuration: one backend, every problem named at once",
       downloadsIpBurst: 20,
       downloadsIpPerSecond: 2.5,
       trustProxy: "10.0.0.0/8,127.0.0.1,loopback,::1",
+      storageQuotaBytes: Math.floor(1.5 * 1024 ** 3),
     });
     expect(readServeConfig({}, { PICTOR_TRUST_PROXY: "2" }).trustProxy).toBe(2);
     expect(readServeConfig({}, { PICTOR_TRUST_PROXY: "false" }).trustProxy).toBe(false);
+    expect(readServeConfig({}, { PICTOR_STORAGE_QUOTA: "500M" }).storageQuotaBytes).toBe(500 * 1024 ** 2);
+    expect(readServeConfig({}, { PICTOR_STORAGE_QUOTA: "0" }).storageQuotaBytes).toBe(0);
     // `true` would believe any client's X-Forwarded-For: refused, as are malformed entries.
     for (const value of ["true", "10.0.0.300", "10.0.0.0/33", "proxy.internal"]) {
       expect(problems({}, { PICTOR_TRUST_PROXY: value })).toContain(
         `PICTOR_TRUST_PROXY: must be false, a number`,
       );
     }
+    expect(problems({}, { PICTOR_STORAGE_QUOTA: "lots" })).toContain(
+      'PICTOR_STORAGE_QUOTA: must be a size in bytes, or with a unit (500M, 1G, 1.5G); 0 for no quota (got "lots")',
+    );
   });
 
   it("refuses a worker with DATABASE_URL but neither S3 nor a shared data dir, naming both ways out", () => {

@@ -94,6 +94,14 @@ export function createPgAssetLibrary(pool: pg.Pool): AssetLibrary {
       });
     },
 
+    async storedBytes(accountId) {
+      const { rows } = await pool.query<{ n: string }>(
+        "SELECT COALESCE(SUM(byte_size), 0)::text AS n FROM assets WHERE account_id = $1",
+        [accountId],
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+
     async isBlobReferenced(blobKey) {
       const { rowCount } = await pool.query("SELECT 1 FROM assets WHERE blob_key = $1 LIMIT 1", [blobKey]);
       return (rowCount ?? 0) > 0;

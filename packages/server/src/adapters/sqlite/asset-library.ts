@@ -88,6 +88,13 @@ export function createSqliteAssetLibrary(db: DatabaseSync): AssetLibrary {
       });
     },
 
+    async storedBytes(accountId) {
+      const row = sql(db, "SELECT COALESCE(SUM(byte_size), 0) AS n FROM assets WHERE account_id = ?").get(
+        accountId,
+      ) as { n: number } | undefined;
+      return Number(row?.n ?? 0);
+    },
+
     async isBlobReferenced(blobKey) {
       return sql(db, "SELECT 1 FROM assets WHERE blob_key = ? LIMIT 1").get(blobKey) !== undefined;
     },

@@ -15,6 +15,11 @@ export interface UploadDeps {
   clock: Clock;
   /** Decides whether the bytes are an image or font the renderer accepts (sharp, CanvasKit). */
   inspector: UploadInspector;
+  /**
+   * Bytes the account's stored files may take with this upload (its storage quota); null or absent:
+   * no quota (the admin command line). Render outputs count toward it, but are never refused for it.
+   */
+  quotaBytes?: number | null;
 }
 
 export interface UploadInput {
@@ -34,6 +39,16 @@ export type UploadOutcome =
       code: "image_invalid" | "font_invalid" | "payload_too_large" | "invalid_request";
       message: string;
       path: string;
+    }
+  | {
+      ok: false;
+      code: "storage_quota_exceeded";
+      message: string;
+      path: string;
+      /** The quota, what the account stores, and the size of the refused file, in bytes. */
+      quotaBytes: number;
+      usedBytes: number;
+      fileBytes: number;
     };
 
 /** Fonts live in `fonts/` (or below) so a template's family names resolve against one place. */
@@ -99,6 +114,23 @@ export async function uploadAsset(deps: UploadDeps, input: UploadInput): Promise
   const sha256 = createHash("sha256").update(stored).digest("hex");
   const existing = await deps.library.findBySha256(input.accountId, sha256);
   if (existing) return { ok: true, asset: existing, created: false };
+
+  // Checked before the bytes are stored, so a refused upload stores nothing. Two uploads at once may
+  // both pass with room for one: the quota is exceeded by at most what was in flight.
+  if (deps.quotaBytes !== undefined && deps.quotaBytes !== null) {
+    const used = await deps.library.storedBytes(input.accountId);
+    if (used + stored.byteLength > deps.quotaBytes) {
+      return {
+        ok: false,
+        code: "storage_quota_exceeded",
+        message: `This file (${stored.byteLength} bytes) would take the account's stored files to ${used + stored.byteLength} bytes, over its ${deps.quotaBytes}-byte storage quota. Delete assets or render outputs to make room.`,
+        path: "file",
+        quotaBytes: deps.quotaBytes,
+        usedBytes: used,
+        fileBytes: stored.byteLength,
+      };
+    }
+  }
 
   const ext = EXT[contentType];
   const id = newId("ast");

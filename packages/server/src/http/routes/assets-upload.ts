@@ -57,6 +57,13 @@ const UploadForm = T.Object(
 
 async function answer(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, outcome: UploadOutcome) {
   if (!outcome.ok) {
+    if (outcome.code === "storage_quota_exceeded") {
+      throw new ApiError(outcome.code, outcome.message, {
+        quota_bytes: outcome.quotaBytes,
+        used_bytes: outcome.usedBytes,
+        file_bytes: outcome.fileBytes,
+      });
+    }
     throw new ApiError(outcome.code, outcome.message, {
       errors: [{ path: outcome.path, message: outcome.message }],
     });
@@ -83,7 +90,7 @@ export function registerAssetsUpload(app: App, deps: AppDeps): void {
           summary:
             "Upload an image (PNG, JPEG, WebP, GIF) or a font (TTF, OTF, WOFF, WOFF2) as multipart/form-data",
           description:
-            "Parts: `file` (required), `folder`, `name`, `tags` (JSON array or comma-separated), `metadata` (JSON object). Identical bytes already in the account answer 200 with the existing asset.",
+            "Parts: `file` (required), `folder`, `name`, `tags` (JSON array or comma-separated), `metadata` (JSON object). Identical bytes already in the account answer 200 with the existing asset. A file that would take the account's stored files (uploads and render outputs) over its storage quota is 413 storage_quota_exceeded with quota_bytes, used_bytes and file_bytes; nothing is stored.",
           tags: ["assets"],
           consumes: ["multipart/form-data"],
           response: { 200: Asset, 201: Asset },
@@ -152,6 +159,8 @@ export function registerAssetsUpload(app: App, deps: AppDeps): void {
       {
         schema: {
           summary: "Add an image or font to the library from a public URL",
+          description:
+            "Over the account's storage quota: 413 storage_quota_exceeded (quota_bytes, used_bytes, file_bytes), nothing stored.",
           tags: ["assets"],
           body: ImportBody,
           response: { 200: Asset, 201: Asset },
@@ -193,6 +202,7 @@ const uploadDeps = (deps: AppDeps): UploadDeps => ({
   blobs: deps.blobs,
   clock: deps.clock,
   inspector: deps.uploadInspector,
+  quotaBytes: deps.storageQuotaBytes ?? null,
 });
 
 function safeUrlPath(url: string): string | undefined {
