@@ -1,9 +1,5 @@
-import { createRoot } from "react-dom/client";
-import { App } from "./app/App.tsx";
-import { installTestHook } from "./testing/test-hook.ts";
-import "./styles.css";
-import "./panels/properties.css";
+import { mount } from "./app/mount.tsx";
 
-installTestHook();
-const root = document.getElementById("root");
-if (root) createRoot(root).render(<App />);
+// What users download (`npm run build`, packages/editor/dist): the app alone. The end-to-end tests
+// and the editor benchmark load testing/entry.ts instead, the same app with the test bridge.
+mount();

@@ -36,9 +36,16 @@ export interface EditorFiles {
   wasmFile: string;
 }
 
-export function editorFiles(): EditorFiles {
+/**
+ * Where the editor's files are. `PICTOR_EDITOR_DIR` names another build of the editor to serve
+ * instead of packages/editor/dist: the end-to-end tests serve the test entry's (dist-test, the same
+ * app plus the `window.__pictor` bridge they read), which the production build leaves out.
+ */
+export function editorFiles(env: NodeJS.ProcessEnv = process.env): EditorFiles {
   return {
-    distDir: join(dirname(require.resolve("@pictor/editor/package.json")), "dist"),
+    distDir: env.PICTOR_EDITOR_DIR
+      ? resolve(env.PICTOR_EDITOR_DIR)
+      : join(dirname(require.resolve("@pictor/editor/package.json")), "dist"),
     engineBundle: join(engineDir(), "dist", "pictor-engine.browser.js"),
     wasmFile: join(dirname(require.resolve("canvaskit-wasm")), "canvaskit.wasm"),
   };

@@ -2,13 +2,15 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { buildEditor, editorDistDir } from "@pictor/editor";
+import { buildEditor, editorTestDistDir } from "@pictor/editor";
 
 /**
- * The editor build for the end-to-end tests, once per source state: several e2e files may start
- * together (one per worker), and a Vite build empties the dist another file's server is serving.
- * The first file to take the lock builds and stamps the dist with a hash of the sources; the others
- * wait for the lock and find the stamp current. A stale stamp (sources edited) rebuilds.
+ * The editor build for the end-to-end tests, once per source state: the test entry (the app plus the
+ * `window.__pictor` bridge the tests read) into packages/editor/dist-test, which the harness's server
+ * serves (PICTOR_EDITOR_DIR), and the engine bundle. Several e2e files may start together (one per
+ * worker), and a Vite build empties the dist another file's server is serving. The first file to take
+ * the lock builds and stamps the dist with a hash of the sources; the others wait for the lock and find
+ * the stamp current. A stale stamp (sources edited) rebuilds.
  */
 function sourcesHash(repoRoot: string): string {
   const hash = createHash("sha256");
@@ -22,13 +24,17 @@ function sourcesHash(repoRoot: string): string {
   };
   for (const dir of ["packages/editor/src", "packages/engine/src", "packages/engine/browser"])
     walk(join(repoRoot, dir));
-  for (const file of ["packages/editor/index.html", "packages/editor/vite.config.ts"])
+  for (const file of [
+    "packages/editor/index.html",
+    "packages/editor/vite.config.ts",
+    "packages/editor/build.ts",
+  ])
     hash.update(readFileSync(join(repoRoot, file)));
   return hash.digest("hex");
 }
 
 export async function buildEditorOnce(repoRoot: string): Promise<void> {
-  const stamp = join(editorDistDir, ".e2e-sources");
+  const stamp = join(editorTestDistDir, ".e2e-sources");
   const lock = join(repoRoot, "packages/editor/.e2e-build.lock");
   const wanted = sourcesHash(repoRoot);
   for (;;) {
@@ -46,7 +52,7 @@ export async function buildEditorOnce(repoRoot: string): Promise<void> {
     const current = existsSync(stamp) ? readFileSync(stamp, "utf8") : "";
     const bundle = join(repoRoot, "packages/engine/dist/pictor-engine.browser.js");
     if (current !== wanted || !existsSync(bundle)) {
-      await buildEditor();
+      await buildEditor({ testBridge: true });
       writeFileSync(stamp, wanted);
     }
   } finally {

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { editorTestDistDir } from "@pictor/editor";
 import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
 import { CHROMIUM, haveChromium, launchChromium } from "../../../engine/browser/chromium.ts";
@@ -38,7 +39,13 @@ async function startServe(dir: string): Promise<{ child: ChildProcess; url: stri
     // The browser and the test share 127.0.0.1: one file's sign-outs, second accounts and probes
     // of refused keys must not spend the per-address budget of failed authentications that the
     // next test's calls need (that limiter has tests of its own, test/http-plugins).
-    env: { ...process.env, PICTOR_LOG_LEVEL: "warn", PICTOR_AUTH_FAILURES_BURST: "1000" },
+    // The test entry's build (with the window.__pictor bridge), not the production one.
+    env: {
+      ...process.env,
+      PICTOR_LOG_LEVEL: "warn",
+      PICTOR_AUTH_FAILURES_BURST: "1000",
+      PICTOR_EDITOR_DIR: editorTestDistDir,
+    },
   });
   let err = "";
   child.stderr?.on("data", (d) => {
@@ -57,8 +64,8 @@ async function startServe(dir: string): Promise<{ child: ChildProcess; url: stri
 }
 
 /**
- * Builds the editor (Vite) and the engine bundle first, so the test never serves a stale dist, then
- * starts the server and a browser page sized like a laptop screen.
+ * Builds the editor's test entry (Vite) and the engine bundle first, so the test never serves a stale
+ * dist, then starts the server on that build and a browser page sized like a laptop screen.
  */
 export async function startEditorHarness(): Promise<EditorHarness> {
   if (!haveChromium)
