@@ -17,6 +17,7 @@ import {
 import type { FinishedRender, RenderDispatcher } from "../ports/render-dispatcher.ts";
 import type { RenderRecord, RenderStore } from "../ports/render-store.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
+import { settleWhenReachable } from "./idempotency-settlements.ts";
 
 /** Seconds a caller refused for a full queue is told to wait before retrying. */
 const FULL_QUEUE_RETRY_AFTER_S = 5;
@@ -67,6 +68,12 @@ const queueFull = (): Failure => ({
 
 export function createRenderService(deps: RenderServiceDeps): RenderService {
   const { dispatcher } = deps;
+  // A row key given up while its store was unreachable (the row failed in a database outage) is
+  // freed once the store answers again, not left claimed until its lock times out.
+  const batchDeps: RenderServiceDeps = {
+    ...deps,
+    idempotency: settleWhenReachable(deps.idempotency, { lockTimeoutMs: IDEMPOTENCY_LIMITS.lockTimeoutMs }),
+  };
 
   /** Charges and dispatches a prepared render: the render as recorded, or `insufficient_credits`. */
   async function dispatch(render: RenderRecord, waiting: boolean): Promise<Result<RenderRecord>> {
@@ -93,7 +100,7 @@ export function createRenderService(deps: RenderServiceDeps): RenderService {
     async submitBatch(accountId, batch, options) {
       // The whole batch must fit: its rows would otherwise push the queue far past its bound.
       if (!dispatcher.hasRoom(batch.renders.length)) return queueFull();
-      return { ok: true, value: await acceptBatch(deps, dispatch, accountId, batch, options) };
+      return { ok: true, value: await acceptBatch(batchDeps, dispatch, accountId, batch, options) };
     },
 
     wait: (accountId, renderId, timeoutMs) => dispatcher.wait(accountId, renderId, timeoutMs),

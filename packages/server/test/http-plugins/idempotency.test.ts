@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteIdempotencyStore } from "../../src/adapters/sqlite/idempotency-store.ts";
+import { settleWhenReachable } from "../../src/app/idempotency-settlements.ts";
 import { ApiError } from "../../src/http/errors.ts";
+import type { IdempotencyStore } from "../../src/ports/idempotency-store.ts";
 import { json, startApp, type TestApp } from "./app.ts";
 
 const HOUR = 3600_000;
@@ -216,5 +218,151 @@ describe("Idempotency-Key over HTTP", () => {
     expect(response.status).toBe(400);
     expect((await json(response)).error.code).toBe("invalid_request");
     expect(runs).toBe(0);
+  });
+});
+
+describe("Idempotency-Key when its store is what failed", () => {
+  let t: TestApp;
+  let down = false;
+  /** The next request's handler takes the store down, as an outage starting mid-request. */
+  let downInHandler = false;
+  let runs = 0;
+  let lastResume: unknown = null;
+  const unreachable = () =>
+    Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+  beforeAll(async () => {
+    const db = openDatabase(":memory:");
+    const real = new SqliteIdempotencyStore(db);
+    // The database goes away mid-request: every write fails until it is back.
+    const store: IdempotencyStore = {
+      begin: (...args) => (down ? Promise.reject(unreachable()) : real.begin(...args)),
+      complete: (...args) => (down ? Promise.reject(unreachable()) : real.complete(...args)),
+      release: (...args) => (down ? Promise.reject(unreachable()) : real.release(...args)),
+      suspend: (...args) => (down ? Promise.reject(unreachable()) : real.suspend(...args)),
+    };
+    t = await startApp(
+      (app) => {
+        app.post("/v1/renders", { config: { idempotent: true } }, async (request, reply) => {
+          runs++;
+          lastResume = request.idempotencyResume;
+          request.idempotencyCreated = true;
+          if (downInHandler) {
+            downInHandler = false;
+            down = true;
+          }
+          if ((request.body as { fail?: boolean }).fail) throw unreachable();
+          return reply.code(202).send({ id: `rnd_${runs}` });
+        });
+      },
+      { idempotency: { store } },
+    );
+  });
+  afterAll(() => t.close());
+  beforeEach(() => {
+    down = false;
+    downInHandler = false;
+    runs = 0;
+    lastResume = null;
+  });
+
+  const send = (key: string, body: unknown) =>
+    fetch(`${t.url}/v1/renders`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer acct_a", "idempotency-key": key },
+      body: JSON.stringify(body),
+    });
+
+  it("answers a request that failed with the store as its own error, and lets the retry resume at once once the store is back", async () => {
+    downInHandler = true;
+    const failed = await send("gone-1", { fail: true });
+    expect(failed.status).toBe(500);
+    expect((await json(failed)).error.code).toBe("internal_error");
+    // Still down: the retry cannot claim either (the error handler maps it, 503 in `pictor serve`).
+    expect((await send("gone-1", { fail: true })).status).toBe(500);
+    expect(runs).toBe(1);
+
+    down = false;
+    const retry = await send("gone-1", { fail: true });
+    // The handler ran again (not 409 idempotency_key_in_use until the lock times out), resuming.
+    expect(runs).toBe(2);
+    expect(lastResume).toEqual({ key: "gone-1", since: expect.any(Number) });
+    expect(retry.status).toBe(500);
+  });
+
+  it("sends an answer it could not store, and the retry resumes from what the request created", async () => {
+    downInHandler = true;
+    const answered = await send("gone-2", {});
+    expect(answered.status).toBe(202);
+    expect(await json(answered)).toEqual({ id: "rnd_1" });
+    down = false;
+    const retry = await send("gone-2", {});
+    expect(retry.status).toBe(202);
+    expect(lastResume).toEqual({ key: "gone-2", since: expect.any(Number) });
+    const replay = await send("gone-2", {});
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(runs).toBe(2);
+  });
+});
+
+describe("settleWhenReachable", () => {
+  const scope = { accountId: "acct_1", key: "k1" };
+  const setup = (now: () => number) => {
+    const real = new SqliteIdempotencyStore(openDatabase(":memory:"));
+    const state = { down: false };
+    const fail = () => Promise.reject(new Error("unreachable"));
+    const flaky: IdempotencyStore = {
+      begin: (...args) => (state.down ? fail() : real.begin(...args)),
+      complete: (...args) => (state.down ? fail() : real.complete(...args)),
+      release: (...args) => (state.down ? fail() : real.release(...args)),
+      suspend: (...args) => (state.down ? fail() : real.suspend(...args)),
+    };
+    const store = settleWhenReachable(flaky, { lockTimeoutMs: limits.lockTimeoutMs, retryMs: 5, now });
+    return { real, state, store };
+  };
+  const until = async (done: () => boolean) => {
+    const deadline = Date.now() + 5_000;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error("timed out");
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+
+  it("writes a release the store refused as soon as it answers, without waiting for a claim", async () => {
+    const { real, state, store } = setup(() => 0);
+    await store.begin(scope, "f", 0, limits);
+    state.down = true;
+    await store.release(scope, "f");
+    expect(store.pendingCount()).toBe(1);
+    await expect(store.begin(scope, "f", 1, limits)).rejects.toThrow("unreachable");
+    state.down = false;
+    await until(() => store.pendingCount() === 0);
+    // Another process's claim (straight to the store) finds the key free.
+    expect(await real.begin(scope, "f", 2, limits)).toEqual({ kind: "started" });
+    store.close();
+  });
+
+  it("writes a suspension before this process claims the key again, so the retry resumes", async () => {
+    const at = Date.now();
+    const { state, store } = setup(() => at);
+    await store.begin(scope, "f", at, limits);
+    state.down = true;
+    await store.suspend(scope, "f");
+    store.close(); // no timer: the claim itself writes it
+    state.down = false;
+    expect(await store.begin(scope, "f", at + 100, limits)).toEqual({ kind: "started", resumeSince: at });
+    expect(store.pendingCount()).toBe(0);
+  });
+
+  it("drops a settlement older than half the lock timeout instead of writing it over a newer claim", async () => {
+    let now = 0;
+    const { real, state, store } = setup(() => now);
+    await store.begin(scope, "f", 0, limits);
+    state.down = true;
+    await store.release(scope, "f");
+    now = limits.lockTimeoutMs / 2 + 1;
+    state.down = false;
+    await until(() => store.pendingCount() === 0);
+    expect(await real.begin(scope, "f", 1, limits)).toEqual({ kind: "in_progress" });
+    store.close();
   });
 });

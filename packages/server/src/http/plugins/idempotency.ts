@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { settleWhenReachable } from "../../app/idempotency-settlements.ts";
 import {
   IDEMPOTENCY_LIMITS,
   type IdempotencyScope,
@@ -94,17 +95,32 @@ function replayedHeaders(reply: FastifyReply): Record<string, string> {
  * retrying with the same key works (as at Stripe). Responses under 500 are stored for `ttlMs` and
  * replayed byte for byte with `Idempotent-Replayed: true`; a 5xx (nothing charged, credits
  * refunded) releases the key so the retry runs again.
+ *
+ * The store may be what failed (a database outage): then freeing the key cannot be written either,
+ * and the request's answer must not turn into another error for it. The key is freed once the store
+ * answers again (settleWhenReachable): at once for a retry reaching this process, within seconds for
+ * one reaching another. An answer that cannot be stored is still sent, and its key freed the same way
+ * (suspended when the request created something, so the retry resumes from it).
  */
 export const idempotencyPlugin = globalPlugin<IdempotencyOptions>(
   "pictor-idempotency",
   async (app, options) => {
-    const store = options.store;
     const limits = {
       ttlMs: options.ttlMs ?? IDEMPOTENCY_LIMITS.ttlMs,
       lockTimeoutMs: options.lockTimeoutMs ?? IDEMPOTENCY_LIMITS.lockTimeoutMs,
     };
     const accountIdOf = options.accountIdOf ?? defaultAccountIdOf;
     const now = options.now ?? Date.now;
+    const store = settleWhenReachable(options.store, {
+      lockTimeoutMs: limits.lockTimeoutMs,
+      now,
+      onDeferred: (error, scope) =>
+        app.log.warn(
+          { err: error, idempotencyKey: scope.key },
+          "Idempotency-Key not freed yet (its store is unreachable); retrying until it is",
+        ),
+    });
+    app.addHook("onClose", async () => store.close());
     const claims = new WeakMap<FastifyRequest, Claim>();
     app.decorateRequest("idempotencyResume", null);
     app.decorateRequest("idempotencyCreated", false);
@@ -160,7 +176,10 @@ export const idempotencyPlugin = globalPlugin<IdempotencyOptions>(
       }
     };
 
-    /** Stores the answer for replays (or frees or suspends the key when there is nothing to store). */
+    /**
+     * Stores the answer for replays (or frees or suspends the key when there is nothing to store).
+     * Never fails: the answer is sent whatever the store does.
+     */
     const settleKey = async (
       request: FastifyRequest,
       reply: FastifyReply,
@@ -168,18 +187,24 @@ export const idempotencyPlugin = globalPlugin<IdempotencyOptions>(
       payload: unknown,
     ) => {
       claim.settled = true;
+      // Neither ever throws: a write the store refuses now is made once it answers again.
+      const giveUp = () =>
+        request.idempotencyCreated
+          ? store.suspend(claim.scope, claim.fingerprint)
+          : store.release(claim.scope, claim.fingerprint);
       const storable = typeof payload === "string" || payload instanceof Uint8Array;
-      if (reply.statusCode >= 500 || !storable) {
-        if (request.idempotencyCreated) await store.suspend(claim.scope, claim.fingerprint);
-        else await store.release(claim.scope, claim.fingerprint);
-        return;
-      }
+      if (reply.statusCode >= 500 || !storable) return giveUp();
       const response: StoredResponse = {
         status: reply.statusCode,
         headers: { ...replayedHeaders(reply), [ORIGINAL_REQUEST_ID_HEADER]: request.id },
         body: typeof payload === "string" ? Buffer.from(payload) : payload,
       };
-      await store.complete(claim.scope, claim.fingerprint, response, now());
+      try {
+        await store.complete(claim.scope, claim.fingerprint, response, now());
+      } catch (error) {
+        request.log.warn({ err: error }, "Idempotency-Key answer not stored; the key is freed for a retry");
+        await giveUp();
+      }
     };
 
     // Callback hooks with a fast path: most requests carry no key, and an async hook would cost each
