@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { PgBoss } from "pg-boss";
 import { afterAll, describe, it } from "vitest";
 import {
   createPgAccountStore,
@@ -7,20 +8,25 @@ import {
 import { createPgAssetLibrary } from "../../src/adapters/postgres/asset-library.ts";
 import { createPgAssetStore } from "../../src/adapters/postgres/asset-store.ts";
 import { createPgBatchStore } from "../../src/adapters/postgres/batch-store.ts";
+import { createPgDispatcher } from "../../src/adapters/postgres/dispatcher.ts";
 import { createPgIdempotencyStore } from "../../src/adapters/postgres/idempotency-store.ts";
 import { createPgImageUrlStore } from "../../src/adapters/postgres/image-url-store.ts";
 import { createPgLedger } from "../../src/adapters/postgres/ledger.ts";
 import { createPgPool } from "../../src/adapters/postgres/pool.ts";
+import { createRenderQueue } from "../../src/adapters/postgres/render-jobs.ts";
 import { createPgRenderLookups } from "../../src/adapters/postgres/render-lookups.ts";
+import { startPgRenderWorkers } from "../../src/adapters/postgres/render-queue.ts";
 import { createPgRenderStore } from "../../src/adapters/postgres/render-store.ts";
 import { openPostgresState } from "../../src/adapters/postgres/state.ts";
 import { createPgTemplateStore } from "../../src/adapters/postgres/template-store.ts";
 import { createPgWebhookOutbox } from "../../src/adapters/postgres/webhook-outbox.ts";
+import { giveUpRenderJob, type RenderJobDeps, runRenderJob } from "../../src/jobs/render-job.ts";
 import { startPostgres } from "../support/postgres.ts";
 import { accountsContract } from "./accounts.contract.ts";
 import { assetLibraryContract } from "./asset-library.contract.ts";
 import { assetsContract } from "./assets.contract.ts";
 import { batchesAndSecretsContract } from "./batches-secrets.contract.ts";
+import { type DispatcherFactory, dispatcherContract, FakeRenderThread } from "./dispatcher.contract.ts";
 import { idempotencyContract } from "./idempotency.contract.ts";
 import { imageUrlsContract } from "./image-urls.contract.ts";
 import { ledgerRendersContract } from "./ledger-renders.contract.ts";
@@ -53,6 +59,60 @@ const storesOn = (pool: pg.Pool): StateStores => ({
   imageUrls: createPgImageUrlStore(pool),
 });
 
+/**
+ * The scaled mode's dispatcher in an "API process" (its own state and pg-boss), rendering in a
+ * "worker process" (its own state and pg-boss) through the real worker loop with one render thread the
+ * test drives, wired as main/serve-postgres.ts wires them (runRenderJob, the hash with the completion).
+ */
+const pgDispatcher =
+  (pgCluster: NonNullable<typeof cluster>): DispatcherFactory =>
+  async ({ maxQueued }) => {
+    const url = await pgCluster.newDatabase();
+    const newBoss = async () => {
+      const boss = new PgBoss({ connectionString: url, max: 2, supervise: false, schedule: false });
+      boss.on("error", () => {});
+      await boss.start();
+      return boss;
+    };
+    const apiBoss = await newBoss();
+    await createRenderQueue(apiBoss);
+    const workerBoss = await newBoss();
+    const api = await openPostgresState(url, { max: 4 });
+    const worker = await openPostgresState(url, { max: 4 });
+    const dispatcher = await createPgDispatcher({
+      url,
+      pool: api.pool,
+      boss: apiBoss,
+      renders: api.renders,
+      maxQueued,
+    });
+    const thread = new FakeRenderThread();
+    const job: RenderJobDeps = {
+      renders: worker.renders,
+      clock: { now: () => new Date() },
+      runTask: thread.runTask,
+      hashWithCompletion: true,
+    };
+    const stopWorkers = await startPgRenderWorkers(workerBoss, {
+      url,
+      capacity: 1,
+      giveUp: (id) => giveUpRenderJob(job, id),
+      run: (id) => runRenderJob(job, id),
+    });
+    return {
+      dispatcher,
+      stores: storesOn(api.pool),
+      thread,
+      roomSettled: () => dispatcher.countQueued(),
+      async cleanup() {
+        await stopWorkers();
+        await dispatcher.close();
+        await Promise.all([workerBoss.stop({ graceful: false }), apiBoss.stop({ graceful: false })]);
+        await Promise.all([api.close(), worker.close()]);
+      },
+    };
+  };
+
 if (cluster) {
   const postgres: StateFactory = async () => {
     const url = await cluster.newDatabase();
@@ -79,6 +139,7 @@ if (cluster) {
   webhookOutboxContract("PostgreSQL", postgres);
   imageUrlsContract("PostgreSQL", postgres);
   renderLookupsContract("PostgreSQL", postgres);
+  dispatcherContract("PostgreSQL + pg-boss", pgDispatcher(cluster));
   postgresMigrationTests(cluster);
   renderJobsTests(cluster);
   renderQueueTests(cluster);

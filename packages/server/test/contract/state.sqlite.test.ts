@@ -2,6 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
+import { createLocalDispatcher } from "../../src/adapters/queue/local-dispatcher.ts";
+import { createLocalRenderQueue } from "../../src/adapters/queue/local-render-queue.ts";
 import {
   createSqliteAccountStore,
   createSqliteWebhookSecretStore,
@@ -17,10 +19,12 @@ import { createSqliteRenderLookups } from "../../src/adapters/sqlite/render-look
 import { createSqliteRenderStore } from "../../src/adapters/sqlite/render-store.ts";
 import { createSqliteTemplateStore } from "../../src/adapters/sqlite/template-store.ts";
 import { createSqliteWebhookOutbox } from "../../src/adapters/sqlite/webhook-outbox.ts";
+import { giveUpRenderJob, type RenderJobDeps, runRenderJob } from "../../src/jobs/render-job.ts";
 import { accountsContract } from "./accounts.contract.ts";
 import { assetLibraryContract } from "./asset-library.contract.ts";
 import { assetsContract } from "./assets.contract.ts";
 import { batchesAndSecretsContract } from "./batches-secrets.contract.ts";
+import { type DispatcherFactory, dispatcherContract, FakeRenderThread } from "./dispatcher.contract.ts";
 import { idempotencyContract } from "./idempotency.contract.ts";
 import { imageUrlsContract } from "./image-urls.contract.ts";
 import { ledgerRendersContract } from "./ledger-renders.contract.ts";
@@ -71,3 +75,39 @@ batchesAndSecretsContract("SQLite", sqlite);
 webhookOutboxContract("SQLite", sqlite);
 imageUrlsContract("SQLite", sqlite);
 renderLookupsContract("SQLite", sqlite);
+
+/**
+ * The embedded default's dispatcher over its real local queue, with one render thread the test
+ * drives, wired as main/serve-sqlite.ts wires it (runRenderJob, early start for a waiting caller).
+ */
+const localDispatcher: DispatcherFactory = async ({ maxQueued }) => {
+  const dir = await mkdtemp(join(tmpdir(), "pictor-contract-dispatcher-"));
+  const db = openDatabase(join(dir, "pictor.db"));
+  const stores = storesOn(db);
+  const thread = new FakeRenderThread();
+  const job: RenderJobDeps = {
+    renders: stores.renders,
+    clock: { now: () => new Date() },
+    runTask: thread.runTask,
+  };
+  const queue = createLocalRenderQueue({
+    renders: stores.renders,
+    concurrency: 1,
+    maxQueued,
+    giveUp: (id) => giveUpRenderJob(job, id),
+    run: (id, accepted, admitted) => runRenderJob(job, id, accepted, admitted),
+  });
+  return {
+    dispatcher: createLocalDispatcher({ queue, renders: stores.renders, ledger: stores.ledger }),
+    stores,
+    thread,
+    roomSettled: async () => {},
+    async cleanup() {
+      await queue.drain();
+      db.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+};
+
+dispatcherContract("local queue (SQLite)", localDispatcher);

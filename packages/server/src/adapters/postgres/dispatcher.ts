@@ -18,6 +18,11 @@ const finished = (r: RenderRecord | null) =>
   r !== null && (r.status === "completed" || r.status === "failed");
 
 export interface PgDispatcher extends RenderDispatcher {
+  /**
+   * Reads the cluster's queued renders now; `hasRoom` answers from this count until the next read.
+   * `hasRoom` itself never waits for a read: it starts one in the background at most once a second.
+   */
+  countQueued(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,22 +49,28 @@ export async function createPgDispatcher(options: {
 
   let queued = 0;
   let countedAt = 0;
+  // One read at a time, so an older read never lands after a newer one.
   let counting: Promise<void> | null = null;
-  /** Reads the cluster's queued renders in the background; a failed read keeps the last count. */
-  const recount = () => {
-    if (counting || Date.now() - countedAt < QUEUED_COUNT_EVERY_MS) return;
+  const count = (read: Promise<void>) => {
     countedAt = Date.now();
-    counting = options.pool
+    const current = read.finally(() => {
+      counting = null;
+    });
+    counting = current;
+    return current;
+  };
+  const read = () =>
+    options.pool
       .query("SELECT count(*) AS n FROM (SELECT 1 FROM renders WHERE status = 'queued' LIMIT $1) q", [
         options.maxQueued + 1,
       ])
       .then(({ rows }) => {
         queued = Number(rows[0]?.n ?? 0);
-      })
-      .catch(() => undefined)
-      .finally(() => {
-        counting = null;
       });
+  /** Reads the cluster's queued renders in the background; a failed read keeps the last count. */
+  const recount = () => {
+    if (counting || Date.now() - countedAt < QUEUED_COUNT_EVERY_MS) return;
+    void count(read().catch(() => undefined));
   };
 
   return {
@@ -103,6 +114,10 @@ export async function createPgDispatcher(options: {
           events.off(renderId, wake);
         }
       }
+    },
+    async countQueued() {
+      while (counting) await counting.catch(() => undefined);
+      await count(read());
     },
     close: () => listener.close(),
   };
