@@ -10,6 +10,7 @@ import type { AssetRecord, AssetStore } from "../ports/asset-store.ts";
 import type { BlobStore } from "../ports/blob-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { ImageUrlStore } from "../ports/image-url-store.ts";
+import type { MemoCache } from "../ports/memo-cache.ts";
 import type { FinishedRender } from "../ports/render-dispatcher.ts";
 import type { RenderRecord, RenderStore } from "../ports/render-store.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
@@ -53,7 +54,7 @@ export interface OnDemandImage {
   asset: AssetRecord;
   /**
    * The output's bytes when this process holds them in memory (small outputs, HOT_ITEM_MAX_BYTES);
-   * null when the caller's If-None-Match matched (answer 304), or to stream them from the blob store.
+   * null to stream them from the blob store. ETag, 304 and ranges are the HTTP side's (sendAsset).
    */
   bytes: Uint8Array | null;
   /** `hit`: served from the cache; `miss`: rendered for this request; `collapsed`: waited for another's render. */
@@ -70,7 +71,6 @@ export interface ImageUrlRequest {
   ext: string;
   params: Map<string, string>;
   sig: string | null;
-  ifNoneMatch?: string | undefined;
 }
 
 export interface OnDemandDeps {
@@ -86,6 +86,14 @@ export interface OnDemandDeps {
   maxBytes: number;
   /** How long a miss waits for its render before answering 503; the render still enters the cache. */
   missWaitMs: number;
+  /**
+   * What this process keeps in memory between requests (adapters/memory/lru-memo-cache.ts): parsed
+   * published versions by `templateId:version`, and small outputs' bytes by blob key.
+   */
+  caches: {
+    versions: MemoCache<NonNullable<Awaited<ReturnType<TemplateStore["version"]>>>>;
+    outputs: MemoCache<Uint8Array>;
+  };
   /** Takes one cache miss from the account's budget; false with the seconds until the next one. */
   takeMiss(accountId: string): { ok: true } | { ok: false; retryAfter: number };
   /**
@@ -122,13 +130,6 @@ const refuse = (
   ...(extra.retryAfter !== undefined ? { retryAfter: extra.retryAfter } : {}),
 });
 
-/** Weak comparison, as If-None-Match asks (RFC 9110 13.1.2), over a list or `*`. */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  const strip = (t: string) => t.trim().replace(/^W\//, "");
-  return header.split(",").some((t) => t.trim() === "*" || strip(t) === strip(etag));
-}
-
 /**
  * The render cache key: what the output depends on, nothing else (the URL's own spelling, expiry and
  * fallback do not): template id and version, frame, scale, format and the resolved slot values.
@@ -155,44 +156,6 @@ export function cacheKeyOf(input: {
   return createHash("sha256").update(text).digest("hex");
 }
 
-/** A Map kept in use order: the least recently used entries go first when over `maxWeight`. */
-class Lru<V> {
-  readonly #map = new Map<string, { value: V; weight: number }>();
-  #weight = 0;
-  readonly maxWeight: number;
-  readonly weigh: (value: V) => number;
-  constructor(maxWeight: number, weigh: (value: V) => number = () => 1) {
-    this.maxWeight = maxWeight;
-    this.weigh = weigh;
-  }
-  get(key: string): V | undefined {
-    const hit = this.#map.get(key);
-    if (!hit) return undefined;
-    this.#map.delete(key);
-    this.#map.set(key, hit);
-    return hit.value;
-  }
-  set(key: string, value: V): void {
-    const weight = this.weigh(value);
-    if (weight > this.maxWeight) return;
-    this.delete(key);
-    this.#map.set(key, { value, weight });
-    this.#weight += weight;
-    for (const [k] of this.#map) {
-      if (this.#weight <= this.maxWeight) break;
-      this.delete(k);
-    }
-  }
-  delete(key: string): void {
-    const old = this.#map.get(key);
-    if (!old) return;
-    this.#map.delete(key);
-    this.#weight -= old.weight;
-  }
-}
-
-/** Bytes of hot outputs kept in memory by each API process (outputs never change once stored). */
-const HOT_BYTES = 64 * 1024 * 1024;
 /**
  * Outputs up to this size are read whole and kept in the hot cache; larger ones are never read into
  * memory here: the route streams them from the blob store as its client reads.
@@ -215,8 +178,7 @@ export function createOnDemandImages(deps: OnDemandDeps) {
   };
   let evicting: Promise<void> = Promise.resolve();
   // Template versions are immutable: parsed once per process. Output bytes likewise, by blob key.
-  const versions = new Lru<Awaited<ReturnType<TemplateStore["version"]>>>(256);
-  const hot = new Lru<Uint8Array>(HOT_BYTES, (bytes) => bytes.byteLength);
+  const { versions, outputs: hot } = deps.caches;
   /** A small output's bytes (null: lost), or "stream" for a large one, which the route streams. */
   const readBytes = async (asset: AssetRecord): Promise<Uint8Array | "stream" | null> => {
     if (asset.byteSize > HOT_ITEM_MAX_BYTES) return "stream";
@@ -476,7 +438,7 @@ export function createOnDemandImages(deps: OnDemandDeps) {
     const answer = (asset: AssetRecord, bytes: Uint8Array | null, cache: OnDemandImage["cache"]) => ({
       ok: true as const,
       asset,
-      bytes: etagMatches(req.ifNoneMatch, asset.etag) ? null : bytes,
+      bytes,
       cache,
       pinned: vParam !== undefined,
       expires,
@@ -485,10 +447,6 @@ export function createOnDemandImages(deps: OnDemandDeps) {
     const entry = await deps.imageUrls.getEntry(accountId, cacheKey);
     if (entry) {
       const asset = await deps.assets.get(accountId, entry.assetId);
-      if (asset && etagMatches(req.ifNoneMatch, asset.etag)) {
-        recordUse(accountId, cacheKey);
-        return answer(asset, null, "hit");
-      }
       const bytes = asset ? await readBytes(asset) : null;
       if (asset && bytes) {
         recordUse(accountId, cacheKey);

@@ -6,6 +6,7 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from "fastify";
+import type { OnDemandDeps } from "../app/on-demand-images.ts";
 import type { RenderService } from "../app/render-service.ts";
 import type { AccountStore, WebhookSecretStore } from "../ports/account-store.ts";
 import type { AssetLibrary } from "../ports/asset-library.ts";
@@ -96,6 +97,8 @@ export interface AppDeps {
     missesPerSecond: number;
     /** How long a miss waits for its render before answering 503 (the render still enters the cache). */
     missWaitMs: number;
+    /** This process's in-memory caches of published versions and small outputs (OnDemandDeps.caches). */
+    caches: OnDemandDeps["caches"];
   };
 }
 

@@ -1,4 +1,5 @@
 import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
+import { lruMemoCache } from "../adapters/memory/lru-memo-cache.ts";
 import { createWorkerPool, type WorkerPool } from "../adapters/queue/worker-pool.ts";
 import { createRenderService } from "../app/render-service.ts";
 import { createFirstAccount } from "../domain/accounts.ts";
@@ -103,6 +104,15 @@ export async function startServer(
           missesBurst: config.imageMissesBurst,
           missesPerSecond: config.imageMissesPerSecond,
           missWaitMs: config.imageMissWaitSeconds * 1000,
+          caches: {
+            // Published versions never change: parsed once per process.
+            versions: lruMemoCache({ maxEntries: 256 }),
+            // Outputs never change once stored; a miss reads a small one once for later hits.
+            outputs: lruMemoCache<Uint8Array>({
+              maxWeight: 64 * 1024 * 1024,
+              weigh: (bytes) => bytes.byteLength,
+            }),
+          },
         },
       },
       {

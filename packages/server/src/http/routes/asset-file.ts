@@ -1,11 +1,11 @@
 import { Readable } from "node:stream";
 import { Type as T } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { etagMatches } from "../../app/on-demand-images.ts";
 import type { AssetRecord } from "../../ports/asset-store.ts";
 import type { ByteRange } from "../../ports/blob-store.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
+import { etagMatches } from "../etag.ts";
 import { notFound } from "../failure.ts";
 import { fileHeaders } from "../file-headers.ts";
 import { EXT_BY_TYPE } from "../views.ts";

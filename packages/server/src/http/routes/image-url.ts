@@ -56,6 +56,7 @@ export function registerImageUrl(app: App, deps: AppDeps): void {
     imageUrls: config.imageUrls,
     maxBytes: config.cacheMaxBytes,
     missWaitMs: config.missWaitMs,
+    caches: config.caches,
     takeMiss: (accountId) => {
       const taken = buckets.take(`acct:${accountId}`, config.missesBurst, window);
       return taken.taken
@@ -111,7 +112,6 @@ export function registerImageUrl(app: App, deps: AppDeps): void {
         ext: file[2],
         params: parsed.params,
         sig: parsed.sig,
-        ifNoneMatch: request.headers["if-none-match"],
       });
       if (!result.ok) return sendError(reply, result);
       const now = deps.clock.now().getTime();
