@@ -108,6 +108,11 @@ export async function startPictorServe(dir: string, env: Record<string, string> 
         PICTOR_LOG_LEVEL: "warn",
         PICTOR_RATE_LIMIT_BURST: "100000000",
         PICTOR_RATE_LIMIT_PER_SECOND: "1000000",
+        // Benchmarks measure serving files, not the download limits (per client address and per key).
+        PICTOR_DOWNLOADS_BURST: "100000000",
+        PICTOR_DOWNLOADS_PER_SECOND: "1000000",
+        PICTOR_DOWNLOADS_IP_BURST: "100000000",
+        PICTOR_DOWNLOADS_IP_PER_SECOND: "1000000",
         ...env,
       },
       stdio: ["ignore", "pipe", "inherit"],
