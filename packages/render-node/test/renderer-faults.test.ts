@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { CanvasKit } from "canvaskit-wasm";
 import { describe, expect, it } from "vitest";
 import { createNodeRenderer, type NodeRenderer } from "../src/renderer.ts";
+import { trappingShadowedText } from "./fixtures/trapping-shadowed-text.ts";
 
 /**
  * A render must never poison its thread: after a draw fails with an error the engine cannot vouch
@@ -54,40 +55,7 @@ const card = {
   ],
 };
 
-/**
- * The hostile tenant's document: the largest frame, one text layer at font size 2000 shrunk to fit,
- * stroke 200, a shadow of blur 500. On canvaskit-wasm 0.42 its first draw on a thread traps
- * ("null function or function signature mismatch" in Canvas.restoreToCount).
- */
-const heavy = {
-  version: 2,
-  key: "heavy",
-  name: "Heavy",
-  slots: [],
-  frames: [
-    {
-      name: "f",
-      width: 8000,
-      height: 8000,
-      layers: [
-        {
-          id: "t",
-          type: "text",
-          x: 0,
-          y: 0,
-          width: 8000,
-          height: 8000,
-          text: "HELLO WORLD HELLO WORLD",
-          color: "#112233",
-          fit: "shrink",
-          font: { family: "Inter", size: 2000 },
-          stroke: { width: 200, color: "#FF0000" },
-          shadows: [{ x: 10, y: 10, blur: 500, color: "#000000" }],
-        },
-      ],
-    },
-  ],
-};
+const heavy = trappingShadowedText("heavy");
 
 async function cardBytes(renderer: NodeRenderer): Promise<string> {
   const out = await renderer.render(card, { format: "png", loadImage: noImages });
