@@ -82,7 +82,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description Template document v1 */
+                        /** @description A template document, version 2; a document of an earlier version is accepted and stored migrated to version 2 */
                         document: unknown;
                         publish?: boolean;
                     };
@@ -109,7 +109,7 @@ export interface paths {
                             }[];
                             created_at: string;
                             updated_at: string;
-                            /** @description The draft template document (v1) */
+                            /** @description The draft template document (version 2) */
                             document: unknown;
                         };
                     };
@@ -248,7 +248,7 @@ export interface paths {
                             }[];
                             created_at: string;
                             updated_at: string;
-                            /** @description The draft template document (v1) */
+                            /** @description The draft template document (version 2) */
                             document: unknown;
                         };
                     };
@@ -286,7 +286,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description Template document v1 */
+                        /** @description A template document, version 2; a document of an earlier version is accepted and stored migrated to version 2 */
                         document: unknown;
                     };
                 };
@@ -312,7 +312,7 @@ export interface paths {
                             }[];
                             created_at: string;
                             updated_at: string;
-                            /** @description The draft template document (v1) */
+                            /** @description The draft template document (version 2) */
                             document: unknown;
                         };
                     };
@@ -354,7 +354,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description Template document v1 */
+                        /** @description A template document, version 2; a document of an earlier version is accepted and stored migrated to version 2 */
                         document: unknown;
                     };
                 };
@@ -380,7 +380,7 @@ export interface paths {
                             }[];
                             created_at: string;
                             updated_at: string;
-                            /** @description The draft template document (v1) */
+                            /** @description The draft template document (version 2) */
                             document: unknown;
                         };
                     };
@@ -448,7 +448,7 @@ export interface paths {
                             }[];
                             created_at: string;
                             updated_at: string;
-                            /** @description The draft template document (v1) */
+                            /** @description The draft template document (version 2) */
                             document: unknown;
                         };
                     };
@@ -590,7 +590,7 @@ export interface paths {
                             }[];
                             created_at: string;
                             updated_at: string;
-                            /** @description The draft template document (v1) */
+                            /** @description The draft template document (version 2) */
                             document: unknown;
                         };
                     };
@@ -662,7 +662,7 @@ export interface paths {
                             }[];
                             created_at: string;
                             updated_at: string;
-                            /** @description The draft template document (v1) */
+                            /** @description The draft template document (version 2) */
                             document: unknown;
                         };
                     };

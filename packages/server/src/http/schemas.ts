@@ -83,5 +83,5 @@ export const TemplateSummary = T.Object({
 
 export const TemplateDetail = T.Composite([
   TemplateSummary,
-  T.Object({ document: T.Unknown({ description: "The draft template document (v1)" }) }),
+  T.Object({ document: T.Unknown({ description: "The draft template document (version 2)" }) }),
 ]);

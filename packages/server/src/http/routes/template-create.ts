@@ -6,7 +6,12 @@ import { TemplateDetail } from "../schemas.ts";
 import { templateDetail } from "../views.ts";
 
 export const DocumentBody = T.Object(
-  { document: T.Unknown({ description: "Template document v1" }) },
+  {
+    document: T.Unknown({
+      description:
+        "A template document, version 2; a document of an earlier version is accepted and stored migrated to version 2",
+    }),
+  },
   { additionalProperties: false },
 );
 
