@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { prepareEditor } from "../http/static-editor.ts";
 import { ConfigError, readServeConfig } from "../main/config.ts";
 import { describePlan } from "../main/memory-plan.ts";
 import { startServer } from "../main/serve.ts";
@@ -44,6 +45,9 @@ export function registerServeCommand(program: Command): void {
         if (error instanceof ConfigError) throw new UsageError(error.message);
         throw error;
       }
+      // The editor is built here, before listening, when its bundle is missing or stale; never on a
+      // request. A process that cannot write it says so and serves the API without it.
+      if (config.role !== "worker") await prepareEditor((line) => process.stderr.write(`${line}\n`));
       let server: Awaited<ReturnType<typeof startServer>>;
       try {
         server = await startServer(config);

@@ -5,7 +5,6 @@ import { dirname, extname, join, resolve } from "node:path";
 import { FALLBACK_FAMILIES, FONT_COMPANIONS, publicFontFiles } from "@pictor/fonts";
 import { Type as T } from "@sinclair/typebox";
 import type { App } from "./app-types.ts";
-import { ApiError } from "./errors.ts";
 import { notFound } from "./failure.ts";
 
 const require = createRequire(import.meta.url);
@@ -51,32 +50,65 @@ export function editorFiles(env: NodeJS.ProcessEnv = process.env): EditorFiles {
   };
 }
 
-let building: Promise<void> | null = null;
-
 /**
- * Builds what is missing once per process, so a fresh checkout serves the editor without a separate
- * build step. The builders (Vite, esbuild) are dev dependencies: a production install runs `npm run
- * build` beforehand instead (docs/editor.md).
+ * What `pictor serve` does before it listens (the editor is never built on a request): builds the
+ * editor when its bundle is missing or older than its sources (`ensureEditorBuilt` of
+ * @pictor/editor), and says on `say` what it did, or why it could not: code this process cannot
+ * write (a read-only install), a failed build. The server then serves the bundle it has, or none (`/`
+ * answers 503 with a page saying what to run). A build named by PICTOR_EDITOR_DIR is served as it is.
  */
-export function ensureEditorBuilt(files: EditorFiles = editorFiles()): Promise<void> {
-  if (existsSync(join(files.distDir, "index.html")) && existsSync(files.engineBundle))
-    return Promise.resolve();
-  building ??= (async () => {
-    try {
-      const { buildEditor } = (await import("@pictor/editor")) as { buildEditor: () => Promise<void> };
-      await buildEditor();
-    } catch (error) {
-      // Typically an install without dev dependencies (no Vite): say what to run instead of a 500.
-      throw new ApiError(
-        "unavailable",
-        `The editor is not built and cannot be built here (${error instanceof Error ? error.message.split("\n")[0] : String(error)}). Run \`npm run build\` where dev dependencies are installed.`,
+export async function prepareEditor(
+  say: (line: string) => void,
+  files: EditorFiles = editorFiles(),
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  if (env.PICTOR_EDITOR_DIR) {
+    if (!existsSync(join(files.distDir, "index.html")))
+      say(`pictor: PICTOR_EDITOR_DIR ${files.distDir} holds no built editor (index.html): / answers 503`);
+    return;
+  }
+  const { ensureEditorBuilt } = await import("@pictor/editor");
+  const outcome = await ensureEditorBuilt((because) => say(`pictor: building the editor (${because})…`));
+  const rebuild = "Run `npm run build` where the code is writable, then start again.";
+  switch (outcome.result) {
+    case "fresh":
+      return;
+    case "built":
+      say(`pictor: editor built in ${(outcome.ms / 1000).toFixed(1)} s`);
+      return;
+    case "unwritable":
+      say(
+        outcome.present
+          ? `pictor: the editor bundle is out of date (${outcome.because}) and this process cannot write it (${outcome.reason}): serving the one built before. ${rebuild}`
+          : `pictor: the editor is not built (${outcome.because}) and this process cannot write it (${outcome.reason}): serving the API without the editor (/ says so). ${rebuild}`,
       );
-    }
-  })().finally(() => {
-    building = null;
-  });
-  return building;
+      return;
+    case "failed":
+      say(
+        outcome.present
+          ? `pictor: the editor could not be built (${outcome.reason}): serving the one built before.`
+          : `pictor: the editor could not be built (${outcome.reason}): serving the API without the editor (/ says so).`,
+      );
+  }
 }
+
+/** `/` of a server without an editor bundle: what happened and what to run. */
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>Pictor: the editor is not built</title>
+  </head>
+  <body>
+    <h1>The editor is not built</h1>
+    <p>
+      This server has no editor bundle, and could not build one when it started (its log says why).
+      The API works: its reference is at <a href="/docs">/docs</a>.
+    </p>
+    <p>Run <code>npm run build</code> where the code is writable, then start <code>pictor serve</code> again.</p>
+  </body>
+</html>
+`;
 
 async function sendFile(
   reply: import("fastify").FastifyReply,
@@ -125,17 +157,20 @@ export function registerStaticEditor(app: App, files: EditorFiles = editorFiles(
   const hide = { hide: true } as const;
 
   app.get("/", { config: STATIC, schema: hide }, async (_request, reply) => {
-    await ensureEditorBuilt(files);
     reply.header("Content-Security-Policy", EDITOR_CSP);
     reply.header("X-Frame-Options", "DENY");
-    return sendFile(reply, join(files.distDir, "index.html"), NO_CACHE);
+    const page = join(files.distDir, "index.html");
+    if (!existsSync(page)) {
+      reply.code(503).header("Content-Type", CONTENT_TYPES[".html"]).header("Cache-Control", NO_CACHE);
+      return reply.send(NOT_BUILT_PAGE);
+    }
+    return sendFile(reply, page, NO_CACHE);
   });
 
   app.get(
     "/assets/:file",
     { config: STATIC, schema: { ...hide, params: T.Object({ file: T.String({ maxLength: 200 }) }) } },
     async (request, reply) => {
-      await ensureEditorBuilt(files);
       const assets = resolve(files.distDir, "assets");
       const file = resolve(assets, request.params.file);
       if (dirname(file) !== assets) throw notFound("file");
@@ -144,10 +179,9 @@ export function registerStaticEditor(app: App, files: EditorFiles = editorFiles(
     },
   );
 
-  app.get("/editor/engine/pictor-engine.browser.js", { config: STATIC, schema: hide }, async (_r, reply) => {
-    await ensureEditorBuilt(files);
-    return sendFile(reply, files.engineBundle, NO_CACHE);
-  });
+  app.get("/editor/engine/pictor-engine.browser.js", { config: STATIC, schema: hide }, async (_r, reply) =>
+    sendFile(reply, files.engineBundle, NO_CACHE),
+  );
 
   app.get("/editor/engine/canvaskit.wasm", { config: STATIC, schema: hide }, async (_r, reply) =>
     sendFile(reply, files.wasmFile, "public, max-age=86400"),
