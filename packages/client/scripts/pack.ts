@@ -26,6 +26,7 @@ try {
   pkg.exports = {
     ".": { types: "./dist/index.d.ts", default: "./dist/index.js" },
     "./api": { types: "./dist/api.d.ts", default: "./dist/api.js" },
+    "./types": { types: "./dist/types.d.ts", default: "./dist/types.js" },
     "./sign-image-url": { types: "./dist/sign-image-url.d.ts", default: "./dist/sign-image-url.js" },
   };
   pkg.types = "./dist/index.d.ts";

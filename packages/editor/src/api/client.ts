@@ -1,4 +1,10 @@
-/** Thin client for the Pictor HTTP API, same origin. The key lives in sessionStorage only. */
+import type { Account, ApiPaths, Modification, RenderJob, TemplateSummary } from "@pictor/client/types";
+
+/**
+ * Thin client for the Pictor HTTP API, same origin. The key lives in sessionStorage only. The
+ * answers' types are @pictor/client's, generated from the OpenAPI document (type-only: nothing of it
+ * is bundled).
+ */
 
 const KEY_STORAGE = "pictor.apiKey";
 
@@ -73,28 +79,21 @@ export async function apiBytes(path: string, body: unknown): Promise<Response> {
   }
 }
 
-export interface FrameSummary {
-  name: string;
-  width: number;
-  height: number;
+/** The answer of a GET, as the OpenAPI document says (the types @pictor/client generates from it). */
+type Answer<P extends keyof ApiPaths> = ApiPaths[P] extends {
+  get: { responses: { 200: { content: { "application/json": infer B } } } };
 }
+  ? B
+  : never;
 
-export interface TemplateSummary {
-  id: string;
-  key: string;
-  name: string;
-  description: string | null;
-  status: "draft" | "published" | "archived";
-  published_version: number | null;
-  frames: FrameSummary[];
-  created_at: string;
-  updated_at: string;
-}
+export type { Account, Modification, RenderJob, TemplateSummary };
+/** A template with its draft document (`GET /v1/templates/{id}`). */
+export type TemplateDetail = Answer<"/v1/templates/{id}">;
+export type FrameSummary = TemplateSummary["frames"][number];
+export type LedgerEntry = Answer<"/v1/account/ledger">["data"][number];
+export type ApiKey = Answer<"/v1/keys">["data"][number];
 
-export interface TemplateDetail extends TemplateSummary {
-  document: unknown;
-}
-
+/** A page of a list: its items and the cursor of the next page (null: the last). */
 export interface Page<T> {
   data: T[];
   next_cursor: string | null;
@@ -112,54 +111,4 @@ export async function allPages<T>(path: string): Promise<T[]> {
     cursor = page.next_cursor;
   } while (cursor);
   return all;
-}
-
-export interface Account {
-  id: string;
-  name: string;
-  credits_balance: number;
-  created_at: string;
-}
-
-export interface LedgerEntry {
-  id: string;
-  kind: "grant" | "charge" | "refund";
-  amount: number;
-  render_id: string | null;
-  note: string | null;
-  created_at: string;
-}
-
-export interface ApiKey {
-  id: string;
-  name: string | null;
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
-
-export interface RenderJob {
-  id: string;
-  status: "queued" | "rendering" | "completed" | "failed";
-  template: string;
-  template_version: number;
-  frame: string;
-  scale: number;
-  format: string;
-  width: number;
-  height: number;
-  credits_charged: number;
-  credits_refunded: number;
-  output_url: string | null;
-  asset_url: string | null;
-  warnings: { code: string; slot: string | null; message: string }[];
-  error: { code: string; message: string } | null;
-}
-
-export interface Modification {
-  name: string;
-  text?: string;
-  image_url?: string;
-  color?: string;
 }
