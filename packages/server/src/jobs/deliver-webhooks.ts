@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import { signCallback } from "@pictor/client";
 import {
   classifyDeliveryResponse,
@@ -21,8 +23,23 @@ export interface WebhookDelivererOptions {
   timeoutMs?: number;
   /** Receivers answer with a status; the body is read only to finish the exchange, so 64 KiB is plenty. */
   maxResponseBytes?: number;
-  /** Must exceed timeoutMs, or a slow attempt's event could be claimed and sent again meanwhile. */
+  /**
+   * Must exceed timeoutMs, or a slow attempt's event could be claimed and sent again meanwhile. The
+   * fallback for a claim whose deliverer's liveness cannot be told (written without a heartbeat).
+   */
   leaseMs?: number;
+  /**
+   * Names this deliverer's claims and heartbeat. Default `<host>/<pid>/<random>`: new for each
+   * deliverer, and an operator reading webhook_events.claimed_by sees which process holds a claim.
+   */
+  delivererId?: string;
+  /** How often the deliverer writes its heartbeat while it runs (started, or in runOnce). */
+  heartbeatMs?: number;
+  /**
+   * A claim whose deliverer has not written its heartbeat for this long is taken over by another
+   * deliverer without waiting for its lease: that process died. At least two heartbeats.
+   */
+  deadAfterMs?: number;
   /** Events claimed per runOnce; they are sent concurrently. */
   batchSize?: number;
   /** Pause of the start() loop when nothing was due. */
@@ -47,7 +64,10 @@ export interface WebhookDeliverer {
    * render with a callback ended here). A run in progress is followed by another at once.
    */
   wake(): void;
-  /** Stops the loop and waits for the attempts in flight to be recorded. */
+  /**
+   * Stops the loop, waits for the attempts in flight to be recorded, and retires this deliverer's
+   * heartbeat (a claim it could not record goes to another deliverer at once).
+   */
   stop(): Promise<void>;
 }
 
@@ -67,6 +87,9 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     timeoutMs = 15_000,
     maxResponseBytes = 64 * 1024,
     leaseMs = Math.max(60_000, timeoutMs * 4),
+    delivererId = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`,
+    heartbeatMs = 2_000,
+    deadAfterMs = 3 * heartbeatMs,
     batchSize = 16,
     pollIntervalMs = 1_000,
     // Errors here are database faults (the attempt itself never throws); the default keeps them
@@ -74,7 +97,38 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     onError = (error: unknown) => console.error("webhook deliverer:", error),
   } = options;
   if (leaseMs <= timeoutMs) throw new RangeError("leaseMs must exceed timeoutMs");
+  if (deadAfterMs < 2 * heartbeatMs) throw new RangeError("deadAfterMs must be at least two heartbeats");
   const now = () => toMillis(clock.now());
+  const liveness = { delivererId, deadAfterMs };
+
+  // The heartbeat: written every heartbeatMs while the loop runs or a runOnce is in flight (an attempt
+  // may take timeoutMs, during which its claim must not look abandoned).
+  let beatAt = Number.NEGATIVE_INFINITY;
+  let beating: Promise<void> | null = null;
+  const beat = (): Promise<void> => {
+    beating ??= (async () => {
+      const at = now();
+      await outbox.heartbeat(delivererId, at);
+      beatAt = at;
+    })().finally(() => {
+      beating = null;
+    });
+    return beating;
+  };
+  let holders = 0;
+  let beatTimer: ReturnType<typeof setInterval> | undefined;
+  const hold = () => {
+    holders += 1;
+    if (beatTimer !== undefined) return;
+    beatTimer = setInterval(() => beat().catch(onError), heartbeatMs);
+    beatTimer.unref();
+  };
+  const unhold = () => {
+    holders -= 1;
+    if (holders > 0 || beatTimer === undefined) return;
+    clearInterval(beatTimer);
+    beatTimer = undefined;
+  };
 
   // The delivery log is shown to the customer (GET /v1/renders/:id/deliveries): SafeFetch's
   // messages are written for that (uniform, no port-scan oracle); anything else is our fault and
@@ -136,7 +190,19 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
   }
 
   async function runOnce(): Promise<DeliveryRunSummary> {
-    const claimed = await outbox.claimDue(now(), batchSize, leaseMs);
+    hold();
+    try {
+      return await claimAndAttempt();
+    } finally {
+      unhold();
+    }
+  }
+
+  async function claimAndAttempt(): Promise<DeliveryRunSummary> {
+    // Claims name this deliverer only while its heartbeat is fresh: a claim made without one would
+    // look abandoned to the others at once.
+    if (now() - beatAt >= heartbeatMs) await beat();
+    const claimed = await outbox.claimDue(now(), batchSize, leaseMs, liveness);
     const summary: DeliveryRunSummary = { claimed: claimed.length, delivered: 0, retrying: 0, failed: 0 };
     const results = await Promise.allSettled(claimed.map(attempt));
     for (const result of results) {
@@ -179,6 +245,7 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     start() {
       if (running) return;
       running = true;
+      hold();
       loop();
     },
     wake() {
@@ -191,10 +258,17 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       loop();
     },
     async stop() {
+      if (!running) {
+        await inFlight;
+        return;
+      }
       running = false;
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
       await inFlight;
+      unhold();
+      // Its attempts are recorded; a claim left (recording failed) goes to another deliverer at once.
+      await outbox.retire(delivererId).catch(onError);
     },
   };
 }

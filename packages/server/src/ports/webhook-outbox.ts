@@ -60,15 +60,39 @@ export interface DeliveryLog {
   attempts: DeliveryAttemptRecord[];
 }
 
+/**
+ * Which deliverer is claiming, and when its claims count as abandoned: each delivering process has an
+ * id and beats (`heartbeat`) every few seconds while it runs; a deliverer not seen for `deadAfterMs`
+ * has died, and its claims are taken over without waiting out their lease.
+ */
+export interface DelivererLiveness {
+  delivererId: string;
+  deadAfterMs: number;
+}
+
 export interface WebhookOutbox {
   /** Stores the event; one completion event per render, so a second enqueue for it is a no-op. */
   enqueue(event: OutboxEventInput): Promise<{ enqueued: boolean }>;
   /**
    * Atomically leases up to `limit` due events (pending, next attempt reached, no live lease) for
    * `leaseMs`. A deliverer that dies without recording leaves the lease to expire and the event is
-   * due again: at-least-once. `leaseMs` must exceed the send timeout.
+   * due again: at-least-once. `leaseMs` must exceed the send timeout. With `liveness`, the claims
+   * name `delivererId`, and an event leased by another deliverer whose last heartbeat is
+   * `deadAfterMs` old or more (or that has none) is due too.
    */
-  claimDue(now: number, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  claimDue(
+    now: number,
+    limit: number,
+    leaseMs: number,
+    liveness?: DelivererLiveness,
+  ): Promise<ClaimedDelivery[]>;
+  /**
+   * Records that the deliverer is alive at `now` (one row per deliverer). Rows not updated for a day
+   * (deliverers of processes long gone) are deleted on the way.
+   */
+  heartbeat(delivererId: string, now: number): Promise<void>;
+  /** The deliverer stopped: its row goes, so a claim it still holds is taken over at once. */
+  retire(delivererId: string): Promise<void>;
   /**
    * Appends the attempt to the log and moves the event to `next`. The state change applies only
    * while `claimToken` still holds the event (its lease may have expired and been claimed again, or

@@ -86,6 +86,45 @@ export function webhookOutboxContract(adapter: string, setup: StateFactory): voi
       expect(again[0]?.claim_token).not.toBe(claimed[0]?.claim_token);
     });
 
+    it("takes over a claim whose deliverer stopped beating, before its lease ends, and never a live one's", async () => {
+      const t = nextEpoch();
+      await fx.outbox.claimDue(t, 10_000, LEASE * 1000);
+      const DEAD_AFTER = 6_000;
+      const a = { delivererId: uid("dlv"), deadAfterMs: DEAD_AFTER };
+      const b = { delivererId: uid("dlv"), deadAfterMs: DEAD_AFTER };
+      const [held, retired] = [event(t), event(t + 1)];
+      for (const e of [held, retired]) await fx.outbox.enqueue(e);
+      await fx.outbox.heartbeat(a.delivererId, t);
+      await fx.other.outbox.heartbeat(b.delivererId, t);
+      const claimed = await fx.outbox.claimDue(t + 1, 1, LEASE, a);
+      expect(claimed.map((c) => c.event_id)).toEqual([held.event_id]);
+      // `a` beats: its claim stays with it; the unclaimed event goes to `b`.
+      await fx.outbox.heartbeat(a.delivererId, t + 4_000);
+      const other = await fx.other.outbox.claimDue(t + 9_999, 10, LEASE, b);
+      expect(other.map((c) => c.event_id)).toEqual([retired.event_id]);
+      // `a` stops beating (its process died): 6 s after its last heartbeat, `b` takes its claim.
+      expect(await fx.other.outbox.claimDue(t + 9_999, 10, LEASE, b)).toEqual([]);
+      const taken = await fx.other.outbox.claimDue(t + 10_000, 10, LEASE, b);
+      expect(taken).toEqual([
+        expect.objectContaining({ event_id: held.event_id, lease_until: t + 10_000 + LEASE }),
+      ]);
+      expect(taken[0]?.claim_token).not.toBe(claimed[0]?.claim_token);
+      // A deliverer never takes its own claims back, whatever its heartbeat says.
+      expect(await fx.other.outbox.claimDue(t + 60_000, 10, LEASE, b)).toEqual([]);
+      // A retired deliverer's claim is taken at once; so is one of a deliverer that never beat.
+      await fx.other.outbox.retire(b.delivererId);
+      const after = await fx.outbox.claimDue(t + 60_001, 10, LEASE, a);
+      expect(after.map((c) => c.event_id).sort()).toEqual([held.event_id, retired.event_id].sort());
+      // Without liveness only the lease counts: a claim of a dead deliverer waits it out.
+      const c = event(t + 70_000);
+      await fx.outbox.enqueue(c);
+      await fx.outbox.claimDue(t + 70_000, 10, LEASE, { delivererId: uid("dlv"), deadAfterMs: DEAD_AFTER });
+      expect(await fx.other.outbox.claimDue(t + 70_000 + LEASE - 1, 10, LEASE)).toEqual([]);
+      expect(
+        (await fx.other.outbox.claimDue(t + 70_000 + LEASE, 10, LEASE)).map((claim) => claim.event_id),
+      ).toContain(c.event_id);
+    });
+
     it("hands each due event to exactly one of several simultaneous claimers (two processes)", async () => {
       const t = nextEpoch();
       await fx.outbox.claimDue(t, 10_000, LEASE * 1000);

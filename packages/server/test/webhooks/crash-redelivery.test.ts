@@ -10,8 +10,9 @@ import { completionEvent, createOutboxFixture, type OutboxFixture } from "./supp
 import { hang, type ReceivedCallback, startReceiver, type TestReceiver } from "./support/receiver.ts";
 
 // At-least-once (reliability matrix, "process killed after sending, before recording success"): an
-// event whose deliverer dies keeps its lease until it expires, then is sent again with the same
-// bytes and the same signature, even if the account's secret rotated meanwhile.
+// event whose deliverer dies is claimed again once that deliverer has missed its heartbeats (6 s),
+// or at the latest when its lease expires, and sent again with the same bytes and the same
+// signature, even if the account's secret rotated meanwhile.
 
 const SECRET = "whsec_before_the_crash";
 const ROTATED = "whsec_after_the_crash";
@@ -55,7 +56,7 @@ function expectIdentical(requests: ReceivedCallback[], event: OutboxEventInput):
 }
 
 describe("crash semantics of webhook delivery", () => {
-  it("a deliverer that sent but died before recording: delivered again after the lease, same bytes and signature", async () => {
+  it("a deliverer that sent but died before recording: delivered again once its heartbeat is 6 s old, same bytes and signature", async () => {
     const clock = createFakeClock();
     const event = completionEvent(receiver.url(), clock.now());
     await fx.outbox.enqueue(event);
@@ -82,7 +83,8 @@ describe("crash semantics of webhook delivery", () => {
 
     fx.reopen();
     const second = restartedDeliverer(fx.outbox, clock);
-    clock.advance(LEASE_MS - 1);
+    // Its last heartbeat was at the claim: alive for 6 s after it (well within the lease), then dead.
+    clock.advance(5_999);
     expect((await second.runOnce()).claimed).toBe(0);
     clock.advance(1);
     expect(await second.runOnce()).toMatchObject({ claimed: 1, delivered: 1 });

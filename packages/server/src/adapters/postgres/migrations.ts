@@ -320,6 +320,15 @@ export const MIGRATIONS: readonly string[] = [
   `
   DROP INDEX renders_account;
   `,
+  // 15, mirrors SQLite migration 12: webhook deliverers' heartbeats (epoch ms), and which deliverer
+  // holds an event's claim, taken over once that deliverer stops beating.
+  `
+  CREATE TABLE webhook_deliverers (
+    deliverer_id text PRIMARY KEY,
+    last_seen bigint NOT NULL
+  );
+  ALTER TABLE webhook_events ADD COLUMN claimed_by text;
+  `,
 ];
 
 // Any constant works; it only has to be the same in every process migrating this database.

@@ -10,6 +10,8 @@ import { deliveryAttemptFromRow, deliveryFromRow } from "../sql-rows.ts";
 import { type PgExecutor, withTransaction } from "./pool.ts";
 
 const num = (v: unknown) => Number(v);
+/** Heartbeat rows of deliverers not seen for a day (processes long gone) are deleted. */
+const FORGET_DELIVERERS_AFTER_MS = 24 * 3600_000;
 const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /**
@@ -41,20 +43,31 @@ export function createPgWebhookOutbox(pool: pg.Pool): WebhookOutbox {
       return { enqueued: await insertWebhookEvent(pool, event) };
     },
 
-    async claimDue(now, limit, leaseMs) {
+    async claimDue(now, limit, leaseMs, liveness) {
       if (limit <= 0) return [];
       // SKIP LOCKED: deliverers in other processes claiming at the same moment take other rows instead
-      // of waiting for (and then re-leasing) these.
+      // of waiting for (and then re-leasing) these. Due: not leased, or leased by another deliverer
+      // not seen since the cutoff (its process died); without a claimant ($5 NULL) only the lease counts.
       const { rows } = await pool.query(
         `WITH due AS (
-           SELECT event_id FROM webhook_events
-           WHERE state = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+           SELECT event_id FROM webhook_events w
+           WHERE state = 'pending' AND next_attempt_at <= $1
+             AND (lease_until IS NULL OR lease_until <= $1
+               OR (claimed_by <> $5::text AND NOT EXISTS (
+                 SELECT 1 FROM webhook_deliverers d WHERE d.deliverer_id = w.claimed_by AND d.last_seen > $6::bigint)))
            ORDER BY next_attempt_at, event_id COLLATE "C" LIMIT $2
-           FOR UPDATE SKIP LOCKED)
-         UPDATE webhook_events e SET lease_until = $3, claim_token = $4
+           FOR UPDATE OF w SKIP LOCKED)
+         UPDATE webhook_events e SET lease_until = $3, claim_token = $4, claimed_by = $5::text
          FROM due WHERE e.event_id = due.event_id
          RETURNING e.*`,
-        [now, limit, now + leaseMs, randomUUID()],
+        [
+          now,
+          limit,
+          now + leaseMs,
+          randomUUID(),
+          liveness?.delivererId ?? null,
+          now - (liveness?.deadAfterMs ?? 0),
+        ],
       );
       // RETURNING keeps no order; the port promises oldest due first.
       rows.sort(
@@ -85,12 +98,26 @@ export function createPgWebhookOutbox(pool: pg.Pool): WebhookOutbox {
         );
         await client.query(
           `UPDATE webhook_events
-           SET state = $1, next_attempt_at = $2, lease_until = NULL, claim_token = NULL,
+           SET state = $1, next_attempt_at = $2, lease_until = NULL, claim_token = NULL, claimed_by = NULL,
                schedule_attempts = schedule_attempts + 1
            WHERE event_id = $3 AND claim_token = $4`,
           [next.state, next.state === "pending" ? next.next_attempt_at : null, eventId, claimToken],
         );
       });
+    },
+
+    async heartbeat(delivererId, now) {
+      await pool.query(
+        `WITH beat AS (
+           INSERT INTO webhook_deliverers (deliverer_id, last_seen) VALUES ($1, $2)
+           ON CONFLICT (deliverer_id) DO UPDATE SET last_seen = excluded.last_seen)
+         DELETE FROM webhook_deliverers WHERE last_seen < $3 AND deliverer_id <> $1`,
+        [delivererId, now, now - FORGET_DELIVERERS_AFTER_MS],
+      );
+    },
+
+    async retire(delivererId) {
+      await pool.query("DELETE FROM webhook_deliverers WHERE deliverer_id = $1", [delivererId]);
     },
 
     async fixSignature(eventId, signature) {
@@ -136,8 +163,8 @@ export function createPgWebhookOutbox(pool: pg.Pool): WebhookOutbox {
     async redeliver(renderId, now) {
       const res = await pool.query(
         `UPDATE webhook_events
-         SET state = 'pending', next_attempt_at = $1, lease_until = NULL, claim_token = NULL, schedule_attempts = 0,
-             signature = NULL
+         SET state = 'pending', next_attempt_at = $1, lease_until = NULL, claim_token = NULL, claimed_by = NULL,
+             schedule_attempts = 0, signature = NULL
          WHERE render_id = $2`,
         [now, renderId],
       );

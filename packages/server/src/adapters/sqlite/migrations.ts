@@ -260,6 +260,15 @@ export const MIGRATIONS: readonly SqliteMigration[] = [
   );
   CREATE INDEX IF NOT EXISTS image_cache_lru ON image_cache(last_used_at);
   `,
+  // 12: webhook deliverers' heartbeats (epoch ms), and which deliverer holds an event's claim: a claim
+  // whose deliverer has stopped beating is taken over without waiting out its lease.
+  `
+  CREATE TABLE webhook_deliverers (
+    deliverer_id TEXT PRIMARY KEY,
+    last_seen INTEGER NOT NULL
+  ) STRICT;
+  ALTER TABLE webhook_events ADD COLUMN claimed_by TEXT;
+  `,
 ];
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type {
+  DelivererLiveness,
   DeliveryAttemptInput,
   DeliveryLog,
   NextOutboxState,
@@ -11,6 +12,9 @@ import type {
 import { deliveryAttemptFromRow, deliveryFromRow } from "../sql-rows.ts";
 
 type Row = Record<string, unknown>;
+
+/** Heartbeat rows of deliverers not seen for a day (processes long gone) are deleted. */
+const FORGET_DELIVERERS_AFTER_MS = 24 * 3600_000;
 
 /**
  * Runs `work` atomically. On its own it takes an IMMEDIATE transaction: the write lock comes first,
@@ -60,13 +64,25 @@ function runInsertEvent(insert: StatementSync, event: OutboxEventInput): boolean
 
 export function createSqliteWebhookOutbox(db: DatabaseSync): WebhookOutbox {
   const insertEvent = db.prepare(INSERT_EVENT);
+  // Due: pending, its time reached, and not leased, or leased by another deliverer not seen since
+  // the cutoff (its process died). Without a claimant (:me NULL) only the lease counts.
   const selectDue = db.prepare(`
-    SELECT event_id FROM webhook_events
-    WHERE state = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-    ORDER BY next_attempt_at, event_id LIMIT ?`);
+    SELECT event_id FROM webhook_events e
+    WHERE state = 'pending' AND next_attempt_at <= :now
+      AND (lease_until IS NULL OR lease_until <= :now
+        OR (claimed_by <> :me AND NOT EXISTS (
+          SELECT 1 FROM webhook_deliverers d WHERE d.deliverer_id = e.claimed_by AND d.last_seen > :aliveAfter)))
+    ORDER BY next_attempt_at, event_id LIMIT :limit`);
   const lease = db.prepare(`
-    UPDATE webhook_events SET lease_until = ?, claim_token = ? WHERE event_id = ?
+    UPDATE webhook_events SET lease_until = ?, claim_token = ?, claimed_by = ? WHERE event_id = ?
     RETURNING event_id, account_id, render_id, url, body, signature, created_at, schedule_attempts, claim_token, lease_until`);
+  const beat = db.prepare(`
+    INSERT INTO webhook_deliverers (deliverer_id, last_seen) VALUES (?, ?)
+    ON CONFLICT (deliverer_id) DO UPDATE SET last_seen = excluded.last_seen`);
+  const forgetDeliverers = db.prepare(
+    "DELETE FROM webhook_deliverers WHERE last_seen < ? AND deliverer_id <> ?",
+  );
+  const retireDeliverer = db.prepare("DELETE FROM webhook_deliverers WHERE deliverer_id = ?");
   const bumpAttempts = db.prepare(
     "UPDATE webhook_events SET attempts = attempts + 1 WHERE event_id = ? RETURNING attempts",
   );
@@ -75,7 +91,8 @@ export function createSqliteWebhookOutbox(db: DatabaseSync): WebhookOutbox {
   );
   const settle = db.prepare(`
     UPDATE webhook_events
-    SET state = ?, next_attempt_at = ?, lease_until = NULL, claim_token = NULL, schedule_attempts = schedule_attempts + 1
+    SET state = ?, next_attempt_at = ?, lease_until = NULL, claim_token = NULL, claimed_by = NULL,
+        schedule_attempts = schedule_attempts + 1
     WHERE event_id = ? AND claim_token = ?`);
   const setSignatureOnce = db.prepare(
     "UPDATE webhook_events SET signature = ? WHERE event_id = ? AND signature IS NULL",
@@ -89,7 +106,8 @@ export function createSqliteWebhookOutbox(db: DatabaseSync): WebhookOutbox {
   );
   const restart = db.prepare(`
     UPDATE webhook_events
-    SET state = 'pending', next_attempt_at = ?, lease_until = NULL, claim_token = NULL, schedule_attempts = 0, signature = NULL
+    SET state = 'pending', next_attempt_at = ?, lease_until = NULL, claim_token = NULL, claimed_by = NULL,
+        schedule_attempts = 0, signature = NULL
     WHERE render_id = ?`);
 
   return {
@@ -97,15 +115,32 @@ export function createSqliteWebhookOutbox(db: DatabaseSync): WebhookOutbox {
       return { enqueued: runInsertEvent(insertEvent, event) };
     },
 
-    async claimDue(now: number, limit: number, leaseMs: number) {
+    async claimDue(now: number, limit: number, leaseMs: number, liveness?: DelivererLiveness) {
       if (limit <= 0) return [];
       return inTransaction(db, () => {
         const token = randomUUID();
-        const due = selectDue.all(now, now, limit) as Row[];
+        const me = liveness?.delivererId ?? null;
+        const due = selectDue.all({
+          now,
+          me,
+          aliveAfter: now - (liveness?.deadAfterMs ?? 0),
+          limit,
+        }) as Row[];
         return due.map((row) =>
-          deliveryFromRow(lease.get(now + leaseMs, token, String(row.event_id)) as Row),
+          deliveryFromRow(lease.get(now + leaseMs, token, me, String(row.event_id)) as Row),
         );
       });
+    },
+
+    async heartbeat(delivererId: string, now: number) {
+      inTransaction(db, () => {
+        beat.run(delivererId, now);
+        forgetDeliverers.run(now - FORGET_DELIVERERS_AFTER_MS, delivererId);
+      });
+    },
+
+    async retire(delivererId: string) {
+      retireDeliverer.run(delivererId);
     },
 
     async recordAttempt(
