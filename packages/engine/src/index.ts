@@ -30,6 +30,15 @@ export {
   validateSlotValues,
 } from "./document/values.ts";
 export { checkRenderValues } from "./render/check-values.ts";
+export {
+  CANVASKIT_HEAP_BASE_BYTES,
+  CANVASKIT_HEAP_LIMIT_BYTES,
+  type CostOptions,
+  estimateFrameCost,
+  type FrameCost,
+  type LayerCost,
+} from "./render/cost.ts";
 export { createEngine, type EngineSetup } from "./render/engine.ts";
 export { EngineError, type EngineErrorCode } from "./render/errors.ts";
+export { frameImages } from "./render/frame-images.ts";
 export { iconSetFromNodes } from "./render/icons.ts";

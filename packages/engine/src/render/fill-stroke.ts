@@ -1,7 +1,7 @@
 import type { Path } from "canvaskit-wasm";
 import type { PaintT } from "../document/common.ts";
 import type { FillStrokeLayer, OutlineStrokeT, StrokeAlignT } from "../document/layers/fill-stroke.ts";
-import type { Resolved } from "./bindings.ts";
+import type { Bindings, Resolved } from "./bindings.ts";
 import type { PaintContext } from "./context.ts";
 import { fillArea } from "./gradient-bands.ts";
 import { applyPaint, type PaintBox, resolveLayerPaint, resolvePaintOrNone } from "./paint.ts";
@@ -76,6 +76,16 @@ export function strokeOutline(
   // The paint is shared by every layer: leave the join as the other painters expect it.
   paint.setStrokeJoin(ck.StrokeJoin.Miter);
   canvas.restoreToCount(saved);
+}
+
+/**
+ * Whether fillStrokeSilhouette gives the layer an outline (given one): its fill, after binding, is
+ * not none. Known without drawing, for the cost estimate (render/cost.ts).
+ */
+export function hasFill(bindings: Bindings, layer: FillStrokeLayer, path: string): boolean {
+  return (
+    resolvePaintOrNone(bindings, layer.bind, "fill", layer.fill, `${path}.fill`, layer.id).value !== null
+  );
 }
 
 /**

@@ -1,7 +1,8 @@
-import type { ImageRequest } from "../api.ts";
-import type { Layer } from "../document/schema.ts";
-import type { Bindings } from "./bindings.ts";
+import type { ImageRequest, SlotValues } from "../api.ts";
+import type { Layer, TemplateDocumentT } from "../document/schema.ts";
+import { Bindings } from "./bindings.ts";
 import { forEachDrawnLayer } from "./drawn-layers.ts";
+import { checkScale, findFrame } from "./geometry.ts";
 import { kindOf } from "./painters/registry.ts";
 
 // Apart from image-plan.ts, which the image painter uses: planning walks every kind (the registry).
@@ -20,4 +21,17 @@ export function planFrameImages(
     }
   });
   return [...byKey.values()];
+}
+
+/**
+ * The images a render of one frame names (after binding), as the host will be asked for them: pure,
+ * for a host that checks the sources before anything is drawn (an asset that no longer exists).
+ */
+export function frameImages(
+  document: TemplateDocumentT,
+  options: { frame?: string | undefined; scale?: number | undefined; values?: SlotValues | undefined },
+): ImageRequest[] {
+  const { frame, path } = findFrame(document, options.frame);
+  const bindings = new Bindings(document, options.values ?? {}, null);
+  return planFrameImages(frame.layers, path, bindings, checkScale(options.scale));
 }

@@ -11,6 +11,9 @@ import {
 import { sigmaOf } from "./shadows.ts";
 import { pixelImage, RasterSurface } from "./surface.ts";
 
+/** A scratch raster larger than this is freed once used rather than kept for the next layer. */
+export const LARGE_SCRATCH_BYTES = 4 * 1024 * 1024;
+
 /**
  * Drop shadows of a layer whose kind cannot give its outline (text, icons, codes): the layer is drawn
  * into a raster of its own, each shadow is that raster's alpha blurred and tinted here, in JS, and
@@ -69,7 +72,7 @@ export class PixelShadows {
     this.#scratch.drawCleared(rect.width, rect.height, matrix, draw);
     const pixels = this.#scratch.pixels().slice();
     // Kept only while small: a scale-4 headline would hold megabytes for nothing.
-    if (pixels.byteLength > 4 * 1024 * 1024) this.#scratch.release();
+    if (pixels.byteLength > LARGE_SCRATCH_BYTES) this.#scratch.release();
     return pixels;
   }
 

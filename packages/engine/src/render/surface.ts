@@ -114,7 +114,7 @@ export class RasterSurface {
 }
 
 /** Backgrounds larger than this are drawn every time rather than kept (a 4x frame of 2400x2520 is 96 MB). */
-const MAX_KEPT_BACKGROUND_BYTES = 16 * 1024 * 1024;
+export const MAX_KEPT_BACKGROUND_BYTES = 16 * 1024 * 1024;
 
 /**
  * The pixels of the last gradient background drawn, copied back into the surface when the next

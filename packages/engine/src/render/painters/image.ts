@@ -9,7 +9,7 @@ import type { ImageClip } from "../image-pixels.ts";
 import { imageRequestFor } from "../image-plan.ts";
 import { drawablePixels } from "../premultiply.ts";
 import { pixelImage } from "../surface.ts";
-import { definePainter } from "./painter.ts";
+import { type CostContext, definePainter, type KindCost } from "./painter.ts";
 
 export const imagePainter = definePainter<ImageLayerT>({
   paint: paintImage,
@@ -35,7 +35,42 @@ export const imagePainter = definePainter<ImageLayerT>({
     const request = imageRequestFor(layer, path, bindings, scale);
     return request ? [request] : [];
   },
+  cost: imageCost,
 });
+
+/**
+ * What drawing an image layer allocates besides the prepared pixels the host hands in (counted by
+ * render/cost.ts for every image), at an upper bound of both ways paintImage may take. Snapped 1:1
+ * (render/image-pixels.ts): a JS copy of the pixels, with 8-byte floats a channel while colour filters
+ * apply; the composed image kept in the heap by the engine's cache, with an opaque twin when a mask or
+ * radius makes it partly transparent, and a coverage raster for a mask, radius or border. Through
+ * Skia (turned, mirrored, blurred): a premultiplied JS copy, its image, and for a blur the filter's
+ * source and result within the clip.
+ */
+function imageCost(layer: ImageLayerT, path: string, ctx: CostContext): KindCost {
+  const request = imageRequestFor(layer, path, ctx.bindings, ctx.scale);
+  if (request === null) return { drawing: { heap: 0, outside: 0 } };
+  const pixels = request.width * request.height;
+  const filtered = layer.filters
+    ? filterMatrices(layer.filters, layer.bind, ctx.bindings, path, layer.id).length > 0
+    : false;
+  const clipped = (layer.corner_radius ?? 0) > 0 || layer.mask !== undefined;
+  const coverage = clipped || layer.border !== undefined;
+  const composed: KindCost = {
+    drawing: { heap: 0, outside: 4 * pixels + (filtered ? 32 * pixels : 0) },
+    kept: { heap: 4 * pixels * (1 + (clipped ? 1 : 0) + (coverage ? 1 : 0)), outside: 0 },
+  };
+  const blurred = (layer.filters?.blur ?? 0) > 0;
+  const onCanvas = Math.min(request.width, ctx.clip.width) * Math.min(request.height, ctx.clip.height);
+  const throughSkia = { heap: 4 * pixels + (blurred ? 8 * onCanvas : 0), outside: 4 * pixels };
+  return {
+    drawing: {
+      heap: Math.max(composed.drawing.heap, throughSkia.heap),
+      outside: Math.max(composed.drawing.outside, throughSkia.outside),
+    },
+    kept: composed.kept ?? { heap: 0, outside: 0 },
+  };
+}
 
 /**
  * Draws the host-prepared pixels of an image layer 1:1 with nearest sampling (architecture.md: cubic

@@ -25,6 +25,12 @@ export interface LayerPainter<L extends LayerBase = LayerBase> {
    */
   silhouette?(ctx: PaintContext, layer: L, path: string): Silhouette | null;
   /**
+   * Whether `silhouette` gives this layer an outline, known without drawing (its fill is not none):
+   * the cost estimate (render/cost.ts) then counts only the silhouette's shadows. Without it, a kind
+   * with a silhouette is counted as if it might fall back to shadows from its pixels.
+   */
+  castsSilhouette?(layer: L, path: string, bindings: Bindings): boolean;
+  /**
    * Its drawing depends on nothing but the layer's own properties and the transform (no fonts,
    * images or icons): an unbound shadowed layer of such a kind is drawn once into a raster and copied
    * onto later renders (render/layer-rasters.ts).
@@ -44,6 +50,36 @@ export interface LayerPainter<L extends LayerBase = LayerBase> {
   readonly drawsWithoutArea?: boolean;
   /** Images the host must prepare for this layer (after binding). */
   images?(layer: L, path: string, bindings: Bindings, scale: number): ImageRequest[];
+  /**
+   * Memory the kind's own drawing allocates beyond the common pipeline's (render/cost.ts: the frame's
+   * surface, offscreen layers, shadows): rasters it draws into and pixel copies it makes, at an upper
+   * bound. Kinds that draw paths and glyphs straight onto the canvas leave it out.
+   */
+  cost?(layer: L, path: string, ctx: CostContext): KindCost;
+}
+
+/** Bytes by where they live: CanvasKit's WebAssembly heap, or outside it (JS typed arrays). */
+export interface Bytes {
+  heap: number;
+  outside: number;
+}
+
+/** What a kind's own drawing of one layer allocates (LayerPainter.cost). */
+export interface KindCost {
+  /** Held while the layer is drawn, given back (or reused) once it is. */
+  drawing: Bytes;
+  /** Held from the layer's drawing to the end of the render (an image's composed pixels, cached). */
+  kept?: Bytes;
+}
+
+/** Where a layer is drawn, for LayerPainter.cost: no canvas, only what decides the sizes. */
+export interface CostContext {
+  bindings: Bindings;
+  scale: number;
+  /** The canvas is neither turned nor mirrored here (rasters are drawn in device pixels only then). */
+  axisAligned: boolean;
+  /** Device pixels an offscreen layer can cover at most here: the frame, or the raster drawn into. */
+  clip: { width: number; height: number };
 }
 
 /** What the renderer knows of a layer type: its document half and its painter, joined by `type`. */

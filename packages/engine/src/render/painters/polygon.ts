@@ -1,6 +1,6 @@
 import type { CanvasKit, Path } from "canvaskit-wasm";
 import type { PolygonLayerT } from "../../document/layers/polygon.ts";
-import { fillStrokeOverhang, fillStrokeSilhouette, paintFillStroke } from "../fill-stroke.ts";
+import { fillStrokeOverhang, fillStrokeSilhouette, hasFill, paintFillStroke } from "../fill-stroke.ts";
 import { regularVertices, roundedPolygonPath } from "../polygon-path.ts";
 import { definePainter } from "./painter.ts";
 
@@ -17,5 +17,6 @@ export const polygonPainter = definePainter<PolygonLayerT>({
   },
   overhang: (layer) => fillStrokeOverhang(layer, "inside"),
   silhouette: (ctx, layer, path) => fillStrokeSilhouette(ctx, layer, outline(ctx.ck, layer), path, "inside"),
+  castsSilhouette: (layer, path, bindings) => hasFill(bindings, layer, path),
   outline,
 });

@@ -26,6 +26,8 @@ export const shapePainter = definePainter<ShapeLayerT>({
         : roundedRect(x, y, w, h, cornerRadii(layer.corner_radius), 0);
     return { outline: shapeOutline(ctx.ck, layer), alpha, rrect };
   },
+  castsSilhouette: (layer, path, bindings) =>
+    resolvePaintOrNone(bindings, layer.bind, "fill", layer.fill, `${path}.fill`, layer.id).value !== null,
   outline: shapeOutline,
 });
 

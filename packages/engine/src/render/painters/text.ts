@@ -11,7 +11,7 @@ import { resolvePaint } from "../paint.ts";
 import { layoutText } from "../text-box.ts";
 import { isRightToLeft } from "../text-layout.ts";
 import { drawHighlights, drawTextPasses, firstColorOf } from "../text-styles.ts";
-import { definePainter } from "./painter.ts";
+import { type CostContext, definePainter, type KindCost } from "./painter.ts";
 
 export const textPainter = definePainter<TextLayerT>({
   paint: paintText,
@@ -21,7 +21,27 @@ export const textPainter = definePainter<TextLayerT>({
     layer.font.size * 2 +
     (layer.stroke?.width ?? 0) +
     (layer.highlight?.padding ?? 4) * (layer.highlight ? 1 : 0),
+  cost: textCost,
 });
+
+/**
+ * A gradient fill on an axis-aligned canvas draws the glyphs into a raster of their own and copies it
+ * back as an image (render/gradient-glyphs.ts): both in the heap, as large as the glyphs can reach
+ * (text-styles.ts inkBounds: half the size sideways, the size above and below, and lines no longer
+ * than the box unless one glyph is wider, no taller than the box unless one line is taller).
+ */
+function textCost(layer: TextLayerT, _path: string, ctx: CostContext): KindCost {
+  const gradient = typeof layer.color !== "string" && layer.bind?.color === undefined;
+  if (!gradient || !ctx.axisAligned) return { drawing: { heap: 0, outside: 0 } };
+  const size = Math.max(
+    layer.font.size,
+    layer.fit === "fill" ? (layer.max_size ?? defaultMaxSize(layer)) : 0,
+  );
+  const width = Math.max(layer.width, 2 * size + Math.abs(layer.font.letter_spacing ?? 0)) + size;
+  const height = Math.max(layer.height, size * (layer.font.line_height ?? 1.2)) + 2 * size;
+  const pixels = (Math.ceil(width * ctx.scale) + 1) * (Math.ceil(height * ctx.scale) + 1);
+  return { drawing: { heap: 8 * pixels, outside: 0 } };
+}
 
 /** Draws a text layer in its local box (the canvas is already in the layer's coordinate space). */
 function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
