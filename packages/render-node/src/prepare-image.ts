@@ -1,22 +1,10 @@
 import type { ImageFit, PreparedImage } from "@pictor/engine";
 import sharp, { type Metadata, type SharpOptions } from "sharp";
 import { ImageInvalidError, type ImageOrigin, ImageTooLargeError } from "./errors.ts";
+import { DEFAULT_IMAGE_LIMITS, type ImageLimits } from "./image-limits.ts";
 import { sniffImage } from "./sniff.ts";
 
-export interface ImageLimits {
-  /** Largest accepted input, in bytes: 25 MiB. */
-  maxBytes: number;
-  /** Largest accepted input, in pixels: 50 megapixels. */
-  maxPixels: number;
-  /** libvips gives up after this long; a hostile image cannot hold a worker. */
-  timeoutSeconds: number;
-}
-
-export const DEFAULT_IMAGE_LIMITS: ImageLimits = {
-  maxBytes: 25 * 1024 * 1024,
-  maxPixels: 50_000_000,
-  timeoutSeconds: 10,
-};
+export { DEFAULT_IMAGE_LIMITS, type ImageLimits } from "./image-limits.ts";
 
 export interface PrepareTarget {
   width: number;
