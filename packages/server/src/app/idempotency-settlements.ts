@@ -22,6 +22,12 @@ export interface SettlingIdempotencyStore extends IdempotencyStore {
 export interface SettlementOptions {
   /** Claims older than this may be taken over by anyone: a settlement this old is dropped, not written. */
   lockTimeoutMs: number;
+  /**
+   * How long `release` and `suspend` wait for the store before returning with the write still in
+   * flight (a store that does not answer, rather than refusing: the request's answer is not held
+   * for the connection timeout). Default 1 s.
+   */
+  answerWithinMs?: number;
   /** First pause before writing the pending settlements again; doubled up to maxRetryMs. Default 1 s. */
   retryMs?: number;
   maxRetryMs?: number;
@@ -49,6 +55,7 @@ export function settleWhenReachable(
   const firstRetryMs = options.retryMs ?? 1000;
   const maxRetryMs = options.maxRetryMs ?? 8000;
   const maxAgeMs = options.lockTimeoutMs / 2;
+  const answerWithinMs = options.answerWithinMs ?? 1000;
   const pending = new Map<string, Pending>();
   const idOf = (scope: IdempotencyScope) => `${scope.accountId}\n${scope.key}`;
   let timer: NodeJS.Timeout | undefined;
@@ -100,12 +107,18 @@ export function settleWhenReachable(
     const id = idOf(scope);
     const entry: Pending = { scope, fingerprint, action, since: now(), writing: null };
     pending.set(id, entry);
-    try {
-      await write(id, entry);
-    } catch (error) {
+    const written = write(id, entry).catch((error: unknown) => {
       options.onDeferred?.(error, scope);
       schedule();
-    }
+    });
+    let timeout: NodeJS.Timeout | undefined;
+    await Promise.race([
+      written,
+      new Promise<void>((resolve) => {
+        timeout = setTimeout(resolve, answerWithinMs);
+      }),
+    ]);
+    clearTimeout(timeout);
   };
 
   return {

@@ -353,6 +353,29 @@ describe("settleWhenReachable", () => {
     expect(store.pendingCount()).toBe(0);
   });
 
+  it("does not hold the answer for a store that does not answer; the next claim waits for the write", async () => {
+    const real = new SqliteIdempotencyStore(openDatabase(":memory:"));
+    let answer: () => void = () => {};
+    const slow: IdempotencyStore = {
+      begin: (...args) => real.begin(...args),
+      complete: (...args) => real.complete(...args),
+      suspend: (...args) => real.suspend(...args),
+      release: (...args) =>
+        new Promise<void>((resolve) => {
+          answer = () => resolve(real.release(...args));
+        }),
+    };
+    const store = settleWhenReachable(slow, { lockTimeoutMs: limits.lockTimeoutMs, answerWithinMs: 10 });
+    await store.begin(scope, "f", 0, limits);
+    await store.release(scope, "f");
+    expect(store.pendingCount()).toBe(1);
+    const claim = store.begin(scope, "f", 1, limits);
+    answer();
+    expect(await claim).toEqual({ kind: "started" });
+    expect(store.pendingCount()).toBe(0);
+    store.close();
+  });
+
   it("drops a settlement older than half the lock timeout instead of writing it over a newer claim", async () => {
     let now = 0;
     const { real, state, store } = setup(() => now);
