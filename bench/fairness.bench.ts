@@ -9,9 +9,21 @@
  * Each mode runs with the default settings (a spare render thread while several accounts render) and
  * with PICTOR_SPARE_THREAD=false (every thread to whoever is queued: the setting before it). 300
  * samples by default, so the p99 is the 4th slowest, not the single slowest of a noisy machine.
+ *
+ * The hostile phase (issue 33), in each mode on a server of its own with the default settings: B's
+ * unloaded latency again, then B sends the same renders while a hostile account sends the hostile
+ * tenant's mix (packages/server/test/hostile/hostile-mix.ts: 8000x8000 frames with shadows, PDFs of
+ * 20 pages, downloads that never read, editor images at the 16-megapixel cap, distinct on-demand
+ * URLs) until B is done. Reported: B's p50 / p99 unloaded and under the mix, the p99 ratio (target:
+ * at most 3), the server's peak RSS (sampled every 100 ms; scaled: each process) against its memory
+ * budget, and what the mix's requests got. Those servers run with a memory budget
+ * (BENCH_FAIRNESS_MEMORY_BUDGET MiB, default max(1024, 120 + 452 per core): 1024 on 2 cores, as in
+ * the hostile-tenant test, so the same renders are refused as too large), as the limits of the mix
+ * come from it.
+ *
  * BENCH_FAIRNESS_ONLY=embedded (or scaled, or embedded-spare, scaled-spare, embedded-none,
- * scaled-none; comma-separated) runs those alone, for a quick look.
- * Same scene as bench:http. Writes bench/results/fairness.json.
+ * scaled-none, embedded-hostile, scaled-hostile, hostile; comma-separated) runs those alone, for a
+ * quick look. Same scene as bench:http. Writes bench/results/fairness.json.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,6 +34,14 @@ import { fileURLToPath } from "node:url";
 import { readServeConfig } from "../packages/server/src/main/config.ts";
 import { openDataDir } from "../packages/server/src/main/data-dir.ts";
 import { openScaledState } from "../packages/server/src/main/scaled-state.ts";
+import {
+  type HostileAccount,
+  type HostileReport,
+  makeNoisePhoto,
+  runHostileMix,
+  sampleResidentMemory,
+  seedHostileAccount,
+} from "../packages/server/test/hostile/hostile-mix.ts";
 import { freePort } from "../packages/server/test/scale/processes.ts";
 import { startPostgres } from "../packages/server/test/support/postgres.ts";
 import { s3Env, startS3 } from "../packages/server/test/support/s3.ts";
@@ -34,6 +54,11 @@ const benchDir = dirname(fileURLToPath(import.meta.url));
 const SAMPLES = Number(process.env.BENCH_FAIRNESS_SAMPLES ?? 300);
 const FLOOD = Number(process.env.BENCH_FAIRNESS_FLOOD ?? 5000);
 const cores = availableParallelism();
+/** The hostile phase's servers: MiB, so that each render thread's share is 452 MiB as in the test. */
+const MEMORY_BUDGET_MIB = Number(
+  process.env.BENCH_FAIRNESS_MEMORY_BUDGET ?? Math.max(1024, 120 + 452 * cores),
+);
+const MiB = 1024 * 1024;
 
 const document = await readReferenceScene();
 const photo = await makeReferencePhoto();
@@ -102,7 +127,6 @@ async function measure(url: string, a: Account, b: Account) {
   const aDoneBefore = await aDone();
   const loaded = await latencies(url, b, SAMPLES);
   const aDoneAfter = await aDone();
-  const summary = (s: number[]) => ({ p50: quantile(s, 0.5), p99: quantile(s, 0.99), max: s.at(-1) ?? 0 });
   return {
     unloaded: summary(unloaded),
     flooded: summary(loaded),
@@ -113,6 +137,48 @@ async function measure(url: string, a: Account, b: Account) {
 }
 
 type Result = Awaited<ReturnType<typeof measure>>;
+
+const summary = (s: number[]) => ({ p50: quantile(s, 0.5), p99: quantile(s, 0.99), max: s.at(-1) ?? 0 });
+
+/**
+ * B unloaded, then B while `h` sends the hostile mix (until B's last render); the memory of `pids`
+ * sampled meanwhile.
+ */
+async function measureHostile(
+  url: string,
+  b: Account,
+  h: HostileAccount,
+  pids: { name: string; pid: number }[],
+) {
+  await latencies(url, b, WARMUP);
+  const unloaded = await latencies(url, b, SAMPLES);
+  const memory = sampleResidentMemory(
+    pids.map((p) => p.pid),
+    100,
+  );
+  const stop = new AbortController();
+  const mix = runHostileMix({ url, account: h, signal: stop.signal });
+  let loaded: number[];
+  let report: HostileReport;
+  try {
+    loaded = await latencies(url, b, SAMPLES);
+  } finally {
+    stop.abort();
+    report = await mix;
+  }
+  const { peaks } = await memory.stop();
+  return {
+    unloaded: summary(unloaded),
+    hostile: summary(loaded),
+    p99Ratio: quantile(loaded, 0.99) / quantile(unloaded, 0.99),
+    memoryBudgetMiB: MEMORY_BUDGET_MIB,
+    peakRssMiB: Object.fromEntries(pids.map((p, i) => [p.name, Math.round((peaks[i] ?? 0) / MiB)])),
+    hostileRequests: report.sent,
+    hostileAnswers: report.parts,
+  };
+}
+
+type HostileResult = Awaited<ReturnType<typeof measureHostile>>;
 
 /** Settings of one run: the defaults, or the spare thread off. */
 interface Setting {
@@ -138,33 +204,60 @@ async function runEmbedded(setting: Setting): Promise<Result> {
   }
 }
 
+/** Embedded, the hostile phase: B and the hostile account in a fresh data dir, the memory budget set. */
+async function runEmbeddedHostile(): Promise<HostileResult> {
+  const dir = mkdtempSync(join(tmpdir(), "pictor-bench-fairness-"));
+  const data = openDataDir(dir, { examplesDir: join(dir, "none") });
+  const b = await seedBenchAccount(data, document, photo);
+  const h = await seedHostileAccount(data, await makeNoisePhoto());
+  data.close();
+  const server = await startPictorServe(dir, { PICTOR_MEMORY_BUDGET: String(MEMORY_BUDGET_MIB) });
+  console.error(`embedded (${cores} render threads), memory budget ${MEMORY_BUDGET_MIB} MiB, hostile mix...`);
+  try {
+    return await measureHostile(server.url, b, h, [
+      { name: "pictor serve", pid: server.child.pid as number },
+    ]);
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const ONLY = process.env.BENCH_FAIRNESS_ONLY?.split(",").map((c) => c.trim());
 const runs = (mode: "embedded" | "scaled", s: Setting) =>
   !ONLY || ONLY.includes(mode) || ONLY.includes(`${mode}-${s.spareThread ? "spare" : "none"}`);
 const SETTINGS: Setting[] = [{ spareThread: true }, { spareThread: false }];
+const runsHostile = (mode: "embedded" | "scaled") =>
+  !ONLY || ONLY.includes(mode) || ONLY.includes("hostile") || ONLY.includes(`${mode}-hostile`);
 
-const scaledWanted = SETTINGS.some((s) => runs("scaled", s));
+const scaledWanted = SETTINGS.some((s) => runs("scaled", s)) || runsHostile("scaled");
 const cluster = scaledWanted ? await startPostgres("bench:fairness") : null;
 const s3 = scaledWanted ? await startS3("bench:fairness") : null;
 if (scaledWanted && (!cluster || !s3))
   throw new Error("bench:fairness needs PostgreSQL and Swift (scripts/ci-services.sh)");
 
-/** Scaled: a fresh database, one API and one worker process (render threads = cores). */
-async function runScaled(setting: Setting): Promise<Result> {
+/**
+ * Scaled: a fresh database, one API and one worker process (render threads = cores); the flood
+ * phases with `setting`, or the hostile phase (default settings, the memory budget set).
+ */
+async function runScaled(setting: Setting): Promise<Result>;
+async function runScaled(setting: "hostile"): Promise<HostileResult>;
+async function runScaled(setting: Setting | "hostile"): Promise<Result | HostileResult> {
   if (!cluster || !s3) throw new Error("unreachable");
+  const hostile = setting === "hostile";
   const pgDir = mkdtempSync(join(tmpdir(), "pictor-bench-fairness-pg-"));
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: await cluster.newDatabase(),
-    ...s3Env(s3, `fairness-${setting.spareThread ? "spare" : "none"}/`),
+    ...s3Env(s3, `fairness-${hostile ? "hostile" : setting.spareThread ? "spare" : "none"}/`),
     PICTOR_SIGNING_SECRET: randomBytes(32).toString("hex"),
     PICTOR_PUBLIC_URL: `http://127.0.0.1:${port}`,
     PICTOR_LOG_LEVEL: "warn",
     PICTOR_RATE_LIMIT_BURST: "100000000",
     PICTOR_RATE_LIMIT_PER_SECOND: "1000000",
     PICTOR_EXAMPLES_DIR: join(pgDir, "none"),
-    ...settingEnv(setting),
+    ...(hostile ? { PICTOR_MEMORY_BUDGET: String(MEMORY_BUDGET_MIB) } : settingEnv(setting)),
   };
   const api = await spawnRole("api", ["--port", String(port)], env);
   const running = [api];
@@ -172,14 +265,26 @@ async function runScaled(setting: Setting): Promise<Result> {
     const config = readServeConfig({ role: "api", data: pgDir }, env);
     if (config.backend.state !== "postgres") throw new Error("expected PostgreSQL");
     const state = await openScaledState(config, config.backend);
-    const a = await seedBenchAccount(state, document, photo);
+    const a = hostile ? null : await seedBenchAccount(state, document, photo);
     const b = await seedBenchAccount(state, document, photo);
+    const h = hostile ? await seedHostileAccount(state, await makeNoisePhoto()) : null;
     await state.close();
-    running.push(await spawnRole("worker", ["--workers", String(cores)], env));
+    const worker = await spawnRole("worker", ["--workers", String(cores)], env);
+    running.push(worker);
+    const url = `http://127.0.0.1:${port}`;
+    if (h) {
+      console.error(
+        `PostgreSQL + S3, 1 API + 1 worker process (${cores} render threads), memory budget ${MEMORY_BUDGET_MIB} MiB each, hostile mix...`,
+      );
+      return await measureHostile(url, b, h, [
+        { name: "API process", pid: api.pid as number },
+        { name: "worker process", pid: worker.pid as number },
+      ]);
+    }
     console.error(
-      `PostgreSQL + S3, 1 API + 1 worker process (${cores} render threads), ${settingName(setting)}...`,
+      `PostgreSQL + S3, 1 API + 1 worker process (${cores} render threads), ${settingName(setting as Setting)}...`,
     );
-    return await measure(`http://127.0.0.1:${port}`, a, b);
+    return await measure(url, a as Account, b);
   } finally {
     await Promise.all(running.map(stopChild));
     rmSync(pgDir, { recursive: true, force: true });
@@ -189,14 +294,18 @@ async function runScaled(setting: Setting): Promise<Result> {
 // The defaults (B's renders find the spare thread free), then without the spare thread (B waits for
 // one of A's renders in flight to end).
 const results: Record<string, Result> = {};
+const hostile: Record<string, HostileResult> = {};
 try {
   for (const setting of SETTINGS.filter((s) => runs("embedded", s))) {
     results[`embedded (${cores} render threads), ${settingName(setting)}`] = await runEmbedded(setting);
   }
+  if (runsHostile("embedded")) hostile[`embedded (${cores} render threads)`] = await runEmbeddedHostile();
   for (const setting of SETTINGS.filter((s) => runs("scaled", s))) {
     results[`PostgreSQL + S3, 1 API + 1 worker (${cores} threads), ${settingName(setting)}`] =
       await runScaled(setting);
   }
+  if (runsHostile("scaled"))
+    hostile[`PostgreSQL + S3, 1 API + 1 worker (${cores} threads)`] = await runScaled("hostile");
 } finally {
   await Promise.all([cluster?.stop(), s3?.stop()]);
 }
@@ -204,14 +313,47 @@ try {
 const ms = (n: number) => n.toFixed(1);
 const row = (name: string, m: Result) =>
   `| ${name} | ${ms(m.unloaded.p50)} / ${ms(m.unloaded.p99)} | ${ms(m.flooded.p50)} / ${ms(m.flooded.p99)} / ${ms(m.flooded.max)} | ${m.p99Ratio.toFixed(2)} | ${FLOOD - m.floodRendersDoneWhenBFinished} of ${FLOOD} |`;
+/** The mix's answers summed over its parts: 2xx, refused (4xx, 5xx), dropped when B was done. */
+function answered(h: HostileResult): string {
+  let ok = 0;
+  let refused = 0;
+  let dropped = 0;
+  for (const tally of Object.values(h.hostileAnswers))
+    for (const [outcome, n] of Object.entries(tally)) {
+      if (/^2/.test(outcome)) ok += n;
+      else if (/^[45]/.test(outcome)) refused += n;
+      else dropped += n;
+    }
+  return `${ok} / ${refused} / ${dropped}`;
+}
+const peaks = (h: HostileResult) =>
+  Object.entries(h.peakRssMiB)
+    .map(([name, mib]) => `${name} ${mib}`)
+    .join(", ");
+const hostileRow = (name: string, h: HostileResult) =>
+  `| ${name} | ${ms(h.unloaded.p50)} / ${ms(h.unloaded.p99)} | ${ms(h.hostile.p50)} / ${ms(h.hostile.p99)} / ${ms(h.hostile.max)} | ${h.p99Ratio.toFixed(2)} | ${peaks(h)} of ${h.memoryBudgetMiB} (+20 %: ${Math.round(h.memoryBudgetMiB * 1.2)}) | ${answered(h)} |`;
 console.log(
   [
     `${cores} cores (${cpus()[0]?.model ?? "unknown CPU"}), shared with other work (load average ${loadavg()[0]?.toFixed(1)} at the end).`,
-    `Account B: ${SAMPLES} wait-mode renders one after another, idle, then while account A has ${FLOOD} renders queued.`,
-    "",
-    `| mode | B unloaded p50 / p99 ms | B during A's flood p50 / p99 / max ms | p99 ratio (target ≤ 2) | A's renders still queued when B finished |`,
-    "|---|---|---|---|---|",
-    ...Object.entries(results).map(([name, m]) => row(name, m)),
+    ...(Object.keys(results).length === 0
+      ? []
+      : [
+          `Account B: ${SAMPLES} wait-mode renders one after another, idle, then while account A has ${FLOOD} renders queued.`,
+          "",
+          `| mode | B unloaded p50 / p99 ms | B during A's flood p50 / p99 / max ms | p99 ratio (target ≤ 2) | A's renders still queued when B finished |`,
+          "|---|---|---|---|---|",
+          ...Object.entries(results).map(([name, m]) => row(name, m)),
+        ]),
+    ...(Object.keys(hostile).length === 0
+      ? []
+      : [
+          "",
+          `Hostile tenant: account B's ${SAMPLES} wait-mode renders one after another, idle, then while a hostile account sends the hostile mix (servers with a memory budget of ${MEMORY_BUDGET_MIB} MiB).`,
+          "",
+          "| mode | B unloaded p50 / p99 ms | B during the hostile mix p50 / p99 / max ms | p99 ratio (target ≤ 3) | peak RSS MiB | mix answered 2xx / refused / dropped at the end |",
+          "|---|---|---|---|---|---|",
+          ...Object.entries(hostile).map(([name, h]) => hostileRow(name, h)),
+        ]),
   ].join("\n"),
 );
 await writeFile(
@@ -226,6 +368,8 @@ await writeFile(
       samples: SAMPLES,
       flood: FLOOD,
       results,
+      hostileMemoryBudgetMiB: MEMORY_BUDGET_MIB,
+      hostile,
     },
     null,
     2,

@@ -279,21 +279,29 @@ export interface HostileOptions {
   /** The API's base URL. */
   url: string;
   account: HostileAccount;
-  /** The mix runs until this time (Date.now() ms); then every request still open is dropped. */
-  until: number;
+  /**
+   * The mix runs until this time (Date.now() ms) or until `signal` aborts, whichever comes first
+   * (at least one of them given); then every request still open is dropped.
+   */
+  until?: number;
+  signal?: AbortSignal;
   /** Parts to leave out (the names of `HostileReport.parts`), for a lighter mix. */
   skip?: string[];
 }
 
 /**
- * Sends the mix from `account` until `until`, then drops whatever is still open (stalled clients,
+ * Sends the mix from `account` until `until` (or `signal`), then drops whatever is still open (stalled clients,
  * renders waited on) and reports what each part got. Creates a URL-signing key for the on-demand part.
  */
 export async function runHostileMix(options: HostileOptions): Promise<HostileReport> {
   const { url, account, until } = options;
   const report: HostileReport = { parts: {}, sent: 0 };
   const stop = new AbortController();
-  const endTimer = setTimeout(() => stop.abort(), Math.max(0, until - Date.now()));
+  const endTimer =
+    until === undefined ? undefined : setTimeout(() => stop.abort(), Math.max(0, until - Date.now()));
+  const end = () => stop.abort();
+  options.signal?.addEventListener("abort", end);
+  if (options.signal?.aborted) end();
   const tally = (part: string, outcome: string) => {
     const t = report.parts[part] ?? {};
     t[outcome] = (t[outcome] ?? 0) + 1;
@@ -415,6 +423,7 @@ export async function runHostileMix(options: HostileOptions): Promise<HostileRep
     ]);
   } finally {
     clearTimeout(endTimer);
+    options.signal?.removeEventListener("abort", end);
     stop.abort();
     for (const socket of held) socket.destroy();
   }
