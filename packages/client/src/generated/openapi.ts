@@ -1859,7 +1859,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Permanent asset URL: no API key; the 128-bit token is the capability; cacheable forever */
+        /**
+         * Permanent asset URL: no API key; the 128-bit token is the capability; cacheable forever
+         * @description Streams the file; one byte range (206) on request. Downloads are rate limited per client address and per account that owns the file: 429 rate_limited with Retry-After.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -1871,8 +1874,24 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The file's bytes, with its Content-Type, Content-Length and ETag */
+                /** @description The file's bytes, with its Content-Type, Content-Length, ETag and Accept-Ranges: bytes */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                        "image/jpeg": string;
+                        "image/webp": string;
+                        "image/gif": string;
+                        "font/ttf": string;
+                        "font/otf": string;
+                        "image/svg+xml": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description One byte range of the file (Range: bytes=first-last, first- or -suffix), with Content-Range; several ranges, or an If-Range other than the ETag, get the whole file (200). A range outside the file is 416 range_not_satisfiable with Content-Range: bytes *\/size */
+                206: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2005,7 +2024,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image (PNG, JPEG, WebP, GIF) or a font (TTF, OTF, WOFF, WOFF2) as multipart/form-data
-         * @description Parts: `file` (required), `folder`, `name`, `tags` (JSON array or comma-separated), `metadata` (JSON object). Identical bytes already in the account answer 200 with the existing asset.
+         * @description Parts: `file` (required), `folder`, `name`, `tags` (JSON array or comma-separated), `metadata` (JSON object). Identical bytes already in the account answer 200 with the existing asset. A file that would take the account's stored files (uploads and render outputs) over its storage quota is 413 storage_quota_exceeded with quota_bytes, used_bytes and file_bytes; nothing is stored.
          */
         post: {
             parameters: {
@@ -2547,8 +2566,24 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The file's bytes, with its Content-Type, Content-Length and ETag */
+                /** @description The file's bytes, with its Content-Type, Content-Length, ETag and Accept-Ranges: bytes */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                        "image/jpeg": string;
+                        "image/webp": string;
+                        "image/gif": string;
+                        "font/ttf": string;
+                        "font/otf": string;
+                        "image/svg+xml": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description One byte range of the file (Range: bytes=first-last, first- or -suffix), with Content-Range; several ranges, or an If-Range other than the ETag, get the whole file (200). A range outside the file is 416 range_not_satisfiable with Content-Range: bytes *\/size */
+                206: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2607,7 +2642,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Editor: an image prepared for an exact device box, as raw straight RGBA */
+        /**
+         * Editor: an image prepared for an exact device box, as raw straight RGBA
+         * @description At most 16 megapixels per answer: a larger box is answered downscaled to fit (same aspect, X-Image-Downscaled: 1). Per account: 400 requests at once then 40 a second, 256 megapixels of answers at once then 16 a second, 32 answers and 256 MB unanswered or unread at once; beyond, 429 rate_limited with Retry-After.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2631,7 +2669,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Straight RGBA, width × height × 4 bytes; the size in X-Image-Width and X-Image-Height, X-Image-Upscaled 1 when enlarged */
+                /** @description Straight RGBA, width × height × 4 bytes; the size in X-Image-Width and X-Image-Height (the box asked, or that box downscaled to 16 megapixels, then X-Image-Downscaled 1), X-Image-Upscaled 1 when the source was enlarged */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2944,7 +2982,9 @@ export interface paths {
          *
          *     Cache: the first request renders (like a waiting render) and charges ceil(scale²) credits; identical requests meanwhile wait for that render; later ones are served from the render cache free (Cache-Status: pictor; hit), with a strong ETag (If-None-Match → 304) and Cache-Control public, max-age=3600 (with v: max-age=31536000, immutable; never past expires). Outputs are assets in renders/<template>/; the least recently used are evicted beyond PICTOR_IMAGE_CACHE_MAX_BYTES.
          *
-         *     Errors (JSON, no-store, nothing charged): 403 forbidden (reason signature_missing, signature_invalid or expired), 400 invalid_request / invalid_scale, 404 not_found, 422 template_not_published / unknown_slot / image_out_of_folder, 402 insufficient_credits, 422 image_fetch_failed (refunded), 429 rate_limited (cache misses per account, Retry-After), 503 unavailable.
+         *     Downloads: large outputs are streamed from storage; one byte range on request (206, Accept-Ranges: bytes; outside the file 416).
+         *
+         *     Errors (JSON, no-store, nothing charged): 403 forbidden (reason signature_missing, signature_invalid or expired), 400 invalid_request / invalid_scale, 404 not_found, 422 template_not_published / unknown_slot / image_out_of_folder, 402 insufficient_credits, 422 image_fetch_failed (refunded), 429 rate_limited (cache misses per account, downloads per URL-signing key and per client address; Retry-After), 503 unavailable.
          */
         get: {
             parameters: {
@@ -2958,8 +2998,24 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The file's bytes, with its Content-Type, Content-Length and ETag */
+                /** @description The file's bytes, with its Content-Type, Content-Length, ETag and Accept-Ranges: bytes */
                 200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                        "image/jpeg": string;
+                        "image/webp": string;
+                        "image/gif": string;
+                        "font/ttf": string;
+                        "font/otf": string;
+                        "image/svg+xml": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description One byte range of the file (Range: bytes=first-last, first- or -suffix), with Content-Range; several ranges, or an If-Range other than the ETag, get the whole file (200). A range outside the file is 416 range_not_satisfiable with Content-Range: bytes *\/size */
+                206: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3018,7 +3074,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add an image or font to the library from a public URL */
+        /**
+         * Add an image or font to the library from a public URL
+         * @description Over the account's storage quota: 413 storage_quota_exceeded (quota_bytes, used_bytes, file_bytes), nothing stored.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3148,7 +3207,7 @@ export interface components {
                  * @description Stable, machine-readable.
                  * @enum {string}
                  */
-                code: "invalid_json" | "invalid_request" | "invalid_scale" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "template_not_published" | "unknown_slot" | "image_out_of_folder" | "value_not_encodable" | "invalid_webhook_url" | "idempotency_key_reused" | "image_fetch_failed" | "image_invalid" | "font_invalid" | "rate_limited" | "internal_error" | "unavailable";
+                code: "invalid_json" | "invalid_request" | "invalid_scale" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "idempotency_key_in_use" | "payload_too_large" | "storage_quota_exceeded" | "unsupported_media_type" | "range_not_satisfiable" | "template_not_published" | "unknown_slot" | "image_out_of_folder" | "value_not_encodable" | "render_too_large" | "invalid_webhook_url" | "idempotency_key_reused" | "image_fetch_failed" | "image_invalid" | "font_invalid" | "rate_limited" | "internal_error" | "unavailable";
                 /** @description For humans; may change. */
                 message: string;
                 /** @description Equals the X-Request-Id response header. */

@@ -2,6 +2,7 @@
 export type { SlotT, TemplateDocumentT } from "@pictor/engine";
 export {
   checkRenderValues,
+  frameImages,
   MAX_DOCUMENT_JSON_DEPTH,
   validateDocument,
   validateSlotValues,

@@ -12,6 +12,8 @@ export interface Failure {
     | "unknown_slot"
     | "image_out_of_folder"
     | "value_not_encodable"
+    | "render_too_large"
+    | "image_fetch_failed"
     | "invalid_webhook_url"
     | "insufficient_credits"
     | "idempotency_key_reused"

@@ -6,6 +6,7 @@ import type { TemplateDocumentT } from "./document.ts";
 import { checkRenderValues } from "./document.ts";
 import { type Failure, fail, type Result } from "./failure.ts";
 import { newId } from "./ids.ts";
+import { namedAssets, renderCost, tooLarge } from "./render-cost.ts";
 import { type Modification, ownedAssets, resolveModifications } from "./render-request.ts";
 import { creditCost, isValidScale, MAX_OUTPUT_PIXELS, outputSize } from "./scale.ts";
 
@@ -92,6 +93,11 @@ export interface PrepareRenderDeps {
   clock: Clock;
   /** SafeFetch.check: the webhook target must be public (or allow-listed). */
   checkUrl(url: string): Promise<{ ok: true } | { ok: false; reason: string }>;
+  /**
+   * What one render may take at its peak, bytes (the memory plan's `renderBytes`): a render estimated
+   * above it is refused as `render_too_large`. Absent: only renders that cannot be drawn at all are.
+   */
+  renderBudgetBytes?: number;
 }
 
 /**
@@ -109,8 +115,9 @@ export function malformedWebhookUrl(url: string | undefined): Failure | null {
 /**
  * Validates one render request and builds its record, `queued` and not yet charged. Checks run in
  * this order (auth happened before): scale with the body → template → slots/values → folder binding
- * → webhook URL, so a request that fails validation is never charged; the charge (and the credits
- * check) is the dispatcher's submit, which the render service calls next.
+ * → the assets it names and its size (domain/render-cost.ts) → webhook URL, so a request that fails
+ * validation is never charged; the charge (and the credits check) is the dispatcher's submit, which
+ * the render service calls next.
  */
 export async function prepareRender(
   deps: PrepareRenderDeps,
@@ -175,6 +182,15 @@ export async function prepareRender(
     });
   }
 
+  // Before anything is drawn or charged: the assets the frames name must still exist (a deleted one
+  // would fail the render after drawing the pages before it), and the render must fit in memory.
+  const format: OutputFormat = req.format === "jpg" ? "jpeg" : (req.format ?? "png");
+  const shape = { frames: frames.value.map((f) => f.name), scale, values: values.value, format };
+  const assets = await namedAssets(deps.assets, accountId, doc, shape);
+  if (!assets.ok) return assets;
+  const tooBig = tooLarge(renderCost(doc, shape, assets.value), shape, deps.renderBudgetBytes ?? null);
+  if (tooBig) return tooBig;
+
   if (req.webhook_url !== undefined) {
     const checked = await deps.checkUrl(req.webhook_url);
     if (!checked.ok) {
@@ -182,7 +198,6 @@ export async function prepareRender(
     }
   }
 
-  const format: OutputFormat = req.format === "jpg" ? "jpeg" : (req.format ?? "png");
   const render: RenderRecord = {
     id: newId("rnd"),
     accountId,

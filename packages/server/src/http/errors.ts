@@ -21,6 +21,7 @@ export type ApiErrorCode =
   | "unknown_slot"
   | "image_out_of_folder"
   | "value_not_encodable"
+  | "render_too_large"
   | "invalid_webhook_url"
   | "idempotency_key_reused"
   | "image_fetch_failed"
@@ -52,6 +53,8 @@ export const STATUS_BY_CODE: Record<ApiErrorCode, number> = {
   image_out_of_folder: 422,
   // A QR code or barcode slot got a value its symbology cannot hold (too long, letters for EAN-13).
   value_not_encodable: 422,
+  // A render whose estimated peak memory is over the per-render budget, or that cannot be drawn at all.
+  render_too_large: 422,
   invalid_webhook_url: 422,
   idempotency_key_reused: 422,
   image_fetch_failed: 422,

@@ -11,6 +11,13 @@ import { totalmem } from "node:os";
 export const MAIN_THREAD_MIB = 120;
 export const RENDER_THREAD_MIB = 180;
 export const LARGE_RENDER_PEAK_MIB = 150;
+/**
+ * What a render thread holds between renders, its caches aside: 87-129 MiB after 1,000 reference
+ * renders (docs/deploy.md, "Memory"). A render's own peak (the cost model's estimate) comes on top.
+ */
+export const RENDER_THREAD_BASELINE_MIB = 130;
+/** The per-render budget never falls below this, however small the memory budget: a card must render. */
+export const MIN_RENDER_MIB = 64;
 const MIB = 1024 * 1024;
 
 export interface MemoryPlan {
@@ -27,6 +34,14 @@ export interface MemoryPlan {
   preparedImageBytes: number;
   /** Each engine's composed-image cache, bytes. */
   composedImageBytes: number;
+  /**
+   * What one render may take at its peak beyond its thread's baseline, bytes: a render whose
+   * estimate (the cost model, @pictor/render-node/cost) is larger is refused before it is charged.
+   * Each thread's share of the budget, less the thread's baseline and its two caches:
+   * (budget - main thread) / threads - RENDER_THREAD_BASELINE_MIB - prepared-image cache - composed-image cache,
+   * at least MIN_RENDER_MIB.
+   */
+  renderBytes: number;
 }
 
 /** The machine's memory, or the cgroup's limit when it is lower (a container). */
@@ -55,14 +70,22 @@ export function planMemory(options: {
   const threads = clamp(Math.min(requestedThreads, fit), 1, requestedThreads);
   // What each thread has beyond its own working set goes half to its prepared-image cache.
   const spareMiB = (budgetMiB - MAIN_THREAD_MIB) / threads - perThread;
+  const preparedMiB = clamp(spareMiB / 2, 16, 256);
+  const composedMiB = clamp(spareMiB / 8, 8, 32);
+  const shareMiB = (budgetMiB - MAIN_THREAD_MIB) / threads;
+  const renderMiB = Math.max(
+    MIN_RENDER_MIB,
+    shareMiB - RENDER_THREAD_BASELINE_MIB - preparedMiB - composedMiB,
+  );
   return {
     budgetMiB,
     budgetFrom: options.budgetMiB === undefined ? "machine" : "setting",
     machineMiB,
     requestedThreads,
     threads,
-    preparedImageBytes: Math.round(clamp(spareMiB / 2, 16, 256) * MIB),
-    composedImageBytes: Math.round(clamp(spareMiB / 8, 8, 32) * MIB),
+    preparedImageBytes: Math.round(preparedMiB * MIB),
+    composedImageBytes: Math.round(composedMiB * MIB),
+    renderBytes: Math.floor(renderMiB * MIB),
   };
 }
 
@@ -77,5 +100,6 @@ export function describePlan(plan: MemoryPlan): string {
       ? `; ${plan.requestedThreads} asked for, ${plan.threads} fit (about ${MAIN_THREAD_MIB} MiB + ${RENDER_THREAD_MIB + LARGE_RENDER_PEAK_MIB / 2} MiB a thread)`
       : "";
   const cache = `prepared-image cache ${Math.round(plan.preparedImageBytes / MIB)} MiB a thread`;
-  return `${plan.threads} render thread${plan.threads === 1 ? "" : "s"} (${budget}${fewer}; ${cache})`;
+  const render = `up to ${Math.round(plan.renderBytes / MIB)} MiB a render`;
+  return `${plan.threads} render thread${plan.threads === 1 ? "" : "s"} (${budget}${fewer}; ${cache}; ${render})`;
 }

@@ -88,6 +88,8 @@ export async function startServer(
       ...state,
       checkUrl: (target) => safeFetch.check(target),
       dispatcher: rendering.dispatcher,
+      // Renders are refused above what one render thread's share of the memory budget leaves.
+      renderBudgetBytes: config.memory.renderBytes,
     });
     app = await buildApp(
       {

@@ -291,8 +291,10 @@ describe("assets named by a template", () => {
       key: b.key,
       body: { template: "stored-steal", modifications: [], wait: true },
     });
+    // Refused at acceptance (the account has no such asset), so nothing is charged, not even refunded.
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatchObject({ code: "image_fetch_failed", credits_refunded: 1 });
+    expect(res.body.error).toMatchObject({ code: "image_fetch_failed", asset_id: mine.id });
+    expect(res.body.error.render_id).toBeUndefined();
     expect(await balanceOf(t, b.key)).toBe(before);
   });
 });
