@@ -1,6 +1,6 @@
-import type { LibraryAsset } from "../ports/asset-library.ts";
 import type { TemplateDocumentT } from "../domain/document.ts";
 import type { ApiKeyRecord } from "../ports/account-store.ts";
+import type { LibraryAsset } from "../ports/asset-library.ts";
 import type { AssetRecord } from "../ports/asset-store.ts";
 import type { LedgerEntry, LedgerKind } from "../ports/ledger.ts";
 import type { OutputFormat, RenderRecord, RenderStatus } from "../ports/render-store.ts";

@@ -441,13 +441,20 @@ describe("one account's image URLs never make another pay again", () => {
   afterAll(() => t?.close());
 
   it("each account has its own share of the cache: another account's renders evict none of its entries", async () => {
-    t = await startTestServer({ env: { PICTOR_IMAGE_CACHE_MAX_BYTES: String(2_000_000), PICTOR_IMAGE_MISSES_BURST: "100" } });
+    t = await startTestServer({
+      env: { PICTOR_IMAGE_CACHE_MAX_BYTES: String(2_000_000), PICTOR_IMAGE_MISSES_BURST: "100" },
+    });
     const victim = await newAccount(t, 100);
     const attacker = await newAccount(t, 1000);
     for (const k of [victim.key, attacker.key]) await publishTemplate(t, k, testTemplate("card"));
     const vs = await newSigningKey(t, victim.key);
     const as = await newSigningKey(t, attacker.key);
-    const victimUrl = await signImageUrl({ baseUrl: t.url, ...vs, template: "card", values: { title: "Mine" } });
+    const victimUrl = await signImageUrl({
+      baseUrl: t.url,
+      ...vs,
+      template: "card",
+      values: { title: "Mine" },
+    });
     expect((await get(victimUrl)).headers.get("cache-status")).toContain("fwd=miss");
     const balance = await balanceOf(t, victim.key);
     // The attacker's outputs at scale 4 (about 60 KB each) far exceed the victim's entry: with one budget

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { inflateSync } from "node:zlib";
-import type { FontFaceInfo } from "../../ports/asset-library.ts";
 import { type FontContainer, sniffFont } from "../../domain/assets/font-magic.ts";
+import type { FontFaceInfo } from "../../ports/asset-library.ts";
 
 /**
  * wawoff2 is CommonJS without types: Google's woff2 decoder compiled to wasm. Loaded on the first
