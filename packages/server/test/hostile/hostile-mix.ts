@@ -251,12 +251,14 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A client that sends a raw request and reads its status line and headers (the first chunk), then
- * nothing more: the server can only send what the socket buffers take.
+ * nothing more: the server can only send what the socket buffers take. Fails when the connection
+ * ends before any answer, or none came within `timeoutMs`.
  */
 export function stalledRequest(
   base: string,
   head: string,
   body = "",
+  timeoutMs = 60_000,
 ): Promise<{ socket: Socket; status: string }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
@@ -265,14 +267,98 @@ export function stalledRequest(
         `${head}Host: ${hostname}:${port}\r\n${body ? `Content-Length: ${Buffer.byteLength(body)}\r\n` : ""}\r\n${body}`,
       );
     });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer within ${timeoutMs} ms`));
+    }, timeoutMs);
     socket.once("data", (chunk) => {
+      clearTimeout(timer);
       socket.pause();
       const line = chunk.toString("latin1", 0, Math.min(chunk.length, 64)).split("\r\n")[0] ?? "";
       resolve({ socket, status: /^HTTP\/1\.1 (\d{3})/.exec(line)?.[1] ?? line });
     });
-    // Before the answer: the request failed. After it: the server closed a client that did not read.
-    socket.on("error", reject);
+    // Before the answer: the request failed. After it (the server closed a client that did not
+    // read, or went away): nothing more to settle.
+    socket.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    socket.once("close", () => {
+      clearTimeout(timer);
+      reject(new Error("closed before an answer"));
+    });
   });
+}
+
+/** The mix's wait-mode renders, by part: the request body (without `wait`). */
+export const HOSTILE_RENDERS: readonly { part: string; body: Record<string, unknown> }[] = [
+  { part: "text 8000x8000 with stroke and blur-500 shadow", body: { template: "hostile-text" } },
+  { part: "photo 8000x8000", body: { template: "hostile-photo" } },
+  { part: "photo 2000x2000 with blur-100 shadow", body: { template: "hostile-shadowed-photo" } },
+  {
+    part: "PDF 20 pages of 8000x8000",
+    body: { template: "hostile-pdf-max", format: "pdf", frames: "all" },
+  },
+  { part: "PDF 20 pages of 1100x1100", body: { template: "hostile-pdf", format: "pdf", frames: "all" } },
+].map((r) => ({ ...r, body: { modifications: [], ...r.body } }));
+
+/** The other parts of the mix, by name. */
+export const PART = {
+  downloads: "downloads never read (64 MiB)",
+  prepareUnread: "prepare-image 16 MP (never read)",
+  prepare: "prepare-image 16 MP",
+  onDemand: "on-demand URLs (distinct)",
+} as const;
+
+/** An editor image of the account's photo for an 8000x8000 box: answered at the 16-megapixel cap. */
+export const prepareAtCap = (account: HostileAccount) =>
+  JSON.stringify({
+    src: account.photoAssetId,
+    width: 8000,
+    height: 8000,
+    fit: "cover",
+    focal: { x: 0.5, y: 0.5 },
+  });
+
+/** A GET of the account's 64 MiB file that never reads past the headers. */
+export const stalledDownload = (url: string, account: HostileAccount) =>
+  stalledRequest(url, `GET ${account.bigFilePath} HTTP/1.1\r\n`);
+
+/** An editor image at the cap whose answer is never read past the headers. */
+export const stalledPrepare = (url: string, account: HostileAccount) =>
+  stalledRequest(
+    url,
+    `POST /v1/editor/prepare-image HTTP/1.1\r\nAuthorization: Bearer ${account.apiKey}\r\nContent-Type: application/json\r\n`,
+    prepareAtCap(account),
+  );
+
+/** A URL-signing key of the account, for its on-demand URLs. */
+export async function createUrlSigner(url: string, account: HostileAccount): Promise<UrlSigner> {
+  const res = await fetch(`${url}/v1/url-signing-keys`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${account.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "hostile" }),
+  });
+  if (res.status !== 201) throw new Error(`url-signing key: ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as { id: string; secret: string };
+  return { keyId: body.id, secret: body.secret };
+}
+
+export interface UrlSigner {
+  keyId: string;
+  secret: string;
+}
+
+/** The path and query of a signed on-demand URL of the account's 2000x2000 card, new for each `tag`. */
+export async function hostileImagePath(signer: UrlSigner, tag: string): Promise<string> {
+  const base = "http://pictor.invalid";
+  const signed = await signImageUrl({
+    baseUrl: base,
+    ...signer,
+    template: "hostile-url",
+    values: { title: tag },
+  });
+  return signed.slice(base.length);
 }
 
 export interface HostileOptions {
@@ -290,8 +376,9 @@ export interface HostileOptions {
 }
 
 /**
- * Sends the mix from `account` until `until` (or `signal`), then drops whatever is still open (stalled clients,
- * renders waited on) and reports what each part got. Creates a URL-signing key for the on-demand part.
+ * Sends the mix from `account` until `until` (or `signal`), then drops whatever is still open
+ * (stalled clients, renders waited on) and reports what each part got. Creates a URL-signing key for
+ * the on-demand part.
  */
 export async function runHostileMix(options: HostileOptions): Promise<HostileReport> {
   const { url, account, until } = options;
@@ -307,8 +394,7 @@ export async function runHostileMix(options: HostileOptions): Promise<HostileRep
     t[outcome] = (t[outcome] ?? 0) + 1;
     report.parts[part] = t;
   };
-  const auth = { authorization: `Bearer ${account.apiKey}` };
-  const json = { ...auth, "content-type": "application/json" };
+  const json = { authorization: `Bearer ${account.apiKey}`, "content-type": "application/json" };
   const wanted = (part: string) => !options.skip?.includes(part);
 
   /** One request; its outcome tallied; true when it was 2xx. The body is read (or dropped at the end). */
@@ -330,25 +416,19 @@ export async function runHostileMix(options: HostileOptions): Promise<HostileRep
       return false;
     }
   };
-  const loop = async (part: string, request: (i: number) => [string, RequestInit]) => {
+  const loop = async (part: string, request: () => [string, RequestInit]) => {
     if (!wanted(part)) return;
-    for (let i = 0; !stop.signal.aborted; i++) {
-      const [path, init] = request(i);
+    while (!stop.signal.aborted) {
+      const [path, init] = request();
       if (!(await send(part, path, init))) await pause(100);
     }
   };
-  const render = (body: Record<string, unknown>): [string, RequestInit] => [
-    "/v1/renders",
-    { method: "POST", headers: json, body: JSON.stringify({ modifications: [], wait: 60, ...body }) },
-  ];
 
   // Stalled clients: opened first, held until the end.
   const held: Socket[] = [];
-  const stalled = async (part: string, count: number, head: string, body = "") => {
+  const stalled = async (part: string, count: number, open: () => ReturnType<typeof stalledRequest>) => {
     if (!wanted(part)) return;
-    const clients = await Promise.allSettled(
-      Array.from({ length: count }, () => stalledRequest(url, head, body)),
-    );
+    const clients = await Promise.allSettled(Array.from({ length: count }, open));
     for (const c of clients) {
       report.sent++;
       if (c.status === "fulfilled") {
@@ -357,67 +437,35 @@ export async function runHostileMix(options: HostileOptions): Promise<HostileRep
       } else tally(part, `error ${String(c.reason).slice(0, 60)}`);
     }
   };
-  const prepareBody = JSON.stringify({
-    src: account.photoAssetId,
-    width: 8000,
-    height: 8000,
-    fit: "cover",
-    focal: { x: 0.5, y: 0.5 },
-  });
 
-  const signer = await (async () => {
-    if (!wanted("on-demand URLs (distinct)")) return null;
-    const res = await fetch(`${url}/v1/url-signing-keys`, {
-      method: "POST",
-      headers: json,
-      body: JSON.stringify({ name: "hostile" }),
-    });
-    if (res.status !== 201) throw new Error(`url-signing key: ${res.status} ${await res.text()}`);
-    const body = (await res.json()) as { id: string; secret: string };
-    return { keyId: body.id, secret: body.secret };
-  })();
-
+  const signer = wanted(PART.onDemand) ? await createUrlSigner(url, account) : null;
   const onDemand = async () => {
     if (!signer) return;
-    const part = "on-demand URLs (distinct)";
     const calls: Promise<unknown>[] = [];
     const started = Date.now();
     for (let i = 0; !stop.signal.aborted; i++) {
       const due = started + i * 200;
       if (due > Date.now()) await pause(due - Date.now());
       if (stop.signal.aborted) break;
-      const signed = await signImageUrl({
-        baseUrl: url,
-        ...signer,
-        template: "hostile-url",
-        values: { title: `hostile ${started} ${i}` },
-      });
-      calls.push(send(part, signed.slice(url.length), { headers: {} }));
+      const path = await hostileImagePath(signer, `hostile ${started} ${i}`);
+      calls.push(send(PART.onDemand, path, {}));
     }
     await Promise.all(calls);
   };
 
   try {
     await Promise.all([
-      stalled("downloads never read (64 MiB)", 16, `GET ${account.bigFilePath} HTTP/1.1\r\n`),
-      stalled(
-        "prepare-image 16 MP (never read)",
-        4,
-        `POST /v1/editor/prepare-image HTTP/1.1\r\nAuthorization: Bearer ${account.apiKey}\r\nContent-Type: application/json\r\n`,
-        prepareBody,
+      stalled(PART.downloads, 16, () => stalledDownload(url, account)),
+      stalled(PART.prepareUnread, 4, () => stalledPrepare(url, account)),
+      ...HOSTILE_RENDERS.map(({ part, body }) =>
+        loop(part, () => [
+          "/v1/renders",
+          { method: "POST", headers: json, body: JSON.stringify({ ...body, wait: 60 }) },
+        ]),
       ),
-      loop("text 8000x8000 with stroke and blur-500 shadow", () => render({ template: "hostile-text" })),
-      loop("photo 8000x8000", () => render({ template: "hostile-photo" })),
-      loop("photo 2000x2000 with blur-100 shadow", () => render({ template: "hostile-shadowed-photo" })),
-      loop("PDF 20 pages of 8000x8000", () =>
-        render({ template: "hostile-pdf-max", format: "pdf", frames: "all" }),
-      ),
-      loop("PDF 20 pages of 1100x1100", () =>
-        render({ template: "hostile-pdf", format: "pdf", frames: "all" }),
-      ),
-      loop("prepare-image 16 MP", () => [
+      loop(PART.prepare, () => [
         "/v1/editor/prepare-image",
-        { method: "POST", headers: json, body: prepareBody },
+        { method: "POST", headers: json, body: prepareAtCap(account) },
       ]),
       onDemand(),
     ]);

@@ -3,6 +3,10 @@
  * S3 (Swift) under a mixed load (single, wait-mode and batch renders, callbacks to a loopback
  * receiver, renders that fail and are refunded, retried Idempotency-Keys) for a bounded time, while
  * API and worker processes are SIGKILLed and restarted at random and PostgreSQL is restarted once.
+ * A share of the requests (`hostile`, on by default) are a hostile tenant's heaviest, from an account
+ * of its own (test/hostile/hostile-mix.ts: 8000x8000 frames with shadows, PDFs of 20 pages, downloads
+ * and editor images at the 16-megapixel cap that are never read, distinct on-demand URLs); every
+ * process has a memory budget of 1024 MiB, which the cost model's refusals come from.
  * Then a checker in the spirit of Jepsen's bank test reads what the system did and lists every
  * violation of its guarantees (an empty list is a pass):
  * - every render the clients saw accepted exists, and every render ended: completed, or failed and
@@ -10,7 +14,9 @@
  * - per account, grants - charges + refunds equals the balance, which is never below zero;
  * - every completed render with a webhook_url had its callback delivered at least once, every
  *   delivery verified against the account's secret, and a failed render sent none;
- * - every completed render's output object is in the store, and its asset row exists.
+ * - every completed render's output object is in the store, and its asset row exists (an on-demand
+ *   URL's render may have lost both to its account's render cache, which drops the least recently
+ *   used outputs beyond PICTOR_IMAGE_CACHE_MAX_BYTES: none is allowed there, two never).
  * Every random choice (request mix, victims, timings) comes from one seed, printed so that a failing
  * run can be replayed with `npm run soak -- --seed N` (timings on a loaded machine still differ).
  * Used by chaos-soak.test.ts (short, in CI) and scripts/soak.ts (`npm run soak`, longer).
@@ -18,6 +24,7 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
@@ -28,6 +35,20 @@ import { createAccount } from "../../src/domain/accounts.ts";
 import { readServeConfig } from "../../src/main/config.ts";
 import { openScaledState } from "../../src/main/scaled-state.ts";
 import { closedPort, tinyTemplate } from "../callbacks/support.ts";
+import {
+  createUrlSigner,
+  HOSTILE_RENDERS,
+  type HostileAccount,
+  hostileImagePath,
+  makeNoisePhoto,
+  PART,
+  prepareAtCap,
+  seedHostileAccount,
+  stalledDownload,
+  stalledPrepare,
+  type Tally,
+  type UrlSigner,
+} from "../hostile/hostile-mix.ts";
 import { startPostgres } from "../support/postgres.ts";
 import { s3Env, startS3 } from "../support/s3.ts";
 import { seededRandom } from "../support/seeded-random.ts";
@@ -46,6 +67,8 @@ export interface SoakOptions {
   killEveryMs?: number;
   /** How long the settling may take before it counts as a violation. */
   settleDeadlineMs?: number;
+  /** Whether a share of the requests are the hostile tenant's (hostile-mix.ts); default true. */
+  hostile?: boolean;
   log?: (line: string) => void;
 }
 
@@ -53,7 +76,14 @@ export interface SoakReport {
   seed: number;
   durationMs: number;
   requests: { sent: number; accepted: number; refused402: number; failedOrUnavailable: number };
-  renders: { total: number; completed: number; failed: number; retriedJobs: number };
+  renders: {
+    total: number;
+    completed: number;
+    failed: number;
+    retriedJobs: number;
+    /** Completed renders of on-demand URLs whose output the account's render cache has dropped since. */
+    evictedOnDemand: number;
+  };
   faults: {
     apiKills: number;
     workerKills: number;
@@ -65,12 +95,19 @@ export interface SoakReport {
     unexpectedExits: number;
   };
   callbacks: { expected: number; deliveries: number };
+  /** The hostile tenant's requests by part, their answers by status (and error code). */
+  hostile: Record<string, Tally>;
   settleMs: number;
   violations: string[];
 }
 
 /** The expiry of a render job held by a killed worker, shortened for the soak (production: 60 s). */
 const SOAK_JOB_EXPIRY_SECONDS = 5;
+/** The share of the clients' requests that are the hostile tenant's. */
+const HOSTILE_SHARE = 0.15;
+/** At most this many of the hostile tenant's clients that never read are open at once (as in the mix). */
+const HELD_DOWNLOADS = 16;
+const HELD_PREPARES = 4;
 
 export async function runChaosSoak(options: SoakOptions): Promise<SoakReport> {
   const log = options.log ?? (() => {});
@@ -81,6 +118,7 @@ export async function runChaosSoak(options: SoakOptions): Promise<SoakReport> {
   const workerCount = options.workerProcesses ?? 2;
   const clients = options.clients ?? 6;
   const killEveryMs = options.killEveryMs ?? 3000;
+  const hostile = options.hostile ?? true;
 
   const cluster = await startPostgres("chaos soak");
   const s3 = cluster ? await startS3("chaos soak") : null;
@@ -97,7 +135,7 @@ export async function runChaosSoak(options: SoakOptions): Promise<SoakReport> {
     seed: options.seed,
     durationMs: options.durationMs,
     requests: { sent: 0, accepted: 0, refused402: 0, failedOrUnavailable: 0 },
-    renders: { total: 0, completed: 0, failed: 0, retriedJobs: 0 },
+    renders: { total: 0, completed: 0, failed: 0, retriedJobs: 0, evictedOnDemand: 0 },
     faults: {
       apiKills: 0,
       workerKills: 0,
@@ -107,6 +145,7 @@ export async function runChaosSoak(options: SoakOptions): Promise<SoakReport> {
       unexpectedExits: 0,
     },
     callbacks: { expected: 0, deliveries: 0 },
+    hostile: {},
     settleMs: 0,
     violations: [],
   };
@@ -141,6 +180,7 @@ export async function runChaosSoak(options: SoakOptions): Promise<SoakReport> {
       PICTOR_RATE_LIMIT_BURST: "100000",
       PICTOR_DB_POOL_MAX: "4",
       PICTOR_QUEUE_SUPERVISE_SECONDS: "1",
+      ...(hostile ? { PICTOR_MEMORY_BUDGET: "1024" } : {}),
     };
 
     // Slots by role; a killed process leaves its slot empty until its restart.
@@ -188,6 +228,13 @@ export async function runChaosSoak(options: SoakOptions): Promise<SoakReport> {
       accounts.push({ id: accountId, key: apiKey });
       secrets.push((await state.accounts.webhookSecret(accountId)) as string);
     }
+    // The hostile tenant: an account of its own, counted by the checker like the others.
+    let attacker: (HostileAccount & { id: string; signer: UrlSigner }) | null = null;
+    if (hostile) {
+      const seeded = await seedHostileAccount(state, await makeNoisePhoto());
+      const signer = await createUrlSigner(`http://127.0.0.1:${apiPorts[0]}`, seeded);
+      attacker = { ...seeded, id: seeded.accountId, signer };
+    }
     await state.close();
     for (const account of accounts) {
       const res = await call(apiPorts[0] as number, "POST", "/v1/templates", account.key, {
@@ -196,7 +243,9 @@ export async function runChaosSoak(options: SoakOptions): Promise<SoakReport> {
       });
       if (res.status !== 201) throw new Error(`template not published: ${res.status} ${res.text}`);
     }
-    log(`soak seed ${options.seed}: ${apiCount} API + ${workerCount} worker processes, ${clients} clients`);
+    log(
+      `soak seed ${options.seed}: ${apiCount} API + ${workerCount} worker processes, ${clients} clients${hostile ? `, ${HOSTILE_SHARE * 100} % of requests a hostile tenant's` : ""}`,
+    );
 
     // The clients: a request mix from the seed, to any API process (a killed one refuses: counted).
     const accepted = new Set<string>();
@@ -209,9 +258,77 @@ export async function runChaosSoak(options: SoakOptions): Promise<SoakReport> {
         ...(failing ? [{ name: "photo", image_url: `http://127.0.0.1:${deadPort}/gone.png` }] : []),
       ],
     });
+    // The hostile tenant's requests: one at a time from a client, the part chosen by the seed.
+    const held = { downloads: new Set<Socket>(), prepares: new Set<Socket>() };
+    const tally = (part: string, outcome: string) => {
+      const t = report.hostile[part] ?? {};
+      t[outcome] = (t[outcome] ?? 0) + 1;
+      report.hostile[part] = t;
+    };
+    const hostileRequest = async (attacker: HostileAccount & { signer: UrlSigner }, n: number) => {
+      const port = pick(apiPorts);
+      const base = `http://127.0.0.1:${port}`;
+      const parts = [...HOSTILE_RENDERS.map((r) => r.part), ...Object.values(PART)];
+      const part = pick(parts);
+      const render = HOSTILE_RENDERS.find((r) => r.part === part);
+      if (render) {
+        const res = await call(port, "POST", "/v1/renders", attacker.apiKey, { ...render.body, wait: 20 });
+        const code = (res.json?.error as { code?: string } | undefined)?.code;
+        tally(part, `${res.status}${code ? ` ${code}` : ""}`);
+        if ((res.status === 200 || res.status === 202) && res.json?.id) accepted.add(String(res.json.id));
+        const failedId = (res.json?.error as { render_id?: string } | undefined)?.render_id;
+        if (failedId) accepted.add(failedId);
+        if (res.status === 0) await new Promise((r) => setTimeout(r, 50));
+        return;
+      }
+      // Clients that never read: held until the load ends (a killed API process drops them sooner).
+      const set =
+        part === PART.downloads ? held.downloads : part === PART.prepareUnread ? held.prepares : null;
+      if (set) {
+        if (set.size >= (set === held.downloads ? HELD_DOWNLOADS : HELD_PREPARES)) {
+          tally(part, "not sent: enough held");
+          return;
+        }
+        try {
+          const { socket, status } = await (set === held.downloads ? stalledDownload : stalledPrepare)(
+            base,
+            attacker,
+          );
+          tally(part, status);
+          set.add(socket);
+          socket.once("close", () => set.delete(socket));
+        } catch {
+          tally(part, "0");
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        return;
+      }
+      try {
+        const res =
+          part === PART.prepare
+            ? await fetch(`${base}/v1/editor/prepare-image`, {
+                method: "POST",
+                headers: { authorization: `Bearer ${attacker.apiKey}`, "content-type": "application/json" },
+                body: prepareAtCap(attacker),
+                signal: AbortSignal.timeout(60_000),
+              })
+            : await fetch(`${base}${await hostileImagePath(attacker.signer, `soak ${options.seed} ${n}`)}`, {
+                signal: AbortSignal.timeout(60_000),
+              });
+        await res.arrayBuffer();
+        tally(part, String(res.status));
+      } catch {
+        tally(part, "0");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
     const client = async (c: number) => {
       while (Date.now() < deadline) {
         const n = sequence++;
+        if (attacker && rng() < HOSTILE_SHARE) {
+          await hostileRequest(attacker, n);
+          continue;
+        }
         const account = pick(accounts);
         const port = pick(apiPorts);
         const roll = rng();
@@ -314,6 +431,7 @@ export async function runChaosSoak(options: SoakOptions): Promise<SoakReport> {
       }
     };
     await Promise.all([...Array.from({ length: clients }, (_, c) => client(c)), chaos()]);
+    for (const socket of [...held.downloads, ...held.prepares]) socket.destroy();
     await Promise.all(restarts);
     log(`load over: ${JSON.stringify(report.requests)}; settling`);
     // The checker's connection opens after PostgreSQL's restart.
@@ -339,7 +457,15 @@ export async function runChaosSoak(options: SoakOptions): Promise<SoakReport> {
     report.settleMs = Date.now() - settleStart;
     stopping = true;
 
-    await check(db, s3, accounts, accepted, receiver.received, report, violation);
+    await check(
+      db,
+      s3,
+      attacker ? [...accounts, attacker] : accounts,
+      accepted,
+      receiver.received,
+      report,
+      violation,
+    );
     return report;
   } finally {
     await Promise.all(
@@ -368,6 +494,7 @@ async function check(
 ): Promise<void> {
   const { rows: renders } = await db.query(
     `SELECT r.id, r.account_id, r.status, r.webhook_url, r.credits_charged, a.blob_key,
+            coalesce(r.idempotency_key LIKE 'pictor-image-url:%', false) AS on_demand,
             (SELECT count(*) FROM ledger l WHERE l.render_id = r.id AND l.kind = 'charge')::int AS charges,
             (SELECT coalesce(sum(-amount), 0) FROM ledger l WHERE l.render_id = r.id AND l.kind = 'charge')::int AS charged,
             (SELECT count(*) FROM ledger l WHERE l.render_id = r.id AND l.kind = 'refund')::int AS refunds,
@@ -397,7 +524,9 @@ async function check(
     if (r.status === "completed") {
       report.renders.completed++;
       if (r.refunds !== 0) violation(`${where}: completed but refunded ${r.refunds} times`);
-      if (r.assets !== 1 || !r.blob_key) violation(`${where}: ${r.assets} output assets`);
+      // An on-demand URL's output may have been dropped from its account's render cache since.
+      if (r.on_demand && r.assets === 0) report.renders.evictedOnDemand++;
+      else if (r.assets !== 1 || !r.blob_key) violation(`${where}: ${r.assets} output assets`);
       else outputs.push(String(r.blob_key));
       if (r.webhook_url) {
         report.callbacks.expected++;
