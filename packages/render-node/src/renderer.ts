@@ -221,20 +221,23 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
   }
   /** Puts a fresh instance in place of the current one. Only while holding the engine (engineFree). */
   function install(fresh: { kit: CanvasKit; engine: Engine }): void {
-    const old = engine;
-    const oldKit = kit;
+    const old = { kit, engine };
     engine = fresh.engine;
     kit = fresh.kit;
     grown = false;
     faulted = false;
+    discard(old);
+    copies.clear();
+    cache.dropLarger(recycleAbove / 4);
+  }
+  /** Frees an instance's engine and lets its heap be collected. */
+  function discard(instance: { kit: CanvasKit; engine: Engine }): void {
     try {
-      old.dispose();
+      instance.engine.dispose();
     } catch {
       // A trapped instance may fail to free its objects one by one; it is dropped whole below.
     }
-    forgetCanvasKit(oldKit);
-    copies.clear();
-    cache.dropLarger(recycleAbove / 4);
+    forgetCanvasKit(instance.kit);
   }
   /**
    * The old heap is a WebAssembly.Memory: freed only when V8 collects it, and an idle thread
@@ -257,14 +260,20 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
     recycling ??= (async () => {
       if (!grown || disposed) return false;
       const fresh = await freshEngine();
-      // Swapped when the engine is free: a draw in progress finishes on the old one.
+      // Swapped when the engine is free: a draw in progress finishes on the old one. By then a failed
+      // draw may have replaced the grown instance already (replaceIfFaulted): the fresh one is not
+      // needed, and installing it would swap twice.
       const swap = engineFree.then(() => {
+        if (!grown || disposed) {
+          discard(fresh);
+          return false;
+        }
         install(fresh);
         recycles++;
+        return true;
       });
       engineFree = swap.catch(() => undefined);
-      await swap;
-      return true;
+      return await swap;
     })().finally(() => {
       recycling = null;
       collectOldHeap();

@@ -94,6 +94,44 @@ describe("a failed draw does not poison the renderer", () => {
     }
   });
 
+  it("a recycle prepared while a failed draw replaced the grown instance does not swap a second time", async () => {
+    const reference = await createNodeRenderer({ trimNativeHeap: false });
+    const expected = await cardBytes(reference);
+    reference.dispose();
+
+    let breaks = 0;
+    const renderer = await createNodeRenderer({
+      trimNativeHeap: false,
+      // The card (1200x630, 3 MB of pixels) grows the heap; idleMs 0: recycled only when asked.
+      recycle: { aboveBytes: 1024 * 1024, idleMs: 0 },
+      beforeDraw(kit, document) {
+        if (document.key !== "heavy") return;
+        breaks++;
+        kit.MakeRasterDirectSurface = () => null;
+        throw new WebAssembly.RuntimeError("null function or function signature mismatch");
+      },
+    });
+    try {
+      await cardBytes(renderer);
+      // The recycle prepares its fresh instance (a wasm instantiation) while the failing draw, queued
+      // first, runs and its replacement takes the engine: the recycle's swap comes after both.
+      const failed = renderer.render(heavy, { format: "png", loadImage: noImages });
+      const recycled = renderer.recycleNow();
+      await expect(failed).rejects.toThrow(WebAssembly.RuntimeError);
+      expect(await recycled).toBe(false);
+      expect(breaks).toBe(1);
+      expect(renderer.replacements).toBe(1);
+      expect(renderer.recycles).toBe(0);
+      expect(await cardBytes(renderer)).toBe(expected);
+      // That render grew the replacement's heap: a recycle now moves on from it, once.
+      expect(await renderer.recycleNow()).toBe(true);
+      expect(renderer.recycles).toBe(1);
+      expect(await cardBytes(renderer)).toBe(expected);
+    } finally {
+      renderer.dispose();
+    }
+  });
+
   it("a typed failure (an image that cannot be loaded) keeps the instance", async () => {
     const renderer = await createNodeRenderer({ trimNativeHeap: false });
     try {
