@@ -20,7 +20,7 @@ function sourceFiles(dir: string): string[] {
 describe("the editor's layer kinds table (layer-forms/)", () => {
   // Kinds no other part of the editor has a reason to name: adding one like them touches its own
   // file in layer-forms/ and one line of the registry.
-  it.each(["barcode", "qr", "rating"])(
+  it.each(["barcode", "qr", "rating", "progress"])(
     "names %s only in files named after it and in the registry",
     (kind) => {
       const quoted = new RegExp(`["'\`]${kind}["'\`]`);
@@ -53,6 +53,8 @@ describe("the editor's layer kinds table (layer-forms/)", () => {
       ["qr", "QR code", "▦"],
       ["barcode", "Barcode", "║"],
       ["rating", "Rating", "☆"],
+      ["progress-bar", "Progress bar", "▭"],
+      ["progress-ring", "Progress ring", "◔"],
     ]);
     expect(TOOL_CREATORS.every((c) => c.key)).toBe(true);
     expect(new Set(CREATORS.map((c) => c.id)).size).toBe(CREATORS.length);

@@ -7,6 +7,7 @@ import { imageForm } from "./image.tsx";
 import { lineForm } from "./line.tsx";
 import { pathForm } from "./path.tsx";
 import { polygonForm } from "./polygon.tsx";
+import { progressForm } from "./progress.tsx";
 import { qrForm } from "./qr.tsx";
 import { ratingForm } from "./rating.tsx";
 import { shapeForm } from "./shape.tsx";
@@ -35,6 +36,7 @@ const KINDS: readonly LayerForm[] = [
   qrForm,
   barcodeForm,
   ratingForm,
+  progressForm,
 ];
 
 const FORMS: ReadonlyMap<string, LayerForm> = new Map(KINDS.map((form) => [form.type, form]));

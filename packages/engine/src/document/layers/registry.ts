@@ -7,6 +7,7 @@ import type { LayerBase, LayerDefinition } from "./kind.ts";
 import { lineDefinition } from "./line.ts";
 import { pathDefinition } from "./path.ts";
 import { polygonDefinition } from "./polygon.ts";
+import { progressDefinition } from "./progress.ts";
 import { qrDefinition } from "./qr.ts";
 import { ratingDefinition } from "./rating.ts";
 import { shapeDefinition } from "./shape.ts";
@@ -22,6 +23,12 @@ export { ImageLayer, type ImageLayerT } from "./image.ts";
 export { LineLayer, type LineLayerT } from "./line.ts";
 export { PathLayer, type PathLayerT } from "./path.ts";
 export { PolygonLayer, type PolygonLayerT } from "./polygon.ts";
+export {
+  ProgressLabel,
+  type ProgressLabelT,
+  ProgressLayer,
+  type ProgressLayerT,
+} from "./progress.ts";
 export { QrLayer, type QrLayerT } from "./qr.ts";
 export { RatingLayer, type RatingLayerT } from "./rating.ts";
 export { CornerRadius, ShapeLayer, type ShapeLayerT, Stroke } from "./shape.ts";
@@ -46,6 +53,7 @@ const LEAF_DEFINITIONS = [
   qrDefinition,
   barcodeDefinition,
   ratingDefinition,
+  progressDefinition,
 ] as const;
 
 /** The layer value a definition declares. */

@@ -8,6 +8,7 @@ import { linePainter } from "./line.ts";
 import type { LayerPainter, RenderKind } from "./painter.ts";
 import { pathPainter } from "./path.ts";
 import { polygonPainter } from "./polygon.ts";
+import { progressPainter } from "./progress.ts";
 import { qrPainter } from "./qr.ts";
 import { ratingPainter } from "./rating.ts";
 import { shapePainter } from "./shape.ts";
@@ -31,6 +32,7 @@ const PAINTERS: { readonly [K in Layer["type"]]: LayerPainter<LayerOfType<K>> } 
   qr: qrPainter,
   barcode: barcodePainter,
   rating: ratingPainter,
+  progress: progressPainter,
   group: groupPainter,
 };
 

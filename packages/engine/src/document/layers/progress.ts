@@ -1,0 +1,119 @@
+import { type Static, Type as T } from "@sinclair/typebox";
+import { HexColor, layerCommon, Paint } from "../common.ts";
+import type { ValidationError } from "../validate-paths.ts";
+import { defineLayer } from "./kind.ts";
+import { Font } from "./text.ts";
+
+/** What the optional label of a progress layer says and how it looks. */
+export const ProgressLabel = T.Object(
+  {
+    /** `percent`: the value's share of min..max, rounded ("72%"); `value`: the number itself ("72"). */
+    content: T.Optional(T.Union([T.Literal("percent"), T.Literal("value")], { default: "percent" })),
+    font: Font,
+    color: T.Optional(HexColor),
+    /** Where a bar's label sits in the bar (a ring's is always centred in the ring). */
+    align: T.Optional(
+      T.Union([T.Literal("left"), T.Literal("center"), T.Literal("right")], { default: "center" }),
+    ),
+    /** Digits after the decimal point (rounded half away from zero). */
+    decimals: T.Optional(T.Integer({ minimum: 0, maximum: 6, default: 0 })),
+    /** Text before and after the number ("$", " raised"). */
+    prefix: T.Optional(T.String({ maxLength: 32 })),
+    suffix: T.Optional(T.String({ maxLength: 32 })),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * A progress bar or ring: `value` (a number, the designer's value in place) against `min`..`max`
+ * (default 0..100). A `bar` fills the box from its left edge; a `ring` is the largest circle centred
+ * in the box, `thickness` wide, filled clockwise from the top. `track` (null: not drawn) is the whole
+ * range, `fill` the part up to the value; `rounded` ends (default true) are half circles. A value
+ * outside min..max is clamped for drawing (below min: no fill; above max: full); the label still says
+ * the value as given ("120%"). Gradients run across the box (bar) or the ring's square.
+ * Bindable: `track`, `fill` (colour slots).
+ */
+export const ProgressLayer = T.Object(
+  {
+    ...layerCommon,
+    type: T.Literal("progress"),
+    shape: T.Optional(T.Union([T.Literal("bar"), T.Literal("ring")], { default: "bar" })),
+    value: T.Number({ minimum: -1e12, maximum: 1e12 }),
+    min: T.Optional(T.Number({ minimum: -1e12, maximum: 1e12, default: 0 })),
+    max: T.Optional(T.Number({ minimum: -1e12, maximum: 1e12, default: 100 })),
+    fill: T.Optional(Paint),
+    track: T.Optional(T.Union([Paint, T.Null()])),
+    rounded: T.Optional(T.Boolean({ default: true })),
+    /** A ring's width in template px (default a tenth of its diameter). */
+    thickness: T.Optional(T.Number({ exclusiveMinimum: 0, maximum: 10_000 })),
+    label: T.Optional(ProgressLabel),
+  },
+  { additionalProperties: false },
+);
+export type ProgressLayerT = Static<typeof ProgressLayer>;
+export type ProgressLabelT = Static<typeof ProgressLabel>;
+
+export const DEFAULT_PROGRESS_FILL = "#2563EB";
+export const DEFAULT_PROGRESS_TRACK = "#E5E7EB";
+export const DEFAULT_PROGRESS_LABEL_COLOR = "#111827";
+
+/** The share of min..max the value fills, clamped to 0..1 (min < max, validation makes sure). */
+export function progressFraction(value: number, min: number, max: number): number {
+  return Math.min(1, Math.max(0, (value - min) / (max - min)));
+}
+
+/**
+ * Fixed-point text of a number, rounded half away from zero (as designers round): the same in every
+ * runtime, unlike number formatting by the runtime's locale data.
+ */
+export function fixedNumber(value: number, decimals: number): string {
+  const factor = 10 ** decimals;
+  const rounded = (Math.sign(value) * Math.round(Math.abs(value) * factor)) / factor;
+  return (Object.is(rounded, -0) ? 0 : rounded).toFixed(decimals);
+}
+
+/** The label's text for a value: "72%" of 0..100, "72" with content `value`. */
+export function progressLabelText(label: ProgressLabelT, value: number, min: number, max: number): string {
+  const shown = label.content === "value" ? value : ((value - min) / (max - min)) * 100;
+  const number = fixedNumber(shown, label.decimals ?? 0);
+  const percent = label.content === "value" ? "" : "%";
+  return `${label.prefix ?? ""}${number}${percent}${label.suffix ?? ""}`;
+}
+
+/** A ring's diameter and width: the largest circle centred in the box, thickness at most its radius. */
+export function ringGeometry(layer: ProgressLayerT): {
+  cx: number;
+  cy: number;
+  radius: number;
+  width: number;
+} {
+  const diameter = Math.min(layer.width, layer.height);
+  const width = Math.min(layer.thickness ?? diameter / 10, diameter / 2);
+  // The stroke is centred on this radius, so the ring stays inside the box.
+  return {
+    cx: layer.x + layer.width / 2,
+    cy: layer.y + layer.height / 2,
+    radius: (diameter - width) / 2,
+    width,
+  };
+}
+
+export const progressDefinition = defineLayer<ProgressLayerT>({
+  type: "progress",
+  schema: ProgressLayer,
+  bindable: { fill: "color", track: "color" },
+  paints: ["fill", "track"],
+  fontFamilies: (layer) => (layer.label === undefined ? [] : [layer.label.font.family]),
+  validate(layer, path) {
+    const errors: ValidationError[] = [];
+    const min = layer.min ?? 0;
+    const max = layer.max ?? 100;
+    if (!(max > min)) {
+      errors.push({ path: `${path}.max`, message: `must be greater than min (${min})` });
+    }
+    if (layer.thickness !== undefined && layer.shape !== "ring") {
+      errors.push({ path: `${path}.thickness`, message: 'applies to shape "ring" only (a bar is its box)' });
+    }
+    return errors;
+  },
+});
