@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { photoDoc, shadowedText } from "../support/heavy-documents.ts";
 import {
   api,
   balanceOf,
@@ -20,55 +21,6 @@ import {
  * drew 1.4 GB under a 1 GiB budget, and a PDF whose last page named a deleted asset drew its first
  * pages for seconds before it failed and was refunded.
  */
-
-/** Issue 33's shadowed text: an 8000x8000 text at font size 2000 shrunk to fit, stroke 200, shadow blur 500. */
-const shadowedText = {
-  version: 2,
-  key: "shadowed-text",
-  name: "Shadowed text",
-  slots: [],
-  frames: [
-    {
-      name: "main",
-      width: 8000,
-      height: 8000,
-      layers: [
-        {
-          id: "headline",
-          type: "text",
-          x: 0,
-          y: 0,
-          width: 8000,
-          height: 8000,
-          text: "HELLO WORLD HELLO WORLD",
-          color: "#112233",
-          fit: "shrink",
-          font: { family: "Inter", size: 2000 },
-          stroke: { width: 200, color: "#FF0000" },
-          shadows: [{ x: 10, y: 10, blur: 500, color: "#000000" }],
-        },
-      ],
-    },
-  ],
-};
-
-/** A frame-sized photo on an 8000x8000 frame (issue 33, item 6). */
-const photoDoc = (assetId: string) => ({
-  version: 2,
-  key: "big-photo",
-  name: "Big photo",
-  slots: [],
-  frames: [
-    {
-      name: "main",
-      width: 8000,
-      height: 8000,
-      layers: [
-        { id: "photo", type: "image", x: 0, y: 0, width: 8000, height: 8000, src: `asset://${assetId}` },
-      ],
-    },
-  ],
-});
 
 const card = {
   version: 2,

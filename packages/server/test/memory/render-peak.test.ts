@@ -7,6 +7,7 @@ import { renderCost } from "../../src/domain/render-cost.ts";
 import { machineMemoryMiB, planMemory } from "../../src/main/memory-plan.ts";
 import type { AssetRecord } from "../../src/ports/asset-store.ts";
 import { api, newAccount, publishTemplate, startTestServer, type TestServer } from "../api/support.ts";
+import { photoDoc, shadowedText } from "../support/heavy-documents.ts";
 
 /**
  * The cost model against real renders: issue 33's documents (item 1's shadowed text, item 6's
@@ -35,53 +36,6 @@ function resetPeak(): boolean {
     return false;
   }
 }
-
-const shadowedText = {
-  version: 2,
-  key: "shadowed-text",
-  name: "Shadowed text",
-  slots: [],
-  frames: [
-    {
-      name: "main",
-      width: 8000,
-      height: 8000,
-      layers: [
-        {
-          id: "headline",
-          type: "text",
-          x: 0,
-          y: 0,
-          width: 8000,
-          height: 8000,
-          text: "HELLO WORLD HELLO WORLD",
-          color: "#112233",
-          fit: "shrink",
-          font: { family: "Inter", size: 2000 },
-          stroke: { width: 200, color: "#FF0000" },
-          shadows: [{ x: 10, y: 10, blur: 500, color: "#000000" }],
-        },
-      ],
-    },
-  ],
-};
-
-const photoDoc = (assetId: string) => ({
-  version: 2,
-  key: "big-photo",
-  name: "Big photo",
-  slots: [],
-  frames: [
-    {
-      name: "main",
-      width: 8000,
-      height: 8000,
-      layers: [
-        { id: "photo", type: "image", x: 0, y: 0, width: 8000, height: 8000, src: `asset://${assetId}` },
-      ],
-    },
-  ],
-});
 
 const card = {
   version: 2,
