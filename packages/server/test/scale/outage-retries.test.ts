@@ -1,16 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import pg from "pg";
-import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningServer } from "../../src/main/running-server.ts";
 import { api } from "../api/support.ts";
 import { startPostgres } from "../support/postgres.ts";
-import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
-import { startTrialServer } from "./trial-server.ts";
+import { startTrialServerBehindProxy, type TrialServerBehindProxy } from "./trial-server.ts";
 
 // Wait renders in flight when PostgreSQL goes away keep the retry contract: each answers 503
 // `unavailable` with Retry-After (never 500), and once the database is back the same request with the
@@ -21,41 +12,19 @@ const SUITE = "scale/outage-retries (PostgreSQL)";
 const cluster = await startPostgres(SUITE);
 
 describe.skipIf(!cluster)("wait renders in flight during a PostgreSQL outage", () => {
-  const dir = mkdtempSync(join(tmpdir(), "pictor-outage-retries-"));
-  let proxy: TcpProxy;
-  let server: RunningServer;
-  let db: pg.Client;
-  let apiKey: string;
-  let accountId: string;
-  let images: Awaited<ReturnType<typeof startHeldImage>>;
-  const t = () => ({ url: server.url });
+  let running: TrialServerBehindProxy;
+  const t = () => ({ url: running.server.url });
 
   beforeAll(async () => {
-    if (!cluster) return;
-    const databaseUrl = await cluster.newDatabase();
-    const port = Number(new URL(databaseUrl).port);
-    proxy = await startTcpProxy(port);
-    images = await startHeldImage();
-    ({ server, apiKey, accountId } = await startTrialServer(dir, {
-      DATABASE_URL: databaseUrl.replace(`:${port}/`, `:${proxy.port}/`),
-      PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${images.port}`,
-      PICTOR_QUEUE_SUPERVISE_SECONDS: "1",
-    }));
-    db = new pg.Client({ connectionString: databaseUrl });
-    await db.connect();
+    if (cluster) running = await startTrialServerBehindProxy(cluster, "pictor-outage-retries-");
   });
   afterAll(async () => {
-    images?.release();
-    proxy?.restore();
-    await server?.close();
-    await db?.end();
-    await proxy?.close();
-    await images?.close();
+    await running?.close();
     await cluster?.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("answers each 503 with Retry-After, and a retry with the same key after the outage gets the same render, charged once", async () => {
+    const { proxy, images, db, apiKey, accountId } = running;
     const keys = ["outage-a", "outage-b", "outage-c"];
     const request = (key: string, wait: number) =>
       api(t(), "POST", "/v1/renders", {
@@ -119,39 +88,3 @@ describe.skipIf(!cluster)("wait renders in flight during a PostgreSQL outage", (
     expect(replayed.body.id).toBe(accepted[0]?.id);
   });
 });
-
-/** An image origin that holds every request until `release`: renders wait on it mid-flight. */
-async function startHeldImage() {
-  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#3a6" } })
-    .png()
-    .toBuffer();
-  const held: ServerResponse[] = [];
-  let open = false;
-  let requested: () => void = () => {};
-  const firstRequest = new Promise<void>((resolve) => {
-    requested = resolve;
-  });
-  const send = (res: ServerResponse) =>
-    res.writeHead(200, { "content-type": "image/png", "content-length": png.length }).end(png);
-  const server = createServer((_req, res) => {
-    requested();
-    if (open) send(res);
-    else held.push(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    url: `http://127.0.0.1:${port}/photo.png`,
-    requested: firstRequest,
-    release() {
-      open = true;
-      for (const res of held.splice(0)) send(res);
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}

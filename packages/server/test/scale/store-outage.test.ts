@@ -1,18 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import pg from "pg";
 import { PgBoss } from "pg-boss";
-import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RENDER_QUEUE } from "../../src/adapters/postgres/render-jobs.ts";
-import type { RunningServer } from "../../src/main/running-server.ts";
 import { api, untilFinished } from "../api/support.ts";
 import { startPostgres } from "../support/postgres.ts";
-import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
-import { startTrialServer } from "./trial-server.ts";
+import { startTrialServerBehindProxy, type TrialServerBehindProxy } from "./trial-server.ts";
 
 // Reliability matrix, "database or object store briefly unavailable": 503 for new work, nothing
 // half-written; queued work resumes. PostgreSQL stays up; a proxy between it and the server cuts the
@@ -21,56 +14,41 @@ const SUITE = "scale/store-outage (PostgreSQL)";
 const cluster = await startPostgres(SUITE);
 
 describe.skipIf(!cluster)("PostgreSQL briefly unreachable", () => {
-  const dir = mkdtempSync(join(tmpdir(), "pictor-outage-"));
-  let proxy: TcpProxy;
-  let server: RunningServer;
-  let db: pg.Client;
-  let apiKey: string;
-  let accountId: string;
-  let images: Awaited<ReturnType<typeof startHeldImage>>;
-  const t = () => ({ url: server.url });
+  let running: TrialServerBehindProxy;
+  const t = () => ({ url: running.server.url });
 
   beforeAll(async () => {
     if (!cluster) return;
-    const databaseUrl = await cluster.newDatabase();
-    const port = Number(new URL(databaseUrl).port);
-    proxy = await startTcpProxy(port);
-    images = await startHeldImage();
-    ({ server, apiKey, accountId } = await startTrialServer(dir, {
-      DATABASE_URL: databaseUrl.replace(`:${port}/`, `:${proxy.port}/`),
-      PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${images.port}`,
-      PICTOR_QUEUE_SUPERVISE_SECONDS: "1",
-    }));
-    db = new pg.Client({ connectionString: databaseUrl });
-    await db.connect();
+    running = await startTrialServerBehindProxy(cluster, "pictor-outage-");
     // A job whose worker lost the database mid-render is retried after its expiry: seconds here.
-    const boss = new PgBoss({ connectionString: databaseUrl, max: 1, supervise: false, schedule: false });
+    const boss = new PgBoss({
+      connectionString: running.databaseUrl,
+      max: 1,
+      supervise: false,
+      schedule: false,
+    });
     boss.on("error", () => {});
     await boss.start();
     await boss.updateQueue(RENDER_QUEUE, { expireInSeconds: 3 });
     await boss.stop({ graceful: false });
   });
   afterAll(async () => {
-    images?.release();
-    proxy?.restore();
-    await server?.close();
-    await db?.end();
-    await proxy?.close();
-    await images?.close();
+    await running?.close();
     await cluster?.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const ledger = async () =>
     Object.fromEntries(
       (
-        await db.query("SELECT kind, count(*)::int AS n FROM ledger WHERE account_id = $1 GROUP BY kind", [
-          accountId,
-        ])
+        await running.db.query(
+          "SELECT kind, count(*)::int AS n FROM ledger WHERE account_id = $1 GROUP BY kind",
+          [running.accountId],
+        )
       ).rows.map((r) => [r.kind, r.n]),
     );
 
   it("answers 503 unavailable with Retry-After while it is gone, charges nothing, and resumes queued work", async () => {
+    const { dir, proxy, images, db, apiKey } = running;
     // Queued work: accepted and charged, its worker held on the image when the database goes away.
     const held = await api(t(), "POST", "/v1/renders", {
       key: apiKey,
@@ -121,35 +99,3 @@ describe.skipIf(!cluster)("PostgreSQL briefly unreachable", () => {
     expect(balance.body.credits_balance, `GET /v1/account answered ${balance.status}`).toBe(27);
   });
 });
-
-/** An image origin that holds its first request until `release`: a render waits on it mid-flight. */
-async function startHeldImage() {
-  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#3a6" } })
-    .png()
-    .toBuffer();
-  const held: ServerResponse[] = [];
-  let open = false;
-  let requested: () => void = () => {};
-  const firstRequest = new Promise<void>((resolve) => {
-    requested = resolve;
-  });
-  const send = (res: ServerResponse) =>
-    res.writeHead(200, { "content-type": "image/png", "content-length": png.length }).end(png);
-  const server = createServer((_req, res) => {
-    requested();
-    if (open) send(res);
-    else held.push(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    url: `http://127.0.0.1:${port}/photo.png`,
-    requested: firstRequest,
-    release() {
-      open = true;
-      for (const res of held.splice(0)) send(res);
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}

@@ -1,10 +1,18 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
+import sharp from "sharp";
 import { expect } from "vitest";
 import { readServeConfig } from "../../src/main/config.ts";
 import type { RunningServer } from "../../src/main/running-server.ts";
 import { startServer } from "../../src/main/serve.ts";
 import { api } from "../api/support.ts";
 import { tinyTemplate } from "../callbacks/support.ts";
+import type { ThrowawayPostgres } from "../support/postgres.ts";
+import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
 
 /**
  * `pictor serve` in-process (one render thread) on a fresh data dir and a fresh database, as the outage
@@ -28,4 +36,105 @@ export async function startTrialServer(
   });
   expect(published.status).toBe(201);
   return { server, apiKey, accountId };
+}
+
+export interface TrialServerBehindProxy {
+  /** The data dir (a fresh temporary directory). */
+  dir: string;
+  /** The server's database, reached directly (not through the proxy). */
+  databaseUrl: string;
+  /** Between the server and PostgreSQL: `cut()` is the outage, `restore()` its end. */
+  proxy: TcpProxy;
+  images: HeldImage;
+  server: RunningServer;
+  apiKey: string;
+  accountId: string;
+  /** A direct connection to the database, for what the test reads past the outage. */
+  db: pg.Client;
+  /** Releases the held image and the proxy, stops the server and removes the data dir. */
+  close(): Promise<void>;
+}
+
+/**
+ * The trial server (startTrialServer) on a fresh database of `cluster`, reached through a TCP proxy a
+ * test cuts to make PostgreSQL briefly unreachable, with a held image origin on the outbound
+ * allowlist and queue supervision every second: the PostgreSQL outage tests' set-up.
+ */
+export async function startTrialServerBehindProxy(
+  cluster: ThrowawayPostgres,
+  prefix: string,
+): Promise<TrialServerBehindProxy> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  let proxy: TcpProxy | undefined;
+  let images: HeldImage | undefined;
+  let server: RunningServer | undefined;
+  let db: pg.Client | undefined;
+  const close = async () => {
+    images?.release();
+    proxy?.restore();
+    await server?.close();
+    await db?.end();
+    await proxy?.close();
+    await images?.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const databaseUrl = await cluster.newDatabase();
+    const port = Number(new URL(databaseUrl).port);
+    proxy = await startTcpProxy(port);
+    images = await startHeldImage();
+    const trial = await startTrialServer(dir, {
+      DATABASE_URL: databaseUrl.replace(`:${port}/`, `:${proxy.port}/`),
+      PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${images.port}`,
+      PICTOR_QUEUE_SUPERVISE_SECONDS: "1",
+    });
+    server = trial.server;
+    db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    return { ...trial, dir, databaseUrl, proxy, images, db, close };
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+}
+
+export type HeldImage = Awaited<ReturnType<typeof startHeldImage>>;
+
+/**
+ * An image origin that holds every request until `release`: renders wait on it mid-flight.
+ * `requested` settles at the first request.
+ */
+async function startHeldImage() {
+  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#3a6" } })
+    .png()
+    .toBuffer();
+  const held: ServerResponse[] = [];
+  let open = false;
+  let requested: () => void = () => {};
+  const firstRequest = new Promise<void>((resolve) => {
+    requested = resolve;
+  });
+  const send = (res: ServerResponse) =>
+    res.writeHead(200, { "content-type": "image/png", "content-length": png.length }).end(png);
+  const server = createServer((_req, res) => {
+    requested();
+    if (open) send(res);
+    else held.push(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}/photo.png`,
+    requested: firstRequest,
+    release() {
+      open = true;
+      for (const res of held.splice(0)) send(res);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
