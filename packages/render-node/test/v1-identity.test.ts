@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createEngine, type PreparedImage, validateDocument } from "@pictor/engine";
+import { CURRENT_VERSION, createEngine, type PreparedImage, validateDocument } from "@pictor/engine";
 import { loadFontSet } from "@pictor/fonts";
 import { describe, expect, it } from "vitest";
 import { loadCanvasKit } from "../src/canvaskit.ts";
@@ -15,7 +15,7 @@ import { prepareImage } from "../src/prepare-image.ts";
  * the SHA-256 of the premultiplied RGBA of every v1 example template, every frame, at scales 1 and 2,
  * drawn by the engine of commit 36d9774 (the last one before document v2, run once from a git worktree
  * of that commit with the same fonts and prepared images). Today's engine draws each v1 example after
- * migrating it to v2, and must produce the very same bytes.
+ * migrating it to the current version, and must produce the very same bytes.
  */
 
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
@@ -37,7 +37,7 @@ const engine = (async () =>
     icons: await loadIconSet(),
   }))();
 
-describe("v1 documents render byte-identically after migration to v2", () => {
+describe("v1 documents render byte-identically after migration to the current version", () => {
   it("covers every v1 example template", () => {
     const files = new Set(cases.map((c) => c.file));
     expect(files.size).toBeGreaterThanOrEqual(6);
@@ -48,7 +48,7 @@ describe("v1 documents render byte-identically after migration to v2", () => {
     expect(raw.version).toBe(1);
     const checked = validateDocument(raw);
     if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
-    expect(checked.document.version).toBe(2);
+    expect(checked.document.version).toBe(CURRENT_VERSION);
     const document = checked.document;
     const ready = await engine;
     const options = { frame, values: document.sample ?? {}, scale };

@@ -147,7 +147,7 @@ export function addLayer(doc: Doc, frameIndex: number, layer: Layer): Doc {
 
 export function blankDocument(key: string, name: string): Doc {
   return {
-    version: 2,
+    version: 3,
     key,
     name,
     slots: [],

@@ -1,9 +1,10 @@
 import { upgradeV0ToV1 } from "./migrations/v0-to-v1.ts";
 import { upgradeV1ToV2 } from "./migrations/v1-to-v2.ts";
+import { upgradeV2ToV3 } from "./migrations/v2-to-v3.ts";
 import { isRecord, type ValidationError } from "./validate-paths.ts";
 
 /** The document version this engine reads and writes. */
-export const CURRENT_VERSION = 2;
+export const CURRENT_VERSION = 3;
 
 export interface Migration {
   from: number;
@@ -16,6 +17,7 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { from: 0, to: 1, up: upgradeV0ToV1 },
   { from: 1, to: 2, up: upgradeV1ToV2 },
+  { from: 2, to: 3, up: upgradeV2ToV3 },
 ];
 
 export type MigrationResult =
@@ -51,7 +53,7 @@ export function migrateDocument(
 /** The document's version, or a message saying why it has none we can use. */
 function detectVersion(doc: Record<string, unknown>): number | string {
   if (!Object.hasOwn(doc, "version")) {
-    // A v1 or v2 document that lost its version would otherwise be migrated as a draft into nonsense.
+    // A v1, v2 or v3 document that lost its version would otherwise be migrated as a draft into nonsense.
     if (Object.hasOwn(doc, "frames") && !Object.hasOwn(doc, "layers")) {
       return `is required (the current version is ${CURRENT_VERSION})`;
     }

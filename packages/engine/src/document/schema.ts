@@ -3,7 +3,7 @@ import { Bindings, HexColor, Paint, SlotName } from "./common.ts";
 import { LAYER_SCHEMAS, type Layer } from "./layers/registry.ts";
 
 /**
- * Template document v2: the JSON a designer's template is stored as (in the database, and in Git as
+ * Template document v3: the JSON a designer's template is stored as (in the database, and in Git as
  * templates-as-code). This file, with document/common.ts and each layer type's file in
  * document/layers/ (listed in its registry.ts), is the single source of truth: TypeScript types, the
  * JSON Schema that validates documents, and the OpenAPI components are all derived from it.
@@ -72,7 +72,7 @@ export const MAX_PALETTE_COLORS = 32;
 
 export const TemplateDocument = T.Object(
   {
-    version: T.Literal(2),
+    version: T.Literal(3),
     key: T.String({ pattern: "^[a-z0-9][a-z0-9-]{0,63}$", description: "Addressing key (slug)" }),
     name: T.String({ minLength: 1, maxLength: 200 }),
     description: T.Optional(T.String({ maxLength: 2000 })),
@@ -92,7 +92,7 @@ export const TemplateDocument = T.Object(
       }),
     ),
   },
-  { additionalProperties: false, $id: "TemplateDocumentV2" },
+  { additionalProperties: false, $id: "TemplateDocumentV3" },
 );
 
 export type {

@@ -14,7 +14,7 @@ const checker = TypeCompiler.Compile(TemplateDocument);
 /** `$ref` targets inside the document schema (the recursive group layer refers to itself by id). */
 const schemasById = new Map<string, TSchema>([
   ["GroupLayer", GroupLayer],
-  ["TemplateDocumentV2", TemplateDocument],
+  ["TemplateDocumentV3", TemplateDocument],
 ]);
 
 /** Errors listed before the rest are dropped: a document broken everywhere needs the first few fixed first. */

@@ -99,8 +99,16 @@ describe("v0 draft -> v1", () => {
 describe("v1 -> v2", () => {
   it("only sets the version: every v1 value means the same in v2", () => {
     const v1 = fixture(1);
-    const result = migrateDocument(v1);
-    expect(result).toEqual({ ok: true, document: { ...v1, version: 2 }, fromVersion: 1 });
+    const step = migrations.find((m) => m.from === 1);
+    expect(step?.up(v1)).toEqual({ ...v1, version: 2 });
+    expect(migrateDocument(v1)).toEqual({ ok: true, document: { ...v1, version: 3 }, fromVersion: 1 });
+  });
+});
+
+describe("v2 -> v3", () => {
+  it("only sets the version: every v2 value means the same in v3", () => {
+    const v2 = fixture(2);
+    expect(migrateDocument(v2)).toEqual({ ok: true, document: { ...v2, version: 3 }, fromVersion: 2 });
   });
 });
 

@@ -31,7 +31,7 @@ function objectsIn(value: unknown): Record<string, unknown>[] {
   return [object, ...Object.values(object).flatMap(objectsIn)];
 }
 
-describe("exported JSON Schema (packages/engine/schema/template-v2.schema.json)", () => {
+describe("exported JSON Schema (packages/engine/schema/template-v3.schema.json)", () => {
   it("equals a fresh export of schema.ts (run `node scripts/export-schema.ts` after changing it)", () => {
     expect(committed).toEqual(JSON.parse(exportTemplateSchema()));
   });
@@ -75,6 +75,24 @@ describe("exported JSON Schema (packages/engine/schema/template-v2.schema.json)"
     if (image === undefined) throw new Error("fixture changed");
     image.fit = "stretch";
     expect(check(doc)).toBe(false);
+  });
+});
+
+describe("frozen v2 JSON Schema (packages/engine/schema/template-v2.schema.json)", () => {
+  const v2 = new Ajv2019({ strict: true, allErrors: true }).compile(
+    JSON.parse(readFileSync(new URL("../../schema/template-v2.schema.json", import.meta.url), "utf8")),
+  );
+  const v2Examples = readdirSync(EXAMPLES_DIR)
+    .filter((f) => f.endsWith(".json"))
+    .filter((f) => JSON.parse(readFileSync(new URL(f, EXAMPLES_DIR), "utf8")).version === 2);
+
+  it("covers v2 examples", () => {
+    expect(v2Examples.length).toBeGreaterThan(0);
+  });
+
+  it.each(v2Examples)("still accepts the v2 example examples/templates/%s", (file) => {
+    const doc = JSON.parse(readFileSync(new URL(file, EXAMPLES_DIR), "utf8"));
+    expect(v2(doc), JSON.stringify(v2.errors)).toBe(true);
   });
 });
 

@@ -138,7 +138,14 @@ export interface DocumentOptions {
   frames?: FrameT[];
 }
 
-/** A one-frame document ("main") holding `layers`. */
+/**
+ * The version goldens' documents are written in: the one they were recorded with before document v3.
+ * expectGolden migrates each to the current version before drawing, so every golden also proves that
+ * the migration draws the very same bytes (the v2 -> v3 step only sets the version).
+ */
+export const GOLDEN_DOCUMENT_VERSION = 2 as number as TemplateDocumentT["version"];
+
+/** A one-frame document ("main") holding `layers`, written as version GOLDEN_DOCUMENT_VERSION. */
 export function documentOf(layers: Layer[], options: DocumentOptions = {}): TemplateDocumentT {
   const frame: FrameT = {
     name: "main",
@@ -149,7 +156,7 @@ export function documentOf(layers: Layer[], options: DocumentOptions = {}): Temp
     ...(options.frameBind === undefined ? {} : { bind: options.frameBind }),
   };
   return {
-    version: 2,
+    version: GOLDEN_DOCUMENT_VERSION,
     key: "test",
     name: "Test",
     slots: options.slots ?? [],

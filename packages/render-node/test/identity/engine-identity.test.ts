@@ -268,7 +268,7 @@ function vectorKindsDocument(): TemplateDocumentT {
   };
   const box = { x: 0, y: 0, width: 80, height: 80 };
   return {
-    version: 2,
+    version: 3,
     key: "vector-kinds",
     name: "Vector kinds",
     slots: [],
