@@ -83,10 +83,10 @@ export interface AppDeps {
    */
   storageQuotaBytes?: number | null;
   /**
-   * Megapixels of POST /v1/editor/prepare-image answers an account may ask for at once and per second
-   * after; absent: DEFAULT_PREPARE_BUDGET (routes/editor-prepare-image.ts). Set by buildApp.
+   * POST /v1/editor/prepare-image's limits; absent: DEFAULT_PREPARE_BUDGET (routes/editor-prepare-image.ts).
+   * Set by buildApp.
    */
-  prepareImageBudget?: { megapixelsBurst: number; megapixelsPerSecond: number };
+  prepareImageBudget?: PrepareImageBudget;
   /** The file routes' rate limits per client address and per credential (download-limits.ts); set by buildApp. */
   downloadLimits: DownloadLimiter;
   /** On-demand image URLs: signing keys, render cache and its limits; absent: routes off. */
@@ -109,3 +109,15 @@ export interface AppDeps {
 export type AppDepsInput = Omit<AppDeps, "uploadInspector" | "downloadLimits" | "prepareImageBudget"> & {
   uploadInspector?: UploadInspector;
 };
+
+/** The editor's prepared images: what one account may ask for, and what the process may hold. */
+export interface PrepareImageBudget {
+  /** Megapixels of answers an account may ask for at once, and per second after. */
+  megapixelsBurst: number;
+  megapixelsPerSecond: number;
+  /**
+   * Bytes of answers being made or sent and not yet read, all accounts together (the memory plan's
+   * share for them); one account may hold a quarter of it, and always one answer. Absent: 256 MiB.
+   */
+  bytesInFlight?: number;
+}

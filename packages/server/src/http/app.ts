@@ -1,7 +1,7 @@
 import Fastify, { type FastifyServerOptions } from "fastify";
 import { createMediaUploadInspector } from "../adapters/media/upload-inspector.ts";
 import type { IdempotencyStore } from "../ports/idempotency-store.ts";
-import type { App, AppDeps, AppDepsInput } from "./app-types.ts";
+import type { App, AppDeps, AppDepsInput, PrepareImageBudget } from "./app-types.ts";
 import { createAuthenticator } from "./auth.ts";
 import type { AuthFailureLimit } from "./auth-failure-budget.ts";
 import {
@@ -72,8 +72,8 @@ export interface BuildAppOptions {
    * false: the client address is the TCP peer's and no forwarded header is read.
    */
   trustProxy?: string | number | false;
-  /** Megapixels of prepared editor images per account (routes/editor-prepare-image.ts); default DEFAULT_PREPARE_BUDGET. */
-  prepareImageBudget?: { megapixelsBurst: number; megapixelsPerSecond: number };
+  /** The editor's prepared images' limits (routes/editor-prepare-image.ts); default DEFAULT_PREPARE_BUDGET. */
+  prepareImageBudget?: PrepareImageBudget;
 }
 
 /** `pictor serve`'s defaults too (PICTOR_AUTH_FAILURES_BURST / _PER_SECOND, main/config.ts). */

@@ -18,6 +18,15 @@ export const LARGE_RENDER_PEAK_MIB = 150;
 export const RENDER_THREAD_BASELINE_MIB = 130;
 /** The per-render budget never falls below this, however small the memory budget: a card must render. */
 export const MIN_RENDER_MIB = 64;
+/**
+ * The editor's prepared images (POST /v1/editor/prepare-image): answers being made or sent and not
+ * yet read by their clients live in the main thread's memory, a tenth of the budget between 64 and
+ * 256 MiB (one full-size answer is 64 MB). Without a share of their own, four unread answers of one
+ * account took 256 MB the plan had given the render threads.
+ */
+const EDITOR_IMAGES_SHARE = 0.1;
+const EDITOR_IMAGES_MIN_MIB = 64;
+const EDITOR_IMAGES_MAX_MIB = 256;
 const MIB = 1024 * 1024;
 
 export interface MemoryPlan {
@@ -34,12 +43,14 @@ export interface MemoryPlan {
   preparedImageBytes: number;
   /** Each engine's composed-image cache, bytes. */
   composedImageBytes: number;
+  /** The editor's prepared images the main thread may hold at once, all accounts together, bytes. */
+  editorImageBytes: number;
   /**
    * What one render may take at its peak beyond its thread's baseline, bytes: a render whose
    * estimate (the cost model, @pictor/render-node/cost) is larger is refused before it is charged.
    * Each thread's share of the budget, less the thread's baseline and its two caches:
-   * (budget - main thread) / threads - RENDER_THREAD_BASELINE_MIB - prepared-image cache - composed-image cache,
-   * at least MIN_RENDER_MIB.
+   * (budget - main thread - editor images) / threads - RENDER_THREAD_BASELINE_MIB - prepared-image
+   * cache - composed-image cache, at least MIN_RENDER_MIB.
    */
   renderBytes: number;
 }
@@ -65,14 +76,16 @@ export function planMemory(options: {
 }): MemoryPlan {
   const { requestedThreads, machineMiB } = options;
   const budgetMiB = options.budgetMiB ?? Math.floor(machineMiB * 0.75);
+  const editorMiB = clamp(budgetMiB * EDITOR_IMAGES_SHARE, EDITOR_IMAGES_MIN_MIB, EDITOR_IMAGES_MAX_MIB);
+  const threadsMiB = budgetMiB - MAIN_THREAD_MIB - editorMiB;
   const perThread = RENDER_THREAD_MIB + LARGE_RENDER_PEAK_MIB / 2;
-  const fit = Math.floor((budgetMiB - MAIN_THREAD_MIB) / perThread);
+  const fit = Math.floor(threadsMiB / perThread);
   const threads = clamp(Math.min(requestedThreads, fit), 1, requestedThreads);
   // What each thread has beyond its own working set goes half to its prepared-image cache.
-  const spareMiB = (budgetMiB - MAIN_THREAD_MIB) / threads - perThread;
+  const spareMiB = threadsMiB / threads - perThread;
   const preparedMiB = clamp(spareMiB / 2, 16, 256);
   const composedMiB = clamp(spareMiB / 8, 8, 32);
-  const shareMiB = (budgetMiB - MAIN_THREAD_MIB) / threads;
+  const shareMiB = threadsMiB / threads;
   const renderMiB = Math.max(
     MIN_RENDER_MIB,
     shareMiB - RENDER_THREAD_BASELINE_MIB - preparedMiB - composedMiB,
@@ -85,6 +98,7 @@ export function planMemory(options: {
     threads,
     preparedImageBytes: Math.round(preparedMiB * MIB),
     composedImageBytes: Math.round(composedMiB * MIB),
+    editorImageBytes: Math.round(editorMiB * MIB),
     renderBytes: Math.floor(renderMiB * MIB),
   };
 }

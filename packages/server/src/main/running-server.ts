@@ -67,6 +67,7 @@ export function fileRouteOptions(config: ServeConfig) {
     prepareImageBudget: {
       megapixelsBurst: config.prepareMegapixelsBurst,
       megapixelsPerSecond: config.prepareMegapixelsPerSecond,
+      bytesInFlight: config.memory.editorImageBytes,
     },
   };
 }

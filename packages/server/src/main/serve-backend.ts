@@ -64,8 +64,6 @@ export interface ServeBackend {
   isUnavailable(error: unknown): boolean;
   /** Where a render thread finds asset rows and blobs. */
   renderThreads: Pick<RenderWorkerData, "databaseFile" | "postgresUrl" | "blobRoot" | "s3">;
-  /** Render threads but the last run at background priority (the in-process spare thread). */
-  backgroundThreads: boolean;
   /** How often the callback deliverer looks for due events of other processes. */
   deliveryPollMs: number;
   startRendering(input: RenderingInput): Promise<Rendering>;

@@ -59,8 +59,6 @@ export async function openPostgresServe(
       postgresUrl: backend.databaseUrl,
       ...(blobs.kind === "s3" ? { s3: blobs.s3 } : { blobRoot: dataPaths(config.dataDir).blobs }),
     },
-    // Fairness between accounts is the queue's here (pg-boss groups, spareThread in the fetch).
-    backgroundThreads: false,
     // Callbacks of renders ended here wake the deliverer; the poll finds retries that came due and
     // events of other processes. Every worker process polls, so not more often than this.
     deliveryPollMs: 1000,

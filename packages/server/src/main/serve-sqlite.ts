@@ -34,7 +34,6 @@ export async function openSqliteServe(config: ServeConfig): Promise<ServeBackend
     renders: true,
     isUnavailable: isSqliteBusy,
     renderThreads: { databaseFile: data.paths.database, blobRoot: data.paths.blobs },
-    backgroundThreads: config.spareThread,
     // A completed render's callback leaves within about this long when the outbox was idle.
     deliveryPollMs: 200,
     async startRendering({ pool, job, onEnded }) {

@@ -58,7 +58,9 @@ export async function startServer(
           memory: config.memory,
           ...(testHooks.trapOnDocumentKey ? { trapOnDocumentKey: testHooks.trapOnDocumentKey } : {}),
         },
-        { backgroundThreads: backend.backgroundThreads },
+        // With the spare thread, every render thread but the last runs at background priority, in
+        // both roles: the account that rendered the most lately goes there first (render-shares.ts).
+        { backgroundThreads: config.spareThread },
       )
     : null;
   let deliverer: ReturnType<typeof createWebhookDeliverer> | null = null;

@@ -160,6 +160,32 @@ describe("prepare-image under load", () => {
   });
 });
 
+const sendTo = (url: string, key: string, body: unknown) =>
+  fetch(`${url}/v1/editor/prepare-image`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+    body: JSON.stringify(body),
+  });
+
+/** A client that reads the status line and headers of its answer, then nothing more. */
+function stalledAt(url: string, key: string, body: unknown): Promise<{ socket: Socket; head: string }> {
+  const { hostname, port } = new URL(url);
+  const json = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(
+        `POST /v1/editor/prepare-image HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${key}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`,
+      );
+    });
+    socket.once("data", (chunk) => {
+      socket.pause();
+      resolve({ socket, head: chunk.toString("latin1", 0, Math.min(chunk.length, 512)) });
+    });
+    socket.once("error", reject);
+  });
+}
+
 describe("prepare-image answers are bounded", () => {
   let bounded: TestServer;
   let busy: { accountId: string; key: string };
@@ -178,31 +204,16 @@ describe("prepare-image answers are bounded", () => {
     await bounded?.close();
   });
 
-  const send = (key: string, body: unknown) =>
-    fetch(`${bounded.url}/v1/editor/prepare-image`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-      body: JSON.stringify(body),
-    });
-
-  /** A client that reads the status line and headers of its answer, then nothing more. */
-  function stalled(key: string, body: unknown): Promise<{ socket: Socket; head: string }> {
-    const { hostname, port } = new URL(bounded.url);
-    const json = JSON.stringify(body);
-    return new Promise((resolve, reject) => {
-      const socket = connect(Number(port), hostname, () => {
-        socket.write(
-          `POST /v1/editor/prepare-image HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${key}\r\n` +
-            `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`,
-        );
-      });
-      socket.once("data", (chunk) => {
-        socket.pause();
-        resolve({ socket, head: chunk.toString("latin1", 0, Math.min(chunk.length, 512)) });
-      });
-      socket.once("error", reject);
-    });
-  }
+  const send = (key: string, body: unknown) => sendTo(bounded.url, key, body);
+  const stalled = (key: string, body: unknown) => stalledAt(bounded.url, key, body);
+  const sendUntilAnswered = async (key: string, body: unknown): Promise<number> => {
+    // Until the server has seen an earlier client close.
+    for (;;) {
+      const res = await send(key, body);
+      await res.arrayBuffer();
+      if (res.status !== 429) return res.status;
+    }
+  };
 
   it("answers at most 16 megapixels whatever the box, downscaled with the box's aspect", async () => {
     const res = await send(busy.key, { src: busyAsset, ...box, width: 8000, height: 6000 });
@@ -220,26 +231,26 @@ describe("prepare-image answers are bounded", () => {
     await small.arrayBuffer();
   });
 
-  it("an account whose clients do not read 4 full-size answers gets 429 for more; other accounts do not", async () => {
+  it("an account whose client does not read a full-size answer gets 429 for more; other accounts do not", async () => {
     const huge = { src: busyAsset, ...box, width: 4000, height: 4000 };
-    const readers = await Promise.all(Array.from({ length: 4 }, () => stalled(busy.key, huge)));
+    // One full-size answer (64 MB) is a quarter of the process's 256 MiB for editor images.
+    const reader = await stalled(busy.key, huge);
     try {
-      for (const r of readers) expect(r.head).toMatch(/^HTTP\/1\.1 200 /);
+      expect(reader.head).toMatch(/^HTTP\/1\.1 200 /);
       const refused = await send(busy.key, huge);
       expect(refused.status).toBe(429);
       expect(refused.headers.get("retry-after")).toBe("1");
-      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+      const body = (await refused.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("rate_limited");
+      expect(body.error.message).toMatch(/of this account's prepared images are not yet read/);
       const other = await send(calm.key, { src: calmAsset, ...box });
       expect(other.status).toBe(200);
       await other.arrayBuffer();
     } finally {
-      for (const r of readers) r.socket.destroy();
+      reader.socket.destroy();
     }
-    // Once those clients are gone, the account prepares again.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const again = await send(busy.key, { src: busyAsset, ...box });
-    expect(again.status).toBe(200);
-    await again.arrayBuffer();
+    // Once that client is gone (the server sees the close), the account prepares again.
+    expect(await sendUntilAnswered(busy.key, { src: busyAsset, ...box })).toBe(200);
   });
 
   it("each account has a budget of megapixels per second: past it 429 with Retry-After", async () => {
@@ -281,6 +292,66 @@ describe("prepare-image answers are bounded", () => {
       await others.arrayBuffer();
     } finally {
       await budgeted.close();
+    }
+  });
+});
+
+describe("prepare-image answers within the memory plan", () => {
+  let server: TestServer;
+  const accounts: { key: string; asset: string }[] = [];
+
+  beforeAll(async () => {
+    // A memory budget of 1024 MiB gives the editor's images a tenth: 102 MiB, all accounts together.
+    server = await startTestServer({ env: { PICTOR_MEMORY_BUDGET: "1024" } });
+    for (let i = 0; i < 3; i++) {
+      const account = await newAccount(server);
+      accounts.push({
+        key: account.key,
+        asset: (await insertAsset(server, account.accountId, "brand/", png)).id,
+      });
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("holds at most the plan's share of unread answers in all: past it 429 for every account, small ones still fit", async () => {
+    const [first, second, third] = accounts as [
+      (typeof accounts)[0],
+      (typeof accounts)[0],
+      (typeof accounts)[0],
+    ];
+    const reader = await stalledAt(server.url, first.key, {
+      src: first.asset,
+      ...box,
+      width: 4000,
+      height: 4000,
+    });
+    try {
+      expect(reader.head).toMatch(/^HTTP\/1\.1 200 /);
+      // Another account's full-size answer would take the process past 102 MiB.
+      const refused = await sendTo(server.url, second.key, {
+        src: second.asset,
+        ...box,
+        width: 4000,
+        height: 4000,
+      });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("1");
+      const body = (await refused.json()) as { error: { code: string; message: string } };
+      expect(body.error).toMatchObject({ code: "rate_limited" });
+      expect(body.error.message).toMatch(/as many editor images as its memory allows/);
+      // An editor's usual image fits beside it.
+      const small = await sendTo(server.url, third.key, {
+        src: third.asset,
+        ...box,
+        width: 1200,
+        height: 630,
+      });
+      expect(small.status).toBe(200);
+      expect((await small.arrayBuffer()).byteLength).toBe(1200 * 630 * 4);
+    } finally {
+      reader.socket.destroy();
     }
   });
 });

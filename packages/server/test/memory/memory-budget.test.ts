@@ -21,6 +21,11 @@ describe("memory budget (issue 24)", () => {
     expect(roomy.preparedImageBytes).toBe(256 * 1024 * 1024);
     expect(tight.preparedImageBytes).toBeLessThan(roomy.preparedImageBytes);
     expect(tight.preparedImageBytes).toBeGreaterThanOrEqual(16 * 1024 * 1024);
+    // The editor's prepared images have a tenth of the budget, between 64 and 256 MiB.
+    const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
+    expect(mib(planMemory({ requestedThreads: 2, budgetMiB: 1024, machineMiB }).editorImageBytes)).toBe(102);
+    expect(mib(planMemory({ requestedThreads: 2, budgetMiB: 300, machineMiB }).editorImageBytes)).toBe(64);
+    expect(mib(roomy.editorImageBytes)).toBe(256);
     expect(describePlan(planMemory({ requestedThreads: 4, budgetMiB: 600, machineMiB }))).toMatch(
       /^1 render thread \(memory budget 600 MiB; 4 asked for, 1 fit/,
     );

@@ -107,13 +107,15 @@ describe("the per-render budget (memory-plan.ts renderBytes)", () => {
   it("is a thread's share of the budget less its baseline and caches, at least 64 MiB", () => {
     const machineMiB = 24_000;
     const mib = (plan: { renderBytes: number }) => Math.round(plan.renderBytes / MiB);
-    // (1024 - 120) / 1 - 130 - 256 prepared-image cache - 32 composed-image cache.
-    expect(mib(planMemory({ requestedThreads: 1, budgetMiB: 1024, machineMiB }))).toBe(486);
-    // Two threads: (1024 - 120) / 2 - 130 - 98.5 - 24.6.
-    expect(mib(planMemory({ requestedThreads: 2, budgetMiB: 1024, machineMiB }))).toBe(199);
+    // 1024 - 120 main thread - 102.4 editor images (a tenth), less 130 baseline, 256 prepared-image
+    // cache and 32 composed-image cache.
+    expect(mib(planMemory({ requestedThreads: 1, budgetMiB: 1024, machineMiB }))).toBe(384);
+    // Two threads: (1024 - 120 - 102.4) / 2 - 130 - 72.9 - 18.2.
+    expect(mib(planMemory({ requestedThreads: 2, budgetMiB: 1024, machineMiB }))).toBe(180);
     expect(mib(planMemory({ requestedThreads: 1, budgetMiB: 300, machineMiB }))).toBe(64);
-    // No setting: three quarters of the machine's memory, here 24,000 MiB with 2 threads.
-    expect(mib(planMemory({ requestedThreads: 2, budgetMiB: undefined, machineMiB }))).toBe(8522);
+    // No setting: three quarters of the machine's memory, here 24,000 MiB with 2 threads (editor
+    // images at their 256 MiB most).
+    expect(mib(planMemory({ requestedThreads: 2, budgetMiB: undefined, machineMiB }))).toBe(8394);
   });
 });
 

@@ -56,8 +56,8 @@ function renderThreads(): { tid: string; nice: number; cpuNs: number }[] {
     }));
 }
 
-const task = (i: number, interactive: boolean) => ({
-  accountId: "acct_priority",
+const task = (i: number, interactive: boolean, accountId = "acct_priority") => ({
+  accountId,
   documentKey: "tpl_priority@1",
   document: testTemplate() as never,
   frame: "main",
@@ -77,9 +77,13 @@ const RENDERS = 24;
  * wake-ups). Time on the CPU, not the thread's voluntary context switches: on a loaded machine a
  * niced thread often found its next task already posted and never slept between renders.
  */
-async function cpuDuring(interactive: boolean): Promise<{ background: number; normal: number }> {
+async function cpuDuring(
+  interactive: boolean,
+  accountId?: string,
+  renders = RENDERS,
+): Promise<{ background: number; normal: number }> {
   const before = renderThreads();
-  for (let i = 0; i < RENDERS; i++) expect((await pool.run(task(i, interactive))).ok).toBe(true);
+  for (let i = 0; i < renders; i++) expect((await pool.run(task(i, interactive, accountId))).ok).toBe(true);
   const after = renderThreads();
   const delta = (nice: number) => {
     const was = before.find((t) => t.nice === nice);
@@ -110,6 +114,17 @@ describe.runIf(linux && OWN_NICE < BACKGROUND_NICE)(
       const interactive = await cpuDuring(true);
       expect(interactive.normal).toBeGreaterThan(RENDERS * 100_000);
       expect(interactive.background).toBeLessThan(interactive.normal / 4);
+    });
+
+    it("while several accounts render, sends the one that rendered the most to the background thread, waited for or not", async () => {
+      // acct_priority has rendered 48 tasks just now; another account renders a few.
+      const light = await cpuDuring(false, "acct_light", 4);
+      expect(light.normal).toBeGreaterThan(4 * 100_000);
+      expect(light.background).toBeLessThan(light.normal / 4);
+      // The heavy account's renders go to the background thread although someone waits for them.
+      const heavy = await cpuDuring(true, "acct_priority");
+      expect(heavy.background).toBeGreaterThan(RENDERS * 100_000);
+      expect(heavy.normal).toBeLessThan(heavy.background / 4);
     });
   },
 );

@@ -6,6 +6,7 @@ import {
   type RenderWorkerData,
   type WorkerMessage,
 } from "./render-messages.ts";
+import { RenderShares } from "./render-shares.ts";
 import { sizeRenderThreadHeaps } from "./render-thread-heap.ts";
 import { BACKGROUND_NICE } from "./thread-priority.ts";
 
@@ -92,6 +93,7 @@ export function createWorkerPool(
   const readyWaiters: (() => void)[] = [];
   let nextTaskId = 1;
   let closing = false;
+  const shares = new RenderShares();
 
   sizeRenderThreadHeaps();
   const spawn = (index: number) => {
@@ -166,12 +168,16 @@ export function createWorkerPool(
 
   /**
    * Sends waiting tasks to the least busy ready workers, up to TASKS_PER_WORKER each; between equally
-   * busy ones, an interactive task to a normal-priority thread and any other to a background one.
+   * busy ones, to a background thread when other accounts render and the task's account used more
+   * render time lately than each (render-shares.ts), else by whether someone waits for it: an interactive
+   * task to a normal-priority thread and any other to a background one.
    */
   const pump = () => {
     while (waiting.length > 0) {
       const next = waiting[0] as Pending;
-      const wantsBackground = next.task.interactive !== true;
+      const wantsBackground = shares.othersRendering(next.task.accountId)
+        ? shares.isHeaviest(next.task.accountId)
+        : next.task.interactive !== true;
       let slot: Slot | null = null;
       for (const s of slots) {
         if (!s?.ready || s.running.length >= TASKS_PER_WORKER) continue;
@@ -186,7 +192,14 @@ export function createWorkerPool(
       if (!slot) return;
       waiting.shift();
       const task = withoutKnownDocument(slot, next.task);
-      slot.running.push(next);
+      const finished = shares.started(next.task.accountId);
+      slot.running.push({
+        ...next,
+        resolve: (outcome) => {
+          finished();
+          next.resolve(outcome);
+        },
+      });
       slot.worker.postMessage(slot.running.length > 1 ? { ...task, queuedBehind: true } : task);
     }
   };

@@ -2,7 +2,7 @@ import { Type as T } from "@sinclair/typebox";
 import { findOwnedAsset, namesAssetId, ownedAssets } from "../../domain/render-request.ts";
 import { MAX_OUTPUT_PIXELS } from "../../domain/scale.ts";
 import { OutboundError, type SafeFetch } from "../../ports/safe-fetch.ts";
-import type { App, AppDeps } from "../app-types.ts";
+import type { App, AppDeps, PrepareImageBudget } from "../app-types.ts";
 import { ApiError } from "../errors.ts";
 import { TokenBuckets } from "../plugins/token-bucket-store.ts";
 import { createWeightedGate } from "../weighted-gate.ts";
@@ -25,17 +25,20 @@ const MAX_WAITING_PER_ACCOUNT = 32;
  */
 export const MAX_ANSWER_PIXELS = 16_000_000;
 /**
- * Bytes of answers one account may have in flight: being prepared, or sent and not yet read by its
- * client (a client that does not read holds its answer in the server's memory). Four full-size
- * answers; beyond, 429 until the client reads.
+ * Bytes of answers the process may have in flight, all accounts together, when the memory plan does
+ * not say (PrepareImageBudget.bytesInFlight): being prepared, or sent and not yet read by their
+ * clients (a client that does not read holds its answer in the server's memory). Beyond, 429 until
+ * clients read or are dropped as stalled.
  */
-const MAX_BYTES_IN_FLIGHT_PER_ACCOUNT = 4 * MAX_ANSWER_PIXELS * 4;
+const DEFAULT_BYTES_IN_FLIGHT = 256 * 1024 * 1024;
+/** One account may hold this part of the process's bytes in flight (and always one answer). */
+const ACCOUNT_SHARE_OF_BYTES_IN_FLIGHT = 1 / 4;
 /**
  * Megapixels of answers an account may ask for at once, and per second after (`pictor serve`'s
  * defaults, PICTOR_PREPARE_MEGAPIXELS_*): sixteen full-size answers, then one a second. An editor asks
  * for a few megapixels when it opens a template, and caches what it got.
  */
-export const DEFAULT_PREPARE_BUDGET = { megapixelsBurst: 256, megapixelsPerSecond: 16 };
+export const DEFAULT_PREPARE_BUDGET: PrepareImageBudget = { megapixelsBurst: 256, megapixelsPerSecond: 16 };
 /** Requests per account, whatever their size: 400 at once, then 40 a second. */
 const PREPARE_REQUESTS_BURST = 400;
 const PREPARE_REQUESTS_WINDOW_MS = 10_000;
@@ -123,6 +126,10 @@ export function registerEditorPrepareImage(app: App, deps: AppDeps): void {
   const inFlight = new Map<string, { count: number; bytes: number }>();
   const megapixels = new TokenBuckets();
   const budget = deps.prepareImageBudget ?? DEFAULT_PREPARE_BUDGET;
+  const processBytes = budget.bytesInFlight ?? DEFAULT_BYTES_IN_FLIGHT;
+  const accountBytes = Math.floor(processBytes * ACCOUNT_SHARE_OF_BYTES_IN_FLIGHT);
+  /** Bytes in flight, all accounts together. */
+  let totalBytes = 0;
   const megapixelsWindowMs = (budget.megapixelsBurst / budget.megapixelsPerSecond) * 1000;
   const tooMany = (message: string, retryAfter: number) =>
     new ApiError("rate_limited", message, {}, { "Retry-After": String(retryAfter) });
@@ -140,7 +147,7 @@ export function registerEditorPrepareImage(app: App, deps: AppDeps): void {
       },
       schema: {
         summary: "Editor: an image prepared for an exact device box, as raw straight RGBA",
-        description: `At most ${MAX_ANSWER_PIXELS / 1_000_000} megapixels per answer: a larger box is answered downscaled to fit (same aspect, X-Image-Downscaled: 1). Per account: ${PREPARE_REQUESTS_BURST} requests at once then ${(PREPARE_REQUESTS_BURST * 1000) / PREPARE_REQUESTS_WINDOW_MS} a second, ${budget.megapixelsBurst} megapixels of answers at once then ${budget.megapixelsPerSecond} a second, ${MAX_WAITING_PER_ACCOUNT} answers and ${MAX_BYTES_IN_FLIGHT_PER_ACCOUNT / 1_000_000} MB unanswered or unread at once; beyond, 429 rate_limited with Retry-After.`,
+        description: `At most ${MAX_ANSWER_PIXELS / 1_000_000} megapixels per answer: a larger box is answered downscaled to fit (same aspect, X-Image-Downscaled: 1). Per account: ${PREPARE_REQUESTS_BURST} requests at once then ${(PREPARE_REQUESTS_BURST * 1000) / PREPARE_REQUESTS_WINDOW_MS} a second, ${budget.megapixelsBurst} megapixels of answers at once then ${budget.megapixelsPerSecond} a second, ${MAX_WAITING_PER_ACCOUNT} answers and ${Math.round(accountBytes / 1_000_000)} MB (or one answer) unanswered or unread at once, ${Math.round(processBytes / 1_000_000)} MB for all accounts together; beyond, 429 rate_limited with Retry-After.`,
         tags: ["editor"],
         body: PrepareBody,
         response: {
@@ -169,9 +176,15 @@ export function registerEditorPrepareImage(app: App, deps: AppDeps): void {
       if (held.count >= MAX_WAITING_PER_ACCOUNT) {
         throw tooMany(`${held.count} images of this account are being prepared or sent; retry shortly.`, 1);
       }
-      if (held.count > 0 && held.bytes + pixels * 4 > MAX_BYTES_IN_FLIGHT_PER_ACCOUNT) {
+      if (held.count > 0 && held.bytes + pixels * 4 > accountBytes) {
         throw tooMany(
           `${held.bytes} bytes of this account's prepared images are not yet read by its clients; retry shortly.`,
+          1,
+        );
+      }
+      if (totalBytes > 0 && totalBytes + pixels * 4 > processBytes) {
+        throw tooMany(
+          "The server is preparing or sending as many editor images as its memory allows; retry shortly.",
           1,
         );
       }
@@ -191,10 +204,12 @@ export function registerEditorPrepareImage(app: App, deps: AppDeps): void {
       // Held until the answer has left (or the connection closed), not only until it is made.
       held.count++;
       held.bytes += pixels * 4;
+      totalBytes += pixels * 4;
       inFlight.set(account, held);
       reply.raw.once("close", () => {
         held.count--;
         held.bytes -= pixels * 4;
+        totalBytes -= pixels * 4;
         if (held.count === 0) inFlight.delete(account);
       });
       const { ImageInvalidError, ImageTooLargeError, prepareImage } = await renderNode();
