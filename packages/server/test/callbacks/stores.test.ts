@@ -10,6 +10,7 @@ import { type DataDir, openDataDir } from "../../src/main/data-dir.ts";
 import type { AssetRecord } from "../../src/ports/asset-store.ts";
 import type { RenderRecord } from "../../src/ports/render-store.ts";
 import type { OutboxEventInput } from "../../src/ports/webhook-outbox.ts";
+import { queuedRender } from "../contract/state-fixture.ts";
 
 // The SQLite pieces behind the wiring: completion and its callback event in one transaction, and
 // the previous webhook secret's expiry.
@@ -26,33 +27,11 @@ afterEach(() => {
 });
 
 async function acceptedRender(accountId: string): Promise<RenderRecord> {
-  const render: RenderRecord = {
-    id: newId("rnd"),
-    accountId,
-    templateId: "tpl_x",
+  const render = queuedRender(accountId, "tpl_x", {
     templateKey: "x",
-    templateVersion: 1,
-    frame: "main",
-    frames: null,
-    dpi: null,
-    scale: 1,
-    format: "png",
-    quality: null,
-    width: 10,
-    height: 10,
-    values: {},
-    metadata: {},
-    tags: [],
     webhookUrl: "https://example.com/hook",
-    status: "queued",
-    creditsCharged: 1,
-    creditsRefunded: 0,
-    error: null,
-    warnings: [],
-    assetId: null,
     createdAt: new Date().toISOString(),
-    completedAt: null,
-  };
+  });
   expect(await data.renders.accept(render)).toEqual({ accepted: true });
   return render;
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RenderTask, RenderTaskOutcome } from "../../src/adapters/queue/render-messages.ts";
 import type { FinishedRender, RenderDispatcher } from "../../src/ports/render-dispatcher.ts";
 import type { RenderRecord } from "../../src/ports/render-store.ts";
-import { newAccount, publishedTemplate, type StateStores, T0, uid } from "./state-fixture.ts";
+import { newAccount, publishedTemplate, queuedRender, type StateStores } from "./state-fixture.ts";
 
 /**
  * The one render thread behind a dispatcher under test: each task it is given (through the real
@@ -116,34 +116,8 @@ export function dispatcherContract(adapter: string, setup: DispatcherFactory): v
       templateOf.set(id, await publishedTemplate(fx.stores, id));
       return id;
     };
-    const render = (accountId: string, over: Partial<RenderRecord> = {}): RenderRecord => ({
-      id: uid("rnd"),
-      accountId,
-      templateId: templateOf.get(accountId) as string,
-      templateKey: "contract",
-      templateVersion: 1,
-      frame: "main",
-      frames: null,
-      dpi: null,
-      scale: 1,
-      format: "png",
-      quality: null,
-      width: 10,
-      height: 10,
-      values: {},
-      metadata: {},
-      tags: [],
-      webhookUrl: null,
-      status: "queued",
-      creditsCharged: 1,
-      creditsRefunded: 0,
-      error: null,
-      warnings: [],
-      assetId: null,
-      createdAt: T0,
-      completedAt: null,
-      ...over,
-    });
+    const render = (accountId: string, over: Partial<RenderRecord> = {}): RenderRecord =>
+      queuedRender(accountId, templateOf.get(accountId) as string, over);
     const submit = async (r: RenderRecord, waiting = false) => {
       const submitted = await fx.dispatcher.submit(r, { waiting });
       if (!submitted.accepted) throw new Error(`${r.id} refused (balance ${submitted.balance})`);
@@ -327,33 +301,7 @@ export function dispatcherContract(adapter: string, setup: DispatcherFactory): v
     });
 
     it("has no room past maxQueued queued renders (a running one does not count), and room again as they start", async () => {
-      const r = (): RenderRecord => ({
-        id: uid("rnd"),
-        accountId: a,
-        templateId,
-        templateKey: "room",
-        templateVersion: 1,
-        frame: "main",
-        frames: null,
-        dpi: null,
-        scale: 1,
-        format: "png",
-        quality: null,
-        width: 10,
-        height: 10,
-        values: {},
-        metadata: {},
-        tags: [],
-        webhookUrl: null,
-        status: "queued",
-        creditsCharged: 1,
-        creditsRefunded: 0,
-        error: null,
-        warnings: [],
-        assetId: null,
-        createdAt: T0,
-        completedAt: null,
-      });
+      const r = (): RenderRecord => queuedRender(a, templateId, { templateKey: "room" });
       await fx.roomSettled();
       expect(fx.dispatcher.hasRoom(1)).toBe(true);
       // A batch larger than the whole bound is let in only while nothing is queued.

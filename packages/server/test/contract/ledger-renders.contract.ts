@@ -7,6 +7,7 @@ import {
   doc,
   newAccount,
   publishedTemplate,
+  queuedRender,
   type StateFactory,
   type StateFixture,
   T0,
@@ -18,16 +19,10 @@ const id = uid;
 /** Any 64-hex value: the stores record the hash they are given. */
 const OUTPUT_SHA = "5e".repeat(32);
 
+/** A render whose fields are not the builder's defaults where a store could mix them up. */
 function makeRender(accountId: string, templateId: string, over: Partial<RenderRecord> = {}): RenderRecord {
-  return {
-    id: id("rnd"),
-    accountId,
-    templateId,
+  return queuedRender(accountId, templateId, {
     templateKey: "contract-card",
-    templateVersion: 1,
-    frame: "main",
-    frames: null,
-    dpi: null,
     scale: 1.5,
     format: "webp",
     quality: 80,
@@ -37,16 +32,9 @@ function makeRender(accountId: string, templateId: string, over: Partial<RenderR
     metadata: { order: "42" },
     tags: ["b", "a"],
     webhookUrl: "https://example.com/hook",
-    status: "queued",
     creditsCharged: 2,
-    creditsRefunded: 0,
-    error: null,
-    warnings: [],
-    assetId: null,
-    createdAt: T0,
-    completedAt: null,
     ...over,
-  };
+  });
 }
 
 function makeAsset(render: RenderRecord): AssetRecord {

@@ -17,34 +17,10 @@ import { createPgRenderStore } from "../../src/adapters/postgres/render-store.ts
 import { giveUpRenderJob } from "../../src/jobs/render-job.ts";
 import type { RenderRecord } from "../../src/ports/render-store.ts";
 import type { ThrowawayPostgres } from "../support/postgres.ts";
+import { queuedRender } from "./state-fixture.ts";
 
-const render = (id: string, creditsCharged: number): RenderRecord => ({
-  id,
-  accountId: "acc_jobs",
-  templateId: "tpl_jobs",
-  templateKey: "jobs",
-  templateVersion: 1,
-  frame: "main",
-  frames: null,
-  dpi: null,
-  scale: 1,
-  format: "png",
-  quality: null,
-  width: 100,
-  height: 100,
-  values: {},
-  metadata: {},
-  tags: [],
-  webhookUrl: null,
-  status: "queued",
-  creditsCharged,
-  creditsRefunded: 0,
-  error: null,
-  warnings: [],
-  assetId: null,
-  createdAt: "2026-11-22T12:00:00.000Z",
-  completedAt: null,
-});
+const render = (id: string, creditsCharged: number): RenderRecord =>
+  queuedRender("acc_jobs", "tpl_jobs", { id, templateKey: "jobs", creditsCharged });
 
 export function renderJobsTests(cluster: ThrowawayPostgres): void {
   describe("the PostgreSQL dispatcher: charge, render and pg-boss job in one transaction", () => {

@@ -9,7 +9,7 @@ import { openPostgresState, type PostgresState } from "../../src/adapters/postgr
 import { giveUpRenderJob } from "../../src/jobs/render-job.ts";
 import type { RenderRecord } from "../../src/ports/render-store.ts";
 import type { ThrowawayPostgres } from "../support/postgres.ts";
-import { newAccount, publishedTemplate, T0, T1, uid } from "./state-fixture.ts";
+import { newAccount, publishedTemplate, queuedRender, T1, uid } from "./state-fixture.ts";
 
 /**
  * The scaled-out queue end to end on one database: an "API process" (its own state + queue) accepts
@@ -39,34 +39,8 @@ export function renderQueueTests(cluster: ThrowawayPostgres): void {
       await boss.start();
       return boss;
     };
-    const render = (over: Partial<RenderRecord> = {}): RenderRecord => ({
-      id: uid("rnd"),
-      accountId,
-      templateId,
-      templateKey: "queue",
-      templateVersion: 1,
-      frame: "main",
-      frames: null,
-      dpi: null,
-      scale: 1,
-      format: "png",
-      quality: null,
-      width: 10,
-      height: 10,
-      values: {},
-      metadata: {},
-      tags: [],
-      webhookUrl: null,
-      status: "queued",
-      creditsCharged: 1,
-      creditsRefunded: 0,
-      error: null,
-      warnings: [],
-      assetId: null,
-      createdAt: T0,
-      completedAt: null,
-      ...over,
-    });
+    const render = (over: Partial<RenderRecord> = {}): RenderRecord =>
+      queuedRender(accountId, templateId, { templateKey: "queue", ...over });
     /** Ends a given-up render as the worker process does (startPgRenderWorkers' `giveUp`). */
     const giveUp = (renderId: string) =>
       giveUpRenderJob({ renders: worker.renders, clock: { now: () => new Date(T1) } }, renderId);

@@ -8,7 +8,7 @@ import type { IdempotencyStore } from "../../src/ports/idempotency-store.ts";
 import type { ImageUrlStore } from "../../src/ports/image-url-store.ts";
 import type { Ledger } from "../../src/ports/ledger.ts";
 import type { RenderLookups } from "../../src/ports/render-lookups.ts";
-import type { RenderStore } from "../../src/ports/render-store.ts";
+import type { RenderRecord, RenderStore } from "../../src/ports/render-store.ts";
 import type { TemplateStore } from "../../src/ports/template-store.ts";
 import type { WebhookOutbox } from "../../src/ports/webhook-outbox.ts";
 
@@ -82,3 +82,37 @@ export async function publishedTemplate(
   await stores.templates.publish(accountId, id, T0);
   return id;
 }
+
+/** A queued 10x10 PNG render of version 1 of `templateId`, charged 1 credit, made at T0; `over` sets the rest. */
+export const queuedRender = (
+  accountId: string,
+  templateId: string,
+  over: Partial<RenderRecord> = {},
+): RenderRecord => ({
+  id: uid("rnd"),
+  accountId,
+  templateId,
+  templateKey: "contract",
+  templateVersion: 1,
+  frame: "main",
+  frames: null,
+  dpi: null,
+  scale: 1,
+  format: "png",
+  quality: null,
+  width: 10,
+  height: 10,
+  values: {},
+  metadata: {},
+  tags: [],
+  webhookUrl: null,
+  status: "queued",
+  creditsCharged: 1,
+  creditsRefunded: 0,
+  error: null,
+  warnings: [],
+  assetId: null,
+  createdAt: T0,
+  completedAt: null,
+  ...over,
+});
