@@ -20,7 +20,7 @@ function sourceFiles(dir: string): string[] {
 describe("the editor's layer kinds table (layer-forms/)", () => {
   // Kinds no other part of the editor has a reason to name: adding one like them touches its own
   // file in layer-forms/ and one line of the registry.
-  it.each(["barcode", "qr", "rating", "progress"])(
+  it.each(["barcode", "qr", "rating", "progress", "chart"])(
     "names %s only in files named after it and in the registry",
     (kind) => {
       const quoted = new RegExp(`["'\`]${kind}["'\`]`);
@@ -55,6 +55,7 @@ describe("the editor's layer kinds table (layer-forms/)", () => {
       ["rating", "Rating", "☆"],
       ["progress-bar", "Progress bar", "▭"],
       ["progress-ring", "Progress ring", "◔"],
+      ["chart", "Chart", "▮"],
     ]);
     expect(TOOL_CREATORS.every((c) => c.key)).toBe(true);
     expect(new Set(CREATORS.map((c) => c.id)).size).toBe(CREATORS.length);

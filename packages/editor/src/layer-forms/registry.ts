@@ -1,5 +1,6 @@
 import type { Layer } from "../engine/engine-types.ts";
 import { barcodeForm } from "./barcode.tsx";
+import { chartForm } from "./chart.tsx";
 import { readOnlyForm } from "./generic.tsx";
 import { groupForm } from "./group.tsx";
 import { iconForm } from "./icon.tsx";
@@ -37,6 +38,7 @@ const KINDS: readonly LayerForm[] = [
   barcodeForm,
   ratingForm,
   progressForm,
+  chartForm,
 ];
 
 const FORMS: ReadonlyMap<string, LayerForm> = new Map(KINDS.map((form) => [form.type, form]));

@@ -30,6 +30,8 @@ export function layoutLabel(
   font: FontT,
   color: string,
   colorPath: string,
+  /** Longer lines end with an ellipsis at this width (template px). */
+  maxWidth: number = UNWRAPPED,
 ): Label {
   const spec = {
     text,
@@ -43,10 +45,10 @@ export function layoutLabel(
     align: "left" as const,
     rtl: isRightToLeft(text),
   };
-  const paragraph: Paragraph = ctx.paragraphs.build(spec, font.size, UNWRAPPED, 1);
+  const paragraph: Paragraph = ctx.paragraphs.build(spec, font.size, Math.max(1, maxWidth), 1);
   const width = paragraph.getLongestLine();
   const height = paragraph.getHeight();
-  // A right-to-left line is laid out against the right edge of the wide box.
+  // A right-to-left line is laid out against the right edge of its box.
   const lineLeft = paragraph.getLineMetrics()[0]?.left ?? 0;
   return {
     width,

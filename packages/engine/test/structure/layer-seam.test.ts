@@ -11,7 +11,7 @@ import { layerTypes } from "../../src/document/schema.ts";
  * enough to find: quoted anywhere else, something outside the seam knows about the type.
  */
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
-const DISTINCTIVE = ["barcode", "qr", "rating", "progress"];
+const DISTINCTIVE = ["barcode", "qr", "rating", "progress", "chart"];
 const REGISTRIES = ["document/layers/registry.ts", "render/painters/registry.ts"];
 
 function sourceFiles(dir: string): string[] {

@@ -1,5 +1,6 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { HexColor, layerCommon, Paint } from "../common.ts";
+import { fixedNumber } from "../number-text.ts";
 import type { ValidationError } from "../validate-paths.ts";
 import { defineLayer } from "./kind.ts";
 import { Font } from "./text.ts";
@@ -60,16 +61,6 @@ export const DEFAULT_PROGRESS_LABEL_COLOR = "#111827";
 /** The share of min..max the value fills, clamped to 0..1 (min < max, validation makes sure). */
 export function progressFraction(value: number, min: number, max: number): number {
   return Math.min(1, Math.max(0, (value - min) / (max - min)));
-}
-
-/**
- * Fixed-point text of a number, rounded half away from zero (as designers round): the same in every
- * runtime, unlike number formatting by the runtime's locale data.
- */
-export function fixedNumber(value: number, decimals: number): string {
-  const factor = 10 ** decimals;
-  const rounded = (Math.sign(value) * Math.round(Math.abs(value) * factor)) / factor;
-  return (Object.is(rounded, -0) ? 0 : rounded).toFixed(decimals);
 }
 
 /** The label's text for a value: "72%" of 0..100, "72" with content `value`. */

@@ -1,5 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import { barcodeDefinition } from "./barcode.ts";
+import { chartDefinition } from "./chart.ts";
 import { type GroupLayerT, groupDefinition, groupSchema } from "./group.ts";
 import { iconDefinition } from "./icon.ts";
 import { imageDefinition } from "./image.ts";
@@ -16,6 +17,13 @@ import { textDefinition } from "./text.ts";
 
 // Each layer type's public names, exported by @pictor/engine (through document/schema.ts).
 export { BarcodeLayer, type BarcodeLayerT } from "./barcode.ts";
+export {
+  ChartDatum,
+  type ChartDatumT,
+  ChartLayer,
+  type ChartLayerT,
+  MAX_CHART_POINTS,
+} from "./chart.ts";
 export type { GroupLayerT } from "./group.ts";
 export { IconLayer, type IconLayerT } from "./icon.ts";
 export { ICON_NAMES, ICON_SET } from "./icon-names.ts";
@@ -54,6 +62,7 @@ const LEAF_DEFINITIONS = [
   barcodeDefinition,
   ratingDefinition,
   progressDefinition,
+  chartDefinition,
 ] as const;
 
 /** The layer value a definition declares. */

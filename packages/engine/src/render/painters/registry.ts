@@ -1,6 +1,7 @@
 import type { LayerBase } from "../../document/layers/kind.ts";
 import { LAYER_DEFINITIONS, type Layer, type LayerOfType } from "../../document/layers/registry.ts";
 import { barcodePainter } from "./barcode.ts";
+import { chartPainter } from "./chart.ts";
 import { groupPainter } from "./group.ts";
 import { iconPainter } from "./icon.ts";
 import { imagePainter } from "./image.ts";
@@ -33,6 +34,7 @@ const PAINTERS: { readonly [K in Layer["type"]]: LayerPainter<LayerOfType<K>> } 
   barcode: barcodePainter,
   rating: ratingPainter,
   progress: progressPainter,
+  chart: chartPainter,
   group: groupPainter,
 };
 
