@@ -56,7 +56,7 @@ function editDistance(a: string, b: string): number {
 /**
  * ` (did you mean "x"?)` when one candidate is a plausible typo of `name`, else "". Of equally close
  * candidates the one sharing the longest start with `name` wins (typos are rarer at the start:
- * "hart" -> "heart", not "chart").
+ * "hart" -> "heart", not "cart").
  */
 export function didYouMean(name: string, candidates: Iterable<string>): string {
   if (name.length > 64) return "";
