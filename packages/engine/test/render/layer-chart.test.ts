@@ -1,4 +1,4 @@
-import { type ChartLayerT, MAX_CHART_POINTS, validateDocument } from "@pictor/engine";
+import { type ChartLayerT, MAX_CHART_POINTS, type SlotT, validateDocument } from "@pictor/engine";
 import { describe, expect, it } from "vitest";
 import { niceStep, valueScale } from "../../src/render/chart-scale.ts";
 import { documentOf } from "../support/documents.ts";
@@ -41,7 +41,7 @@ const OCEAN = {
 /** A document of `charts`, each in a 220 x 160 cell of a grid three wide. */
 function gridDocument(
   charts: Partial<ChartLayerT>[],
-  slots = [] as Parameters<typeof documentOf>[1]["slots"],
+  slots: SlotT[] = [],
 ) {
   const layers = charts.map((fields, i) =>
     chartLayer({
@@ -56,7 +56,7 @@ function gridDocument(
   const doc = documentOf(layers, {
     width: 708,
     height: 12 + Math.ceil(charts.length / 3) * 172,
-    ...(slots ? { slots } : {}),
+    slots,
   });
   const validated = validateDocument(doc);
   expect(validated.ok ? [] : validated.errors).toEqual([]);
