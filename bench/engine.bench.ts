@@ -46,7 +46,8 @@ sharp.concurrency(1);
 
 const document = await readReferenceScene();
 const richDocument = await readReferenceScene("rich");
-const values = document.sample ?? {};
+// The reference scene's sample holds text values only.
+const values = (document.sample ?? {}) as Record<string, string>;
 const photo = await makeReferencePhoto();
 
 const [canvasKit, fonts] = await Promise.all([loadCanvasKit(), loadFontSet()]);

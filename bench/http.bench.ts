@@ -39,7 +39,8 @@ const loadAtStart = loadAverageAtStart();
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 
 const document = await readReferenceScene();
-const sample = document.sample ?? {};
+// The reference scene's sample holds text values only.
+const sample = (document.sample ?? {}) as Record<string, string>;
 const photo = await makeReferencePhoto();
 
 const { dir, apiKey, assetId } = await seedDataDir("pictor-bench-http-", document, photo);

@@ -71,8 +71,17 @@ export interface IconSet {
   get(name: string): IconShape | undefined;
 }
 
-/** Slot name -> value: text for text slots, an image reference for image slots, `#RRGGBB` for colours. */
-export type SlotValues = Readonly<Record<string, string>>;
+/** One item of a list slot's value: field name -> text (text, image and colour fields) or number. */
+export type ListItemValue = Readonly<Record<string, string | number>>;
+
+/**
+ * One slot's value: text for text slots, an image reference for image slots, `#RRGGBB` for colours,
+ * ISO 8601 text for dates, a finite number for number slots, the items for list slots.
+ */
+export type SlotValue = string | number | readonly ListItemValue[];
+
+/** Slot name -> value. */
+export type SlotValues = Readonly<Record<string, SlotValue>>;
 
 export type ImageFit = "cover" | "contain" | "fill";
 

@@ -168,12 +168,29 @@ export interface paths {
                         "application/json": {
                             slots: {
                                 name: string;
-                                type: "text" | "image" | "color";
+                                /** @description text, image, color (the specification's), and Pictor's extension: number (value field `number`), date (`date`, ISO 8601) and list (`items`) */
+                                type: "text" | "image" | "color" | "number" | "date" | "list";
                                 folder?: string;
-                                default?: string;
+                                /** @description Text (text, image, color, date slots), a number (number slots) or items (list slots) */
+                                default?: string | number | {
+                                    [key: string]: string | number;
+                                }[];
                                 max_length?: number;
                                 /** @description Values are rich text markup: <b>, <i>, <u>, <s>, <color value>, <br> */
                                 rich?: boolean;
+                                /** @description number slots: the smallest value accepted */
+                                min?: number;
+                                /** @description number slots: the largest value accepted */
+                                max?: number;
+                                /** @description list slots: the fields of each item */
+                                fields?: {
+                                    name: string;
+                                    type: "text" | "number" | "image" | "color";
+                                    required?: boolean;
+                                    max_length?: number;
+                                }[];
+                                /** @description list slots: the most items a value may hold (at most 100) */
+                                max_items?: number;
                                 description?: string;
                                 /** @description Frames whose layout uses the slot (binds it, or shows a layer only for some of its values) */
                                 frames: string[];
@@ -726,6 +743,14 @@ export interface paths {
                             image_url?: string;
                             /** @description #RRGGBB */
                             color?: string;
+                            /** @description Number slots (a Pictor extension): a JSON number */
+                            number?: number;
+                            /** @description Date slots (a Pictor extension): ISO 8601, "2026-11-28" or "2026-11-28T18:30:00Z" */
+                            date?: string;
+                            /** @description List slots (a Pictor extension): the items, at most 100, each field name -> text or number as the slot's fields declare */
+                            items?: {
+                                [key: string]: string | number;
+                            }[];
                         }[];
                         /**
                          * @description 1 to 4; cost ceil(scale²)
@@ -2644,7 +2669,7 @@ export interface paths {
         put?: never;
         /**
          * Editor: an image prepared for an exact device box, as raw straight RGBA
-         * @description At most 16 megapixels per answer: a larger box is answered downscaled to fit (same aspect, X-Image-Downscaled: 1). Per account: 400 requests at once then 40 a second, 256 megapixels of answers at once then 16 a second, 32 answers and 256 MB unanswered or unread at once; beyond, 429 rate_limited with Retry-After.
+         * @description At most 16 megapixels per answer: a larger box is answered downscaled to fit (same aspect, X-Image-Downscaled: 1). Per account: 400 requests at once then 40 a second, 256 megapixels of answers at once then 16 a second, 32 answers and 67 MB (or one answer) unanswered or unread at once, 268 MB for all accounts together; beyond, 429 rate_limited with Retry-After.
          */
         post: {
             parameters: {

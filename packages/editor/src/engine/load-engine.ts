@@ -9,6 +9,7 @@ import type {
   ImageRequest,
   PreparedImage,
   RenderWarning,
+  SlotValue,
   SlotValues,
   TemplateDocumentT,
 } from "./engine-types.ts";
@@ -95,10 +96,11 @@ function normaliseValues(
   values: SlotValues | undefined,
 ): SlotValues | undefined {
   if (!values) return values;
-  const out: Record<string, string> = {};
+  const out: Record<string, SlotValue> = {};
   for (const [name, value] of Object.entries(values)) {
     const slot = document.slots.find((s) => s.name === name);
-    out[name] = slot?.type === "image" && /^ast_[A-Za-z0-9]+$/.test(value) ? `asset://${value}` : value;
+    const isAssetId = typeof value === "string" && /^ast_[A-Za-z0-9]+$/.test(value);
+    out[name] = slot?.type === "image" && isAssetId ? `asset://${value}` : value;
   }
   return out;
 }

@@ -31,7 +31,10 @@ function urlValues(doc: TemplateDocumentT, values: SlotValues): Record<string, s
   const out: Record<string, string> = {};
   for (const slot of doc.slots) {
     const value = values[slot.name];
-    if (value !== undefined) out[slot.name] = value.replace(/^asset:\/\//, "");
+    // A URL carries text: a number as written, a list's items as JSON.
+    if (typeof value === "string") out[slot.name] = value.replace(/^asset:\/\//, "");
+    else if (value !== undefined)
+      out[slot.name] = typeof value === "number" ? String(value) : JSON.stringify(value);
   }
   return out;
 }

@@ -1,7 +1,15 @@
 import { useState } from "react";
 import { AssetPicker } from "../controls/AssetPicker.tsx";
-import { SelectField } from "../controls/fields.tsx";
-import type { RenderWarning, SlotT, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
+import { NumberField, SelectField } from "../controls/fields.tsx";
+import type {
+  ListItemValue,
+  RenderWarning,
+  SlotT,
+  SlotValue,
+  SlotValues,
+  TemplateDocumentT,
+} from "../engine/engine-types.ts";
+import { ListItemsField } from "./ListItemsField.tsx";
 
 interface Props {
   doc: TemplateDocumentT;
@@ -20,11 +28,15 @@ interface Props {
  */
 export function PreviewPanel({ doc, values, onValues, onSaveSample, warnings, scale, onScale }: Props) {
   const [picking, setPicking] = useState<SlotT | null>(null);
-  const set = (slot: SlotT, value: string) => {
+  const set = (slot: SlotT, value: SlotValue | undefined) => {
     const next = { ...values };
-    if (value === "") delete next[slot.name];
+    if (value === "" || value === undefined) delete next[slot.name];
     else next[slot.name] = value;
     onValues(next);
+  };
+  const text = (slot: SlotT) => {
+    const value = values[slot.name];
+    return typeof value === "string" ? value : "";
   };
   return (
     <div className="props">
@@ -57,15 +69,31 @@ export function PreviewPanel({ doc, values, onValues, onSaveSample, warnings, sc
               <textarea
                 rows={2}
                 data-testid={`preview-${s.name}`}
-                value={values[s.name] ?? ""}
+                value={text(s)}
                 placeholder={s.default ?? ""}
                 onChange={(e) => set(s, e.target.value)}
+              />
+            ) : s.type === "number" ? (
+              <NumberField
+                label=""
+                optional
+                testId={`preview-${s.name}`}
+                value={typeof values[s.name] === "number" ? (values[s.name] as number) : undefined}
+                min={s.min}
+                max={s.max}
+                onChange={(n) => set(s, n)}
+              />
+            ) : s.type === "list" ? (
+              <ListItemsField
+                slot={s}
+                items={Array.isArray(values[s.name]) ? (values[s.name] as ListItemValue[]) : undefined}
+                onItems={(items) => set(s, items)}
               />
             ) : s.type === "image" ? (
               <div className="field-with-button">
                 <input
                   data-testid={`preview-${s.name}`}
-                  value={values[s.name] ?? ""}
+                  value={text(s)}
                   placeholder={s.default ?? "ast_… or https://…"}
                   onChange={(e) => set(s, e.target.value)}
                 />
@@ -77,8 +105,10 @@ export function PreviewPanel({ doc, values, onValues, onSaveSample, warnings, sc
               <input
                 className={s.type === "color" ? "mono" : ""}
                 data-testid={`preview-${s.name}`}
-                value={values[s.name] ?? ""}
-                placeholder={s.default ?? (s.type === "color" ? "#RRGGBB" : "ast_… or https://…")}
+                value={text(s)}
+                placeholder={
+                  s.default ?? (s.type === "color" ? "#RRGGBB" : "2026-11-28 or 2026-11-28T18:30:00Z")
+                }
                 onChange={(e) => set(s, e.target.value)}
               />
             )}

@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import type { Layer } from "../engine/engine-types.ts";
+import type { Layer, TemplateDocumentT } from "../engine/engine-types.ts";
 import type { KindInfo } from "../layer-forms/types.ts";
 import { stripUndefined, updateFrame, updateLayer } from "../model/doc-ops.ts";
 import type { Tab } from "../store/editor-store.ts";
@@ -78,7 +78,9 @@ export function RightPanel() {
             warnings={frameStatuses}
             scale={warnScale}
             onScale={(s) => editor.setWarnScale(s)}
-            onSaveSample={() => editor.setDocument({ ...doc, sample: { ...values } })}
+            onSaveSample={() =>
+              editor.setDocument({ ...doc, sample: { ...values } as TemplateDocumentT["sample"] })
+            }
           />
         )}
         {tab === "publish" && (

@@ -16,9 +16,9 @@ export function SlotsPanel({ doc, onDoc }: Props) {
     const slot: SlotT =
       type === "color"
         ? { name, type, default: "#6366F1" }
-        : type === "text"
-          ? { name, type }
-          : { name, type };
+        : type === "list"
+          ? { name, type, fields: [{ name: "label", type: "text", required: true }] }
+          : ({ name, type } as SlotT);
     onDoc({ ...doc, slots: [...doc.slots, slot] });
   }
   function update(i: number, patch: Partial<SlotT>, key: string) {

@@ -49,7 +49,75 @@ export const ColorSlot = T.Object(
   },
   { additionalProperties: false },
 );
-export const Slot = T.Union([TextSlot, ImageSlot, ColorSlot]);
+/** The most items a list slot's value may hold (its `max_items` may only lower it). */
+export const MAX_LIST_ITEMS = 100;
+/** The most fields one list item may declare. */
+export const MAX_LIST_FIELDS = 20;
+
+/** `2026-11-28`, `2026-11-28T18:30`, `2026-11-28T18:30:00Z`, `2026-11-28T18:30:00.5+02:00`. */
+export const ISO_DATE_PATTERN =
+  "^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})?)?$";
+
+export const NumberSlot = T.Object(
+  {
+    name: SlotName,
+    type: T.Literal("number"),
+    default: T.Optional(T.Number()),
+    description: T.Optional(T.String({ maxLength: 500 })),
+    /** Values below are refused. */
+    min: T.Optional(T.Number()),
+    /** Values above are refused. */
+    max: T.Optional(T.Number()),
+  },
+  { additionalProperties: false },
+);
+export const DateSlot = T.Object(
+  {
+    name: SlotName,
+    type: T.Literal("date"),
+    /** ISO 8601: a calendar date, or a date and time with an optional offset. */
+    default: T.Optional(T.String({ pattern: ISO_DATE_PATTERN, description: "ISO 8601 date or date-time" })),
+    description: T.Optional(T.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
+
+/** A field name of a list item: what `item.<field>` bindings and chart layers name. */
+export const ListFieldName = T.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" });
+
+/** One field of a list slot's items: a text, number, image or colour, required or not. */
+export const ListField = T.Object(
+  {
+    name: ListFieldName,
+    type: T.Union([T.Literal("text"), T.Literal("number"), T.Literal("image"), T.Literal("color")]),
+    /** An item without it is refused (a missing optional field leaves its layers' design values). */
+    required: T.Optional(T.Boolean({ default: false })),
+    /** Text fields: at most this many characters. */
+    max_length: T.Optional(T.Integer({ minimum: 1, maximum: 10_000 })),
+  },
+  { additionalProperties: false },
+);
+
+/** One item of a list slot's value: field name -> text (text, image, colour fields) or number. */
+export const ListItem = T.Record(ListFieldName, T.Union([T.String({ maxLength: 10_000 }), T.Number()]));
+
+export const ListSlot = T.Object(
+  {
+    name: SlotName,
+    type: T.Literal("list"),
+    fields: T.Array(ListField, { minItems: 1, maxItems: MAX_LIST_FIELDS }),
+    /** Items a value may hold, at most 100. */
+    max_items: T.Optional(T.Integer({ minimum: 1, maximum: MAX_LIST_ITEMS })),
+    default: T.Optional(T.Array(ListItem, { maxItems: MAX_LIST_ITEMS })),
+    description: T.Optional(T.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
+
+export const Slot = T.Union([TextSlot, ImageSlot, ColorSlot, NumberSlot, DateSlot, ListSlot]);
+
+/** A slot's value in a document's `sample`: text (text, image, colour, date slots), a number, or list items. */
+export const SampleValue = T.Union([T.String(), T.Number(), T.Array(ListItem, { maxItems: MAX_LIST_ITEMS })]);
 
 export const AnyLayer = T.Union([...LAYER_SCHEMAS]);
 
@@ -79,7 +147,7 @@ export const TemplateDocument = T.Object(
     slots: T.Array(Slot, { maxItems: 200 }),
     frames: T.Array(Frame, { minItems: 1, maxItems: 20 }),
     /** Example slot values for previews and docs (slot name -> value). */
-    sample: T.Optional(T.Record(T.String(), T.String())),
+    sample: T.Optional(T.Record(T.String(), SampleValue)),
     /**
      * The designer's brand colours, offered by the editor's colour fields; never drawn (rendering
      * ignores it, so adding or changing it changes no output).
@@ -107,6 +175,11 @@ export type SlotT = Static<typeof Slot>;
 export type TextSlotT = Static<typeof TextSlot>;
 export type ImageSlotT = Static<typeof ImageSlot>;
 export type ColorSlotT = Static<typeof ColorSlot>;
+export type NumberSlotT = Static<typeof NumberSlot>;
+export type DateSlotT = Static<typeof DateSlot>;
+export type ListSlotT = Static<typeof ListSlot>;
+export type ListFieldT = Static<typeof ListField>;
+export type ListItemT = Static<typeof ListItem>;
 /** The schema's own static type leaves layers untyped (the union is assembled at run time from the registry). */
 export type FrameT = Omit<Static<typeof Frame>, "layers"> & { layers: Layer[] };
 export type TemplateDocumentT = Omit<Static<typeof TemplateDocument>, "frames"> & { frames: FrameT[] };

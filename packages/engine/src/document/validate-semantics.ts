@@ -1,10 +1,10 @@
 import type { LayerBase } from "./layers/kind.ts";
 import { definitionOf, LAYER_DEFINITIONS } from "./layers/registry.ts";
 import { markupError, parseRichText } from "./rich-text.ts";
-import type { FrameT, Layer, SlotT, SlotType, TemplateDocumentT } from "./schema.ts";
+import type { FrameT, Layer, ListSlotT, SlotT, SlotType, TemplateDocumentT } from "./schema.ts";
 import { maskErrors } from "./validate-masks.ts";
 import { didYouMean, isRecord, joinPath, quoteList, type ValidationError } from "./validate-paths.ts";
-import { validateSlotValues } from "./values.ts";
+import { slotValueProblems, validateSlotValues } from "./values.ts";
 
 /** Groups inside groups, at most. The renderer recurses per level; real designs use 2 or 3. */
 export const MAX_GROUP_DEPTH = 32;
@@ -47,6 +47,18 @@ export function semanticErrors(doc: TemplateDocumentT): ValidationError[] {
       const markup = parseRichText(slot.default);
       if (!markup.ok) errors.push({ path: `${path}.default`, message: markupError(markup) });
     }
+    if (
+      (slot.type === "number" || slot.type === "date" || slot.type === "list") &&
+      slot.default !== undefined
+    ) {
+      for (const { at, message } of slotValueProblems(slot, slot.default)) {
+        errors.push({ path: `${path}.default${at}`, message });
+      }
+    }
+    if (slot.type === "number" && slot.min !== undefined && slot.max !== undefined && slot.min > slot.max) {
+      errors.push({ path: `${path}.max`, message: `must be at least the slot's min (${slot.min})` });
+    }
+    if (slot.type === "list") checkListFields(slot, path, errors);
     if (slot.type === "text" && slot.default !== undefined && slot.max_length !== undefined) {
       if ([...slot.default].length > slot.max_length) {
         errors.push({
@@ -76,6 +88,35 @@ export function semanticErrors(doc: TemplateDocumentT): ValidationError[] {
   }
   if (doc.palette !== undefined) checkPalette(doc.palette, errors);
   return errors;
+}
+
+/** A list's fields have distinct names; `max_length` is for text fields. */
+function checkListFields(slot: ListSlotT, slotPath: string, errors: ValidationError[]): void {
+  const seen = new Map<string, string>();
+  slot.fields.forEach((field, i) => {
+    const path = joinPath(`${slotPath}.fields`, i);
+    const first = seen.get(field.name);
+    if (first !== undefined) {
+      errors.push({
+        path: `${path}.name`,
+        message: `duplicate field name ${JSON.stringify(field.name)} (first at ${first})`,
+      });
+    } else seen.set(field.name, path);
+    if (field.max_length !== undefined && field.type !== "text") {
+      errors.push({
+        path: `${path}.max_length`,
+        message: `applies to text fields only (this is a ${field.type} field)`,
+      });
+    }
+  });
+}
+
+/**
+ * Whether a slot of type `actual` can feed a property that takes `expected`: a number or date slot
+ * also feeds text properties (shown as text, or through the text layer's `format`).
+ */
+export function slotFits(expected: SlotType, actual: SlotType): boolean {
+  return actual === expected || (expected === "text" && (actual === "number" || actual === "date"));
 }
 
 /** The brand palette lists each colour once (case does not make two colours). */
@@ -200,7 +241,7 @@ function checkBindings(
         path,
         message: `slot ${JSON.stringify(slotName)} does not exist${didYouMean(slotName, slots.keys())}`,
       });
-    } else if (slot.type !== expected) {
+    } else if (!slotFits(expected, slot.type)) {
       errors.push({
         path,
         message: `slot ${JSON.stringify(slotName)} is a ${slot.type} slot, but ${JSON.stringify(property)} needs ${expected === "image" ? "an" : "a"} ${expected} slot`,

@@ -63,7 +63,7 @@ describe("example templates", () => {
 
     it("has sample images that exist, are JPEG 800-1600 px and under 200 KB", async () => {
       for (const slot of doc.slots.filter((s) => s.type === "image")) {
-        const url = new URL(doc.sample?.[slot.name] ?? "", new URL(file, EXAMPLES_DIR));
+        const url = new URL(String(doc.sample?.[slot.name] ?? ""), new URL(file, EXAMPLES_DIR));
         expect(existsSync(url), url.pathname).toBe(true);
         expect(statSync(url).size).toBeLessThan(200 * 1024);
         const meta = await sharp(readFileSync(url)).metadata();
@@ -117,9 +117,10 @@ describe("example templates", () => {
     const sizes = layers.flatMap((l) => (l.type === "text" ? [l.font.size] : []));
     expect(sizes).toContain(64);
     expect(sizes).toContain(28);
-    expect(doc.sample?.headline?.length).toBeGreaterThanOrEqual(55);
-    expect(doc.sample?.headline?.length).toBeLessThanOrEqual(65);
-    expect(doc.sample?.excerpt?.split(/\s+/).length).toBeGreaterThanOrEqual(18);
+    const sample = doc.sample as Record<string, string>;
+    expect(sample.headline?.length).toBeGreaterThanOrEqual(55);
+    expect(sample.headline?.length).toBeLessThanOrEqual(65);
+    expect(sample.excerpt?.split(/\s+/).length).toBeGreaterThanOrEqual(18);
   });
 
   it("certificate uses serif faces and border strokes", () => {

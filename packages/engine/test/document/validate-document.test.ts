@@ -139,7 +139,7 @@ describe("validateDocument: schema errors name the JSON path, one per problem", 
       "bad slot type",
       (d) => (d.slots[1].type = "colour"),
       "slots[1].type",
-      'must be one of "text", "image", "color"',
+      'must be one of "text", "image", "color", "number", "date", "list"',
     ],
     [
       "slot colour default #FFF",

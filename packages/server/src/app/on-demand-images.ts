@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { deleteAsset } from "../domain/assets/delete-asset.ts";
+import type { SlotValue } from "../domain/document.ts";
 import type { Failure } from "../domain/failure.ts";
 import { canonicalPath, signatureMatches, stringToSign } from "../domain/image-urls/canonical.ts";
 import { type Modification, ownedAssets, resolveModifications } from "../domain/render-request.ts";
@@ -140,7 +141,7 @@ export function cacheKeyOf(input: {
   frame: string;
   scale: number;
   format: string;
-  values: Record<string, string>;
+  values: Record<string, SlotValue>;
 }): string {
   const values = Object.keys(input.values)
     .sort()
@@ -154,6 +155,14 @@ export function cacheKeyOf(input: {
     values,
   ]);
   return createHash("sha256").update(text).digest("hex");
+}
+
+function jsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -419,6 +428,19 @@ export function createOnDemandImages(deps: OnDemandDeps) {
         const color = /^[0-9A-Fa-f]{6}$/.test(value) ? `#${value}` : value;
         if (!/^#[0-9A-Fa-f]{6}$/.test(color)) return invalid(name, "A colour is #RRGGBB (or RRGGBB).");
         modifications.push({ name, color });
+      } else if (slot.type === "number") {
+        // A URL carries text: a number slot's value is a decimal number (`72`, `-0.5`, `1e3`).
+        const number = value.trim() === "" ? Number.NaN : Number(value);
+        if (!Number.isFinite(number)) return invalid(name, `Slot '${name}' is a number slot: give a number.`);
+        modifications.push({ name, number });
+      } else if (slot.type === "date") {
+        modifications.push({ name, date: value });
+      } else if (slot.type === "list") {
+        const items = jsonOrNull(value);
+        if (!Array.isArray(items)) {
+          return invalid(name, `Slot '${name}' is a list slot: give its items as a JSON array.`);
+        }
+        modifications.push({ name, items });
       } else {
         if (value.length > 10_000) return invalid(name, "A text is at most 10,000 characters.");
         modifications.push({ name, text: value });

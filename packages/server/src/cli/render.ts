@@ -1,6 +1,6 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
-import { type TemplateDocumentT, validateDocument } from "@pictor/engine";
+import { type SlotValue, type TemplateDocumentT, validateDocument } from "@pictor/engine";
 import type { OutputFormat as ImageFormat, NodeRenderResult } from "@pictor/render-node";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { makeDirectories } from "../adapters/files/make-directories.ts";
@@ -181,16 +181,47 @@ function imageSlotNames(document: TemplateDocumentT): Set<string> {
   return new Set(document.slots.filter((s) => s.type === "image").map((s) => s.name));
 }
 
+/**
+ * `--set` values are text: a number slot's becomes a number and a list slot's is read as JSON (its
+ * items), so the engine checks them as it checks an API request's. Text that is neither stays text,
+ * and the engine refuses it with the slot's reason.
+ */
+function typedValues(document: TemplateDocumentT, values: Record<string, string>): Record<string, SlotValue> {
+  const types = new Map(document.slots.map((slot) => [slot.name, slot.type]));
+  const typed: Record<string, SlotValue> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const type = types.get(name);
+    if (type === "number" && value.trim() !== "" && Number.isFinite(Number(value)))
+      typed[name] = Number(value);
+    else if (type === "list") typed[name] = parsedOr(value);
+    else typed[name] = value;
+  }
+  return typed;
+}
+
+function parsedOr(value: string): SlotValue {
+  try {
+    return JSON.parse(value) as SlotValue;
+  } catch {
+    return value;
+  }
+}
+
 /** Relative file paths become absolute against `base`; URLs and empty values stay as they are. */
 function anchorImageValues(
-  values: Record<string, string>,
+  values: Readonly<Record<string, SlotValue>>,
   imageSlots: Set<string>,
   base: string,
-): Record<string, string> {
-  const anchored: Record<string, string> = {};
+): Record<string, SlotValue> {
+  const anchored: Record<string, SlotValue> = {};
   for (const [name, value] of Object.entries(values)) {
-    const isFile = imageSlots.has(name) && value !== "" && !REMOTE.test(value) && !isAbsolute(value);
-    anchored[name] = isFile ? resolve(base, value) : value;
+    const isFile =
+      typeof value === "string" &&
+      imageSlots.has(name) &&
+      value !== "" &&
+      !REMOTE.test(value) &&
+      !isAbsolute(value);
+    anchored[name] = isFile ? resolve(base, value as string) : value;
   }
   return anchored;
 }
@@ -294,7 +325,7 @@ async function renderCommand(templateArg: string, flags: RenderFlags): Promise<n
     const sample = flags.sample ? (document.sample ?? {}) : {};
     const values = {
       ...anchorImageValues(sample, imageSlots, templateDir),
-      ...anchorImageValues(flags.set, imageSlots, process.cwd()),
+      ...anchorImageValues(typedValues(document, flags.set), imageSlots, process.cwd()),
     };
     if (format === "pdf")
       return await renderPdfFile(document, values, flags, templateArg, templateDir, renderNode);
@@ -351,7 +382,7 @@ function pdfFrames(document: TemplateDocumentT, flags: RenderFlags): string[] {
 
 async function renderPdfFile(
   document: TemplateDocumentT,
-  values: Record<string, string>,
+  values: Record<string, SlotValue>,
   flags: RenderFlags,
   templateArg: string,
   templateDir: string,

@@ -1,5 +1,5 @@
 // The one place the server names the engine's document model.
-export type { SlotT, TemplateDocumentT } from "@pictor/engine";
+export type { SlotT, SlotValue, SlotValueError, SlotValues, TemplateDocumentT } from "@pictor/engine";
 export {
   checkRenderValues,
   frameImages,

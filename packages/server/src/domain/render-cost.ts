@@ -1,7 +1,7 @@
 import { DRAWING_HEAP_BYTES, estimateRenderCost, type RenderCost } from "@pictor/render-node/cost";
 import type { AssetRecord, AssetStore } from "../ports/asset-store.ts";
 import type { OutputFormat } from "../ports/render-store.ts";
-import { frameImages, type TemplateDocumentT } from "./document.ts";
+import { frameImages, type SlotValue, type TemplateDocumentT } from "./document.ts";
 import { type Failure, fail, type Result } from "./failure.ts";
 import { assetIdOf } from "./render-request.ts";
 
@@ -16,7 +16,7 @@ export interface RenderShape {
   /** The frames drawn, in order: one for an image, a PDF's pages. */
   frames: readonly string[];
   scale: number;
-  values: Record<string, string>;
+  values: Record<string, SlotValue>;
   format: OutputFormat;
 }
 

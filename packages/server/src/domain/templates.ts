@@ -35,7 +35,7 @@ function* imageSlotValues(
       yield { slot: slot.name, what: "default", path: `document.slots[${i}].default`, value: slot.default };
     }
     const sample = doc.sample && Object.hasOwn(doc.sample, slot.name) ? doc.sample[slot.name] : undefined;
-    if (sample !== undefined) {
+    if (typeof sample === "string") {
       const key = IDENTIFIER.test(slot.name) ? `.${slot.name}` : `[${JSON.stringify(slot.name)}]`;
       yield { slot: slot.name, what: "sample value", path: `document.sample${key}`, value: sample };
     }
@@ -94,7 +94,7 @@ async function checkAssetRefs(
           ...input,
           slots: input.slots.map((slot) => {
             const value = mapped.default.get(slot.name);
-            return value === undefined ? slot : { ...slot, default: value };
+            return value === undefined || slot.type !== "image" ? slot : { ...slot, default: value };
           }),
           ...(input.sample && {
             // fromEntries: a slot may be named `__proto__`.

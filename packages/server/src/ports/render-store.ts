@@ -1,4 +1,4 @@
-import type { TemplateDocumentT } from "../domain/document.ts";
+import type { SlotValue, TemplateDocumentT } from "../domain/document.ts";
 import type { AssetRecord } from "./asset-store.ts";
 import type { OutboxEventInput } from "./webhook-outbox.ts";
 
@@ -30,7 +30,7 @@ export interface RenderRecord {
   width: number;
   height: number;
   /** Slot values as the worker consumes them (image references already resolved to asset:// where owned). */
-  values: Record<string, string>;
+  values: Record<string, SlotValue>;
   metadata: Record<string, string>;
   tags: string[];
   webhookUrl: string | null;

@@ -1,4 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
+import type { ListItemValue } from "../../api.ts";
 import type { SlotT, SlotType } from "../schema.ts";
 import type { ValidationError } from "../validate-paths.ts";
 import type { SlotValueError } from "../values.ts";
@@ -42,6 +43,22 @@ export interface PropertyValues {
     designPath: string,
     layerId: string | null,
   ): BoundValue;
+  /** A property bound to a number slot (or a number field of a list item). */
+  number(
+    bind: Readonly<Record<string, string>> | undefined,
+    property: string,
+    designValue: number,
+    designPath: string,
+    layerId: string | null,
+  ): { value: number; slot: string | null; path: string };
+  /** A property bound to a list slot: its items. */
+  list(
+    bind: Readonly<Record<string, string>> | undefined,
+    property: string,
+    designValue: readonly ListItemValue[],
+    designPath: string,
+    layerId: string | null,
+  ): { value: readonly ListItemValue[]; slot: string | null; path: string };
 }
 
 /**

@@ -101,7 +101,7 @@ export const ratingDefinition = defineLayer<RatingLayerT>({
     if (typeof design === "string") errors.push({ path: `${path}.value`, message: design });
     const slot = layer.bind?.value;
     const fallback = slot === undefined ? undefined : doc.slots.get(slot)?.default;
-    if (slot !== undefined && fallback !== undefined) {
+    if (slot !== undefined && typeof fallback === "string") {
       const checked = parseRating(fallback, max);
       if (typeof checked === "string") {
         errors.push({

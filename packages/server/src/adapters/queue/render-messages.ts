@@ -1,4 +1,4 @@
-import type { TemplateDocumentT } from "../../domain/document.ts";
+import type { SlotValue, TemplateDocumentT } from "../../domain/document.ts";
 import type { OutputFormat, RenderWarningView } from "../../ports/render-store.ts";
 import type { S3BlobStoreConfig } from "../s3/blob-store.ts";
 
@@ -22,7 +22,7 @@ export interface RenderTask {
    * when the render was accepted (ISO; the document's creation date).
    */
   pdf?: { frames: string[]; dpi: number; createdAt: string };
-  values: Record<string, string>;
+  values: Record<string, SlotValue>;
   scale: number;
   format: OutputFormat;
   quality: number | null;

@@ -19,6 +19,21 @@ const Modification = T.Object(
     text: T.Optional(T.String({ maxLength: 10_000 })),
     image_url: T.Optional(T.String({ minLength: 1, maxLength: 2048 })),
     color: T.Optional(T.String({ pattern: "^#[0-9A-Fa-f]{6}$", description: "#RRGGBB" })),
+    number: T.Optional(T.Number({ description: "Number slots (a Pictor extension): a JSON number" })),
+    date: T.Optional(
+      T.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'Date slots (a Pictor extension): ISO 8601, "2026-11-28" or "2026-11-28T18:30:00Z"',
+      }),
+    ),
+    items: T.Optional(
+      T.Array(T.Record(T.String({ maxLength: 64 }), T.Union([T.String({ maxLength: 10_000 }), T.Number()])), {
+        maxItems: 100,
+        description:
+          "List slots (a Pictor extension): the items, at most 100, each field name -> text or number as the slot's fields declare",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
