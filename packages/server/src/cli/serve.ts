@@ -62,6 +62,21 @@ export function registerServeCommand(program: Command): void {
         // The render threads started already would keep the process alive.
         process.exit(EXIT_USAGE);
       }
+      // Listening before the banner is printed: whoever reads it may stop the server at once, and a
+      // SIGTERM with no listener kills the process without the graceful close.
+      const stopped = new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off("SIGTERM", stop);
+          process.off("SIGINT", stop);
+          server.close().then(resolve, (error) => {
+            process.stderr.write(`pictor: shutdown failed: ${String(error)}\n`);
+            process.exitCode = 1;
+            resolve();
+          });
+        };
+        process.on("SIGTERM", stop);
+        process.on("SIGINT", stop);
+      });
       // The key goes to stdout once, as plain text for a person; logs (JSON, stderr) never carry it.
       let banner = server.url
         ? `Pictor API listening on ${server.url}${config.role === "all" ? "" : ` (role ${config.role})`}\n` +
@@ -76,19 +91,7 @@ export function registerServeCommand(program: Command): void {
       }
       // One write, so whoever reads the first line also has the key.
       process.stdout.write(banner);
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off("SIGTERM", stop);
-          process.off("SIGINT", stop);
-          server.close().then(resolve, (error) => {
-            process.stderr.write(`pictor: shutdown failed: ${String(error)}\n`);
-            process.exitCode = 1;
-            resolve();
-          });
-        };
-        process.on("SIGTERM", stop);
-        process.on("SIGINT", stop);
-      });
+      await stopped;
     });
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { runPictor, scratchForPictor, spawnServe } from "./serve-process.ts";
+import { exited, runPictor, scratchForPictor, spawnServe } from "./serve-process.ts";
 
 const { dir, children } = scratchForPictor("pictor-port-busy-");
 
@@ -54,5 +54,8 @@ it("the banner says so when the examples directory gave the trial account no sta
   expect(started.stdout()).toContain(
     "created with 30 credits and no starter templates (the examples directory has none).\n",
   );
+  // A SIGTERM as soon as the banner is read finds the handler in place: a graceful close, exit 0
+  // (with no listener the signal would kill the process).
   started.child.kill("SIGTERM");
+  expect(await exited(started.child)).toEqual({ code: 0, signal: null });
 });
