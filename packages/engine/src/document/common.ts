@@ -130,6 +130,29 @@ export const VisibleWhen = T.Union([
   T.Object({ slot: SlotName, equals: T.String({ maxLength: 10_000 }) }, { additionalProperties: false }),
 ]);
 
+/** How a layer sizes itself on one axis: its own size, its content's (`hug`), or a share of its stack (`fill`). */
+export const Sizing = T.Union([T.Literal("fixed"), T.Literal("hug"), T.Literal("fill")], {
+  default: "fixed",
+  description:
+    "fixed: the layer's own width/height; hug: its content's size (text, stacks), up to max_width/max_height; fill: a share of what its stack has left (inside a stack only)",
+});
+
+/**
+ * How a layer sizes itself, per axis (both `fixed` when absent). `hug` grows or shrinks the box to
+ * its content (a text's lines, a stack's children and padding), never beyond `max_width` /
+ * `max_height`; past the maximum a text wraps, shrinks or is cut as its `fit` says. `fill` takes a
+ * share of the free space of the stack the layer is in (elsewhere it is the layer's own size).
+ */
+export const Layout = T.Object(
+  {
+    width: T.Optional(Sizing),
+    height: T.Optional(Sizing),
+    max_width: T.Optional(T.Number({ exclusiveMinimum: 0, maximum: 100_000 })),
+    max_height: T.Optional(T.Number({ exclusiveMinimum: 0, maximum: 100_000 })),
+  },
+  { additionalProperties: false },
+);
+
 /** Properties every layer kind has. */
 export const layerCommon = {
   id: T.String({ minLength: 1, maxLength: 64 }),
@@ -151,6 +174,7 @@ export const layerCommon = {
   blend_mode: T.Optional(BlendMode),
   mask: T.Optional(Mask),
   visible_when: T.Optional(VisibleWhen),
+  layout: T.Optional(Layout),
 };
 
 export type HexColorT = Static<typeof HexColor>;
@@ -162,6 +186,8 @@ export type DropShadowT = Static<typeof DropShadow>;
 export type BlendModeT = Static<typeof BlendMode>;
 export type MaskT = Static<typeof Mask>;
 export type VisibleWhenT = Static<typeof VisibleWhen>;
+export type SizingT = Static<typeof Sizing>;
+export type LayoutT = Static<typeof Layout>;
 
 /** The common properties as one object schema (for types; kinds spread `layerCommon` into their own). */
 export const LayerCommon = T.Object(layerCommon);

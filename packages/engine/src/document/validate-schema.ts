@@ -5,15 +5,15 @@ import {
   type ValueErrorIterator,
   ValueErrorType,
 } from "@sinclair/typebox/compiler";
-import { GroupLayer, TemplateDocument, type TemplateDocumentT } from "./schema.ts";
+import { CONTAINER_SCHEMAS, TemplateDocument, type TemplateDocumentT } from "./schema.ts";
 import { didYouMean, isRecord, pointerToPath, quoteList, type ValidationError } from "./validate-paths.ts";
 
 /** Compiled once per process (and per browser tab): the checker is generated code, ~10x faster than Value.Check. */
-const checker = TypeCompiler.Compile(TemplateDocument);
+const checker = TypeCompiler.Compile(TemplateDocument, [...CONTAINER_SCHEMAS]);
 
-/** `$ref` targets inside the document schema (the recursive group layer refers to itself by id). */
+/** `$ref` targets inside the document schema (containers' children refer to groups and stacks by id). */
 const schemasById = new Map<string, TSchema>([
-  ["GroupLayer", GroupLayer],
+  ...CONTAINER_SCHEMAS.map((schema): [string, TSchema] => [schema.$id as string, schema]),
   ["TemplateDocumentV3", TemplateDocument],
 ]);
 

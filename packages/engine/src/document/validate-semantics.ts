@@ -137,7 +137,13 @@ function checkFrame(frame: FrameT, path: string, slots: Map<string, SlotT>, erro
   const ids = new Map<string, string>();
   const layersById = new Map<string, LayerBase>();
   const placed: { layer: Layer; path: string }[] = [];
-  const visit = (layers: readonly Layer[], parentPath: string, depth: number): void => {
+  // `nesting`: how many containers of each kind enclose these layers (a kind may cap it: maxNesting).
+  const visit = (
+    layers: readonly Layer[],
+    parentPath: string,
+    depth: number,
+    nesting: ReadonlyMap<string, number>,
+  ): void => {
     layers.forEach((layer, i) => {
       const layerPath = joinPath(joinPath(parentPath, "layers"), i);
       const first = ids.get(layer.id);
@@ -151,24 +157,32 @@ function checkFrame(frame: FrameT, path: string, slots: Map<string, SlotT>, erro
         layersById.set(layer.id, layer);
       }
       placed.push({ layer, path: layerPath });
-      const children = definitionOf(layer).children?.(layer);
+      const definition = definitionOf(layer);
+      const children = definition.children?.(layer);
       if (children) {
+        const nested = (nesting.get(layer.type) ?? 0) + 1;
         if (depth >= MAX_GROUP_DEPTH) {
           errors.push({
             path: layerPath,
             message: `groups are nested too deeply (at most ${MAX_GROUP_DEPTH} levels)`,
           });
-        } else visit(children as Layer[], layerPath, depth + 1);
+        } else if (definition.maxNesting !== undefined && nested > definition.maxNesting) {
+          errors.push({
+            path: layerPath,
+            message: `${layer.type} layers are nested too deeply (at most ${definition.maxNesting} inside each other)`,
+          });
+        } else visit(children as Layer[], layerPath, depth + 1, new Map(nesting).set(layer.type, nested));
       }
     });
   };
-  visit(frame.layers, path, 0);
+  visit(frame.layers, path, 0, new Map());
   const context = { slots, layersById };
   for (const { layer, path: layerPath } of placed) {
     const kind = definitionOf(layer);
     checkPaints(layer, kind.paints ?? [], layerPath, errors);
     checkBindings(layer, `a ${kind.type} layer`, kind, layerPath, slots, errors);
     checkCondition(layer, layerPath, slots, errors);
+    checkLayout(layer, kind, layerPath, errors);
     for (const error of maskErrors(layer, layerPath, ids, layersById)) errors.push(error);
     for (const error of kind.validate?.(layer, layerPath, context) ?? []) errors.push(error);
   }
@@ -262,4 +276,30 @@ function checkCondition(
     path: `${layerPath}.visible_when.slot`,
     message: `slot ${JSON.stringify(condition.slot)} does not exist${didYouMean(condition.slot, slots.keys())}`,
   });
+}
+
+/** `hug` only where the kind can measure its content; no resizing of kinds that keep their size. */
+function checkLayout(
+  layer: Layer,
+  kind: { type: string; hugs?: boolean; keepsSize?: boolean },
+  path: string,
+  errors: ValidationError[],
+): void {
+  const layout = layer.layout;
+  if (layout === undefined) return;
+  for (const axis of ["width", "height"] as const) {
+    const sizing = layout[axis] ?? "fixed";
+    if (sizing === "fixed") continue;
+    if (kind.keepsSize === true) {
+      errors.push({
+        path: `${path}.layout.${axis}`,
+        message: `must be "fixed": a ${kind.type} layer keeps its size (its pixels are prepared at that size)`,
+      });
+    } else if (sizing === "hug" && kind.hugs !== true) {
+      errors.push({
+        path: `${path}.layout.${axis}`,
+        message: `cannot be "hug": a ${kind.type} layer has no content size to hug (text and stack layers do)`,
+      });
+    }
+  }
 }

@@ -38,6 +38,9 @@ export interface PaintContext {
    * borders) can follow it.
    */
   mask: Path | null;
-  /** Paints child layers (a group's) with every common property applied; `path` is the parent's JSON path. */
-  paintLayers(layers: readonly Layer[], path: string): void;
+  /**
+   * Paints child layers (a group's) with every common property applied; `path` is the parent's JSON
+   * path, `paths` each layer's own when they are not `path.layers[i]` (a stack's laid-out children).
+   */
+  paintLayers(layers: readonly Layer[], path: string, paths?: readonly string[]): void;
 }

@@ -1,4 +1,5 @@
 import type { Layer } from "../document/schema.ts";
+import { hugsContent } from "./arrange.ts";
 import type { Bindings } from "./bindings.ts";
 import { kindOf } from "./painters/registry.ts";
 
@@ -16,7 +17,10 @@ export function isDrawn(layer: Layer, bindings: Bindings | null): boolean {
     return false;
   const kind = kindOf(layer);
   return (
-    kind.children !== undefined || kind.drawsWithoutArea === true || (layer.width > 0 && layer.height > 0)
+    kind.children !== undefined ||
+    kind.drawsWithoutArea === true ||
+    (layer.width > 0 && layer.height > 0) ||
+    hugsContent(layer)
   );
 }
 

@@ -156,7 +156,7 @@ export function createEngine({
         scale,
         paint,
         mask: null,
-        paintLayers: (layers, parentPath) => paintLayers(ctx, layers, parentPath),
+        paintLayers: (layers, parentPath, paths) => paintLayers(ctx, layers, parentPath, null, paths),
       };
       // What lies under each top-level layer: the background, and where the layers before may have drawn.
       const underlays =

@@ -11,7 +11,9 @@ export type EngineErrorCode =
   /** Rich text whose markup does not parse (validation refuses such values before rendering). */
   | "invalid_markup"
   /** A `{ layer }` mask names no sibling layer with an outline (validation refuses such documents). */
-  | "invalid_mask";
+  | "invalid_mask"
+  /** A document past a limit validation enforces (a stack with too many children). */
+  | "invalid_document";
 
 /**
  * Bad render input. `path` is the JSON path of the offending value (e.g. `scale`,

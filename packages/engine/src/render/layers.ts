@@ -1,5 +1,6 @@
 import type { Canvas, Path } from "canvaskit-wasm";
 import type { Layer } from "../document/schema.ts";
+import { laidOut } from "./arrange.ts";
 import type { PaintContext } from "./context.ts";
 import { type AxisAligned, axisAligned, inDeviceSpace } from "./device-space.ts";
 import { isDrawn } from "./drawn-layers.ts";
@@ -20,10 +21,12 @@ export function paintLayers(
   layers: readonly Layer[],
   path: string,
   underlays: Underlays | null = null,
+  paths?: readonly string[],
 ): void {
   layers.forEach((layer, index) => {
-    if (isDrawn(layer, ctx.bindings))
-      paintLayer(ctx, layer, `${path}.layers[${index}]`, layers, underlays, index);
+    if (!isDrawn(layer, ctx.bindings)) return;
+    const layerPath = paths?.[index] ?? `${path}.layers[${index}]`;
+    paintLayer(ctx, laidOut(ctx, layer, layerPath), layerPath, layers, underlays, index);
   });
 }
 
@@ -42,8 +45,9 @@ export function paintLayersFrom(
   for (let index = start; index < layers.length; index++) {
     before(index);
     const layer = layers[index] as Layer;
-    if (isDrawn(layer, ctx.bindings))
-      paintLayer(ctx, layer, `${path}.layers[${index}]`, layers, underlays, index);
+    if (!isDrawn(layer, ctx.bindings)) continue;
+    const layerPath = `${path}.layers[${index}]`;
+    paintLayer(ctx, laidOut(ctx, layer, layerPath), layerPath, layers, underlays, index);
   }
   before(layers.length);
 }
@@ -139,7 +143,7 @@ function drawLayer(
         const inRaster: PaintContext = {
           ...ctx,
           canvas: offscreen,
-          paintLayers: (layers, parentPath) => paintLayers(inRaster, layers, parentPath),
+          paintLayers: (layers, parentPath, paths) => paintLayers(inRaster, layers, parentPath, null, paths),
         };
         drawContent(inRaster, layer, kind, path, mask);
       });

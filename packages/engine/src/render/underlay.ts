@@ -30,12 +30,13 @@ export interface Underlay {
 /**
  * Where a top-level layer may draw, in device pixels: its box widened by its kind's overhang and its
  * shadows' reach (what bounds its offscreen layer too), plus a pixel for rounding; nothing when it is
- * hidden; null when unknown (a group, a turned layer).
+ * hidden; null when unknown (a container, a turned layer, a box that follows its content).
  */
 export function drawnArea(layer: Layer, bindings: Bindings, t: AxisAligned): DeviceRect | "none" | null {
   if (!isDrawn(layer, bindings)) return "none";
   const kind = kindOf(layer);
-  if (kind.children || (layer.rotation ?? 0) !== 0) return null;
+  // A layer whose box follows its content (layout) is not where its design box says.
+  if (kind.children || (layer.rotation ?? 0) !== 0 || layer.layout !== undefined) return null;
   return layerArea(layer, kind, t);
 }
 

@@ -9,6 +9,7 @@ import type {
   PolygonLayerT,
   ShapeLayerT,
   SlotT,
+  StackLayerT,
   StarLayerT,
   TemplateDocumentT,
   TextLayerT,
@@ -127,6 +128,12 @@ export function groupLayer(
   fields: Optional<GroupLayerT, "id" | "type" | "x" | "y" | "width" | "height">,
 ): GroupLayerT {
   return { id: "group", type: "group", x: 0, y: 0, width: 200, height: 200, ...fields };
+}
+
+export function stackLayer(
+  fields: Optional<StackLayerT, "id" | "type" | "x" | "y" | "width" | "height">,
+): StackLayerT {
+  return { id: "stack", type: "stack", x: 0, y: 0, width: 200, height: 200, ...fields };
 }
 
 export interface DocumentOptions {

@@ -9,19 +9,18 @@ export interface GroupLayerT extends LayerCommonT {
   layers: Layer[];
 }
 
-/** The group schema refers to itself; its children are any leaf kind or another group. */
-export function groupSchema(leafSchemas: readonly TSchema[]): TSchema {
-  return T.Recursive(
-    (Self) =>
-      T.Object(
-        {
-          ...layerCommon,
-          type: T.Literal("group"),
-          layers: T.Array(T.Union([...leafSchemas, Self]), { maxItems: 500 }),
-        },
-        { additionalProperties: false },
-      ),
-    { $id: "GroupLayer" },
+/**
+ * The group schema, given the schema of one child (any leaf kind, or a container by `$ref`: groups
+ * and stacks nest in each other, registry.ts).
+ */
+export function groupSchema(child: TSchema): TSchema {
+  return T.Object(
+    {
+      ...layerCommon,
+      type: T.Literal("group"),
+      layers: T.Array(child, { maxItems: 500 }),
+    },
+    { additionalProperties: false, $id: "GroupLayer" },
   );
 }
 

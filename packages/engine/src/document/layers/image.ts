@@ -51,6 +51,7 @@ export const imageDefinition = defineLayer<ImageLayerT>({
   schema: ImageLayer,
   bindable: { src: "image", "border.color": "color", ...DUOTONE_BINDABLE },
   paints: ["border.color"],
+  keepsSize: true,
   validate(layer, path) {
     const errors: ValidationError[] = [];
     const bound = (property: string, missing: boolean, what: string) => {

@@ -83,6 +83,18 @@ export interface LayerDefinition<L extends LayerBase = LayerBase> {
    * painter draws the outline (`outline`; the painter registry checks the two agree).
    */
   readonly canMask?: boolean;
+  /**
+   * Its box can hug its content (`layout.width`/`height: "hug"`): its painter measures it (text lines,
+   * a stack's children). Other kinds refuse `hug`.
+   */
+  readonly hugs?: boolean;
+  /**
+   * Its box never changes size (`fill`, `hug` and a stack's stretch leave it as designed): the host
+   * prepares its pixels at that size before drawing (images).
+   */
+  readonly keepsSize?: boolean;
+  /** Layers of this kind nested inside each other, at most (validation refuses deeper nesting). */
+  readonly maxNesting?: number;
   /** Child layers, for kinds that contain others (groups): visited for validation, images and fonts. */
   children?(layer: L): readonly LayerBase[];
   /** Rules JSON Schema cannot express (sizes that must agree, names that must exist). */

@@ -1,4 +1,4 @@
-import type { TSchema } from "@sinclair/typebox";
+import { Type as T, type TSchema } from "@sinclair/typebox";
 import { barcodeDefinition } from "./barcode.ts";
 import { chartDefinition } from "./chart.ts";
 import { type GroupLayerT, groupDefinition, groupSchema } from "./group.ts";
@@ -12,6 +12,7 @@ import { progressDefinition } from "./progress.ts";
 import { qrDefinition } from "./qr.ts";
 import { ratingDefinition } from "./rating.ts";
 import { shapeDefinition } from "./shape.ts";
+import { type StackLayerT, stackDefinition, stackSchema } from "./stack.ts";
 import { starDefinition } from "./star.ts";
 import { textDefinition } from "./text.ts";
 
@@ -40,6 +41,7 @@ export {
 export { QrLayer, type QrLayerT } from "./qr.ts";
 export { RatingLayer, type RatingLayerT } from "./rating.ts";
 export { CornerRadius, ShapeLayer, type ShapeLayerT, Stroke } from "./shape.ts";
+export { MAX_STACK_CHILDREN, MAX_STACK_DEPTH, Padding, type StackLayerT } from "./stack.ts";
 export { StarLayer, type StarLayerT } from "./star.ts";
 export { Font, type FontT, TextLayer, type TextLayerT } from "./text.ts";
 
@@ -47,7 +49,7 @@ export { Font, type FontT, TextLayer, type TextLayerT } from "./text.ts";
  * Every layer type the document knows, in one table, in the order the schema's union lists them.
  * Adding a type is its file in this folder (schema, bindable properties, rules), a line here (and its
  * public names above), and its painter in render/painters/; nothing else switches over layer types.
- * The group comes last: its schema is built from these.
+ * The containers (group, stack) come last: their schemas are built from these.
  */
 const LEAF_DEFINITIONS = [
   textDefinition,
@@ -69,16 +71,30 @@ const LEAF_DEFINITIONS = [
 type LayerOf<D> = D extends LayerDefinition<infer L> ? L : never;
 
 /** Any layer of a document: derived from the table, so a new type needs no second list. */
-export type Layer = LayerOf<(typeof LEAF_DEFINITIONS)[number]> | GroupLayerT;
+export type Layer = LayerOf<(typeof LEAF_DEFINITIONS)[number]> | GroupLayerT | StackLayerT;
 
 /** The layer of one type: `LayerOfType<"text">` is a text layer. */
 export type LayerOfType<K extends Layer["type"]> = Extract<Layer, { type: K }>;
 
-export const GroupLayer = groupSchema(LEAF_DEFINITIONS.map((definition) => definition.schema));
+/**
+ * What a container holds: any leaf kind, or a container by `$ref` to its `$id` (groups and stacks nest
+ * in each other; validate-schema.ts compiles the checker with both as references).
+ */
+export const ChildLayer = T.Union([
+  ...LEAF_DEFINITIONS.map((definition) => definition.schema),
+  T.Ref("GroupLayer"),
+  T.Ref("StackLayer"),
+]);
+
+export const GroupLayer = groupSchema(ChildLayer);
+export const StackLayer = stackSchema(ChildLayer);
+/** The containers' schemas, by the `$id` their children's `$ref`s name. */
+export const CONTAINER_SCHEMAS: readonly TSchema[] = [GroupLayer, StackLayer];
 
 export const LAYER_DEFINITIONS: readonly LayerDefinition[] = [
   ...LEAF_DEFINITIONS,
   groupDefinition(GroupLayer),
+  stackDefinition(StackLayer),
 ] as unknown as LayerDefinition[];
 export const LAYER_SCHEMAS: readonly TSchema[] = LAYER_DEFINITIONS.map((definition) => definition.schema);
 

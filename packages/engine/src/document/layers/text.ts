@@ -89,6 +89,7 @@ export const textDefinition = defineLayer<TextLayerT>({
   bindable: { text: "text", color: "color", "stroke.color": "color", "highlight.color": "color" },
   paints: ["color", "stroke.color", "highlight.color"],
   fontFamilies: (layer) => [layer.font.family],
+  hugs: true,
   validate(layer, path, doc) {
     const errors = [];
     const textSlot = layer.bind?.text === undefined ? undefined : doc.slots.get(layer.bind.text);

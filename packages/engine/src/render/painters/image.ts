@@ -31,6 +31,9 @@ export const imagePainter = definePainter<ImageLayerT>({
     builder.addRRect(rrect);
     return { outline: builder.detachAndDelete(), alpha: 1, rrect };
   },
+  // An image whose source resolves empty draws nothing: a stack gives it no space.
+  isEmpty: (layer, path, bindings) =>
+    bindings.resolve(layer.bind, "src", layer.src, `${path}.src`, layer.id).value === "",
   images(layer, path, bindings, scale) {
     const request = imageRequestFor(layer, path, bindings, scale);
     return request ? [request] : [];

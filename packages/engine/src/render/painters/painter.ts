@@ -48,6 +48,22 @@ export interface LayerPainter<L extends LayerBase = LayerBase> {
    * empty box draw nothing and are skipped.
    */
   readonly drawsWithoutArea?: boolean;
+  /**
+   * The size of the layer's content for `layout: hug` (kinds whose definition says `hugs`): given a
+   * width and/or a height, null where the content may take what it wants. `arranger` measures and
+   * places children (a stack's).
+   */
+  measure?(ctx: PaintContext, layer: L, path: string, box: SizeQuery, arranger: Arranger): Size;
+  /**
+   * A container that places its children itself (a stack): the layer, in its final box, with its
+   * children moved and sized (copies; the document is never changed).
+   */
+  arrange?(ctx: PaintContext, layer: L, path: string, arranger: Arranger): L;
+  /**
+   * Whether the layer shows nothing in this render though it is drawn (a text or image whose bound
+   * value is empty): a stack gives it no space.
+   */
+  isEmpty?(layer: L, path: string, bindings: Bindings): boolean;
   /** Images the host must prepare for this layer (after binding). */
   images?(layer: L, path: string, bindings: Bindings, scale: number): ImageRequest[];
   /**
@@ -56,6 +72,31 @@ export interface LayerPainter<L extends LayerBase = LayerBase> {
    * bound. Kinds that draw paths and glyphs straight onto the canvas leave it out.
    */
   cost?(layer: L, path: string, ctx: CostContext): KindCost;
+}
+
+export interface Size {
+  width: number;
+  height: number;
+}
+
+/** A measure's question: the width and height given, null where the content decides. */
+export interface SizeQuery {
+  width: number | null;
+  height: number | null;
+}
+
+/** What a container's `measure` and `arrange` use for its children (render/arrange.ts). */
+export interface Arranger {
+  /** Whether a child takes space in this render: drawn (visible, its condition holds) and not empty. */
+  shows(layer: LayerBase, path: string): boolean;
+  /** How a child sizes itself on each axis, as its kind allows (an image is always fixed). */
+  sizing(layer: LayerBase): { width: "fixed" | "hug" | "fill"; height: "fixed" | "hug" | "fill" };
+  /** Whether a container may stretch the child across (not a kind that keeps its size). */
+  stretches(layer: LayerBase): boolean;
+  /** A child's content size (within its own maximum); its own size on an axis its kind cannot hug. */
+  measure(layer: LayerBase, path: string, box: SizeQuery): Size;
+  /** A child placed in its final box: a container child's own children arranged in turn. */
+  place(layer: LayerBase, path: string): LayerBase;
 }
 
 /** Bytes by where they live: CanvasKit's WebAssembly heap, or outside it (JS typed arrays). */

@@ -13,6 +13,7 @@ import { progressPainter } from "./progress.ts";
 import { qrPainter } from "./qr.ts";
 import { ratingPainter } from "./rating.ts";
 import { shapePainter } from "./shape.ts";
+import { stackPainter } from "./stack.ts";
 import { starPainter } from "./star.ts";
 import { textPainter } from "./text.ts";
 
@@ -36,6 +37,7 @@ const PAINTERS: { readonly [K in Layer["type"]]: LayerPainter<LayerOfType<K>> } 
   progress: progressPainter,
   chart: chartPainter,
   group: groupPainter,
+  stack: stackPainter,
 };
 
 function joined(): ReadonlyMap<string, RenderKind> {

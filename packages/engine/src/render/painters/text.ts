@@ -9,12 +9,19 @@ import { EngineError } from "../errors.ts";
 import { applyLetterCase, applyLetterCaseToRuns } from "../letter-case.ts";
 import { resolvePaint } from "../paint.ts";
 import { layoutText } from "../text-box.ts";
-import { isRightToLeft } from "../text-layout.ts";
+import { isRightToLeft, type TextSpec } from "../text-layout.ts";
 import { drawHighlights, drawTextPasses, firstColorOf } from "../text-styles.ts";
-import { type CostContext, definePainter, type KindCost } from "./painter.ts";
+import { type CostContext, definePainter, type KindCost, type Size, type SizeQuery } from "./painter.ts";
 
 export const textPainter = definePainter<TextLayerT>({
   paint: paintText,
+  measure: measureText,
+  // Text bound to an empty value (or designed empty) draws nothing: a stack gives it no space.
+  isEmpty(layer, path, bindings) {
+    const text = bindings.resolve(layer.bind, "text", layer.text, `${path}.text`, layer.id);
+    const runs = richRuns(bindings, text, layer.transform);
+    return (runs === undefined ? text.value : plainTextOf(runs)).trim() === "";
+  },
   // Glyphs may overhang their box (italics, accents, a last line cut by the height): allow two font
   // sizes, plus the outline and the highlight's padding.
   overhang: (layer) =>
@@ -43,37 +50,92 @@ function textCost(layer: TextLayerT, _path: string, ctx: CostContext): KindCost 
   return { drawing: { heap: 8 * pixels, outside: 0 } };
 }
 
-/** Draws a text layer in its local box (the canvas is already in the layer's coordinate space). */
-function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
+/** The text layer's paragraph spec in this render (after binding and letter case), or null: nothing to draw. */
+function textSpecOf(
+  ctx: PaintContext,
+  layer: TextLayerT,
+  path: string,
+): { spec: TextSpec; text: Resolved<string>; color: Resolved<PaintT> } | null {
   const text = ctx.bindings.resolve(layer.bind, "text", layer.text, `${path}.text`, layer.id);
   const color = resolvePaint(ctx.bindings, layer.bind, "color", layer.color, `${path}.color`, layer.id);
   const runs = richRuns(ctx.bindings, text, layer.transform);
   const content = runs === undefined ? applyLetterCase(text.value, layer.transform) : plainTextOf(runs);
-  if (content === "") return;
+  if (content === "") return null;
+  const font = layer.font;
+  const spec: TextSpec = {
+    text: content,
+    ...(runs === undefined ? {} : { runs }),
+    families: ctx.fonts.familiesFor(font.family),
+    size: font.size,
+    lineHeight: font.line_height ?? 1.2,
+    letterSpacing: font.letter_spacing ?? 0,
+    weight: font.weight ?? 400,
+    italic: font.style === "italic",
+    color: parseHexColor(firstColorOf(color.value), color.path),
+    // A gradient fill lays the glyphs out as they are recoloured, when it can (axis-aligned): one
+    // paragraph build fewer.
+    ...(typeof color.value !== "string" && axisAligned(ctx.canvas) !== null
+      ? { glyphs: ctx.gradientGlyphs.coverage }
+      : {}),
+    align: layer.align ?? "left",
+    rtl: isRightToLeft(content),
+    decoration:
+      (layer.underline === true ? ctx.ck.UnderlineDecoration : 0) |
+      (layer.strikethrough === true ? ctx.ck.LineThroughDecoration : 0),
+  };
+  return { spec, text, color };
+}
+
+// Room enough for any line: text measured for `hug` is laid out this wide or tall before its box is known.
+const UNBOUNDED = 1e6;
+
+/**
+ * The box a text's lines need at its design size (`layout: hug`): without a width, its longest line
+ * unwrapped; without a height, its lines at the width, each a full line height, with paragraph
+ * spacing. Past the box's maximum the painter shrinks or cuts the text as `fit` says.
+ */
+function measureText(ctx: PaintContext, layer: TextLayerT, path: string, box: SizeQuery): Size {
+  const resolved = textSpecOf(ctx, layer, path);
+  if (resolved === null) return { width: box.width ?? 0, height: box.height ?? 0 };
+  const { spec } = resolved;
+  let width = box.width;
+  if (width === null) {
+    const unwrapped = ctx.paragraphs.build(spec, spec.size, UNBOUNDED, layer.max_lines);
+    width = Math.ceil(unwrapped.getMaxIntrinsicWidth());
+    unwrapped.delete();
+  }
+  if (box.height !== null) return { width, height: box.height };
+  const layout = layoutText(
+    ctx.paragraphs,
+    spec,
+    { width, height: UNBOUNDED },
+    {
+      maxLines: layer.max_lines,
+      shrink: false,
+      minSize: undefined,
+      paragraphSpacing: layer.paragraph_spacing,
+    },
+  );
+  const lines = layout.paragraph.getNumberOfLines();
+  // Whole line heights: the painter keeps as many lines as whole line heights fit the box.
+  const height = Math.max(
+    layout.height,
+    lines * spec.size * spec.lineHeight + (layout.lineOffsets.at(-1) ?? 0),
+  );
+  layout.paragraph.delete();
+  return { width, height };
+}
+
+/** Draws a text layer in its local box (the canvas is already in the layer's coordinate space). */
+function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
+  const resolved = textSpecOf(ctx, layer, path);
+  if (resolved === null) return;
+  const { spec, text, color } = resolved;
+  const content = spec.text;
   const font = layer.font;
   const layout = layoutText(
     ctx.paragraphs,
-    {
-      text: content,
-      ...(runs === undefined ? {} : { runs }),
-      families: ctx.fonts.familiesFor(font.family),
-      size: font.size,
-      lineHeight: font.line_height ?? 1.2,
-      letterSpacing: font.letter_spacing ?? 0,
-      weight: font.weight ?? 400,
-      italic: font.style === "italic",
-      color: parseHexColor(firstColorOf(color.value), color.path),
-      // A gradient fill lays the glyphs out as they are recoloured, when it can (axis-aligned): one
-      // paragraph build fewer.
-      ...(typeof color.value !== "string" && axisAligned(ctx.canvas) !== null
-        ? { glyphs: ctx.gradientGlyphs.coverage }
-        : {}),
-      align: layer.align ?? "left",
-      rtl: isRightToLeft(content),
-      decoration:
-        (layer.underline === true ? ctx.ck.UnderlineDecoration : 0) |
-        (layer.strikethrough === true ? ctx.ck.LineThroughDecoration : 0),
-    },
+    spec,
     { width: layer.width, height: layer.height },
     {
       maxLines: layer.max_lines,

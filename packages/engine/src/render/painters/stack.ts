@@ -1,0 +1,132 @@
+import type { LayerBase } from "../../document/layers/kind.ts";
+import type { ShapeLayerT } from "../../document/layers/shape.ts";
+import { MAX_STACK_CHILDREN, type StackLayerT } from "../../document/layers/stack.ts";
+import type { Layer } from "../../document/schema.ts";
+import type { PaintContext } from "../context.ts";
+import { EngineError } from "../errors.ts";
+import { type Insets, layoutStack, type StackChild, type StackLayout } from "../layout/stack.ts";
+import { type Arranger, definePainter, type SizeQuery } from "./painter.ts";
+import { shapePainter } from "./shape.ts";
+
+/** One child a stack lays out: the layer and its JSON path. */
+export interface StackEntry {
+  layer: LayerBase;
+  path: string;
+}
+
+/** Each arranged stack's children's own JSON paths (the laid-out list leaves hidden children out). */
+const childPaths = new WeakMap<object, readonly string[]>();
+
+export const stackPainter = definePainter<StackLayerT>({
+  paint(ctx, layer, path) {
+    paintBackground(ctx, layer, path);
+    ctx.canvas.translate(layer.x, layer.y);
+    ctx.paintLayers(layer.layers, path, childPaths.get(layer));
+  },
+  measure(ctx, layer, path, box, arranger) {
+    const { width, height } = layOut(ctx, layer, path, box, arranger, stackEntries(layer, path, arranger));
+    return { width, height };
+  },
+  arrange(ctx, layer, path, arranger) {
+    const entries = stackEntries(layer, path, arranger);
+    const box = { width: layer.width, height: layer.height };
+    const result = layOut(ctx, layer, path, box, arranger, entries);
+    const layers = entries.map(({ layer: child, path: childPath }, i) => {
+      const at = result.placed[i] as { x: number; y: number; width: number; height: number };
+      return arranger.place({ ...child, ...at }, childPath) as Layer;
+    });
+    const arranged: StackLayerT = { ...layer, layers };
+    childPaths.set(
+      arranged,
+      entries.map((entry) => entry.path),
+    );
+    return arranged;
+  },
+});
+
+/**
+ * The children a stack lays out in this render, in order, with their JSON paths: those that show
+ * (drawn, not empty), so hidden ones take no space. The one place a stack's children are listed, so
+ * that anything expanding them (a repeat) plugs in here, before layout. Refuses more than
+ * MAX_STACK_CHILDREN (validation refuses such documents; a direct engine caller gets the error).
+ */
+export function stackEntries(layer: StackLayerT, path: string, arranger: Arranger): StackEntry[] {
+  if (layer.layers.length > MAX_STACK_CHILDREN) {
+    throw new EngineError(
+      "invalid_document",
+      `${path}.layers`,
+      `a stack holds at most ${MAX_STACK_CHILDREN} layers (it has ${layer.layers.length})`,
+    );
+  }
+  const entries: StackEntry[] = [];
+  layer.layers.forEach((child, index) => {
+    const childPath = `${path}.layers[${index}]`;
+    if (arranger.shows(child, childPath)) entries.push({ layer: child, path: childPath });
+  });
+  return entries;
+}
+
+function layOut(
+  _ctx: PaintContext,
+  layer: StackLayerT,
+  _path: string,
+  box: SizeQuery,
+  arranger: Arranger,
+  entries: readonly StackEntry[],
+): StackLayout {
+  const max = layer.layout;
+  const children: StackChild[] = entries.map(({ layer: child, path: childPath }) => ({
+    width: child.width,
+    height: child.height,
+    sizing: arranger.sizing(child),
+    stretches: arranger.stretches(child),
+    measure: (width, height) => arranger.measure(child, childPath, { width, height }),
+  }));
+  return layoutStack(
+    {
+      direction: layer.direction ?? "column",
+      gap: layer.gap ?? 0,
+      lineGap: layer.line_gap ?? layer.gap ?? 0,
+      padding: insets(layer.padding),
+      align: layer.align ?? "start",
+      distribute: layer.distribute ?? "start",
+      wrap: layer.wrap === true,
+      width: box.width,
+      height: box.height,
+      maxWidth: max?.max_width ?? Number.POSITIVE_INFINITY,
+      maxHeight: max?.max_height ?? Number.POSITIVE_INFINITY,
+    },
+    children,
+  );
+}
+
+function insets(padding: StackLayerT["padding"]): Insets {
+  if (padding === undefined) return { top: 0, right: 0, bottom: 0, left: 0 };
+  if (typeof padding === "number") return { top: padding, right: padding, bottom: padding, left: padding };
+  const [top, right, bottom, left] = padding;
+  return { top, right, bottom, left };
+}
+
+/** The stack's own fill and stroke, drawn as the shape layer of its box would be (same bindings). */
+function paintBackground(ctx: PaintContext, layer: StackLayerT, path: string): void {
+  const fill = layer.fill ?? null;
+  const stroke = layer.stroke ?? null;
+  if (fill === null && stroke === null) return;
+  const bind: Record<string, string> = {};
+  if (layer.bind?.fill !== undefined) bind.fill = layer.bind.fill;
+  if (layer.bind?.["stroke.color"] !== undefined) bind["stroke.color"] = layer.bind["stroke.color"];
+  const background: ShapeLayerT = {
+    id: layer.id,
+    type: "shape",
+    shape: "rectangle",
+    x: layer.x,
+    y: layer.y,
+    width: layer.width,
+    height: layer.height,
+    fill,
+    stroke,
+    ...(layer.corner_radius === undefined ? {} : { corner_radius: layer.corner_radius }),
+    ...(Object.keys(bind).length === 0 ? {} : { bind }),
+  };
+  shapePainter.paint(ctx, background, path);
+}
