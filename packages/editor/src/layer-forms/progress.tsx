@@ -106,7 +106,7 @@ function ProgressForm({ doc, layer, onLayer }: LayerFormProps<ProgressLayerT>) {
               <SelectField
                 label="Align"
                 value={label.align ?? "center"}
-                options={["left", "center", "right"] as const}
+                options={["left", "center", "right", "end"] as const}
                 onChange={(align) => setLabel({ align }, "align")}
               />
             )}

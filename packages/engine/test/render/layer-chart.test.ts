@@ -39,10 +39,7 @@ const OCEAN = {
 };
 
 /** A document of `charts`, each in a 220 x 160 cell of a grid three wide. */
-function gridDocument(
-  charts: Partial<ChartLayerT>[],
-  slots: SlotT[] = [],
-) {
+function gridDocument(charts: Partial<ChartLayerT>[], slots: SlotT[] = []) {
   const layers = charts.map((fields, i) =>
     chartLayer({
       id: `chart-${i}`,

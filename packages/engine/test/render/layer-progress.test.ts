@@ -24,7 +24,7 @@ const SUNSET = {
  * Bars: 0, 35, 72, 100 of 0..100, below min (-10: no fill) and above max (120: full, label "120%"),
  * a value shorter than the bar is high (3: a lens in the rounded start), square ends, no track, a
  * gradient fill, a bound track colour, labels left, centred and right, a value label with prefix and
- * decimals on a range of 0..50,000, rotation.
+ * decimals on a range of 0..50,000, rotation, a label at the fill's end inside it and after it.
  */
 function barsDocument() {
   const column = (i: number) => 20 + (i % 2) * 240;
@@ -57,6 +57,8 @@ function barsDocument() {
       track: "#0C4A6E",
     },
     { value: 55, rotation: -6, height: 14 },
+    { value: 64, fill: "#0F766E", label: { font: LABEL_FONT, color: "#FFFFFF", align: "end" } },
+    { value: 12, fill: "#0F766E", label: { font: LABEL_FONT, color: "#0F766E", align: "end" } },
   ];
   // Each layer its own copy: a document is a JSON tree, never shared objects.
   const layers = bars.map((fields, i) =>
@@ -64,7 +66,7 @@ function barsDocument() {
   );
   const doc = documentOf(layers, {
     width: 480,
-    height: 236,
+    height: 272,
     slots: [{ name: "brand", type: "color", default: "#FDE68A" }],
   });
   const validated = validateDocument(doc);

@@ -12,9 +12,14 @@ export const ProgressLabel = T.Object(
     content: T.Optional(T.Union([T.Literal("percent"), T.Literal("value")], { default: "percent" })),
     font: Font,
     color: T.Optional(HexColor),
-    /** Where a bar's label sits in the bar (a ring's is always centred in the ring). */
+    /**
+     * Where a bar's label sits in the bar: at its left, centre or right, or at the fill's `end` (inside
+     * the fill when it fits there, else just after it). A ring's is always centred in the ring.
+     */
     align: T.Optional(
-      T.Union([T.Literal("left"), T.Literal("center"), T.Literal("right")], { default: "center" }),
+      T.Union([T.Literal("left"), T.Literal("center"), T.Literal("right"), T.Literal("end")], {
+        default: "center",
+      }),
     ),
     /** Digits after the decimal point (rounded half away from zero). */
     decimals: T.Optional(T.Integer({ minimum: 0, maximum: 6, default: 0 })),

@@ -42,13 +42,20 @@ function paintProgress(ctx: PaintContext, layer: ProgressLayerT, path: string): 
     // Inside the bar, half its height from the ends (where the rounded ends curve away).
     const inset = layer.height / 2;
     const align = label.align ?? "center";
-    const x =
-      align === "left"
-        ? layer.x + inset
-        : align === "right"
-          ? layer.x + layer.width - inset
-          : layer.x + layer.width / 2;
-    laidOut.draw(x, middle, align, "middle");
+    if (align === "end") {
+      // Inside the fill's end when the label fits there, else just after it.
+      const end = layer.x + layer.width * fraction;
+      const inside = laidOut.width + 2 * inset <= layer.width * fraction;
+      laidOut.draw(inside ? end - inset : end + inset / 2, middle, inside ? "right" : "left", "middle");
+    } else {
+      const x =
+        align === "left"
+          ? layer.x + inset
+          : align === "right"
+            ? layer.x + layer.width - inset
+            : layer.x + layer.width / 2;
+      laidOut.draw(x, middle, align, "middle");
+    }
   }
   laidOut.delete();
 }
