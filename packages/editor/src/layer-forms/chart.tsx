@@ -1,5 +1,6 @@
-import type { ChartLayerT, PaintT } from "@pictor/engine";
+import type { ChartLayerT, PaintT, SlotT } from "@pictor/engine";
 import { useEffect, useState } from "react";
+import { BindSelect } from "../controls/BindSelect.tsx";
 import { CheckField, ColorField, NumberField, SelectField, TextField } from "../controls/fields.tsx";
 import { LabelFontFields } from "../controls/label-font.tsx";
 import { PaintEditor } from "../controls/paint/paint.tsx";
@@ -28,6 +29,14 @@ export function parseDataText(text: string): Datum[] | null {
 }
 
 const DEFAULT_FONT = { family: "Inter", size: 14 };
+
+type ListSlot = Extract<SlotT, { type: "list" }>;
+
+/** The list's fields of the given types, and the current choice even when it is none of them. */
+function fieldOptions(slot: ListSlot, current: string, types: readonly string[]): string[] {
+  const names = slot.fields.filter((field) => types.includes(field.type)).map((field) => field.name);
+  return names.includes(current) ? names : [current, ...names];
+}
 const SERIES = ["#2563EB"];
 const DONUT = ["#2563EB", "#F59E0B", "#10B981", "#EF4444", "#8B5CF6", "#06B6D4"];
 
@@ -43,6 +52,9 @@ function ChartForm({ doc, layer, onLayer }: LayerFormProps<ChartLayerT>) {
   }, [layer.data]);
   const colors: readonly PaintT[] = layer.colors ?? (layer.kind === "donut" ? DONUT : SERIES);
   const series = layer.kind !== "donut";
+  const bound =
+    layer.bind?.data === undefined ? undefined : doc.slots.find((slot) => slot.name === layer.bind?.data);
+  const boundList = bound?.type === "list" ? bound : undefined;
   const setColors = (next: PaintT[], key: string, bind?: Record<string, string> | undefined) =>
     set(bind === undefined ? { colors: next } : { colors: next, bind }, key);
   return (
@@ -70,7 +82,7 @@ function ChartForm({ doc, layer, onLayer }: LayerFormProps<ChartLayerT>) {
         }
       />
       <TextField
-        label="Data (one a line: a value, or label: value; at most 50)"
+        label={`Data (one a line: a value, or label: value; at most 50)${boundList ? "; shown when the list gives none" : ""}`}
         testId="prop-chart-data"
         multiline
         value={draft}
@@ -80,6 +92,37 @@ function ChartForm({ doc, layer, onLayer }: LayerFormProps<ChartLayerT>) {
           if (data !== null && data.length <= 50) set({ data }, "data");
         }}
       />
+      <BindSelect
+        prop="data"
+        label="data"
+        type="list"
+        slots={doc.slots}
+        bind={layer.bind}
+        onChange={(bind) =>
+          set(
+            bind?.data === undefined ? { bind, value_field: undefined, label_field: undefined } : { bind },
+            "bind",
+          )
+        }
+      />
+      {boundList && (
+        <div className="grid2">
+          <SelectField
+            label="Value field"
+            testId="prop-chart-value-field"
+            value={layer.value_field ?? "value"}
+            options={fieldOptions(boundList, layer.value_field ?? "value", ["number"])}
+            onChange={(v) => set({ value_field: v === "value" ? undefined : v }, "value_field")}
+          />
+          <SelectField
+            label="Label field"
+            testId="prop-chart-label-field"
+            value={layer.label_field ?? "label"}
+            options={fieldOptions(boundList, layer.label_field ?? "label", ["text", "number"])}
+            onChange={(v) => set({ label_field: v === "label" ? undefined : v }, "label_field")}
+          />
+        </div>
+      )}
       <div className="field">
         <span>Colours{series ? " (bars in turn; a line takes the first)" : " (slices in turn)"}</span>
         {colors.map((paint, i) => (

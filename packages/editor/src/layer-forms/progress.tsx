@@ -1,4 +1,5 @@
 import type { ProgressLabelT, ProgressLayerT } from "@pictor/engine";
+import { BindSelect } from "../controls/BindSelect.tsx";
 import { CheckField, ColorField, NumberField, SelectField, TextField } from "../controls/fields.tsx";
 import { LabelFontFields } from "../controls/label-font.tsx";
 import { PaintEditor } from "../controls/paint/paint.tsx";
@@ -36,6 +37,30 @@ function ProgressForm({ doc, layer, onLayer }: LayerFormProps<ProgressLayerT>) {
           onChange={(max) => max !== undefined && set({ max }, "max")}
         />
       </div>
+      <BindSelect
+        prop="value"
+        label="value"
+        type="number"
+        slots={doc.slots}
+        bind={layer.bind}
+        onChange={onBind}
+      />
+      <BindSelect
+        prop="min"
+        label="min"
+        type="number"
+        slots={doc.slots}
+        bind={layer.bind}
+        onChange={onBind}
+      />
+      <BindSelect
+        prop="max"
+        label="max"
+        type="number"
+        slots={doc.slots}
+        bind={layer.bind}
+        onChange={onBind}
+      />
       <p className="muted small">
         Values outside min..max are drawn clamped; the label says the value as given.
       </p>

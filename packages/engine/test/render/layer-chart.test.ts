@@ -1,4 +1,10 @@
-import { type ChartLayerT, MAX_CHART_POINTS, type SlotT, validateDocument } from "@pictor/engine";
+import {
+  type ChartLayerT,
+  checkRenderValues,
+  MAX_CHART_POINTS,
+  type SlotT,
+  validateDocument,
+} from "@pictor/engine";
 import { describe, expect, it } from "vitest";
 import { niceStep, valueScale } from "../../src/render/chart-scale.ts";
 import { documentOf } from "../support/documents.ts";
@@ -284,6 +290,131 @@ describe("chart design validation", () => {
       "frames[0].layers[0].data[0]",
       "frames[0].layers[1].data[0].value",
       "frames[0].layers[2].kind",
+    ]);
+  });
+});
+
+describe("charts bound to list slots", () => {
+  const weekly: SlotT = {
+    name: "weekly",
+    type: "list",
+    fields: [
+      { name: "week", type: "text" },
+      { name: "amount", type: "number" },
+    ],
+    default: [
+      { week: "W1", amount: 3 },
+      { week: "W2", amount: 5 },
+    ],
+  };
+  const shares: SlotT = { name: "shares", type: "list", fields: [{ name: "value", type: "number" }] };
+  const doc = () => {
+    const document = gridDocument(
+      [
+        {
+          data: [1, 2, 3],
+          bind: { data: "weekly" },
+          value_field: "amount",
+          label_field: "week",
+          category_labels: true,
+          value_labels: true,
+          font: FONT,
+        },
+        {
+          kind: "line",
+          data: [1, 2, 3],
+          bind: { data: "weekly" },
+          value_field: "amount",
+          value_axis: true,
+          font: FONT,
+        },
+        { kind: "donut", data: [1, 1], bind: { data: "shares" } },
+      ],
+      [weekly, shares],
+    );
+    return document;
+  };
+  const items = (count: number) =>
+    Array.from({ length: count }, (_, i) => ({ week: `W${i + 1}`, amount: ((i * 7) % 11) + 1 }));
+
+  it("draws a list's items (3 and 12), its default, and the design's data when the slot has neither", async () => {
+    await expectGolden(FEATURE, "bound-3", doc(), {
+      values: { weekly: items(3), shares: [{ value: 2 }, { value: 1 }, { value: 1 }] },
+    });
+    await expectGolden(FEATURE, "bound-12", doc(), {
+      values: { weekly: items(12), shares: items(12).map((item) => ({ value: item.amount })) },
+    });
+    const defaults = await expectGolden(FEATURE, "bound-default", doc());
+    expect(defaults.warnings.map((w) => [w.code, w.slot])).toEqual([["slot_default_used", "weekly"]]);
+  });
+
+  it("counts an item without its value as 0 and one without its label as unlabelled", async () => {
+    const weeks: Record<string, string | number>[] = [
+      { week: "W1", amount: 4 },
+      { week: "W2" },
+      { amount: 6 },
+    ];
+    const values = { weekly: weeks };
+    await expectGolden(FEATURE, "bound-missing", doc(), { values });
+  });
+
+  it(`refuses a list of more than ${MAX_CHART_POINTS} items before rendering, naming the slot`, () => {
+    expect(checkRenderValues(doc(), undefined, { weekly: items(MAX_CHART_POINTS) })).toEqual([]);
+    const errors = checkRenderValues(doc(), undefined, { weekly: items(MAX_CHART_POINTS + 1) });
+    expect(errors).toEqual([
+      {
+        path: "values.weekly",
+        slot: "weekly",
+        kind: "invalid",
+        message: `has 51 items, but chart "chart-0" shows at most ${MAX_CHART_POINTS} points`,
+      },
+      {
+        path: "values.weekly",
+        slot: "weekly",
+        kind: "invalid",
+        message: `has 51 items, but chart "chart-1" shows at most ${MAX_CHART_POINTS} points`,
+      },
+    ]);
+  });
+
+  it("refuses a list without a number field for the values, fields it lacks, and fields without a list", () => {
+    const slots: SlotT[] = [
+      weekly,
+      { name: "names", type: "list", fields: [{ name: "label", type: "text" }] },
+      { name: "brand", type: "color" },
+    ];
+    const result = validateDocument(
+      documentOf(
+        [
+          chartLayer({ id: "a", bind: { data: "weekly" } }),
+          chartLayer({ id: "b", bind: { data: "weekly" }, value_field: "week" }),
+          chartLayer({ id: "c", bind: { data: "weekly" }, value_field: "amount", label_field: "day" }),
+          chartLayer({ id: "d", bind: { data: "names" } }),
+          chartLayer({ id: "e", value_field: "amount" }),
+          chartLayer({ id: "f", bind: { data: "brand" } }),
+        ],
+        { slots },
+      ),
+    );
+    expect(result.ok ? [] : result.errors.map((e) => [e.path, e.message])).toEqual([
+      [
+        "frames[0].layers[0].bind.data",
+        'list slot "weekly" has no field "value" for the values (its fields: "week", "amount"); set "value_field"',
+      ],
+      [
+        "frames[0].layers[1].value_field",
+        'field "week" of list slot "weekly" is a text field; a chart\'s values need a number field',
+      ],
+      [
+        "frames[0].layers[2].label_field",
+        'list slot "weekly" has no field "day" (its fields: "week", "amount")',
+      ],
+      [
+        "frames[0].layers[3].bind.data",
+        'list slot "names" has no field "value" for the values (its fields: "label"); set "value_field"',
+      ],
+      ["frames[0].layers[4].value_field", 'applies only with "data" bound to a list slot'],
+      ["frames[0].layers[5].bind.data", expect.stringContaining("needs a list slot")],
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import { type ProgressLayerT, validateDocument } from "@pictor/engine";
+import { checkRenderValues, type ProgressLayerT, type SlotT, validateDocument } from "@pictor/engine";
 import { describe, expect, it } from "vitest";
 import { documentOf } from "../support/documents.ts";
 import { expectGolden } from "../support/render.ts";
@@ -10,6 +10,7 @@ function progressLayer(fields: Partial<ProgressLayerT>): ProgressLayerT {
 }
 
 const LABEL_FONT = { family: "Inter", weight: 700, size: 13 };
+const labelFont = () => ({ ...LABEL_FONT });
 
 const SUNSET = {
   type: "linear" as const,
@@ -164,6 +165,96 @@ describe("progress design validation", () => {
       "frames[0].layers[0].value",
       "frames[0].layers[1].shape",
       "frames[0].layers[2].label.font",
+    ]);
+  });
+});
+
+describe("progress bound to number slots", () => {
+  const slots: SlotT[] = [
+    { name: "raised", type: "number", min: 0 },
+    { name: "goal", type: "number", default: 50_000 },
+    { name: "floor", type: "number" },
+  ];
+  const doc = () => {
+    const bar = (id: string, y: number, value: number) =>
+      progressLayer({
+        id,
+        y,
+        width: 360,
+        height: 24,
+        value,
+        max: 100,
+        bind: { value: "raised", max: "goal" },
+        label: { font: labelFont(), color: "#FFFFFF", align: "end" },
+      });
+    const document = documentOf(
+      [
+        bar("bar", 16, 10),
+        progressLayer({
+          id: "ring",
+          shape: "ring",
+          x: 400,
+          y: 8,
+          width: 64,
+          height: 64,
+          value: 10,
+          bind: { value: "raised", max: "goal", min: "floor" },
+          label: { font: labelFont() },
+        }),
+      ],
+      { width: 480, height: 80, slots },
+    );
+    const validated = validateDocument(document);
+    expect(validated.ok ? [] : validated.errors).toEqual([]);
+    return document;
+  };
+
+  it("fills to the request's number against a bound max (the slot's default when not given)", async () => {
+    const result = await expectGolden(FEATURE, "bound-numbers", doc(), { values: { raised: 36_250 } });
+    expect(result.warnings.map((w) => [w.code, w.slot])).toEqual([["slot_default_used", "goal"]]);
+    // The same render with the numbers given: the same pixels.
+    await expectGolden(FEATURE, "bound-numbers", doc(), { values: { raised: 7250, goal: 10_000 } });
+  });
+
+  it("refuses a bound range that is empty before rendering, naming the slot", () => {
+    expect(checkRenderValues(doc(), undefined, { raised: 5, goal: 40_000 })).toEqual([]);
+    expect(checkRenderValues(doc(), undefined, { goal: 0 })).toEqual([
+      {
+        path: "values.goal",
+        slot: "goal",
+        kind: "invalid",
+        message: "must be greater than the progress layer's min (0)",
+      },
+      {
+        path: "values.goal",
+        slot: "goal",
+        kind: "invalid",
+        message: "must be greater than the progress layer's min (0)",
+      },
+    ]);
+    expect(checkRenderValues(doc(), undefined, { floor: 60_000 })).toEqual([
+      {
+        path: "values.floor",
+        slot: "floor",
+        kind: "invalid",
+        message: "must be less than the progress layer's max (50000)",
+      },
+    ]);
+  });
+
+  it("refuses a binding to a slot of another type, and a number slot for a paint", () => {
+    const result = validateDocument(
+      documentOf(
+        [
+          progressLayer({ id: "a", bind: { value: "title" } }),
+          progressLayer({ id: "b", bind: { fill: "raised" } }),
+        ],
+        { slots: [{ name: "title", type: "text" }, ...slots] },
+      ),
+    );
+    expect(result.ok ? [] : result.errors.map((e) => e.path)).toEqual([
+      "frames[0].layers[0].bind.value",
+      "frames[0].layers[1].bind.fill",
     ]);
   });
 });

@@ -1,7 +1,9 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { HexColor, layerCommon, Paint, type PaintT } from "../common.ts";
-import type { ValidationError } from "../validate-paths.ts";
-import { defineLayer } from "./kind.ts";
+import type { SlotT } from "../schema.ts";
+import { quoteList, type ValidationError } from "../validate-paths.ts";
+import type { SlotValueError } from "../values.ts";
+import { defineLayer, type PropertyValues } from "./kind.ts";
 import { Font, type FontT } from "./text.ts";
 
 /**
@@ -10,6 +12,9 @@ import { Font, type FontT } from "./text.ts";
  * cards; longer series belong in an image.
  */
 export const MAX_CHART_POINTS = 50;
+/** A field name of a list slot's items (as the slot declares them in document/schema.ts). */
+const FieldName = T.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" });
+
 /** Paints a chart's `colors` lists at most. */
 export const MAX_CHART_COLORS = 12;
 
@@ -29,7 +34,8 @@ export const ChartDatum = T.Union([
  * one per positive value (zero and negative values take no slice; with no positive value the ring
  * shows `track` alone). `colors` paint bars and slices in turn (bar i: colors[i mod n]); a line is
  * colors[0]. Labels (value axis, category labels, value labels) are one line each in `font`.
- * Bindable: `colors[i]` (colour slots).
+ * Bindable: `data` (a list slot: each item a point, its `value_field` the value and its
+ * `label_field` the label), `colors[i]`, `area`, `track` (colour slots).
  */
 export const ChartLayer = T.Object(
   {
@@ -37,6 +43,9 @@ export const ChartLayer = T.Object(
     type: T.Literal("chart"),
     kind: T.Union([T.Literal("bar"), T.Literal("line"), T.Literal("donut")]),
     data: T.Array(ChartDatum, { maxItems: MAX_CHART_POINTS }),
+    /** With `data` bound to a list slot: the item fields holding each point's value and label. */
+    value_field: T.Optional(FieldName),
+    label_field: T.Optional(FieldName),
     /** Default: one blue for bars and lines, six colours for donuts. */
     colors: T.Optional(T.Array(Paint, { minItems: 1, maxItems: MAX_CHART_COLORS })),
     /** The labels' font (default Inter 14). */
@@ -105,6 +114,37 @@ export function chartPoints(data: readonly ChartDatumT[]): ChartPoint[] {
   );
 }
 
+/**
+ * The points of one render: the items of the list bound to `data` (an item without a number in its
+ * value field counts as 0; a label field that is absent leaves the point unlabelled), else the
+ * design's data.
+ */
+export function chartData(
+  layer: ChartLayerT,
+  path: string,
+  values: PropertyValues,
+): { points: ChartPoint[]; slot: string | null; path: string } {
+  const bound = values.list(layer.bind, "data", [], `${path}.data`, layer.id);
+  if (bound.slot === null || layer.bind?.data === undefined) {
+    return { points: chartPoints(layer.data), slot: null, path: `${path}.data` };
+  }
+  if (bound.path === `${path}.data`) {
+    // Neither given nor defaulted: the design's points.
+    return { points: chartPoints(layer.data), slot: bound.slot, path: bound.path };
+  }
+  const valueField = layer.value_field ?? "value";
+  const labelField = layer.label_field ?? "label";
+  const points = bound.value.map((item) => {
+    const value = item[valueField];
+    const label = item[labelField];
+    return {
+      value: typeof value === "number" ? value : 0,
+      label: label === undefined ? null : String(label),
+    };
+  });
+  return { points, slot: bound.slot, path: bound.path };
+}
+
 /** `colors[0]` .. `colors[11]`: each paint of the list binds to a colour slot. */
 const COLOR_BINDINGS = Object.fromEntries(
   Array.from({ length: MAX_CHART_COLORS }, (_, i) => [`colors[${i}]`, "color" as const]),
@@ -115,11 +155,12 @@ const BAR_AND_LINE_ONLY = ["value_axis", "category_labels", "gridlines", "min", 
 export const chartDefinition = defineLayer<ChartLayerT>({
   type: "chart",
   schema: ChartLayer,
-  bindable: COLOR_BINDINGS,
+  bindable: { data: "list", ...COLOR_BINDINGS, area: "color", track: "color" },
   paints: ["area", "track"],
   fontFamilies: (layer) => [(layer.font ?? DEFAULT_CHART_FONT).family],
-  validate(layer, path) {
+  validate(layer, path, doc) {
     const errors: ValidationError[] = [];
+    errors.push(...boundListErrors(layer, path, doc.slots));
     if (layer.min !== undefined && layer.max !== undefined && !(layer.max > layer.min)) {
       errors.push({ path: `${path}.max`, message: `must be greater than min (${layer.min})` });
     }
@@ -142,4 +183,66 @@ export const chartDefinition = defineLayer<ChartLayerT>({
     }
     return errors;
   },
+  checkValues(layer, path, values): SlotValueError[] {
+    const data = chartData(layer, path, values);
+    if (data.slot === null || data.points.length <= MAX_CHART_POINTS) return [];
+    return [
+      {
+        path: data.path,
+        slot: data.slot,
+        kind: "invalid",
+        message: `has ${data.points.length} items, but chart "${layer.id}" shows at most ${MAX_CHART_POINTS} points`,
+      },
+    ];
+  },
 });
+
+/**
+ * A list bound to `data` must have the value field as a number field, and the label field (when the
+ * layer names one, or has one called "label") as a text or number field.
+ */
+function boundListErrors(
+  layer: ChartLayerT,
+  path: string,
+  slots: ReadonlyMap<string, SlotT>,
+): ValidationError[] {
+  const slot = layer.bind?.data === undefined ? undefined : slots.get(layer.bind.data);
+  const errors: ValidationError[] = [];
+  if (slot?.type !== "list") {
+    for (const property of ["value_field", "label_field"] as const) {
+      if (layer[property] !== undefined) {
+        errors.push({
+          path: `${path}.${property}`,
+          message: 'applies only with "data" bound to a list slot',
+        });
+      }
+    }
+    return errors;
+  }
+  const fields = new Map(slot.fields.map((field) => [field.name, field.type]));
+  const names = quoteList([...fields.keys()]);
+  const valueField = layer.value_field ?? "value";
+  const valueType = fields.get(valueField);
+  if (valueType !== "number") {
+    errors.push({
+      path: layer.value_field === undefined ? `${path}.bind.data` : `${path}.value_field`,
+      message:
+        valueType === undefined
+          ? `list slot ${JSON.stringify(slot.name)} has no field ${JSON.stringify(valueField)} for the values (its fields: ${names}); set "value_field"`
+          : `field ${JSON.stringify(valueField)} of list slot ${JSON.stringify(slot.name)} is a ${valueType} field; a chart's values need a number field`,
+    });
+  }
+  const labelType = fields.get(layer.label_field ?? "label");
+  if (layer.label_field !== undefined && labelType === undefined) {
+    errors.push({
+      path: `${path}.label_field`,
+      message: `list slot ${JSON.stringify(slot.name)} has no field ${JSON.stringify(layer.label_field)} (its fields: ${names})`,
+    });
+  } else if (labelType === "image" || labelType === "color") {
+    errors.push({
+      path: `${path}.label_field`,
+      message: `field ${JSON.stringify(layer.label_field ?? "label")} of list slot ${JSON.stringify(slot.name)} is an ${labelType === "image" ? "image" : "colour"} field; labels need a text or number field`,
+    });
+  }
+  return errors;
+}

@@ -2,7 +2,8 @@ import { type Static, Type as T } from "@sinclair/typebox";
 import { HexColor, layerCommon, Paint } from "../common.ts";
 import { fixedNumber } from "../number-text.ts";
 import type { ValidationError } from "../validate-paths.ts";
-import { defineLayer } from "./kind.ts";
+import type { SlotValueError } from "../values.ts";
+import { defineLayer, type PropertyValues } from "./kind.ts";
 import { Font } from "./text.ts";
 
 /** What the optional label of a progress layer says and how it looks. */
@@ -37,7 +38,8 @@ export const ProgressLabel = T.Object(
  * range, `fill` the part up to the value; `rounded` ends (default true) are half circles. A value
  * outside min..max is clamped for drawing (below min: no fill; above max: full); the label still says
  * the value as given ("120%"). Gradients run across the box (bar) or the ring's square.
- * Bindable: `track`, `fill` (colour slots).
+ * Bindable: `value`, `min`, `max` (number slots, or number fields of a repeated list's items),
+ * `track`, `fill` (colour slots).
  */
 export const ProgressLayer = T.Object(
   {
@@ -63,14 +65,32 @@ export const DEFAULT_PROGRESS_FILL = "#2563EB";
 export const DEFAULT_PROGRESS_TRACK = "#E5E7EB";
 export const DEFAULT_PROGRESS_LABEL_COLOR = "#111827";
 
-/** The share of min..max the value fills, clamped to 0..1 (min < max, validation makes sure). */
+/** The share of min..max the value fills, clamped to 0..1 (none when the range is empty). */
 export function progressFraction(value: number, min: number, max: number): number {
+  if (!(max > min)) return 0;
   return Math.min(1, Math.max(0, (value - min) / (max - min)));
 }
 
+/** The value, min and max of one render: the bound numbers, else the design's. */
+export function progressNumbers(
+  layer: ProgressLayerT,
+  path: string,
+  values: PropertyValues,
+): { value: number; min: BoundNumber; max: BoundNumber } {
+  const read = (property: "value" | "min" | "max", design: number) =>
+    values.number(layer.bind, property, design, `${path}.${property}`, layer.id);
+  return {
+    value: read("value", layer.value).value,
+    min: read("min", layer.min ?? 0),
+    max: read("max", layer.max ?? 100),
+  };
+}
+
+type BoundNumber = { value: number; slot: string | null; path: string };
+
 /** The label's text for a value: "72%" of 0..100, "72" with content `value`. */
 export function progressLabelText(label: ProgressLabelT, value: number, min: number, max: number): string {
-  const shown = label.content === "value" ? value : ((value - min) / (max - min)) * 100;
+  const shown = label.content === "value" ? value : max > min ? ((value - min) / (max - min)) * 100 : 0;
   const number = fixedNumber(shown, label.decimals ?? 0);
   const percent = label.content === "value" ? "" : "%";
   return `${label.prefix ?? ""}${number}${percent}${label.suffix ?? ""}`;
@@ -97,7 +117,7 @@ export function ringGeometry(layer: ProgressLayerT): {
 export const progressDefinition = defineLayer<ProgressLayerT>({
   type: "progress",
   schema: ProgressLayer,
-  bindable: { fill: "color", track: "color" },
+  bindable: { value: "number", min: "number", max: "number", fill: "color", track: "color" },
   paints: ["fill", "track"],
   fontFamilies: (layer) => (layer.label === undefined ? [] : [layer.label.font.family]),
   validate(layer, path) {
@@ -111,5 +131,25 @@ export const progressDefinition = defineLayer<ProgressLayerT>({
       errors.push({ path: `${path}.thickness`, message: 'applies to shape "ring" only (a bar is its box)' });
     }
     return errors;
+  },
+  checkValues(layer, path, values): SlotValueError[] {
+    const { min, max } = progressNumbers(layer, path, values);
+    if (max.value > min.value) return [];
+    // A bound end made the range empty: named on the one the request gave, else on a bound one (the
+    // max first).
+    const bound = [max, min]
+      .filter((end) => end.slot !== null)
+      .sort((a, b) => Number(b.path.startsWith("values.")) - Number(a.path.startsWith("values.")))[0];
+    if (bound?.slot == null) return [];
+    const other = bound === max ? `min (${min.value})` : `max (${max.value})`;
+    const relation = bound === max ? "greater" : "less";
+    return [
+      {
+        path: bound.path,
+        slot: bound.slot,
+        kind: "invalid",
+        message: `must be ${relation} than the progress layer's ${other}`,
+      },
+    ];
   },
 });

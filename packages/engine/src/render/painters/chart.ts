@@ -3,7 +3,7 @@ import {
   type ChartLayerT,
   type ChartPoint,
   chartColors,
-  chartPoints,
+  chartData,
   DEFAULT_CHART_AXIS_COLOR,
   DEFAULT_CHART_FONT,
   DEFAULT_CHART_GRID_COLOR,
@@ -28,11 +28,6 @@ export const chartPainter = definePainter<ChartLayerT>({
 /** Room between a label and what it labels (template px). */
 const LABEL_GAP = 4;
 
-/** The chart's points: the design's data (a list slot binds it once the document has list slots). */
-function chartData(layer: ChartLayerT): ChartPoint[] {
-  return chartPoints(layer.data);
-}
-
 /** The chart's `i`-th series paint, after binding (`colors[i]` may be bound to a colour slot). */
 function seriesPaint(ctx: PaintContext, layer: ChartLayerT, path: string, i: number): Resolved<PaintT> {
   const colors = chartColors(layer);
@@ -43,7 +38,7 @@ function seriesPaint(ctx: PaintContext, layer: ChartLayerT, path: string, i: num
 }
 
 function paintChart(ctx: PaintContext, layer: ChartLayerT, path: string): void {
-  const points = chartData(layer);
+  const { points } = chartData(layer, path, ctx.bindings);
   const { paint, ck } = ctx;
   paint.setAntiAlias(true);
   paint.setAlphaf(1);

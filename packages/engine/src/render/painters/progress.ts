@@ -5,6 +5,7 @@ import {
   type ProgressLayerT,
   progressFraction,
   progressLabelText,
+  progressNumbers,
   ringGeometry,
 } from "../../document/layers/progress.ts";
 import type { PaintContext } from "../context.ts";
@@ -18,15 +19,11 @@ export const progressPainter = definePainter<ProgressLayerT>({
   overhang: (layer) => (layer.label === undefined ? 1 : layer.label.font.size * 4),
 });
 
-/** The value drawn: the design's (a number slot binds it once the document has number slots). */
-function progressValue(layer: ProgressLayerT): number {
-  return layer.value;
-}
-
 function paintProgress(ctx: PaintContext, layer: ProgressLayerT, path: string): void {
-  const min = layer.min ?? 0;
-  const max = layer.max ?? 100;
-  const value = progressValue(layer);
+  const numbers = progressNumbers(layer, path, ctx.bindings);
+  const { value } = numbers;
+  const min = numbers.min.value;
+  const max = numbers.max.value;
   const fraction = progressFraction(value, min, max);
   if (layer.shape === "ring") paintRing(ctx, layer, path, fraction);
   else paintBar(ctx, layer, path, fraction);
