@@ -153,6 +153,11 @@ export const Layout = T.Object(
   { additionalProperties: false },
 );
 
+const PaddingSide = T.Number({ minimum: 0, maximum: 10_000 });
+
+/** Around a container's children, inside its box: one number for every side, or [top, right, bottom, left]. */
+export const Padding = T.Union([PaddingSide, T.Tuple([PaddingSide, PaddingSide, PaddingSide, PaddingSide])]);
+
 /** Properties every layer kind has. */
 export const layerCommon = {
   id: T.String({ minLength: 1, maxLength: 64 }),
@@ -188,6 +193,7 @@ export type MaskT = Static<typeof Mask>;
 export type VisibleWhenT = Static<typeof VisibleWhen>;
 export type SizingT = Static<typeof Sizing>;
 export type LayoutT = Static<typeof Layout>;
+export type PaddingT = Static<typeof Padding>;
 
 /** The common properties as one object schema (for types; kinds spread `layerCommon` into their own). */
 export const LayerCommon = T.Object(layerCommon);

@@ -1,4 +1,5 @@
 import {
+  CURRENT_VERSION,
   checkRenderValues,
   EngineError,
   type RatingLayerT,
@@ -45,7 +46,7 @@ function shapesDocument() {
     height: 184,
     slots: ROWS.map(([name]) => ({ name, type: "text" as const })),
   });
-  expect(validateDocument(doc)).toEqual({ ok: true, document: doc });
+  expect(validateDocument(doc)).toEqual({ ok: true, document: { ...doc, version: CURRENT_VERSION } });
   return doc;
 }
 const SHAPE_VALUES = Object.fromEntries(ROWS.map(([slot, value]) => [slot, value]));

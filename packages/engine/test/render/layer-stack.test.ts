@@ -1,6 +1,13 @@
 import type { Layer, SlotT, StackLayerT } from "@pictor/engine";
 import { describe, expect, it } from "vitest";
-import { documentOf, imageLayer, shapeLayer, stackLayer, textLayer } from "../support/documents.ts";
+import {
+  documentOf,
+  groupLayer,
+  imageLayer,
+  shapeLayer,
+  stackLayer,
+  textLayer,
+} from "../support/documents.ts";
 import { testEngine } from "../support/engine.ts";
 import { prepareAll } from "../support/images.ts";
 import { expectGolden } from "../support/render.ts";
@@ -310,5 +317,51 @@ describe("stack layer", () => {
         { width: 340, height: 200 },
       ),
     );
+  });
+
+  it("fits a group to its text plus padding, a filling shape behind (speech bubbles)", async () => {
+    const bubble = (id: string, text: string, y: number) =>
+      groupLayer({
+        id,
+        x: 20,
+        y,
+        width: 10,
+        height: 10,
+        padding: [12, 16, 12, 16],
+        layout: { width: "hug", height: "hug" },
+        layers: [
+          shapeLayer({
+            id: `${id}-shape`,
+            width: 0,
+            height: 0,
+            fill: "#457B9D",
+            corner_radius: [18, 18, 18, 4],
+            layout: { width: "fill", height: "fill" },
+          }),
+          textLayer({
+            id: `${id}-text`,
+            text,
+            x: 0,
+            y: 0,
+            color: "#FFFFFF",
+            layout: { width: "hug", height: "hug", max_width: 260 },
+            font: { family: "Inter", size: 18 },
+          }),
+        ],
+      });
+    const layers = [
+      bubble("short", "Hi!", 20),
+      bubble("long", "A longer message wraps at the bubble's maximum width and the bubble grows down", 80),
+    ];
+    await expectGolden("layer-stack", "bubbles", documentOf(layers, { width: 340, height: 200 }));
+    const rows = await rowsOf(layers, {}, 200);
+    const blue: [number, number, number] = [0x45, 0x7b, 0x9d];
+    // The short bubble: one line (21.6 px) plus 24 px of padding tall, from y 20.
+    expect(firstRowWith(rows, 30, [255, 255, 255], 21)).toBe(Math.ceil(20 + 21.6 + 24));
+    // The long one is as wide as its maximum text width plus 32 px of padding (at most 292 px).
+    const [left, right] = spanOf(rows[120] as Uint8Array, blue);
+    expect(left).toBe(20);
+    expect(right - left + 1).toBeLessThanOrEqual(260 + 32);
+    expect(right - left + 1).toBeGreaterThan(200);
   });
 });

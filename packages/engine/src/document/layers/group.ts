@@ -1,11 +1,18 @@
 import { Type as T, type TSchema } from "@sinclair/typebox";
-import { type LayerCommonT, layerCommon } from "../common.ts";
+import { type LayerCommonT, layerCommon, Padding, type PaddingT } from "../common.ts";
 import { defineLayer } from "./kind.ts";
 import type { Layer } from "./registry.ts";
 
-/** Children are positioned relative to the group's origin; the group's rotation, opacity and effects apply to all. */
+/**
+ * Children are positioned relative to the group's origin; the group's rotation, opacity and effects
+ * apply to all. A group that hugs (`layout: { width: "hug" }`) becomes its children's bounding box
+ * plus `padding` on that axis, the children keeping their places relative to each other; a child
+ * that fills an axis (`layout: { width: "fill" }`: a bubble's or button's shape) spans the group's
+ * box there and is not counted in the bounding box.
+ */
 export interface GroupLayerT extends LayerCommonT {
   type: "group";
+  padding?: PaddingT;
   layers: Layer[];
 }
 
@@ -18,6 +25,7 @@ export function groupSchema(child: TSchema): TSchema {
     {
       ...layerCommon,
       type: T.Literal("group"),
+      padding: T.Optional(Padding),
       layers: T.Array(child, { maxItems: 500 }),
     },
     { additionalProperties: false, $id: "GroupLayer" },
@@ -30,6 +38,7 @@ export function groupDefinition(schema: TSchema) {
     type: "group",
     schema,
     bindable: {},
+    hugs: true,
     children: (layer) => layer.layers,
   });
 }

@@ -41,7 +41,7 @@ export {
 export { QrLayer, type QrLayerT } from "./qr.ts";
 export { RatingLayer, type RatingLayerT } from "./rating.ts";
 export { CornerRadius, ShapeLayer, type ShapeLayerT, Stroke } from "./shape.ts";
-export { MAX_STACK_CHILDREN, MAX_STACK_DEPTH, Padding, type StackLayerT } from "./stack.ts";
+export { MAX_STACK_CHILDREN, MAX_STACK_DEPTH, type StackLayerT } from "./stack.ts";
 export { StarLayer, type StarLayerT } from "./star.ts";
 export { Font, type FontT, TextLayer, type TextLayerT } from "./text.ts";
 

@@ -1,5 +1,5 @@
 import { Type as T, type TSchema } from "@sinclair/typebox";
-import { type LayerCommonT, layerCommon, Paint, type PaintT } from "../common.ts";
+import { type LayerCommonT, layerCommon, Padding, type PaddingT, Paint, type PaintT } from "../common.ts";
 import { defineLayer } from "./kind.ts";
 import type { Layer } from "./registry.ts";
 import { CornerRadius, Stroke } from "./shape.ts";
@@ -10,9 +10,6 @@ export const MAX_STACK_CHILDREN = 200;
 export const MAX_STACK_DEPTH = 8;
 
 const Spacing = T.Number({ minimum: 0, maximum: 10_000 });
-
-/** Around the children, inside the box: one number for every side, or [top, right, bottom, left]. */
-export const Padding = T.Union([Spacing, T.Tuple([Spacing, Spacing, Spacing, Spacing])]);
 
 /**
  * A container that places its children itself, one after another in a row or a column, like auto
@@ -29,7 +26,7 @@ export interface StackLayerT extends LayerCommonT {
   /** Template px between children (and between the lines of a wrapping row, unless `line_gap`). */
   gap?: number;
   line_gap?: number;
-  padding?: number | [number, number, number, number];
+  padding?: PaddingT;
   /** Across the direction: `start` (default), `center`, `end`, or `stretch` to the inside. */
   align?: "start" | "center" | "end" | "stretch";
   /** Along the direction, the free space: `start` (default), `center`, `end`, `space-between`. */

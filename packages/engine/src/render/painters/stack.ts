@@ -4,7 +4,8 @@ import { MAX_STACK_CHILDREN, type StackLayerT } from "../../document/layers/stac
 import type { Layer } from "../../document/schema.ts";
 import type { PaintContext } from "../context.ts";
 import { EngineError } from "../errors.ts";
-import { type Insets, layoutStack, type StackChild, type StackLayout } from "../layout/stack.ts";
+import { layoutStack, type StackChild, type StackLayout } from "../layout/stack.ts";
+import { insetsOf } from "../padding.ts";
 import { type Arranger, definePainter, type SizeQuery } from "./painter.ts";
 import { shapePainter } from "./shape.ts";
 
@@ -87,7 +88,7 @@ function layOut(
       direction: layer.direction ?? "column",
       gap: layer.gap ?? 0,
       lineGap: layer.line_gap ?? layer.gap ?? 0,
-      padding: insets(layer.padding),
+      padding: insetsOf(layer.padding),
       align: layer.align ?? "start",
       distribute: layer.distribute ?? "start",
       wrap: layer.wrap === true,
@@ -98,13 +99,6 @@ function layOut(
     },
     children,
   );
-}
-
-function insets(padding: StackLayerT["padding"]): Insets {
-  if (padding === undefined) return { top: 0, right: 0, bottom: 0, left: 0 };
-  if (typeof padding === "number") return { top: padding, right: padding, bottom: padding, left: padding };
-  const [top, right, bottom, left] = padding;
-  return { top, right, bottom, left };
 }
 
 /** The stack's own fill and stroke, drawn as the shape layer of its box would be (same bindings). */
