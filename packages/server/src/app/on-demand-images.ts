@@ -308,7 +308,7 @@ export function createOnDemandImages(deps: OnDemandDeps) {
           frame: job.frame,
           metadata: { source: "image_url" },
         },
-        { waiting: true, version: job.version, idempotencyKey },
+        { waiting: true, version: job.version, idempotencyKey, mode: "image_url" },
       );
       if (!accepted.ok) {
         return {

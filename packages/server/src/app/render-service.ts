@@ -14,6 +14,7 @@ import {
   type IdempotencyScope,
   type IdempotencyStore,
 } from "../ports/idempotency-store.ts";
+import type { RenderMetrics, RenderMode } from "../ports/metrics.ts";
 import type { FinishedRender, RenderDispatcher } from "../ports/render-dispatcher.ts";
 import type { RenderRecord, RenderStore } from "../ports/render-store.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
@@ -28,6 +29,8 @@ export interface RenderServiceDeps extends PrepareRenderDeps {
   dispatcher: RenderDispatcher;
   /** The Idempotency-Key header's store: batch rows' own keys are claimed there too (own namespace). */
   idempotency: IdempotencyStore;
+  /** Told of every render accepted (charged); absent: nothing is counted. */
+  metrics?: Pick<RenderMetrics, "accepted">;
 }
 
 export interface SubmitOptions {
@@ -36,6 +39,8 @@ export interface SubmitOptions {
   idempotencyKey?: string;
   /** A published version to render instead of the latest (on-demand image URLs pin one with `v`). */
   version?: number;
+  /** How it was asked for, when not by POST /v1/renders (wait or async): for the metrics. */
+  mode?: RenderMode;
 }
 
 /**
@@ -76,9 +81,16 @@ export function createRenderService(deps: RenderServiceDeps): RenderService {
   };
 
   /** Charges and dispatches a prepared render: the render as recorded, or `insufficient_credits`. */
-  async function dispatch(render: RenderRecord, waiting: boolean): Promise<Result<RenderRecord>> {
+  async function dispatch(
+    render: RenderRecord,
+    waiting: boolean,
+    mode: RenderMode,
+  ): Promise<Result<RenderRecord>> {
     const submitted = await dispatcher.submit(render, { waiting });
-    if (submitted.accepted) return { ok: true, value: submitted.render };
+    if (submitted.accepted) {
+      deps.metrics?.accepted(render.format, mode, render.creditsCharged);
+      return { ok: true, value: submitted.render };
+    }
     return fail(
       "insufficient_credits",
       `This render costs ${render.creditsCharged} credits; the balance is ${submitted.balance}.`,
@@ -94,7 +106,7 @@ export function createRenderService(deps: RenderServiceDeps): RenderService {
         ...(options.version !== undefined ? { version: options.version } : {}),
       });
       if (!prepared.ok) return prepared;
-      return dispatch(prepared.value, options.waiting);
+      return dispatch(prepared.value, options.waiting, options.mode ?? (options.waiting ? "wait" : "async"));
     },
 
     async submitBatch(accountId, batch, options) {
@@ -125,7 +137,7 @@ export function createRenderService(deps: RenderServiceDeps): RenderService {
  */
 async function acceptBatch(
   deps: RenderServiceDeps,
-  dispatch: (render: RenderRecord, waiting: boolean) => Promise<Result<RenderRecord>>,
+  dispatch: (render: RenderRecord, waiting: boolean, mode: RenderMode) => Promise<Result<RenderRecord>>,
   accountId: string,
   batch: BatchRequest,
   options: { idempotencyKey?: string; resume?: BatchRecord },
@@ -170,7 +182,7 @@ async function acceptBatch(
     if (prepared.ok) {
       // Recorded before the charge, so a crash between the two leaves the charged render reachable.
       await deps.batches.recordRow(header.id, { index, renderId: prepared.value.id, error: null });
-      accepted = await dispatch(prepared.value, false);
+      accepted = await dispatch(prepared.value, false, "batch");
     }
     return accepted.ok ? { index, render: accepted.value } : { index, error: accepted };
   };

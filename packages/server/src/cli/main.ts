@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { StarterCatalogError } from "../adapters/files/starter-catalog.ts";
 import { BackendError } from "../main/backend.ts";
 import { DataDirError } from "../main/data-dir.ts";
+import { pictorVersion } from "../main/version.ts";
 import { registerAccountsCommand } from "./accounts.ts";
 import { registerBatchCommand } from "./batch.ts";
 import { registerCreditsCommand } from "./credits.ts";
@@ -20,7 +20,7 @@ import { EXIT_FAILED, EXIT_USAGE, UsageError } from "./usage-error.ts";
  */
 const program = new Command("pictor")
   .description("Pictor: template image rendering service and tools")
-  .version(packageVersion(), "-V, --version", "print the version of Pictor")
+  .version(pictorVersion(), "-V, --version", "print the version of Pictor")
   .showHelpAfterError("(add --help for usage)")
   .exitOverride();
 
@@ -41,12 +41,6 @@ const SETUP_HINTS = new Map<unknown, string>([
     "Fix it, or name another directory of template documents with --examples <dir> (pictor serve, pictor accounts create).",
   ],
 ]);
-
-/** The version of this checkout (the workspace's package.json, which the bin ships with). */
-function packageVersion(): string {
-  const file = new URL("../../../../package.json", import.meta.url);
-  return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
-}
 
 try {
   await program.parseAsync(process.argv);

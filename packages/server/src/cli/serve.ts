@@ -65,14 +65,27 @@ export function registerServeCommand(program: Command): void {
       // Listening before the banner is printed: whoever reads it may stop the server at once, and a
       // SIGTERM with no listener kills the process without the graceful close.
       const stopped = new Promise<void>((resolve) => {
-        const stop = () => {
+        const stop = (signal: NodeJS.Signals) => {
           process.off("SIGTERM", stop);
           process.off("SIGINT", stop);
-          server.close().then(resolve, (error) => {
-            process.stderr.write(`pictor: shutdown failed: ${String(error)}\n`);
-            process.exitCode = 1;
-            resolve();
-          });
+          const started = performance.now();
+          // Readiness turns 503 at once; connections are still taken for the drain delay, so a load
+          // balancer sees the 503 and takes this process out before it refuses anything.
+          server.drain();
+          server.log.info({ signal, drain_delay_s: config.drainDelaySeconds }, "stopping");
+          setTimeout(() => {
+            server.close().then(
+              () => {
+                server.log.info({ duration_ms: Math.round(performance.now() - started) }, "stopped");
+                resolve();
+              },
+              (error) => {
+                server.log.error({ err: error }, "shutdown failed");
+                process.exitCode = 1;
+                resolve();
+              },
+            );
+          }, config.drainDelaySeconds * 1000);
         };
         process.on("SIGTERM", stop);
         process.on("SIGINT", stop);

@@ -16,6 +16,7 @@ import type { BlobStore } from "../ports/blob-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { ImageUrlStore } from "../ports/image-url-store.ts";
 import type { Ledger } from "../ports/ledger.ts";
+import type { OperationsMetrics } from "../ports/metrics.ts";
 import type { OutputLinks } from "../ports/output-links.ts";
 import type { RenderStore } from "../ports/render-store.ts";
 import type { SafeFetch } from "../ports/safe-fetch.ts";
@@ -31,10 +32,16 @@ declare module "fastify" {
     accountId: string;
     /** The id of the API key that authenticated the request (auth hook); "" before or without it. */
     apiKeyId: string;
+    /** The render this request created, for its log line (""; render routes set it). */
+    renderId: string;
+    /** The error code it was answered with, for its log line ("" for a success). */
+    errorCode: string;
   }
   interface FastifyContextConfig {
     /** Routes reachable without an API key (sign-up, OpenAPI, public asset links). */
     public?: boolean;
+    /** Probes and scrapes (/healthz, /readyz, /metrics): neither logged nor counted as API traffic. */
+    operational?: boolean;
   }
 }
 
@@ -89,6 +96,8 @@ export interface AppDeps {
   prepareImageBudget?: PrepareImageBudget;
   /** The file routes' rate limits per client address and per credential (download-limits.ts); set by buildApp. */
   downloadLimits: DownloadLimiter;
+  /** Counts what the routes see (on-demand cache results); absent: nothing is counted. */
+  metrics?: Pick<OperationsMetrics, "imageUrl">;
   /** On-demand image URLs: signing keys, render cache and its limits; absent: routes off. */
   onDemand?: {
     imageUrls: ImageUrlStore;

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, LogController } from "fastify";
 import { createMediaUploadInspector } from "../adapters/media/upload-inspector.ts";
 import type { IdempotencyStore } from "../ports/idempotency-store.ts";
 import type { App, AppDeps, AppDepsInput, PrepareImageBudget } from "./app-types.ts";
@@ -10,12 +10,14 @@ import {
   DownloadLimits,
   UNLIMITED_DOWNLOADS,
 } from "./download-limits.ts";
+import { type OperationsOptions, registerOperations } from "./operations.ts";
 import { errorHandlerPlugin } from "./plugins/errors.ts";
 import { idempotencyPlugin } from "./plugins/idempotency.ts";
 import { jsonBodyPlugin } from "./plugins/json-body.ts";
 import { openApiPlugin } from "./plugins/openapi.ts";
 import { type RateLimitOptions, rateLimitPlugin } from "./plugins/rate-limit.ts";
 import { requestIdPlugin } from "./plugins/request-id.ts";
+import { type RequestLogOptions, requestLogPlugin } from "./plugins/request-log.ts";
 import { httpServerOptions } from "./plugins/server-options.ts";
 import { shuttingDownPlugin } from "./plugins/shutting-down.ts";
 import { registerAccountGet } from "./routes/account-get.ts";
@@ -52,6 +54,12 @@ import { registerStaticEditor } from "./static-editor.ts";
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions["logger"];
+  /** A logger made by the process (pino), shared with its other parts; wins over `logger`. */
+  loggerInstance?: FastifyBaseLogger;
+  /** /healthz, /readyz and /metrics; absent: not served. */
+  operations?: OperationsOptions;
+  /** Told of every answered API request (the HTTP metrics). */
+  observeRequest?: RequestLogOptions["observe"];
   /** Faults meaning a backing store is briefly unreachable (503 instead of 500); see ErrorHandlerOptions. */
   isUnavailable?: (error: unknown) => boolean;
   idempotencyStore?: IdempotencyStore;
@@ -96,7 +104,11 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
   };
   const app = Fastify({
     ...httpServerOptions(),
-    logger: options.logger ?? false,
+    ...(options.loggerInstance
+      ? { loggerInstance: options.loggerInstance }
+      : { logger: options.logger ?? false }),
+    // One line per request, written by requestLogPlugin, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     // A hop count as the function Fastify makes of one (its types leave numbers out).
     trustProxy:
       typeof options.trustProxy === "number"
@@ -110,6 +122,7 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
   app.decorateRequest("accountId", "");
   app.decorateRequest("apiKeyId", "");
   await app.register(requestIdPlugin);
+  await app.register(requestLogPlugin, options.observeRequest ? { observe: options.observeRequest } : {});
   await app.register(
     errorHandlerPlugin,
     options.isUnavailable ? { isUnavailable: options.isUnavailable } : {},
@@ -175,6 +188,7 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
   ]) {
     register(app, deps);
   }
+  if (options.operations) registerOperations(app, options.operations);
   registerStaticEditor(app);
   return app;
 }

@@ -46,6 +46,8 @@ export interface WebhookDelivererOptions {
   pollIntervalMs?: number;
   /** Faults outside an attempt (claiming or recording failed); the events involved are retried. */
   onError?: (error: unknown) => void;
+  /** Told of each attempt once recorded: what came of it and how long the receiver took. */
+  onAttempt?: (outcome: "delivered" | "retrying" | "failed", seconds: number) => void;
 }
 
 export interface DeliveryRunSummary {
@@ -186,6 +188,7 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       },
       next,
     );
+    options.onAttempt?.(next.state === "pending" ? "retrying" : next.state, durationMs / 1000);
     return next.state;
   }
 

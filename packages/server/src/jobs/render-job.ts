@@ -7,6 +7,7 @@ import { newAssetToken, newId, newOpaqueEtag } from "../domain/ids.ts";
 import { buildCallbackEvent } from "../domain/webhooks/index.ts";
 import type { AssetRecord } from "../ports/asset-store.ts";
 import type { Clock } from "../ports/clock.ts";
+import type { RenderMetrics, RenderPhases } from "../ports/metrics.ts";
 import type { FinishedRender } from "../ports/render-dispatcher.ts";
 import type { RenderRecord, RenderStore } from "../ports/render-store.ts";
 import type { OutboxEventInput } from "../ports/webhook-outbox.ts";
@@ -32,6 +33,19 @@ export interface RenderJobDeps {
   hashWithCompletion?: boolean;
   /** Deletes the output of a render thrown away (started early, then refused: RenderQueue.startEarly). */
   discardOutput?(blobKey: string): Promise<void>;
+  /** Told of each render's end; absent: nothing is counted. */
+  metrics?: Pick<RenderMetrics, "completed" | "failed">;
+  /** One line per render's end (completed at `completedLevel`, failed at warn); absent: none. */
+  log?: RenderLog;
+}
+
+/** The part of the process's logger (pino) a render's end is written with. */
+export interface RenderLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  debug(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  /** A process that only renders logs each completed render at info; one that also serves, at debug. */
+  completedLevel: "info" | "debug";
 }
 
 /**
@@ -56,6 +70,7 @@ export async function runRenderJob(
   const job = await deps.renders.claim(renderId, accepted);
   if (!job) return null;
   const { render, document } = job;
+  const startedMs = deps.clock.now().getTime();
   const ext = EXT[render.format];
   const blobKey = `renders/${render.id}.${ext}`;
   let result: RenderTaskOutcome;
@@ -87,10 +102,29 @@ export async function runRenderJob(
   }
   // Storage away for a moment: the queue runs the job again (with backoff), and gives it up in the end.
   if (!result.ok && result.retryable) throw new Error(`render ${renderId}: ${result.message}`);
-  const at = deps.clock.now().toISOString();
+  const endedAt = deps.clock.now();
+  const at = endedAt.toISOString();
+  const acceptedMs = Date.parse(render.createdAt);
+  const phases: RenderPhases = {
+    queueWait: Math.max(0, startedMs - acceptedMs) / 1000,
+    total: Math.max(0, endedAt.getTime() - acceptedMs) / 1000,
+    ...(result.ok && result.drawMs !== undefined ? { draw: result.drawMs / 1000 } : {}),
+    ...(result.ok && result.storeMs !== undefined ? { store: result.storeMs / 1000 } : {}),
+  };
   if (!result.ok) {
     const error = { code: result.code, message: result.message };
     if (!(await deps.renders.failAndRefund(renderId, error, at))) return null;
+    deps.metrics?.failed(render.format, result.code, render.creditsCharged, phases);
+    deps.log?.warn(
+      {
+        render_id: render.id,
+        format: render.format,
+        code: result.code,
+        credits_refunded: render.creditsCharged,
+        duration_ms: Math.round(phases.total * 1000),
+      },
+      "render failed and refunded",
+    );
     const failed = { ...render, status: "failed" as const, error, completedAt: at };
     return { render: { ...failed, creditsRefunded: render.creditsCharged }, asset: null };
   }
@@ -133,6 +167,21 @@ export async function runRenderJob(
       : {}),
   });
   if (!completed) return null;
+  deps.metrics?.completed(render.format, phases);
+  if (deps.log) {
+    deps.log[deps.log.completedLevel](
+      {
+        render_id: render.id,
+        format: render.format,
+        bytes: result.byteSize,
+        queue_ms: Math.round(phases.queueWait * 1000),
+        draw_ms: result.drawMs === undefined ? undefined : Math.round(result.drawMs),
+        store_ms: result.storeMs === undefined ? undefined : Math.round(result.storeMs),
+        duration_ms: Math.round(phases.total * 1000),
+      },
+      "render completed",
+    );
+  }
   if (deps.hashWithCompletion) {
     return {
       render: { ...render, status: "completed", assetId, warnings: result.warnings, completedAt: at },

@@ -72,6 +72,18 @@ export const ServeSettings = T.Object({
   databasePoolMax: T.Integer({ minimum: 1, maximum: 200 }),
   /** How often pg-boss looks for expired jobs (a worker killed mid-render): the redelivery delay floor. */
   queueSuperviseSeconds: T.Integer({ minimum: 1, maximum: 3600 }),
+  /**
+   * A second port serving only /healthz, /readyz and /metrics: how a worker process (no API) is
+   * probed and scraped. Absent: none.
+   */
+  healthPort: T.Optional(T.Integer({ minimum: 0, maximum: 65535 })),
+  /** Set: /metrics answers only `Authorization: Bearer <token>`. */
+  metricsToken: T.Optional(T.String({ minLength: 16 })),
+  /**
+   * Seconds between SIGTERM (readiness turns 503 at once) and refusing new connections, for a load
+   * balancer to take the process out of rotation first.
+   */
+  drainDelaySeconds: T.Number({ minimum: 0, maximum: 300 }),
 });
 export type ServeSettings = Static<typeof ServeSettings>;
 export type Role = ServeSettings["role"];
@@ -203,6 +215,9 @@ const EXPECTED: Record<keyof ServeSettings, string> = {
   examplesDir: "a directory",
   databasePoolMax: "a whole number from 1 to 200",
   queueSuperviseSeconds: "a whole number from 1 to 3600",
+  healthPort: "a whole number from 0 to 65535",
+  metricsToken: "a token of at least 16 characters",
+  drainDelaySeconds: "a number of seconds from 0 to 300",
 };
 
 export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
@@ -280,10 +295,15 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     examplesDir: given("examplesDir", ["--examples", flags.examples], "PICTOR_EXAMPLES_DIR"),
     databasePoolMax: num(given("databasePoolMax", null, "PICTOR_DB_POOL_MAX")) ?? 10,
     queueSuperviseSeconds: num(given("queueSuperviseSeconds", null, "PICTOR_QUEUE_SUPERVISE_SECONDS")) ?? 10,
+    healthPort: num(given("healthPort", null, "PICTOR_HEALTH_PORT")),
+    metricsToken: given("metricsToken", null, "PICTOR_METRICS_TOKEN"),
+    drainDelaySeconds: num(given("drainDelaySeconds", null, "PICTOR_DRAIN_DELAY_SECONDS")) ?? 0,
   };
   if (raw.publicUrl === undefined) delete raw.publicUrl;
   if (raw.examplesDir === undefined) delete raw.examplesDir;
   if (raw.memoryBudget === undefined) delete raw.memoryBudget;
+  if (raw.healthPort === undefined) delete raw.healthPort;
+  if (raw.metricsToken === undefined) delete raw.metricsToken;
   // One line per setting, naming what was typed: `PICTOR_PORT: must be … (got "abc")`.
   const lines = [
     ...new Set(
@@ -291,6 +311,8 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
         const key = (e.path.split("/")[1] ?? "") as keyof ServeSettings;
         const from = origin[key];
         const got = from && key !== "outboundAllowlist" ? from.text : ValuePointer.Get(raw, e.path);
+        // A secret is not echoed into an error someone may paste.
+        if (key === "metricsToken") return `${from?.name ?? key}: must be ${EXPECTED[key]}`;
         return `${from?.name ?? key}: must be ${EXPECTED[key] ?? e.message} (got ${JSON.stringify(got)})`;
       }),
     ),

@@ -1,6 +1,7 @@
 import type { Lookup } from "../adapters/fetch/resolve-target.ts";
 import type { App } from "../http/app-types.ts";
 import type { ServeConfig } from "./config.ts";
+import type { ProcessLog } from "./process-log.ts";
 
 export interface RunningServer {
   /** Where the HTTP API listens; "" for a `--role worker` process, which serves no HTTP. */
@@ -13,6 +14,12 @@ export interface RunningServer {
   workersReady(): Promise<void>;
   /** Render threads this process runs (0 for `--role api`). */
   renderThreads: number;
+  /** Where /healthz, /readyz and /metrics answer on PICTOR_HEALTH_PORT; null without one. */
+  healthUrl: string | null;
+  /** The process's logger (JSON lines on standard error). */
+  log: ProcessLog;
+  /** Not ready from now on (/readyz 503), while everything else still works: the start of a stop. */
+  drain(): void;
 }
 
 export function logOptions(
@@ -94,4 +101,6 @@ export interface ServeTestHooks {
    * trap when they draw a document with this key: proves one render cannot poison a thread.
    */
   trapOnDocumentKey?: string;
+  /** Where the process's log lines go instead of standard error. */
+  logStream?: NodeJS.WritableStream;
 }

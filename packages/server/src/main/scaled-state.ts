@@ -8,8 +8,12 @@ import { hmacOutputLinks } from "../http/output-links.ts";
 import type { BlobStore } from "../ports/blob-store.ts";
 import { systemClock } from "../ports/clock.ts";
 import type { OutputLinks } from "../ports/output-links.ts";
+import type { ReadinessCheck } from "../ports/readiness.ts";
 import type { Backend, ServeConfig } from "./config.ts";
 import { DEFAULT_EXAMPLES_DIR, dataPaths, signingSecret } from "./data-dir.ts";
+
+/** The object store's readiness check gives up after this long (readiness times out checks later). */
+const OBJECT_STORE_CHECK_MS = 1500;
 
 export type PostgresBackend = Extract<Backend, { state: "postgres" }>;
 
@@ -30,6 +34,8 @@ export async function openScaledState(
   let blobs: BlobStore;
   let outputLinks: OutputLinks;
   let closeBlobs = () => {};
+  // S3: the bucket answers with these credentials; a shared directory is checked by the caller.
+  let checkBlobs: ReadinessCheck | null = null;
   const blobsKind = backend.blobs;
   switch (blobsKind.kind) {
     case "s3": {
@@ -38,6 +44,7 @@ export async function openScaledState(
       // The object store serves output links (presigned); the API never proxies render outputs.
       outputLinks = presignedOutputLinks(s3);
       closeBlobs = () => s3.destroy();
+      checkBlobs = { name: "object_store", check: () => s3.checkBucket(OBJECT_STORE_CHECK_MS) };
       break;
     }
     case "files":
@@ -58,6 +65,7 @@ export async function openScaledState(
     clock: systemClock,
     signingSecret: secret,
     outputLinks,
+    checkBlobs,
     async close() {
       closeBlobs();
       await state.close();

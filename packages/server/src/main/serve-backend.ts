@@ -4,6 +4,8 @@ import type { AppDepsInput } from "../http/app-types.ts";
 import type { RenderJobDeps } from "../jobs/render-job.ts";
 import type { IdempotencyStore } from "../ports/idempotency-store.ts";
 import type { ImageUrlStore } from "../ports/image-url-store.ts";
+import type { BacklogStats } from "../ports/metrics.ts";
+import type { ReadinessCheck } from "../ports/readiness.ts";
 import type { FinishedRender, RenderDispatcher } from "../ports/render-dispatcher.ts";
 
 /** The state a serving process reads and writes, whichever backend holds it. */
@@ -60,6 +62,10 @@ export interface ServeBackend {
   /** Whether this process serves the HTTP API and whether it renders. */
   serves: boolean;
   renders: boolean;
+  /** What this process needs reachable to be ready: its database and its object store. */
+  readinessChecks: ReadinessCheck[];
+  /** The queue and the callback outbox as the metrics count them. */
+  backlog: BacklogStats;
   /** Faults meaning a backing store is briefly unreachable: 503 with Retry-After, not 500. */
   isUnavailable(error: unknown): boolean;
   /** Where a render thread finds asset rows and blobs. */

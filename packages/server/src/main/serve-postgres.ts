@@ -1,7 +1,9 @@
 import { PgBoss } from "pg-boss";
+import { directoryReadiness } from "../adapters/files/readiness.ts";
 import { createPgDispatcher, type PgDispatcher } from "../adapters/postgres/dispatcher.ts";
 import { isPostgresUnavailable } from "../adapters/postgres/faults.ts";
 import { createPgImageUrlStore } from "../adapters/postgres/image-url-store.ts";
+import { pgBacklogStats, pgReadiness } from "../adapters/postgres/operations.ts";
 import { createRenderQueue } from "../adapters/postgres/render-jobs.ts";
 import { startPgRenderWorkers } from "../adapters/postgres/render-queue.ts";
 import { isS3Unavailable } from "../adapters/s3/faults.ts";
@@ -54,6 +56,11 @@ export async function openPostgresServe(
     state: { ...state, imageUrls: createPgImageUrlStore(state.pool) },
     serves,
     renders,
+    readinessChecks: [
+      pgReadiness(state.pool),
+      state.checkBlobs ?? directoryReadiness(dataPaths(config.dataDir).blobs),
+    ],
+    backlog: pgBacklogStats(state.pool, state.clock),
     isUnavailable: (error) => isPostgresUnavailable(error) || isS3Unavailable(error),
     renderThreads: {
       postgresUrl: backend.databaseUrl,

@@ -1,12 +1,15 @@
+import { directoryReadiness } from "../adapters/files/readiness.ts";
 import { createLocalDispatcher } from "../adapters/queue/local-dispatcher.ts";
 import { createLocalRenderQueue } from "../adapters/queue/local-render-queue.ts";
 import { createSqliteWebhookSecretStore } from "../adapters/sqlite/account-store.ts";
 import { createSqliteBatchStore } from "../adapters/sqlite/batch-store.ts";
 import { isSqliteBusy } from "../adapters/sqlite/faults.ts";
 import { createSqliteImageUrlStore } from "../adapters/sqlite/image-url-store.ts";
+import { sqliteBacklogStats, sqliteReadiness } from "../adapters/sqlite/operations.ts";
 import { createSqliteWebhookOutbox } from "../adapters/sqlite/webhook-outbox.ts";
 import { hmacOutputLinks } from "../http/output-links.ts";
 import { giveUpRenderJob, type RenderJobDeps, runRenderJob } from "../jobs/render-job.ts";
+import { systemClock } from "../ports/clock.ts";
 import { checkServeSchema } from "./backend.ts";
 import type { ServeConfig } from "./config.ts";
 import { openDataDir } from "./data-dir.ts";
@@ -32,6 +35,8 @@ export async function openSqliteServe(config: ServeConfig): Promise<ServeBackend
     },
     serves: true,
     renders: true,
+    readinessChecks: [sqliteReadiness(data.db), directoryReadiness(data.paths.blobs)],
+    backlog: sqliteBacklogStats(data.db, systemClock),
     isUnavailable: isSqliteBusy,
     renderThreads: { databaseFile: data.paths.database, blobRoot: data.paths.blobs },
     // A completed render's callback leaves within about this long when the outbox was idle.

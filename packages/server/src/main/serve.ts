@@ -1,5 +1,6 @@
 import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
 import { lruMemoCache } from "../adapters/memory/lru-memo-cache.ts";
+import { createPrometheusMetrics } from "../adapters/metrics/prometheus.ts";
 import { createWorkerPool, type WorkerPool } from "../adapters/queue/worker-pool.ts";
 import { createRenderService } from "../app/render-service.ts";
 import { createFirstAccount } from "../domain/accounts.ts";
@@ -10,14 +11,12 @@ import { createWebhookDeliverer } from "../jobs/deliver-webhooks.ts";
 import { OutputHashes } from "../jobs/output-hashes.ts";
 import type { RenderJobDeps } from "../jobs/render-job.ts";
 import type { ServeConfig } from "./config.ts";
-import {
-  fileRouteOptions,
-  listen,
-  logOptions,
-  type RunningServer,
-  type ServeTestHooks,
-} from "./running-server.ts";
+import { type HealthServer, startHealthServer } from "./health-server.ts";
+import { createProcessLog } from "./process-log.ts";
+import { createReadiness } from "./readiness.ts";
+import { fileRouteOptions, listen, type RunningServer, type ServeTestHooks } from "./running-server.ts";
 import type { ServeBackend } from "./serve-backend.ts";
+import { pictorVersion } from "./version.ts";
 
 export type { RunningServer, ServeTestHooks } from "./running-server.ts";
 
@@ -30,6 +29,7 @@ export async function startServer(
   config: ServeConfig,
   testHooks: ServeTestHooks = {},
 ): Promise<RunningServer> {
+  const log = createProcessLog(config, testHooks.logStream);
   const backend = await openServeBackend(config);
   const { state } = backend;
   if (backend.serves) {
@@ -64,7 +64,49 @@ export async function startServer(
       )
     : null;
   let deliverer: ReturnType<typeof createWebhookDeliverer> | null = null;
+  const metrics = createPrometheusMetrics({
+    role: config.role,
+    version: pictorVersion(),
+    backlog: backend.backlog,
+    ...(pool ? { renderThreads: () => pool.threads() } : {}),
+  });
+  const readiness = createReadiness(
+    [
+      ...backend.readinessChecks,
+      ...(pool
+        ? [
+            {
+              name: "render_threads",
+              async check() {
+                const threads = pool.threads();
+                if (threads.ready === 0) throw new Error(`none of ${threads.size} render threads is up`);
+              },
+            },
+          ]
+        : []),
+    ],
+    log,
+  );
+  const operations = {
+    readiness: () => readiness.report(),
+    metrics,
+    ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
+  };
+  // Probes and scrapes of a process without the API (or moved off the API's port): up before the
+  // render threads have loaded, so a starting worker reads not ready rather than nothing.
+  const health: HealthServer | null =
+    config.healthPort === undefined
+      ? null
+      : await startHealthServer(operations, { port: config.healthPort, host: config.host });
   const job: RenderJobDeps = {
+    metrics,
+    log: {
+      info: (fields, message) => log.info(fields, message),
+      debug: (fields, message) => log.debug(fields, message),
+      warn: (fields, message) => log.warn(fields, message),
+      // A worker's log says what it did; where the API answers for each render, its request line does.
+      completedLevel: backend.serves ? "debug" : "info",
+    },
     renders: state.renders,
     clock: state.clock,
     runTask: (task) => (pool as WorkerPool).run(task),
@@ -90,6 +132,7 @@ export async function startServer(
       ...state,
       checkUrl: (target) => safeFetch.check(target),
       dispatcher: rendering.dispatcher,
+      metrics,
       // Renders are refused above what one render thread's share of the memory budget leaves.
       renderBudgetBytes: config.memory.renderBytes,
     });
@@ -98,6 +141,7 @@ export async function startServer(
         ...state,
         renderService,
         safeFetch,
+        metrics,
         ...(outputHashes ? { assetLibrary: outputHashes.readsAfterHashes(state.assetLibrary) } : {}),
         ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
         openSignup: config.openSignup,
@@ -120,7 +164,10 @@ export async function startServer(
         },
       },
       {
-        logger: logOptions(config),
+        loggerInstance: log,
+        operations,
+        observeRequest: (method, route, status, seconds) =>
+          metrics.httpRequest(method, route, status, seconds),
         isUnavailable: backend.isUnavailable,
         idempotencyStore: state.idempotency,
         rateLimit: { burst: config.rateLimitBurst, refillPerSecond: config.rateLimitPerSecond },
@@ -139,7 +186,6 @@ export async function startServer(
   if (backend.renders) {
     // Every attempt goes through the same SafeFetch as image fetches (allow-list from config); events
     // are signed with the account's current secret just before their first attempt.
-    const log = app?.log;
     deliverer = createWebhookDeliverer({
       outbox: state.webhooks,
       safeFetch,
@@ -151,19 +197,14 @@ export async function startServer(
       clock: state.clock,
       random: Math.random,
       pollIntervalMs: backend.deliveryPollMs,
-      onError: (error) => {
-        if (log) log.error({ err: error }, "webhook delivery fault");
-        else
-          process.stderr.write(
-            `${JSON.stringify({ level: "error", msg: "webhook delivery fault", err: String(error) })}\n`,
-          );
-      },
+      onError: (error) => log.error({ err: error }, "webhook delivery fault"),
+      onAttempt: (outcome, seconds) => metrics.webhookAttempt(outcome, seconds),
     });
     // Events left pending or in flight by a previous process are due again (leases expire): resumed here.
     deliverer.start();
   }
   const recovered = await rendering.start();
-  if (recovered > 0) app?.log.info({ recovered }, "re-enqueued renders accepted before the last stop");
+  if (recovered > 0) log.info({ recovered }, "re-enqueued renders accepted before the last stop");
 
   let closing: Promise<void> | null = null;
   return {
@@ -171,13 +212,22 @@ export async function startServer(
     firstStart,
     workersReady: () => pool?.ready() ?? Promise.resolve(),
     renderThreads: pool?.size ?? 0,
+    healthUrl: health?.url ?? null,
+    log,
+    drain() {
+      if (!readiness.draining) log.info({}, "draining: not ready from now on");
+      readiness.drain();
+    },
     close() {
       closing ??= (async () => {
+        readiness.drain();
         // Stop taking requests and renders; the renders in flight finish (their waiters get their
         // answer), then the callbacks in flight, then the threads and the connections.
         await Promise.all([app?.close(), rendering.stop()]);
         await deliverer?.stop();
         await pool?.close();
+        // The health port answers (503, draining) until the work above is done.
+        await health?.close();
         await backend.close();
       })();
       return closing;

@@ -112,6 +112,6 @@ it("SIGKILL with renders in flight: after restart every render completes or fail
 
   // Structured logs of all three runs: requests were logged, keys and secrets never.
   const logs = first.stderr() + second.stderr() + third.stderr();
-  expect(logs).toContain('"incoming request"');
+  expect(logs).toContain('"request completed"');
   expect(logs).not.toMatch(/sk_live_|whsec_/);
 });

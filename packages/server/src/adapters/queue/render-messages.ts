@@ -52,6 +52,9 @@ export interface RenderTaskSuccess {
   width: number;
   height: number;
   warnings: RenderWarningView[];
+  /** Milliseconds the render thread spent drawing and encoding, and writing the output. */
+  drawMs?: number;
+  storeMs?: number;
 }
 
 export interface RenderTaskFailure {

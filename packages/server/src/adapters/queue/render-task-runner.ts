@@ -65,6 +65,7 @@ export function createRenderTaskRunner(deps: {
         sourceIdentity: (src: string) => accountAssetKey(task.accountId, src),
       };
       const quality = task.quality === null ? {} : { quality: task.quality };
+      const drawStarted = performance.now();
       const out =
         task.format === "pdf"
           ? await renderer.renderPdf(document, {
@@ -89,6 +90,7 @@ export function createRenderTaskRunner(deps: {
       // 1 ms of SHA-256 there), and the bytes never cross threads.
       // S3 signs the payload's hash: computed once here, it serves the signature and the asset record.
       const sha256 = deps.hashBeforeStore ? createHash("sha256").update(out.bytes).digest("hex") : undefined;
+      const storeStarted = performance.now();
       try {
         await blobs.put(task.outputKey, out.bytes, sha256 ? { sha256 } : {});
       } catch (error) {
@@ -110,6 +112,8 @@ export function createRenderTaskRunner(deps: {
           contentType: out.contentType,
           width: out.width,
           height: out.height,
+          drawMs: storeStarted - drawStarted,
+          storeMs: performance.now() - storeStarted,
           warnings: out.warnings.map((w) => ({
             code: w.code,
             slot: w.slot,

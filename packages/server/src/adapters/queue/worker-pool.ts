@@ -66,6 +66,8 @@ export interface WorkerPool {
   readonly capacity: number;
   /** Resolves when every worker has created its renderer (for benchmarks and tests). */
   ready(): Promise<void>;
+  /** Threads that have loaded their renderer (a replaced one has not yet), and those drawing now. */
+  threads(): { size: number; ready: number; busy: number };
   /** Kills one worker thread as a crash would (its task is retried on the replacement). For tests. */
   crashWorker(index: number): Promise<void>;
   close(): Promise<void>;
@@ -217,6 +219,15 @@ export function createWorkerPool(
     },
     ready() {
       return slots.every((s) => s.ready) ? Promise.resolve() : new Promise((r) => readyWaiters.push(r));
+    },
+    threads() {
+      let ready = 0;
+      let busy = 0;
+      for (const slot of slots) {
+        if (slot?.ready) ready += 1;
+        if (slot && slot.running.length > 0) busy += 1;
+      }
+      return { size, ready, busy };
     },
     async crashWorker(index) {
       await slots[index]?.worker.terminate();

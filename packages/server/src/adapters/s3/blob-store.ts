@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
@@ -190,6 +191,32 @@ export class S3BlobStore implements BlobStore {
       expiresIn: expiresInSeconds,
       ...(signedAt ? { signingDate: signedAt } : {}),
     });
+  }
+
+  /**
+   * Resolves when the bucket answers with these credentials; rejects with what an operator should
+   * fix (a wrong secret is told apart from a store that cannot be reached). One request, no retries.
+   */
+  async checkBucket(timeoutMs: number): Promise<void> {
+    try {
+      await this.#client.send(new HeadBucketCommand({ Bucket: this.#bucket }), {
+        abortSignal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status === 403) {
+        throw new Error(
+          `bucket ${this.#bucket} refused these credentials (HTTP 403): check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY`,
+          { cause: error },
+        );
+      }
+      if (status === 404)
+        throw new Error(`bucket ${this.#bucket} does not exist (HTTP 404)`, { cause: error });
+      const { name, message } = error as { name?: string; message?: string };
+      throw new Error(`object store not reachable: ${status ? `HTTP ${status}` : message || name}`, {
+        cause: error,
+      });
+    }
   }
 
   /** Closes the SDK's keep-alive sockets. */

@@ -185,17 +185,16 @@ export interface ErrorHandlerOptions {
 }
 
 export const errorHandlerPlugin = globalPlugin<ErrorHandlerOptions>("pictor-errors", async (app, options) => {
+  app.decorateRequest("errorCode", "");
   app.setErrorHandler((error, request, reply) => {
     if (!(error instanceof ApiError) && options.isUnavailable?.(error)) {
       request.log.warn({ err: error }, "backing store unavailable");
       return sendError(request, reply, storeUnavailable);
     }
     const resolved = resolveError(error, request);
-    if (resolved.status >= 500) {
-      request.log.error({ err: error }, "request failed");
-    } else {
-      request.log.info({ code: resolved.code, status: resolved.status }, "request refused");
-    }
+    // A refusal is said in the request's own log line (request-log.ts); a fault gets its stack too.
+    request.errorCode = resolved.code;
+    if (resolved.status >= 500) request.log.error({ err: error }, "request failed");
     return sendError(request, reply, resolved);
   });
   app.setNotFoundHandler((request, reply) =>

@@ -16,6 +16,14 @@ export const shuttingDownPlugin = globalPlugin("pictor-shutting-down", async (ap
   app.addHook("preClose", async () => {
     closing = true;
   });
+  // An answer finished while closing (a caller that waited for its render) leaves its keep-alive
+  // connection idle, and Node closed only the connections idle when the close began: without this it
+  // would hold the stop until its keep-alive timeout (72 s). A request already pipelined behind it
+  // keeps the connection busy and is answered 503 below.
+  app.addHook("onResponse", (_request, _reply, done) => {
+    if (closing) setImmediate(() => app.server.closeIdleConnections());
+    done();
+  });
   // A callback hook: it runs on every request and almost always has nothing to do.
   app.addHook("onRequest", (_request, reply, done) => {
     if (!closing) return done();

@@ -114,6 +114,7 @@ export function registerImageUrl(app: App, deps: AppDeps): void {
         sig: parsed.sig,
       });
       if (!result.ok) return sendError(reply, result);
+      deps.metrics?.imageUrl(result.cache, result.asset.byteSize);
       const now = deps.clock.now().getTime();
       // RFC 9211: whether this answer came from the render cache.
       reply.header(

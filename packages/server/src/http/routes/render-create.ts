@@ -147,6 +147,7 @@ export function registerRenderCreate(app: App, deps: AppDeps): void {
       request.idempotencyCreated = true;
       const wait = waitSeconds(body.wait, request.headers.prefer);
       const render = (await resumedRender(deps, request)) ?? (await accept(deps, request, body, wait > 0));
+      request.renderId = render.id;
       reply.header("Location", `/v1/renders/${render.id}`);
 
       if (wait <= 0) return reply.code(202).send(await jobView(deps, request, render));

@@ -1,0 +1,39 @@
+import { globalPlugin } from "./global-plugin.ts";
+
+export interface RequestLogOptions {
+  /** Told of every answered request but the operational ones: the HTTP metrics. */
+  observe?: (method: string, route: string, status: number, seconds: number) => void;
+}
+
+/**
+ * One log line per request, written when it is answered (Fastify's own request logging, two lines
+ * per request, is turned off in buildApp): the request id, what was asked, the status and the time
+ * taken, and the render it created, if any. Probes and scrapes (routes with `operational: true`) are
+ * neither logged nor counted. A callback hook: it runs on every request.
+ */
+export const requestLogPlugin = globalPlugin<RequestLogOptions>(
+  "pictor-request-log",
+  async (app, options) => {
+    const { observe } = options;
+    app.decorateRequest("renderId", "");
+    app.addHook("onResponse", (request, reply, done) => {
+      const config = request.routeOptions.config;
+      if (config?.operational === true) return done();
+      const ms = reply.elapsedTime;
+      if (request.renderId || request.errorCode) {
+        request.log.info(
+          {
+            req: request,
+            res: reply,
+            responseTime: ms,
+            ...(request.renderId ? { render_id: request.renderId } : {}),
+            ...(request.errorCode ? { code: request.errorCode } : {}),
+          },
+          "request completed",
+        );
+      } else request.log.info({ req: request, res: reply, responseTime: ms }, "request completed");
+      observe?.(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode, ms / 1000);
+      done();
+    });
+  },
+);
