@@ -7,7 +7,7 @@ import { checkRenderValues } from "./document.ts";
 import { type Failure, fail, type Result } from "./failure.ts";
 import { newId } from "./ids.ts";
 import { namedAssets, renderCost, tooLarge } from "./render-cost.ts";
-import { type Modification, ownedAssets, resolveModifications } from "./render-request.ts";
+import { type Modification, ownedAssets, resolveModifications, VALUE_FIELD } from "./render-request.ts";
 import { creditCost, isValidScale, MAX_OUTPUT_PIXELS, outputSize } from "./scale.ts";
 
 /** Frame pixels per inch of a PDF page when the request names none: CSS pixels, 1 px = 0.75 pt. */
@@ -101,6 +101,22 @@ export interface PrepareRenderDeps {
 }
 
 /**
+ * Where a refused value is in the request: `modifications[i].<field>` when the request gave the slot,
+ * else the engine's path (a slot's default: `slots.goal.default`).
+ */
+function modificationPath(
+  doc: TemplateDocumentT,
+  modifications: readonly Modification[],
+  slot: string,
+  enginePath: string,
+): string {
+  const index = modifications.findIndex((mod) => mod.name === slot);
+  const type = doc.slots.find((s) => s.name === slot)?.type;
+  if (index < 0 || type === undefined || !enginePath.startsWith(`values.${slot}`)) return enginePath;
+  return `modifications[${index}].${VALUE_FIELD[type]}${enginePath.slice(`values.${slot}`.length)}`;
+}
+
+/**
  * A `webhook_url` that is not an absolute URL at all is a malformed body field (400, checked with the
  * body); one that parses but is not http(s) or not public is `invalid_webhook_url` (422, checked
  * after the slots, as the decided order says).
@@ -174,8 +190,19 @@ export async function prepareRender(
   const values = await resolveModifications(doc, req.modifications, ownedAssets(deps.assets, accountId));
   if (!values.ok) return values;
   // Values of the right type that the frame still cannot show (a QR code too long for its level) are
-  // refused here, before the charge, rather than rendered as a blank.
-  const [unencodable] = frames.value.flatMap((page) => checkRenderValues(doc, page.name, values.value));
+  // refused here, before the charge, rather than rendered as a blank. Values whose shape the layer
+  // refuses (a list longer than a chart shows, a range made empty) are a bad request, with their path.
+  const refused = frames.value.flatMap((page) => checkRenderValues(doc, page.name, values.value));
+  const invalid = refused.filter((error) => error.kind === "invalid");
+  if (invalid.length > 0) {
+    const errors = invalid.map((error) => ({
+      path: modificationPath(doc, req.modifications, error.slot, error.path),
+      message: error.message,
+    }));
+    const first = invalid[0] as (typeof invalid)[number];
+    return fail("invalid_request", `Slot '${first.slot}' ${first.message}.`, { errors });
+  }
+  const [unencodable] = refused;
   if (unencodable) {
     return fail("value_not_encodable", `Slot '${unencodable.slot}' ${unencodable.message}.`, {
       slot: unencodable.slot,
