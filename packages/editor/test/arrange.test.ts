@@ -49,6 +49,19 @@ describe("editor arrangement (pure)", () => {
     ]);
   });
 
+  it("moves layers by whole pixels when distributing or aligning, whatever the gaps come to", () => {
+    // Gaps of (990 - 10 - 281) / 2 = 349.5: the middle layer lands on a whole pixel.
+    const odd = doc([sq("a", 10, 0, 101), sq("b", 300, 200, 77), sq("c", 887, 300, 103)]);
+    const xs = boxes(distributeLayers(odd, 0, ["a", "b", "c"], "x", false)).map((b) => b[1]);
+    expect(xs[0]).toBe(10);
+    expect(xs[2]).toBe(887);
+    expect(Number.isInteger(xs[1])).toBe(true);
+    expect(Math.abs((xs[1] as number) - 460.5)).toBe(0.5);
+    // Centres of an odd and an even width: the odd one would be half a pixel off.
+    const centred = boxes(alignLayers(odd, 0, ["a", "b"], "center", false)).map((b) => b[1]);
+    for (const x of centred) expect(Number.isInteger(x)).toBe(true);
+  });
+
   it("groups siblings keeping their place, and ungroups composing the group's offset, rotation and opacity", () => {
     const grouped = groupLayers(three(), 0, ["a", "c"]);
     if (!grouped) throw new Error("not grouped");

@@ -1,4 +1,4 @@
-import { useRef } from "react";
+import { useEffect, useRef } from "react";
 import type { FrameT, Layer, TextLayerT } from "../engine/engine-types.ts";
 import type { EditorEngine } from "../engine/load-engine.ts";
 import { creatorOf } from "../layer-forms/registry.ts";
@@ -17,16 +17,21 @@ import { MemberOutlines, SelectionHandles } from "./SelectionHandles.tsx";
 import { useFrameGestures } from "./use-frame-gestures.ts";
 import { useFrameRender } from "./use-frame-render.ts";
 
+/** Starts a marquee from a press on the pasteboard (see Stage.tsx); null: the frame is gone. */
+export type PasteboardPress = (e: React.PointerEvent) => void;
+
 interface Props {
   frameIndex: number;
   frame: FrameT;
+  /** Gives the stage this frame's way to start a marquee from the pasteboard around it. */
+  onPasteboard?(frameIndex: number, press: PasteboardPress | null): void;
 }
 
 /**
  * One frame: the engine's pixels in a canvas, with selection handles, guides and rulers over them.
  * Everything but the frame itself comes from the editor store.
  */
-export function FrameView({ frameIndex, frame }: Props) {
+export function FrameView({ frameIndex, frame, onPasteboard }: Props) {
   const editor = useEditor();
   // The stage shows frames once the engine is loaded.
   const engine = useEditor((s) => s.engine) as EditorEngine;
@@ -82,6 +87,12 @@ export function FrameView({ frameIndex, frame }: Props) {
     },
   });
   const { ids } = gestures;
+  const latestGestures = useRef(gestures);
+  latestGestures.current = gestures;
+  useEffect(() => {
+    onPasteboard?.(frameIndex, (e) => latestGestures.current.onPasteboardDown(e));
+    return () => onPasteboard?.(frameIndex, null);
+  }, [frameIndex, onPasteboard]);
 
   function onDoubleClick(e: React.MouseEvent) {
     if (tool !== "select") return;
@@ -199,6 +210,7 @@ export function FrameView({ frameIndex, frame }: Props) {
               box={editedBox}
               zoom={zoom}
               rich={rich}
+              boundSlot={boundSlot}
               parseRich={engine.module.parseRichText}
               onText={(text, at) => typed(editedLayer.id, text, at)}
               onDone={() => editor.setEditing(null)}

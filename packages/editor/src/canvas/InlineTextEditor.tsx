@@ -19,6 +19,8 @@ interface Props {
   zoom: number;
   /** The text is bound to a rich text slot: edit styled text and show the toolbar. */
   rich: boolean;
+  /** The text slot the layer's text is bound to, if any (named in the note about styling). */
+  boundSlot?: string;
   parseRich(markup: string): { ok: true; runs: RichRun[] } | { ok: false };
   /** New layer text (markup when rich), with the input event's time. */
   onText(text: string, eventTime: number): void;
@@ -46,13 +48,30 @@ function styledOf(text: string, rich: boolean, parse: Props["parseRich"]): Style
  * what the API draws. For a rich text slot, a toolbar styles the selected range and the layer's
  * text becomes the documented markup.
  */
-export function InlineTextEditor({ layer, box, zoom, rich, parseRich, onText, onDone }: Props) {
+/**
+ * Why Ctrl+B (I, U, Shift+X) styles nothing in a plain text: a layer's text is one style (its font
+ * weight and style in the Design panel); styling part of it needs the markup of a rich text slot.
+ */
+function plainStyleNote(flag: StyleFlag, boundSlot: string | undefined): string {
+  const what = FLAGS.find((f) => f.flag === flag)?.label ?? "Styling";
+  const whole =
+    flag === "bold" || flag === "italic"
+      ? ` For the whole text, set ${flag === "bold" ? "Weight" : "Style"} in the Design panel.`
+      : ` For the whole text, use ${flag === "underline" ? "Underline" : "Strikethrough"} in the Design panel.`;
+  const rich = boundSlot
+    ? `${what} on part of a text needs a rich text slot: this text is bound to “${boundSlot}”, a plain text slot (turn on “Rich text” for it in the Slots tab).`
+    : `${what} on part of a text needs the text bound to a rich text slot (Slots tab).`;
+  return rich + whole;
+}
+
+export function InlineTextEditor({ layer, box, zoom, rich, boundSlot, parseRich, onText, onDone }: Props) {
   const area = useRef<HTMLTextAreaElement>(null);
   const wrap = useRef<HTMLDivElement>(null);
   const written = useRef<string | null>(null);
   const [styled, setStyled] = useState<StyledText>(() => styledOf(layer.text, rich, parseRich));
   const range = useRef({ from: 0, to: 0 });
   const [color, setColorValue] = useState("#DC2626");
+  const [note, setNote] = useState("");
 
   // Another change of the text (undo, the properties panel) replaces what is edited here.
   useEffect(() => {
@@ -146,7 +165,10 @@ export function InlineTextEditor({ layer, box, zoom, rich, parseRich, onText, on
         onSelect={remember}
         onKeyUp={remember}
         onBlur={remember}
-        onChange={(e) => write(spliceText(styled, e.target.value), e.nativeEvent.timeStamp)}
+        onChange={(e) => {
+          setNote("");
+          write(spliceText(styled, e.target.value), e.nativeEvent.timeStamp);
+        }}
         onKeyDown={(e) => {
           if (e.key === "Escape") {
             e.preventDefault();
@@ -154,26 +176,33 @@ export function InlineTextEditor({ layer, box, zoom, rich, parseRich, onText, on
             return;
           }
           const mod = e.ctrlKey || e.metaKey;
-          if (rich && mod) {
-            remember();
-            const k = e.key.toLowerCase();
-            const flag =
-              k === "b"
-                ? "bold"
-                : k === "i"
-                  ? "italic"
-                  : k === "u"
-                    ? "underline"
-                    : k === "x" && e.shiftKey
-                      ? "strike"
-                      : null;
-            if (flag) {
-              e.preventDefault();
-              applyFlag(flag, e.nativeEvent.timeStamp);
-            }
+          if (!mod) return;
+          const k = e.key.toLowerCase();
+          const flag: StyleFlag | null =
+            k === "b"
+              ? "bold"
+              : k === "i"
+                ? "italic"
+                : k === "u"
+                  ? "underline"
+                  : k === "x" && e.shiftKey
+                    ? "strike"
+                    : null;
+          if (!flag) return;
+          e.preventDefault();
+          if (!rich) {
+            setNote(plainStyleNote(flag, boundSlot));
+            return;
           }
+          remember();
+          applyFlag(flag, e.nativeEvent.timeStamp);
         }}
       />
+      {!rich && (
+        <p className="inline-text-note" role="status" data-testid="inline-text-note">
+          {note}
+        </p>
+      )}
       {rich && (
         <div className="rich-toolbar" role="toolbar" aria-label="Text style" data-testid="rich-toolbar">
           {FLAGS.map((f) => (

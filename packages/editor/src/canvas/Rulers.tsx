@@ -32,7 +32,8 @@ interface GuideDrag {
 }
 
 /**
- * Rulers along the top and left of a frame. Drag from a ruler onto the frame to add a guide, drag
+ * Rulers along the top and left of a frame. Drag from a ruler onto the frame to add a guide (as in
+ * every design tool, the top ruler gives a horizontal guide, the left one a vertical guide), drag
  * a guide to move it, back onto its ruler (or off the frame) to remove it. Focus a guide and use
  * the arrows to move it (Shift: 10 px), Delete to remove it. Layers snap to guides.
  *
@@ -138,14 +139,14 @@ export function Rulers({ width, height, zoom, guides, onGuides, surface }: Props
         className="ruler ruler-x"
         data-testid="ruler-x"
         style={{ width: width * zoom }}
-        onPointerDown={(e) => begin(e, "x", -1)}
+        onPointerDown={(e) => begin(e, "y", -1)}
         onPointerMove={move}
         onPointerUp={end}
         onPointerCancel={cancel}
         onDragStart={noNativeDrag}
-        onKeyDown={(e) => keyAdd(e, "x")}
-        aria-label="Add a vertical guide (drag onto the frame, or Enter)"
-        title="Drag onto the frame for a vertical guide"
+        onKeyDown={(e) => keyAdd(e, "y")}
+        aria-label="Add a horizontal guide (drag down onto the frame, or Enter)"
+        title="Drag down onto the frame for a horizontal guide"
       />
       <div className="ruler ruler-x ruler-ticks" aria-hidden="true" style={{ width: width * zoom }}>
         {ticks(width).map((v) => (
@@ -159,14 +160,14 @@ export function Rulers({ width, height, zoom, guides, onGuides, surface }: Props
         className="ruler ruler-y"
         data-testid="ruler-y"
         style={{ height: height * zoom }}
-        onPointerDown={(e) => begin(e, "y", -1)}
+        onPointerDown={(e) => begin(e, "x", -1)}
         onPointerMove={move}
         onPointerUp={end}
         onPointerCancel={cancel}
         onDragStart={noNativeDrag}
-        onKeyDown={(e) => keyAdd(e, "y")}
-        aria-label="Add a horizontal guide (drag onto the frame, or Enter)"
-        title="Drag onto the frame for a horizontal guide"
+        onKeyDown={(e) => keyAdd(e, "x")}
+        aria-label="Add a vertical guide (drag right onto the frame, or Enter)"
+        title="Drag right onto the frame for a vertical guide"
       />
       <div className="ruler ruler-y ruler-ticks" aria-hidden="true" style={{ height: height * zoom }}>
         {ticks(height).map((v) => (

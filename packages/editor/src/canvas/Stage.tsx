@@ -1,11 +1,19 @@
-import { useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { useEditor } from "../store/use-editor.ts";
-import { FrameView } from "./FrameView.tsx";
+import { FrameView, type PasteboardPress } from "./FrameView.tsx";
 import { useStageView } from "./use-stage-view.ts";
+
+/** Distance from a point to a rectangle (0 inside). */
+function distanceTo(rect: DOMRect, x: number, y: number): number {
+  const dx = Math.max(rect.left - x, 0, x - rect.right);
+  const dy = Math.max(rect.top - y, 0, y - rect.bottom);
+  return Math.hypot(dx, dy);
+}
 
 /**
  * The centre of the editor: every frame side by side, zoomed and panned (use-stage-view.ts). A press
- * on the stage around the frames selects no layer.
+ * on the pasteboard (the stage around the frames) selects no layer and starts a marquee in the
+ * nearest frame, so a marquee can begin outside a frame.
  */
 export function Stage() {
   const editor = useEditor();
@@ -15,6 +23,12 @@ export function Stage() {
   const view = useStageView(wrap, { zoom, setZoom: (z) => editor.setZoom(z) });
   const latestView = useRef(view);
   latestView.current = view;
+
+  const pasteboard = useRef(new Map<number, PasteboardPress>());
+  const onPasteboard = useCallback((index: number, press: PasteboardPress | null) => {
+    if (press) pasteboard.current.set(index, press);
+    else pasteboard.current.delete(index);
+  }, []);
 
   useEffect(() => {
     editor.attachStage({ zoomTo: (...args) => latestView.current.zoomTo(...args) });
@@ -26,14 +40,25 @@ export function Stage() {
       ref={wrap}
       className={`stage-wrap ${view.panning ? "panning" : ""}`}
       onPointerDown={(e) => {
-        if (e.target !== e.currentTarget) return;
+        const target = e.target as HTMLElement;
+        // The pasteboard: the stage itself, its padding, the space beside a frame's label.
+        if (!target.matches(".stage-wrap, .stage, .frame-block")) return;
+        const overlays = [...(wrap.current?.querySelectorAll(".frame-overlay") ?? [])];
+        let nearest = -1;
+        let best = Number.POSITIVE_INFINITY;
+        overlays.forEach((el, i) => {
+          const d = distanceTo(el.getBoundingClientRect(), e.clientX, e.clientY);
+          if (d < best) [nearest, best] = [i, d];
+        });
+        const press = pasteboard.current.get(nearest);
+        if (press) return press(e);
         const { selection } = editor.getState();
         if (selection) editor.select({ frame: selection.frame, layer: null });
       }}
     >
       <div className="stage">
         {frames.map((f, i) => (
-          <FrameView key={f.name} frameIndex={i} frame={f} />
+          <FrameView key={f.name} frameIndex={i} frame={f} onPasteboard={onPasteboard} />
         ))}
       </div>
     </main>

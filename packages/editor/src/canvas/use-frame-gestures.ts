@@ -179,6 +179,19 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
     begin(e, { kind: "move", starts: startsOf([hit.id]), px: p.x, py: p.y, moved: false });
   }
 
+  /**
+   * A press on the pasteboard (the grey stage around the frames) nearest this frame: a marquee that
+   * starts outside the frame, as in every design tool (Shift/Ctrl: added to the selection).
+   */
+  function onPasteboardDown(e: React.PointerEvent) {
+    if (e.button !== 0 || tool !== "select") return;
+    const p = framePoint(e);
+    overlay.current?.setPointerCapture(e.pointerId);
+    const additive = e.shiftKey || e.ctrlKey || e.metaKey;
+    if (!additive) props.onSelect({ frame: frameIndex, layer: null });
+    begin(e, { kind: "marquee", px: p.x, py: p.y, base: additive ? ids : [] });
+  }
+
   function onHandleDown(e: React.PointerEvent, sx: number, sy: number) {
     e.stopPropagation();
     const p = framePoint(e);
@@ -395,6 +408,7 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
     onDragStart,
     onHandleDown,
     onRotateDown,
+    onPasteboardDown,
     framePoint,
   };
 }

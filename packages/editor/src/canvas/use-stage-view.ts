@@ -55,20 +55,44 @@ export function useStageView(wrap: RefObject<HTMLElement | null>, { zoom, setZoo
   }, [zoom, wrap]);
 
   useEffect(() => {
-    const typing = (t: EventTarget | null) =>
-      t instanceof HTMLElement && t.closest("input, textarea, select, button, [contenteditable]") !== null;
-    const down = (e: KeyboardEvent) => {
-      if (e.code === "Space" && !typing(e.target)) {
-        e.preventDefault();
-        setSpace(true);
-      }
+    /**
+     * Space is typed into fields, and activates a button the keyboard reached (Tab); a button the
+     * pointer just clicked (a toolbar's "Fit") keeps focus too, but there Space means "pan", as in
+     * every design tool, and the press must not click that button again.
+     */
+    let pointerPressed: Element | null = null;
+    const field = (t: EventTarget | null) =>
+      t instanceof HTMLElement && t.closest("input, textarea, select, [contenteditable]") !== null;
+    const keyboardButton = (t: EventTarget | null) => {
+      const button = t instanceof HTMLElement ? t.closest("button, [role=button], a[href]") : null;
+      return button !== null && button !== pointerPressed;
     };
-    const up = (e: KeyboardEvent) => e.code === "Space" && setSpace(false);
+    const press = (e: PointerEvent) => {
+      pointerPressed =
+        e.target instanceof Element ? e.target.closest("button, [role=button], a[href]") : null;
+    };
+    const tab = (e: KeyboardEvent) => {
+      if (e.key === "Tab") pointerPressed = null;
+    };
+    const down = (e: KeyboardEvent) => {
+      tab(e);
+      if (e.code !== "Space" || field(e.target) || keyboardButton(e.target)) return;
+      e.preventDefault();
+      if (!e.repeat) setSpace(true);
+    };
+    const up = (e: KeyboardEvent) => {
+      if (e.code !== "Space") return;
+      // The button the pointer clicked is not clicked again by the Space that panned.
+      if (!field(e.target) && !keyboardButton(e.target)) e.preventDefault();
+      setSpace(false);
+    };
     const blur = () => setSpace(false);
+    window.addEventListener("pointerdown", press, true);
     window.addEventListener("keydown", down);
     window.addEventListener("keyup", up);
     window.addEventListener("blur", blur);
     return () => {
+      window.removeEventListener("pointerdown", press, true);
       window.removeEventListener("keydown", down);
       window.removeEventListener("keyup", up);
       window.removeEventListener("blur", blur);

@@ -20,7 +20,15 @@ export function NumberField({
   max,
   step,
   optional,
-}: FieldProps<number | undefined> & { min?: number; max?: number; step?: number; optional?: boolean }) {
+  placeholder,
+}: FieldProps<number | undefined> & {
+  min?: number;
+  max?: number;
+  step?: number;
+  optional?: boolean;
+  /** Shown while the value is undefined ("Mixed" for layers that differ). */
+  placeholder?: string;
+}) {
   const [draft, setDraft] = useState(value === undefined ? "" : String(value));
   useEffect(() => setDraft(value === undefined ? "" : String(value)), [value]);
   return (
@@ -33,7 +41,7 @@ export function NumberField({
         min={min}
         max={max}
         step={step ?? "any"}
-        placeholder={optional ? "–" : undefined}
+        placeholder={placeholder ?? (optional ? "–" : undefined)}
         onChange={(e) => {
           setDraft(e.target.value);
           if (e.target.value === "" && optional) return onChange(undefined);

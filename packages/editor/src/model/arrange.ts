@@ -51,14 +51,16 @@ export function alignDeltas(
     else if (edge === "top") dy = target.top - ext.top;
     else if (edge === "middle") dy = target.top + target.height / 2 - (ext.top + ext.height / 2);
     else dy = target.top + target.height - (ext.top + ext.height);
-    out.set(id, { dx, dy });
+    // Whole pixels: a layer on whole pixels stays on them (a centre may then be half a pixel off).
+    out.set(id, { dx: Math.round(dx), dy: Math.round(dy) });
   }
   return out;
 }
 
 /**
  * Equal gaps between the items along an axis, in the order of their centres. Within the selection
- * the outermost items stay put; within a frame (`inFrame`) the gaps include both margins.
+ * the outermost items stay put; within a frame (`inFrame`) the gaps include both margins. Each move
+ * is a whole number of pixels.
  */
 export function distributeDeltas(
   items: readonly { id: string; ext: Extent }[],
@@ -79,7 +81,8 @@ export function distributeDeltas(
   const gap = (span - total) / (inFrame ? sorted.length + 1 : sorted.length - 1);
   let at = origin + (inFrame ? gap : 0);
   for (const { id, ext } of sorted) {
-    const d = at - start(ext);
+    // Whole pixels: equal gaps to the pixel (they may differ by one), not x = 449.608.
+    const d = Math.round(at - start(ext));
     out.set(id, axis === "x" ? { dx: d, dy: 0 } : { dx: 0, dy: d });
     at += size(ext) + gap;
   }

@@ -7,6 +7,11 @@ import { childLayers, withChildLayers } from "./layer-tree.ts";
  * smaller of the two ratios, so nothing is stretched: sizes, font sizes, corner radii, strokes and
  * shadows scale together; a group's children scale with it. Bindings and every other property are
  * kept. Pure.
+ *
+ * The copy lands on whole pixels, as a designer would have typed it: positions, sizes, font sizes,
+ * corner radii and padding are rounded to integers (a font size to at least 1); the finer lengths
+ * (stroke widths, letter and paragraph spacing, shadow offsets, blurs and spreads) to one decimal,
+ * so a thin stroke or a small blur does not vanish or double.
  */
 export function resizedFrameCopy(frame: FrameT, name: string, width: number, height: number): FrameT {
   const rx = width / frame.width;
@@ -16,33 +21,44 @@ export function resizedFrameCopy(frame: FrameT, name: string, width: number, hei
     const scaled = scaleLayer(l, s);
     const cx = (l.x + l.width / 2) * rx;
     const cy = (l.y + l.height / 2) * ry;
-    return { ...scaled, x: round(cx - scaled.width / 2), y: round(cy - scaled.height / 2) } as Layer;
+    return { ...scaled, x: whole(cx - scaled.width / 2), y: whole(cy - scaled.height / 2) } as Layer;
   });
   return { ...structuredClone(frame), name, width, height, layers };
 }
 
-function round(n: number): number {
-  return Math.round(n * 100) / 100;
+function whole(n: number): number {
+  return Math.round(n);
 }
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+/** Lengths a designer types as whole pixels. */
+const WHOLE_LENGTHS = new Set(["size", "min_size", "max_size", "corner_radius", "padding"]);
+/** Font sizes never round down to nothing. */
+const FONT_SIZES = new Set(["size", "min_size", "max_size"]);
 
 /** Keys holding lengths in template pixels, at any depth of a layer (font size, radius, blur…). */
 const LENGTHS = new Set([
-  "size",
-  "min_size",
-  "max_size",
+  ...WHOLE_LENGTHS,
   "letter_spacing",
   "paragraph_spacing",
-  "corner_radius",
-  "padding",
   "blur",
   "spread",
   "radius_px",
 ]);
 
+function scaleLength(key: string, value: number, s: number): number {
+  if (!WHOLE_LENGTHS.has(key)) return round(value * s);
+  const v = whole(value * s);
+  return FONT_SIZES.has(key) && value > 0 ? Math.max(1, v) : v;
+}
+
 function scaleValue(key: string, value: unknown, s: number): unknown {
-  if (typeof value === "number" && LENGTHS.has(key)) return round(value * s);
+  if (typeof value === "number" && LENGTHS.has(key)) return scaleLength(key, value, s);
   if (Array.isArray(value)) {
-    if (key === "corner_radius") return value.map((v) => (typeof v === "number" ? round(v * s) : v));
+    if (key === "corner_radius") return value.map((v) => (typeof v === "number" ? whole(v * s) : v));
     return value.map((v) => scaleValue("", v, s));
   }
   if (value && typeof value === "object") return scaleObject(value as Record<string, unknown>, s);
@@ -72,10 +88,10 @@ function scaleObject(obj: Record<string, unknown>, s: number): Record<string, un
 export function scaleLayer(layer: Layer, s: number): Layer {
   const { layers: _children, bind, ...rest } = layer as Layer & { layers?: unknown };
   const scaled = scaleObject(rest as Record<string, unknown>, s) as unknown as Layer;
-  scaled.x = round(layer.x * s);
-  scaled.y = round(layer.y * s);
-  scaled.width = round(layer.width * s);
-  scaled.height = round(layer.height * s);
+  scaled.x = whole(layer.x * s);
+  scaled.y = whole(layer.y * s);
+  scaled.width = whole(layer.width * s);
+  scaled.height = whole(layer.height * s);
   if (bind) scaled.bind = { ...bind };
   const children = childLayers(layer);
   return children

@@ -10,6 +10,7 @@ import type {
   TemplateDocumentT,
 } from "../engine/engine-types.ts";
 import { ListItemsField } from "./ListItemsField.tsx";
+import { isNote } from "./warning-kinds.ts";
 
 interface Props {
   doc: TemplateDocumentT;
@@ -148,8 +149,8 @@ export function PreviewPanel({ doc, values, onValues, onSaveSample, warnings, sc
             )),
             ...w.warnings.map((x) => (
               <li key={`${w.frame}-${x.code}-${x.layer ?? ""}-${x.message}`}>
-                <span className="badge warn">{x.code}</span> <span className="muted small">{w.frame}</span>{" "}
-                {x.message}
+                <span className={`badge ${isNote(x) ? "note" : "warn"}`}>{x.code}</span>{" "}
+                <span className="muted small">{w.frame}</span> {x.message}
               </li>
             )),
           ])}

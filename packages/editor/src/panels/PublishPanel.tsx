@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { allPages, api, type TemplateDetail } from "../api/client.ts";
 import type { TemplateDocumentT } from "../engine/engine-types.ts";
+import { canonical } from "../screens/draft-status.ts";
 
 interface Version {
   version: number;
@@ -11,13 +12,19 @@ interface Version {
 interface Props {
   templateId: string;
   detail: TemplateDetail | null;
+  /** Every edit is saved to the draft (nothing waits for the autosave). */
+  saved: boolean;
   saveNow(): Promise<boolean>;
   onPublished(detail: TemplateDetail): void;
   onRestore(doc: TemplateDocumentT): void;
 }
 
-/** Publishing freezes the draft as the next immutable version; API renders use the latest one. */
-export function PublishPanel({ templateId, detail, saveNow, onPublished, onRestore }: Props) {
+/**
+ * Publishing freezes the draft as the next immutable version; API renders use the latest one. When
+ * the saved draft is the live version (just published, or restored and unchanged), there is nothing
+ * to publish: the button is disabled and says so.
+ */
+export function PublishPanel({ templateId, detail, saved, saveNow, onPublished, onRestore }: Props) {
   const [versions, setVersions] = useState<Version[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -46,23 +53,33 @@ export function PublishPanel({ templateId, detail, saveNow, onPublished, onResto
     }
   }
 
+  const live = detail?.published_version ?? null;
+  const liveVersion = versions.find((v) => v.version === live);
+  const upToDate =
+    saved &&
+    detail !== null &&
+    liveVersion !== undefined &&
+    canonical(detail.document) === canonical(liveVersion.document);
+
   return (
     <div className="props">
       <section>
         <h3>Publish</h3>
-        <p className="muted small">
-          {detail?.published_version
-            ? `Live version: v${detail.published_version}. Publishing makes the current draft v${detail.published_version + 1}.`
-            : "Not published yet: the API cannot render this template until it is."}
+        <p className="muted small" data-testid="publish-status">
+          {live === null
+            ? "Not published yet: the API cannot render this template until it is."
+            : upToDate
+              ? `Live version: v${live}. The draft has no changes since: nothing to publish.`
+              : `Live version: v${live}. Publishing makes the current draft v${live + 1}.`}
         </p>
         <button
           type="button"
           className="btn primary"
           onClick={publish}
-          disabled={busy}
+          disabled={busy || upToDate}
           data-testid="publish-panel-button"
         >
-          {busy ? "Publishing…" : "Publish draft"}
+          {busy ? "Publishing…" : upToDate ? "Published" : "Publish draft"}
         </button>
         {error && <p className="error">{error}</p>}
       </section>

@@ -1,16 +1,19 @@
-import { useMemo } from "react";
+import { type ReactNode, useMemo } from "react";
 import type { Layer, TemplateDocumentT } from "../engine/engine-types.ts";
 import type { KindInfo } from "../layer-forms/types.ts";
-import { stripUndefined, updateFrame, updateLayer } from "../model/doc-ops.ts";
+import { findLayer, stripUndefined, updateFrame, updateLayer } from "../model/doc-ops.ts";
+import { selectedIds } from "../model/selection.ts";
 import type { Tab } from "../store/editor-store.ts";
 import { useEditor } from "../store/use-editor.ts";
 import { GetUrlPanel } from "./GetUrlPanel.tsx";
+import { MultiLayerForm } from "./MultiLayerForm.tsx";
 import { PreviewPanel } from "./PreviewPanel.tsx";
 import { PropertiesPanel } from "./PropertiesPanel.tsx";
 import { PublishPanel } from "./PublishPanel.tsx";
 import { usePreviewWarnings } from "./preview-warnings.ts";
 import { SlotsPanel } from "./SlotsPanel.tsx";
 import { TryApiPanel } from "./TryApiPanel.tsx";
+import { isNote } from "./warning-kinds.ts";
 
 /** Right of the canvas: the tabs (design, slots, preview, versions, API, Get URL) and the open one. */
 export function RightPanel() {
@@ -22,6 +25,7 @@ export function RightPanel() {
   const warnScale = useEditor((s) => s.warnScale);
   const status = useEditor((s) => s.status);
   const detail = useEditor((s) => s.detail);
+  const saved = useEditor((s) => s.save === "saved");
 
   // Warnings as an API render at the Preview tab's scale reports them (not the zoom's scale).
   const apiWarnings = usePreviewWarnings(engine, doc, values, warnScale);
@@ -37,13 +41,23 @@ export function RightPanel() {
     [apiWarnings, doc.frames, status],
   );
   const warningCount = frameStatuses.reduce(
-    (n, s) => n + s.warnings.length + s.imageErrors.length + (s.error ? 1 : 0),
+    (n, s) => n + s.warnings.filter((w) => !isNote(w)).length + s.imageErrors.length + (s.error ? 1 : 0),
     0,
   );
-  const tabs: [Tab, string][] = [
+  // Counts are badges beside the words, and the tabs share the bar's width by their content, so
+  // every label shows whole at the panel's width.
+  const tabs: [Tab, string, ReactNode?][] = [
     ["design", "Design"],
-    ["slots", `Slots ${doc.slots.length ? `(${doc.slots.length})` : ""}`],
-    ["preview", `Preview${warningCount ? ` ⚠${warningCount}` : ""}`],
+    ["slots", "Slots", doc.slots.length > 0 && <span className="tab-count">{doc.slots.length}</span>],
+    [
+      "preview",
+      "Preview",
+      warningCount > 0 && (
+        <span className="tab-count warn" data-testid="warning-count">
+          ⚠{warningCount}
+        </span>
+      ),
+    ],
     ["publish", "Versions"],
     ["api", "API"],
     ["url", "Get URL"],
@@ -53,7 +67,7 @@ export function RightPanel() {
   return (
     <aside className="right">
       <div className="tabs" role="tablist">
-        {tabs.map(([t, label]) => (
+        {tabs.map(([t, label, count]) => (
           <button
             key={t}
             type="button"
@@ -64,6 +78,7 @@ export function RightPanel() {
             onClick={() => editor.setTab(t)}
           >
             {label}
+            {count}
           </button>
         ))}
       </div>
@@ -87,6 +102,7 @@ export function RightPanel() {
           <PublishPanel
             templateId={editor.getState().templateId}
             detail={detail}
+            saved={saved}
             saveNow={() => editor.save()}
             onPublished={(d) => editor.setDetail(d)}
             onRestore={(d) => editor.setDocument(d)}
@@ -106,7 +122,10 @@ export function RightPanel() {
   );
 }
 
-/** The Design tab: the selected layer's properties, or the frame's and the template's. */
+/**
+ * The Design tab: the selected layer's properties, the shared properties of several selected layers,
+ * or the frame's and the template's.
+ */
 function DesignTab() {
   const editor = useEditor();
   const doc = useEditor((s) => s.doc);
@@ -115,6 +134,11 @@ function DesignTab() {
     Math.max(0, Math.min(s.selection?.frame ?? 0, s.doc.frames.length - 1)),
   );
   const layer = useEditor(() => editor.selectedLayer());
+  const selection = useEditor((s) => s.selection);
+  const ids = selectedIds(selection);
+  const frame = doc.frames[frameIndex];
+  const many =
+    ids.length > 1 && frame ? ids.flatMap((id) => findLayer(frame.layers as Layer[], id) ?? []) : [];
   // What the engine's layer registry says about kinds, for the properties forms.
   const kinds = useMemo<KindInfo>(
     () => ({
@@ -123,6 +147,20 @@ function DesignTab() {
     }),
     [engine],
   );
+  if (many.length > 1)
+    return (
+      <MultiLayerForm
+        layers={many}
+        onLayers={(patch, key) => {
+          let next = editor.getState().doc;
+          for (const l of many)
+            next = updateLayer(next, frameIndex, l.id, (old) =>
+              stripUndefined({ ...old, ...patch } as Layer),
+            );
+          editor.setDocument(next, `${many.map((l) => l.id).join()}:${key}`);
+        }}
+      />
+    );
   return (
     <PropertiesPanel
       doc={doc}

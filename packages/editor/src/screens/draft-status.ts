@@ -9,7 +9,7 @@ import { api, type TemplateDetail, type TemplateSummary } from "../api/client.ts
 export type DraftStatus = "unpublished" | "changed" | "live";
 
 /** JSON with object keys sorted, so two equal documents compare equal whatever their key order. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v !== null && typeof v === "object" && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))

@@ -141,8 +141,9 @@ describe.skipIf(!haveChromium && !inCI)("editor accessibility (axe) and keyboard
     await page.keyboard.press("Alt+Shift+H");
     doc = await currentDoc(page);
     expect(doc.frames[0]?.layers.map((l) => l.type)).toEqual(["shape", "text"]);
-    // A ruler adds a guide across the middle with Enter; the focused guide moves with the arrows.
-    await page.getByTestId("ruler-x").focus();
+    // The left ruler adds a vertical guide across the middle with Enter; the focused guide moves
+    // with the arrows.
+    await page.getByTestId("ruler-y").focus();
     await page.keyboard.press("Enter");
     const guide = page.getByTestId("ruler-guide-x");
     expect(await guide.getAttribute("data-at")).toBe("400");

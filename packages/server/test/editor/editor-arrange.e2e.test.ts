@@ -69,13 +69,13 @@ describe.skipIf(!haveChromium && !inCI)("editor canvas: multi-selection and arra
     await openEditor(page, url, first.id);
     const xs = async () => (await currentDoc(page)).frames[0]?.layers.map((l) => [l.id, l.x, l.y]);
 
-    // A vertical guide dragged from the top ruler; a moved layer snaps its right edge to it.
+    // A vertical guide dragged from the left ruler; a moved layer snaps its right edge to it.
     const overlay = page.getByTestId("frame-overlay-main");
     const ov = await overlay.boundingBox();
-    const ruler = await page.getByTestId("ruler-x").boundingBox();
+    const ruler = await page.getByTestId("ruler-y").boundingBox();
     if (!ov || !ruler) throw new Error("no frame or ruler");
     const zoom = Number(await overlay.getAttribute("data-zoom"));
-    await page.mouse.move(ov.x + 640 * zoom, ruler.y + ruler.height / 2);
+    await page.mouse.move(ruler.x + ruler.width / 2, ov.y + 300 * zoom);
     await page.mouse.down();
     await page.mouse.move(ov.x + 640 * zoom, ov.y + 300 * zoom, { steps: 4 });
     await page.mouse.up();

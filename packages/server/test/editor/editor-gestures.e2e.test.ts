@@ -123,10 +123,10 @@ describe.skipIf(!haveChromium && !inCI)("editor canvas: quick gestures end at th
     expect(layers).toHaveLength(3);
     expect(layers[2]).toMatchObject({ x: 620, y: 60, width: 310, height: 270 });
 
-    // A guide dragged from the top ruler lands where it is released.
+    // A vertical guide dragged from the left ruler lands where it is released.
     await selectFrameContents(page);
-    const ruler = await centre("ruler-x");
-    await quickDrag(page, { x: at(640, 0).x, y: ruler.y }, at(640, 300));
+    const ruler = await centre("ruler-y");
+    await quickDrag(page, { x: ruler.x, y: at(0, 300).y }, at(640, 300));
     expect(await page.getByTestId("ruler-guide-x").getAttribute("data-at")).toBe("640");
     // And moved to where it is released again.
     await selectFrameContents(page);
