@@ -98,12 +98,16 @@ export interface ImageRequest {
   width: number;
   height: number;
   fit: ImageFit;
+  /**
+   * 0..1 on each axis. `cover`: the source point kept in view. `contain`: where the fitted image sits
+   * in the box (0 left/top, 0.5 centred, 1 right/bottom). Unused by `fill`.
+   */
   focal: { x: number; y: number };
 }
 
 /**
  * Pixels for one ImageRequest: straight (non-premultiplied) RGBA, sRGB, exactly `width` x `height` of
- * the request (for `contain`, the fitted image centred on a transparent box). Drawn 1:1.
+ * the request (for `contain`, the fitted image placed by `focal` on a transparent box). Drawn 1:1.
  */
 export interface PreparedImage {
   width: number;

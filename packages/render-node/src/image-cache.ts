@@ -19,7 +19,9 @@ export class PreparedImageCache {
   }
 
   static key(sourceId: string, target: PrepareTarget): string {
-    const focal = target.fit === "cover" ? `${target.focal.x},${target.focal.y}` : "-";
+    const centred = target.focal.x === 0.5 && target.focal.y === 0.5;
+    const placed = target.fit === "cover" || (target.fit === "contain" && !centred);
+    const focal = placed ? `${target.focal.x},${target.focal.y}` : "-";
     return `${sourceId}|${target.width}x${target.height}|${target.fit}|${focal}`;
   }
 

@@ -10,7 +10,10 @@ export interface PrepareTarget {
   width: number;
   height: number;
   fit: ImageFit;
-  /** 0..1 on each axis: the source point kept in view when `cover` crops. */
+  /**
+   * 0..1 on each axis: the source point kept in view when `cover` crops; with `contain`, where the
+   * fitted image sits (0 left/top, 0.5 centred, 1 right/bottom).
+   */
   focal: { x: number; y: number };
 }
 
@@ -40,6 +43,13 @@ export function coverRegion(
   const left = Math.round(clamp(focal.x * sourceWidth - width / 2, sourceWidth - width));
   const top = Math.round(clamp(focal.y * sourceHeight - height / 2, sourceHeight - height));
   return { left, top, width, height };
+}
+
+/** sharp's `position` for a contain anchor: each axis's nearest of start, centre and end. */
+export function containPosition(anchor: { x: number; y: number }): string {
+  const x = anchor.x < 0.25 ? "left" : anchor.x > 0.75 ? "right" : "";
+  const y = anchor.y < 0.25 ? "top" : anchor.y > 0.75 ? "bottom" : "";
+  return `${x} ${y}`.trim() || "centre";
 }
 
 /** EXIF orientations 5 to 8 turn the image a quarter: width and height swap once applied. */
@@ -120,6 +130,7 @@ export async function prepareImage(
     upscaled = scale > 1;
     pipeline = pipeline.resize(width, height, {
       fit: "contain",
+      position: containPosition(target.focal),
       background: { r: 0, g: 0, b: 0, alpha: 0 },
     });
   } else {

@@ -60,6 +60,27 @@ describe("prepareImage fits", () => {
     expect(image.upscaled).toBe(false);
   });
 
+  it("contain keeps the fitted image to the side or corner its anchor names", async () => {
+    const png = await solid(200, 100, "#ff0000").png().toBuffer();
+    const top = await prepareImage(png, box(100, 100, "contain", 0.5, 0));
+    expect(pixelAt(top.rgba, 100, 50, 5)).toEqual(RED);
+    expect(pixelAt(top.rgba, 100, 50, 49)).toEqual(RED);
+    expect(pixelAt(top.rgba, 100, 50, 51)[3]).toBe(0);
+    const bottom = await prepareImage(png, box(100, 100, "contain", 0.5, 1));
+    expect(pixelAt(bottom.rgba, 100, 50, 49)[3]).toBe(0);
+    expect(pixelAt(bottom.rgba, 100, 50, 95)).toEqual(RED);
+    const tall = await solid(50, 100, "#ff0000").png().toBuffer();
+    const right = await prepareImage(tall, box(100, 100, "contain", 1, 0.5));
+    expect(pixelAt(right.rgba, 100, 49, 50)[3]).toBe(0);
+    expect(pixelAt(right.rgba, 100, 95, 50)).toEqual(RED);
+    const left = await prepareImage(tall, box(100, 100, "contain", 0, 1));
+    expect(pixelAt(left.rgba, 100, 5, 50)).toEqual(RED);
+    expect(pixelAt(left.rgba, 100, 51, 50)[3]).toBe(0);
+    const centred = await prepareImage(tall, box(100, 100, "contain"));
+    expect(pixelAt(centred.rgba, 100, 20, 50)[3]).toBe(0);
+    expect(pixelAt(centred.rgba, 100, 50, 50)).toEqual(RED);
+  });
+
   it("fill stretches to the box", async () => {
     const { png } = await splitImage(200, 100, [255, 0, 0], [0, 0, 255]);
     const image = await prepareImage(png, box(50, 80, "fill"));

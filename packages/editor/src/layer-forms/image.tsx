@@ -53,6 +53,18 @@ function ImageForm({ doc, layer, onLayer }: LayerFormProps<ImageLayerT>) {
           min={0}
           onChange={(v) => set({ corner_radius: v ?? 0 }, "radius")}
         />
+        <SelectField
+          label="Align X"
+          value={layer.align?.x ?? "center"}
+          options={["left", "center", "right"] as const}
+          onChange={(x) => set({ align: { ...layer.align, x } }, "align-x")}
+        />
+        <SelectField
+          label="Align Y"
+          value={layer.align?.y ?? "center"}
+          options={["top", "center", "bottom"] as const}
+          onChange={(y) => set({ align: { ...layer.align, y } }, "align-y")}
+        />
         <NumberField
           label="Focal X"
           value={focal.x}

@@ -72,3 +72,75 @@ describe("image fit", () => {
     });
   });
 });
+
+describe("image align", () => {
+  // Wide sources in tall boxes show the vertical anchor, tall ones in wide boxes the horizontal one;
+  // the bottom row crops with cover from the left and from the right.
+  const alignDocument = () =>
+    documentOf(
+      [
+        ...(["top", "center", "bottom"] as const).map((y, i) =>
+          imageLayer({
+            id: `v-${y}`,
+            src: "gradient:480x240",
+            fit: "contain",
+            align: { y },
+            x: 10 + i * 70,
+            y: 10,
+            width: 60,
+            height: 120,
+          }),
+        ),
+        ...(["left", "center", "right"] as const).map((x, i) =>
+          imageLayer({
+            id: `h-${x}`,
+            src: "gradient:120x240",
+            fit: "contain",
+            align: { x, y: "bottom" },
+            x: 220,
+            y: 10 + i * 45,
+            width: 170,
+            height: 40,
+          }),
+        ),
+        imageLayer({
+          id: "cover-left",
+          src: "gradient:480x240",
+          fit: "cover",
+          align: { x: "left" },
+          x: 10,
+          y: 140,
+          width: 90,
+          height: 50,
+        }),
+        imageLayer({
+          id: "cover-right",
+          src: "gradient:480x240",
+          fit: "cover",
+          align: { x: "right" },
+          x: 110,
+          y: 140,
+          width: 90,
+          height: 50,
+        }),
+      ],
+      { background: "#DDDDDD" },
+    );
+
+  it("keeps a contained picture to the side its align names, and crops cover from that side", async () => {
+    await expectGolden("image-fit", "align", alignDocument());
+  });
+
+  it("aligns the same way at scale 2", async () => {
+    await expectGolden("image-fit", "align-scale-2", alignDocument(), { scale: 2 });
+  });
+
+  it("asks the host for an anchored contain (focal) and keeps centred requests' keys as before", async () => {
+    const engine = await testEngine();
+    const requests = engine.planImages(alignDocument(), {});
+    const top = requests.find((r) => r.width === 60 && r.focal.y === 0);
+    expect(top?.key).toBe("60x120|contain|0.5,0|gradient:480x240");
+    const centred = requests.filter((r) => r.fit === "contain" && r.key.includes("|-|"));
+    expect(centred.map((r) => r.focal)).toEqual([{ x: 0.5, y: 0.5 }]);
+  });
+});

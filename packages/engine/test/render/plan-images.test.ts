@@ -57,7 +57,15 @@ describe("planImages", () => {
         fit: "cover",
         focal: { x: 0.2, y: 0.8 },
       },
-      { src: "checker:64x64", slot: "photo", width: 240, height: 150, fit: "contain", focal: { x: 0, y: 0 } },
+      // For contain the request's focal is the `align` anchor: the layer's focal point plays no part.
+      {
+        src: "checker:64x64",
+        slot: "photo",
+        width: 240,
+        height: 150,
+        fit: "contain",
+        focal: { x: 0.5, y: 0.5 },
+      },
       { src: "gradient:3x3", slot: null, width: 240, height: 150, fit: "fill", focal: { x: 0.5, y: 0.5 } },
     ]);
     expect(new Set(requests.map((r) => r.key)).size).toBe(3);

@@ -51,8 +51,8 @@ export function prepareSynthetic(request: ImageRequest): PreparedImage {
   } else if (request.fit === "contain") {
     const s = Math.min(scaleX, scaleY);
     scaleX = scaleY = s;
-    offsetX = -(W - sw * s) / 2;
-    offsetY = -(H - sh * s) / 2;
+    offsetX = -(W - sw * s) * request.focal.x;
+    offsetY = -(H - sh * s) * request.focal.y;
   }
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {

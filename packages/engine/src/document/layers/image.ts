@@ -17,6 +17,20 @@ export const ImageBorder = T.Object(
 
 export type ImageBorderT = Static<typeof ImageBorder>;
 
+export const ImageAlign = T.Object(
+  {
+    x: T.Optional(
+      T.Union([T.Literal("left"), T.Literal("center"), T.Literal("right")], { default: "center" }),
+    ),
+    y: T.Optional(
+      T.Union([T.Literal("top"), T.Literal("center"), T.Literal("bottom")], { default: "center" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type ImageAlignT = Static<typeof ImageAlign>;
+
 /**
  * Bindable properties: `src`, `border.color` (and its gradient stop colours), `filters.duotone.dark`
  * and `filters.duotone.light`. `filters`: image-filters.ts.
@@ -37,6 +51,12 @@ export const ImageLayer = T.Object(
         { additionalProperties: false },
       ),
     ),
+    /**
+     * Where the picture sits in its box: with `contain`, the side or corner the fitted image keeps
+     * to (a square logo against the text margin); with `cover`, the side the crop keeps when `focal`
+     * is absent (`left` keeps the left edge, as focal x 0 does). Each axis defaults to `center`.
+     */
+    align: T.Optional(ImageAlign),
     corner_radius: T.Optional(T.Number({ minimum: 0, default: 0 })),
     border: T.Optional(ImageBorder),
     filters: T.Optional(ImageFilters),
