@@ -1,6 +1,7 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { Bindings, HexColor, Paint, SlotName } from "./common.ts";
 import { LAYER_SCHEMAS, type Layer } from "./layers/registry.ts";
+import { LocaleTag } from "./value-format.ts";
 
 /**
  * Template document v3: the JSON a designer's template is stored as (in the database, and in Git as
@@ -145,6 +146,8 @@ export const TemplateDocument = T.Object(
     name: T.String({ minLength: 1, maxLength: 200 }),
     description: T.Optional(T.String({ maxLength: 2000 })),
     slots: T.Array(Slot, { maxItems: 200 }),
+    /** The locale numbers and dates are formatted in (a text layer's `format` may name another); default en. */
+    locale: T.Optional(LocaleTag),
     frames: T.Array(Frame, { minItems: 1, maxItems: 20 }),
     /** Example slot values for previews and docs (slot name -> value). */
     sample: T.Optional(T.Record(T.String(), SampleValue)),

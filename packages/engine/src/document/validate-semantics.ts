@@ -4,6 +4,7 @@ import { markupError, parseRichText } from "./rich-text.ts";
 import type { FrameT, Layer, ListSlotT, SlotT, SlotType, TemplateDocumentT } from "./schema.ts";
 import { maskErrors } from "./validate-masks.ts";
 import { didYouMean, isRecord, joinPath, quoteList, type ValidationError } from "./validate-paths.ts";
+import { localeError } from "./value-format.ts";
 import { slotValueProblems, validateSlotValues } from "./values.ts";
 
 /** Groups inside groups, at most. The renderer recurses per level; real designs use 2 or 3. */
@@ -87,6 +88,8 @@ export function semanticErrors(doc: TemplateDocumentT): ValidationError[] {
     if (!sample.ok) for (const { path, message } of sample.errors) errors.push({ path, message });
   }
   if (doc.palette !== undefined) checkPalette(doc.palette, errors);
+  const locale = doc.locale === undefined ? null : localeError(doc.locale, "locale");
+  if (locale !== null) errors.push(locale);
   return errors;
 }
 

@@ -1,6 +1,8 @@
 import type { ListItemValue, RenderWarning, SlotValue, SlotValues } from "../api.ts";
 import type { VisibleWhenT } from "../document/common.ts";
 import type { SlotT, TemplateDocumentT } from "../document/schema.ts";
+import type { ValueFormatT } from "../document/value-format.ts";
+import { formatDate, formatNumber } from "../format/format-value.ts";
 
 /** A property value after slot binding, with where it came from. */
 export interface Resolved<T> {
@@ -39,9 +41,11 @@ export class Bindings {
   private readonly warnings: RenderWarning[] | null;
   private readonly reported: Set<string>;
   private readonly scope: ItemScope | null;
+  /** The template's locale (numbers and dates formatted by `formatted`). */
+  readonly locale: string | undefined;
 
   constructor(
-    document: Pick<TemplateDocumentT, "slots">,
+    document: Pick<TemplateDocumentT, "slots" | "locale">,
     values: SlotValues,
     warnings: RenderWarning[] | null,
     scope: ItemScope | null = null,
@@ -52,12 +56,13 @@ export class Bindings {
     this.warnings = warnings;
     this.scope = scope;
     this.reported = reported;
+    this.locale = document.locale;
   }
 
   /** The bindings of one item's copy of a repeated stack's children (warnings are shared). */
   forItem(slot: string, item: ListItemValue, index: number): Bindings {
     return new Bindings(
-      { slots: [...this.slots.values()] },
+      { slots: [...this.slots.values()], ...(this.locale === undefined ? {} : { locale: this.locale }) },
       this.values,
       this.warnings,
       { item, slot, index },
@@ -75,6 +80,29 @@ export class Bindings {
   ): Resolved<T | string> {
     const found = this.resolveValue(bind, property, designValue, designPath, layerId);
     return found.value === designValue ? (found as Resolved<T>) : { ...found, value: textOf(found.value) };
+  }
+
+  /**
+   * A text property shown through a `format`: a number (a number slot's, or an item's number field)
+   * formatted as the format says, a date slot's value as a date; anything else as `resolve` gives it.
+   */
+  formatted(
+    bind: Readonly<Record<string, string>> | undefined,
+    property: string,
+    designValue: string,
+    designPath: string,
+    layerId: string | null,
+    format: ValueFormatT | undefined,
+  ): Resolved<string> {
+    const found = this.resolveValue(bind, property, designValue, designPath, layerId);
+    if (format !== undefined && typeof found.value === "number") {
+      return { ...found, value: formatNumber(found.value, format, this.locale) };
+    }
+    if (format !== undefined && typeof found.value === "string" && this.slotType(found.slot) === "date") {
+      const date = formatDate(found.value, format, this.locale);
+      if (date !== null) return { ...found, value: date };
+    }
+    return { ...found, value: textOf(found.value) };
   }
 
   /**

@@ -1,6 +1,7 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { layerCommon, Paint } from "../common.ts";
 import { markupError, parseRichText } from "../rich-text.ts";
+import { ValueFormat, valueFormatErrors } from "../value-format.ts";
 import { defineLayer } from "./kind.ts";
 
 export const Font = T.Object(
@@ -76,6 +77,8 @@ export const TextLayer = T.Object(
         default: "none",
       }),
     ),
+    /** How a bound number or date is shown (`1,234.50`, `1.2K`, `28 Nov 2026`); other text is shown as is. */
+    format: T.Optional(ValueFormat),
   },
   { additionalProperties: false },
 );
@@ -103,6 +106,9 @@ export const textDefinition = defineLayer<TextLayerT>({
     }
     if (layer.max_size !== undefined && layer.max_size < layer.font.size) {
       errors.push({ path: `${path}.max_size`, message: `must be >= font.size (${layer.font.size})` });
+    }
+    if (layer.format !== undefined) {
+      for (const error of valueFormatErrors(layer.format, `${path}.format`)) errors.push(error);
     }
     for (const part of ["stroke", "highlight"] as const) {
       if (layer.bind?.[`${part}.color`] !== undefined && layer[part] === undefined) {

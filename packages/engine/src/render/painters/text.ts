@@ -56,7 +56,7 @@ function textSpecOf(
   layer: TextLayerT,
   path: string,
 ): { spec: TextSpec; text: Resolved<string>; color: Resolved<PaintT> } | null {
-  const text = ctx.bindings.resolve(layer.bind, "text", layer.text, `${path}.text`, layer.id);
+  const text = ctx.bindings.formatted(layer.bind, "text", layer.text, `${path}.text`, layer.id, layer.format);
   const color = resolvePaint(ctx.bindings, layer.bind, "color", layer.color, `${path}.color`, layer.id);
   const runs = richRuns(ctx.bindings, text, layer.transform);
   const content = runs === undefined ? applyLetterCase(text.value, layer.transform) : plainTextOf(runs);
