@@ -18,7 +18,7 @@ export const textPainter = definePainter<TextLayerT>({
   measure: measureText,
   // Text bound to an empty value (or designed empty) draws nothing: a stack gives it no space.
   isEmpty(layer, path, bindings) {
-    const text = bindings.resolve(layer.bind, "text", layer.text, `${path}.text`, layer.id);
+    const text = bindings.formatted(layer.bind, "text", layer.text, `${path}.text`, layer.id, layer.format);
     const runs = richRuns(bindings, text, layer.transform);
     return (runs === undefined ? text.value : plainTextOf(runs)).trim() === "";
   },
