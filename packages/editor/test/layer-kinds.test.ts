@@ -45,6 +45,7 @@ describe("the editor's layer kinds table (layer-forms/)", () => {
       ["ellipse", "Ellipse", "●", "E"],
     ]);
     expect(MENU_CREATORS.map((c) => [c.id, c.label, c.icon])).toEqual([
+      ["stack", "Stack", "☰"],
       ["line", "Line", "╱"],
       ["polygon", "Polygon", "⬟"],
       ["star", "Star", "★"],

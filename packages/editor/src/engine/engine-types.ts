@@ -14,6 +14,7 @@ export type {
   ImageLayerT,
   ImageRequest,
   Layer,
+  LayoutT,
   ListItemValue,
   ListSlotT,
   MaskT,

@@ -2,7 +2,7 @@ import { CheckField, NumberField, SelectField, TextField } from "../controls/fie
 import { ConditionField } from "../controls/paint/condition.tsx";
 import { MaskField } from "../controls/paint/mask.tsx";
 import { ShadowList } from "../controls/paint/shadows.tsx";
-import type { Layer, TemplateDocumentT } from "../engine/engine-types.ts";
+import type { Layer, LayoutT, TemplateDocumentT } from "../engine/engine-types.ts";
 import type { KindInfo, LayerPatch } from "./types.ts";
 
 /** Properties every layer has (the engine's `layerCommon`): edited here, whatever the layer's kind. */
@@ -24,6 +24,7 @@ export const COMMON_KEYS: ReadonlySet<string> = new Set([
   "blend_mode",
   "mask",
   "visible_when",
+  "layout",
 ]);
 
 type BlendMode = NonNullable<Layer["blend_mode"]>;
@@ -105,7 +106,66 @@ export function CommonForm({ layer, label, onLayer }: Omit<Props, "kinds">) {
         value={layer.visible !== false}
         onChange={(v) => onLayer({ visible: v }, "visible")}
       />
+      <LayoutFields layer={layer} onLayer={onLayer} />
     </section>
+  );
+}
+
+const SIZINGS = [
+  { value: "fixed", label: "Fixed" },
+  { value: "hug", label: "Hug content" },
+  { value: "fill", label: "Fill stack" },
+] as const;
+
+/**
+ * How the layer sizes itself on each axis (the engine's `layout`): its own width/height, its
+ * content's (text, stacks, groups) up to a maximum, or a share of the stack it is in.
+ */
+function LayoutFields({ layer, onLayer }: { layer: Layer; onLayer: LayerPatch }) {
+  const layout = layer.layout ?? {};
+  const set = (patch: Partial<LayoutT>, key: string) => {
+    const next: Record<string, unknown> = { ...layout, ...patch };
+    for (const [k, v] of Object.entries(next)) if (v === undefined || v === "fixed") delete next[k];
+    onLayer({ layout: Object.keys(next).length === 0 ? undefined : (next as LayoutT) }, key);
+  };
+  const hugs = layout.width === "hug" || layout.height === "hug";
+  return (
+    <div className="grid2">
+      <SelectField
+        label="Width"
+        testId="prop-layout-width"
+        value={layout.width ?? "fixed"}
+        options={SIZINGS}
+        onChange={(width) => set({ width }, "layout-w")}
+      />
+      <SelectField
+        label="Height"
+        testId="prop-layout-height"
+        value={layout.height ?? "fixed"}
+        options={SIZINGS}
+        onChange={(height) => set({ height }, "layout-h")}
+      />
+      {hugs && (
+        <>
+          <NumberField
+            label="Max width"
+            testId="prop-layout-max-width"
+            value={layout.max_width}
+            min={1}
+            optional
+            onChange={(max_width) => set({ max_width }, "layout-max-w")}
+          />
+          <NumberField
+            label="Max height"
+            testId="prop-layout-max-height"
+            value={layout.max_height}
+            min={1}
+            optional
+            onChange={(max_height) => set({ max_height }, "layout-max-h")}
+          />
+        </>
+      )}
+    </div>
   );
 }
 

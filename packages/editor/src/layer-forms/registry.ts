@@ -12,6 +12,7 @@ import { progressForm } from "./progress.tsx";
 import { qrForm } from "./qr.tsx";
 import { ratingForm } from "./rating.tsx";
 import { shapeForm } from "./shape.tsx";
+import { stackForm } from "./stack.tsx";
 import { starForm } from "./star.tsx";
 import { textForm } from "./text.tsx";
 import type { LayerCreator, LayerForm } from "./types.ts";
@@ -29,6 +30,7 @@ const KINDS: readonly LayerForm[] = [
   imageForm,
   shapeForm,
   groupForm,
+  stackForm,
   lineForm,
   polygonForm,
   starForm,

@@ -1,15 +1,17 @@
 import type { Layer } from "../engine/engine-types.ts";
 
 /**
- * The one place the editor knows which layers contain others (groups, today). Walking, finding,
+ * The one place the editor knows which layers contain others (groups and stacks). Walking, finding,
  * renaming and the layers panel go through these two functions instead of testing layer types, so a
  * new container kind is a change here only.
  */
 
+const CONTAINERS: ReadonlySet<string> = new Set(["group", "stack"]);
+
 /** The layer's children, or null when it holds none. */
 export function childLayers(layer: Layer): readonly Layer[] | null {
   const inner = (layer as { layers?: unknown }).layers;
-  return layer.type === "group" && Array.isArray(inner) ? (inner as Layer[]) : null;
+  return CONTAINERS.has(layer.type) && Array.isArray(inner) ? (inner as Layer[]) : null;
 }
 
 /** A copy of a container layer with other children (the layer itself when it holds none). */

@@ -170,8 +170,11 @@ export type {
   BlendModeT,
   DropShadowT,
   HexColorT,
+  LayoutT,
   MaskT,
+  PaddingT,
   PaintT,
+  SizingT,
   VisibleWhenT,
 } from "./common.ts";
 export type SlotT = Static<typeof Slot>;
