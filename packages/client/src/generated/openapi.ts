@@ -2930,6 +2930,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/url-signing-keys/{id}/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign an on-demand image URL with one of the account's keys, here instead of where the secret is kept (for agents and tools that should not hold it) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Key or id of a published template */
+                        template: string;
+                        /** @default png */
+                        format?: "png" | "jpg" | "webp";
+                        /** @description Slot values by slot name: text, colour (#RRGGBB), image URL or asset id */
+                        values?: {
+                            [key: string]: string;
+                        };
+                        frame?: string;
+                        /** @description Costs ceil(scale²) on the first request only */
+                        scale?: number;
+                        /** @description Pin a published version: the URL's image never changes */
+                        version?: number;
+                        /** @description Unix seconds after which the URL answers 403 */
+                        expires?: number;
+                        /**
+                         * @description Errors answer a small placeholder PNG instead of JSON
+                         * @enum {string}
+                         */
+                        fallback?: "image";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The absolute signed URL */
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/url-signing-keys/{id}": {
         parameters: {
             query?: never;
@@ -3085,6 +3169,109 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Not used in stateless mode (405) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** The MCP (Model Context Protocol) server, Streamable HTTP in stateless JSON mode: tools to list and describe templates, render, batch, get renders, sign image URLs, search and upload assets and read the balance (docs/agents.md) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /** Not used in stateless mode (405) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;

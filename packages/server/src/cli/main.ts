@@ -7,6 +7,7 @@ import { registerAccountsCommand } from "./accounts.ts";
 import { registerBatchCommand } from "./batch.ts";
 import { registerCreditsCommand } from "./credits.ts";
 import { registerKeysCommand } from "./keys.ts";
+import { registerMcpCommand } from "./mcp.ts";
 import { registerRenderCommand } from "./render.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerTemplatesCommand } from "./templates.ts";
@@ -32,6 +33,7 @@ registerCreditsCommand(program);
 registerKeysCommand(program);
 registerTemplatesCommand(program);
 registerUrlCommand(program);
+registerMcpCommand(program);
 
 /** What to change when the state a command needs cannot be used: said under the error's line. */
 const SETUP_HINTS = new Map<unknown, string>([

@@ -26,7 +26,7 @@ const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 const FETCH_TIMEOUT_MS = 10_000;
 const TEXT_FIELDS = new Set(["folder", "name", "tags", "metadata"]);
 
-const ImportBody = T.Object(
+export const ImportBody = T.Object(
   {
     url: T.String({ minLength: 1, maxLength: 2048, description: "http(s); fetched through the SSRF guard" }),
     folder: T.Optional(T.String({ maxLength: 700 })),

@@ -11,7 +11,7 @@ import { jobView } from "../views.ts";
 import { checkBatchRow } from "./batch-row-shape.ts";
 import { RenderRequestBody } from "./render-create.ts";
 
-const BatchBody = T.Object(
+export const BatchBody = T.Object(
   {
     webhook_url: T.Optional(RenderRequestBody.properties.webhook_url),
     metadata: T.Optional(RenderRequestBody.properties.metadata),

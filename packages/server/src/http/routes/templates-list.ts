@@ -4,6 +4,11 @@ import { pageOf } from "../paging.ts";
 import { idCursorQuery, listOf, TemplateSummary } from "../schemas.ts";
 import { templateSummary } from "../views.ts";
 
+export const TemplatesListQuery = T.Composite([
+  idCursorQuery("tpl"),
+  T.Object({ include_drafts: T.Optional(T.Boolean()) }),
+]);
+
 export function registerTemplatesList(app: App, deps: AppDeps): void {
   app.get(
     "/v1/templates",
@@ -11,10 +16,7 @@ export function registerTemplatesList(app: App, deps: AppDeps): void {
       schema: {
         summary: "List published templates (drafts too with include_drafts=true)",
         tags: ["templates"],
-        querystring: T.Composite([
-          idCursorQuery("tpl"),
-          T.Object({ include_drafts: T.Optional(T.Boolean()) }),
-        ]),
+        querystring: TemplatesListQuery,
         response: { 200: listOf(TemplateSummary) },
       },
     },

@@ -1,4 +1,6 @@
+import { signImageUrl } from "@pictor/client";
 import { Type as T } from "@sinclair/typebox";
+import { RESERVED_PARAMS } from "../../app/on-demand-images.ts";
 import {
   createUrlSigningKey,
   DEFAULT_ROTATION_GRACE_S,
@@ -7,6 +9,7 @@ import {
 } from "../../domain/image-urls/keys.ts";
 import type { UrlSigningKey } from "../../ports/image-url-store.ts";
 import type { App, AppDeps } from "../app-types.ts";
+import { baseUrl } from "../base-url.ts";
 import { ApiError } from "../errors.ts";
 import { notFound, orThrow } from "../failure.ts";
 import { IdParams } from "../schemas.ts";
@@ -36,6 +39,38 @@ export function urlSigningKeyView(key: UrlSigningKey) {
     previous_expires_at: key.previous?.expiresAt ?? null,
   };
 }
+
+/** What a signed image URL asks for (docs/on-demand-urls.md); its signature is made with the key's secret. */
+export const SignImageUrlBody = T.Object(
+  {
+    template: T.String({ minLength: 1, maxLength: 100, description: "Key or id of a published template" }),
+    format: T.Optional(T.Union([T.Literal("png"), T.Literal("jpg"), T.Literal("webp")], { default: "png" })),
+    values: T.Optional(
+      T.Record(T.String({ minLength: 1, maxLength: 64 }), T.String({ maxLength: 2048 }), {
+        maxProperties: 200,
+        description: "Slot values by slot name: text, colour (#RRGGBB), image URL or asset id",
+      }),
+    ),
+    frame: T.Optional(T.String({ minLength: 1, maxLength: 64 })),
+    scale: T.Optional(
+      T.Number({ minimum: 1, maximum: 4, description: "Costs ceil(scale²) on the first request only" }),
+    ),
+    version: T.Optional(
+      T.Integer({ minimum: 1, description: "Pin a published version: the URL's image never changes" }),
+    ),
+    expires: T.Optional(
+      T.Integer({
+        minimum: 1,
+        maximum: 999_999_999_999,
+        description: "Unix seconds after which the URL answers 403",
+      }),
+    ),
+    fallback: T.Optional(
+      T.Literal("image", { description: "Errors answer a small placeholder PNG instead of JSON" }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 function onDemandOf(deps: AppDeps) {
   if (!deps.onDemand) throw new ApiError("not_found", "On-demand image URLs are not enabled on this server.");
@@ -108,6 +143,47 @@ export function registerUrlSigningKeys(app: App, deps: AppDeps): void {
       if (!key) throw notFound(`URL-signing key '${request.params.id}'`);
       reply.header("Cache-Control", "no-store");
       return { ...urlSigningKeyView(key), secret: key.secret };
+    },
+  );
+
+  app.post(
+    "/v1/url-signing-keys/:id/sign",
+    {
+      schema: {
+        summary:
+          "Sign an on-demand image URL with one of the account's keys, here instead of where the secret is kept (for agents and tools that should not hold it)",
+        tags: ["image urls"],
+        params: IdParams,
+        body: SignImageUrlBody,
+        response: { 200: T.Object({ url: T.String({ description: "The absolute signed URL" }) }) },
+      },
+    },
+    async (request) => {
+      const { imageUrls, clock } = onDemandOf(deps);
+      const key = await imageUrls.findKey(request.params.id, clock.now().toISOString());
+      if (!key || key.accountId !== request.accountId)
+        throw notFound(`URL-signing key '${request.params.id}'`);
+      const { values, ...rest } = request.body;
+      const reserved = Object.keys(values ?? {}).find((name) =>
+        (RESERVED_PARAMS as readonly string[]).includes(name),
+      );
+      if (reserved !== undefined) {
+        throw new ApiError(
+          "invalid_request",
+          `'${reserved}' is a reserved parameter of image URLs, not a slot.`,
+          {
+            errors: [{ path: `values.${reserved}`, message: "reserved parameter" }],
+          },
+        );
+      }
+      const url = await signImageUrl({
+        ...rest,
+        ...(values ? { values } : {}),
+        baseUrl: baseUrl(request, deps.publicUrl),
+        keyId: key.id,
+        secret: key.secret,
+      });
+      return { url };
     },
   );
 
