@@ -3181,36 +3181,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not used in stateless mode (405) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get?: never;
         put?: never;
         /** The MCP (Model Context Protocol) server, Streamable HTTP in stateless JSON mode: tools to list and describe templates, render, batch, get renders, sign image URLs, search and upload assets and read the balance (docs/agents.md) */
         post: {
@@ -3242,36 +3213,7 @@ export interface paths {
                 };
             };
         };
-        /** Not used in stateless mode (405) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
