@@ -1,3 +1,4 @@
+import { processLog } from "../adapters/process-log.ts";
 import {
   RENDER_FAULT_MESSAGE,
   type RenderTask,
@@ -90,9 +91,7 @@ export async function runRenderJob(
       outputKey: blobKey,
     });
   } catch (error) {
-    console.error(
-      JSON.stringify({ level: "error", msg: "render task crashed", render_id: renderId, err: String(error) }),
-    );
+    processLog().error({ render_id: renderId, err: error }, "render task crashed");
     result = { taskId: 0, ok: false, code: "internal_error", message: RENDER_FAULT_MESSAGE };
   }
   if (admitted && !(await admitted)) {
@@ -192,14 +191,7 @@ export async function runRenderJob(
   const recorded = result.sha256
     .then((sha256) => (sha256 === null ? undefined : deps.renders.recordOutputHash(asset, sha256)))
     .catch((error: unknown) => {
-      console.error(
-        JSON.stringify({
-          level: "error",
-          msg: "output hash not recorded",
-          render_id: renderId,
-          err: String(error),
-        }),
-      );
+      processLog().error({ render_id: renderId, err: error }, "output hash not recorded");
     });
   deps.recordingHash?.(recorded);
   return {
@@ -223,9 +215,7 @@ export async function giveUpRenderJob(
     deps.clock.now().toISOString(),
   );
   if (ended) {
-    console.error(
-      JSON.stringify({ level: "error", msg: "render given up after its retries", render_id: renderId }),
-    );
+    processLog().error({ render_id: renderId, code: "internal_error" }, "render given up after its retries");
   }
 }
 

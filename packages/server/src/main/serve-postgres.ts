@@ -6,6 +6,7 @@ import { createPgImageUrlStore } from "../adapters/postgres/image-url-store.ts";
 import { pgBacklogStats, pgReadiness } from "../adapters/postgres/operations.ts";
 import { createRenderQueue } from "../adapters/postgres/render-jobs.ts";
 import { startPgRenderWorkers } from "../adapters/postgres/render-queue.ts";
+import { processLog } from "../adapters/process-log.ts";
 import { isS3Unavailable } from "../adapters/s3/faults.ts";
 import { giveUpRenderJob, runRenderJob } from "../jobs/render-job.ts";
 import { checkServeSchema } from "./backend.ts";
@@ -36,9 +37,7 @@ export async function openPostgresServe(
     monitorIntervalSeconds: config.queueSuperviseSeconds,
     schedule: false,
   });
-  boss.on("error", (error) =>
-    process.stderr.write(`${JSON.stringify({ level: "error", msg: "pg-boss", err: String(error) })}\n`),
-  );
+  boss.on("error", (error) => processLog().error({ err: error }, "pg-boss"));
   await boss.start();
   const stopBoss = () => boss.stop({ graceful: false, close: true });
   let state: Awaited<ReturnType<typeof openScaledState>>;

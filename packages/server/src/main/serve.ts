@@ -1,6 +1,7 @@
 import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
 import { lruMemoCache } from "../adapters/memory/lru-memo-cache.ts";
 import { createPrometheusMetrics } from "../adapters/metrics/prometheus.ts";
+import { setProcessLog } from "../adapters/process-log.ts";
 import { createWorkerPool, type WorkerPool } from "../adapters/queue/worker-pool.ts";
 import { createRenderService } from "../app/render-service.ts";
 import { createFirstAccount } from "../domain/accounts.ts";
@@ -30,6 +31,8 @@ export async function startServer(
   testHooks: ServeTestHooks = {},
 ): Promise<RunningServer> {
   const log = createProcessLog(config, testHooks.logStream);
+  // In-process tests run several servers: the last one started names the faults of queues and jobs.
+  setProcessLog(log);
   const backend = await openServeBackend(config);
   const { state } = backend;
   if (backend.serves) {

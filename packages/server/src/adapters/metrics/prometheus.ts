@@ -33,6 +33,15 @@ export interface PrometheusMetrics extends OperationsMetrics {
 export function createPrometheusMetrics(options: PrometheusMetricsOptions): PrometheusMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // Gauges named like counters, which promtool's lint refuses; their per-type breakdowns stay
+  // (nodejs_active_handles{type}, nodejs_active_requests{type}, nodejs_active_resources{type}).
+  for (const name of [
+    "nodejs_active_handles_total",
+    "nodejs_active_requests_total",
+    "nodejs_active_resources_total",
+  ]) {
+    registry.removeSingleMetric(name);
+  }
   const info = new Gauge({
     name: "pictor_info",
     help: "This process: its role and version (always 1).",

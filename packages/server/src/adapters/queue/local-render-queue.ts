@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { FinishedRender } from "../../ports/render-dispatcher.ts";
 import type { RenderRecord, RenderStore } from "../../ports/render-store.ts";
+import { processLog } from "../process-log.ts";
 import { RecentAccounts, SPARE_THREAD_WINDOW_MS, spareThreadCap } from "./spare-thread.ts";
 
 const DRAINED = Symbol("drained");
@@ -285,5 +286,5 @@ export function createLocalRenderQueue(options: {
 }
 
 function logFault(msg: string, renderId: string, error: unknown): void {
-  console.error(JSON.stringify({ level: "error", msg, render_id: renderId, err: String(error) }));
+  processLog().error({ render_id: renderId, err: error }, msg);
 }

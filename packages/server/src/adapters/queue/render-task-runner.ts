@@ -4,6 +4,7 @@ import type { NodeRenderer } from "@pictor/render-node";
 import type { BlobStore } from "../../ports/blob-store.ts";
 import type { RenderLookups } from "../../ports/render-lookups.ts";
 import type { SafeFetch } from "../../ports/safe-fetch.ts";
+import { processLog } from "../process-log.ts";
 import { createAccountFontLoader } from "./account-font-loader.ts";
 import { accountAssetKey, createImageLoader, ImageLoadError } from "./image-loader.ts";
 import {
@@ -94,12 +95,9 @@ export function createRenderTaskRunner(deps: {
       try {
         await blobs.put(task.outputKey, out.bytes, sha256 ? { sha256 } : {});
       } catch (error) {
-        console.error(
-          JSON.stringify({
-            level: "error",
-            msg: "render output not stored",
-            err: String((error as Error)?.message ?? error),
-          }),
+        processLog().error(
+          { output: task.outputKey, err: String((error as Error)?.message ?? error) },
+          "render output not stored",
         );
         const stored = failure(task, "internal_error", "The render's output could not be stored.");
         return { result: { ...stored, retryable: true } };
@@ -132,13 +130,7 @@ export function createRenderTaskRunner(deps: {
         return { result: failure(task, "image_invalid", (error as Error).message) };
       }
       // Faults are not echoed to the caller (they may hold paths); the message is generic.
-      console.error(
-        JSON.stringify({
-          level: "error",
-          msg: "render failed",
-          err: String((error as Error)?.stack ?? error),
-        }),
-      );
+      processLog().error({ output: task.outputKey, err: error }, "render failed");
       return { result: failure(task, "internal_error", RENDER_FAULT_MESSAGE) };
     }
   };

@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { processLog } from "../process-log.ts";
 import {
   RENDER_FAULT_MESSAGE,
   type RenderTask,
@@ -159,7 +160,7 @@ export function createWorkerPool(
       waiting.unshift(...retried);
       pump();
       if (!closing) {
-        console.error(JSON.stringify({ level: "error", msg: "render worker died; replacing it", reason }));
+        processLog().error({ reason }, "render worker died; replacing it");
         // A worker that cannot even start (broken install) must not spin the CPU respawning.
         setTimeout(() => !closing && spawn(index), wasReady ? 0 : 1000).unref();
       }
