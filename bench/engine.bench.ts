@@ -3,8 +3,10 @@
  * measured in the same run: (a) the floor, sharp encoding a buffer of the same size with the same
  * settings; (b) satori + resvg; (c) a warm headless Chromium page, when /usr/bin/chromium exists.
  * One render at a time on one thread (sharp.concurrency(1)). Then the document v2 "rich" scene
- * (bench/reference-scene-rich.json) against its own floor, and the resident memory of a process after
- * 1,000 renders of each scene. Prints a table and writes bench/results/engine.json.
+ * (bench/reference-scene-rich.json) against its own floor, the document v3 "layout" scene
+ * (bench/reference-scene-layout.json: stacks, hugging text, wrap) against its own floor, the layout
+ * arithmetic alone for 1,000 stack children, and the resident memory of a process after 1,000 renders
+ * of the reference and rich scenes. Prints a table and writes bench/results/engine.json.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
@@ -17,6 +19,7 @@ import { createNodeRenderer, encodeImage, loadCanvasKit, prepareImage } from "@p
 import sharp from "sharp";
 import { startChromiumBaseline } from "./baselines/chromium.ts";
 import { satoriResvgRenderer, type TtfFace } from "./baselines/satori-resvg.ts";
+import { layoutChildren, layoutStack } from "./lib/layout-children.ts";
 import {
   loadAverageAtStart,
   type Measurement,
@@ -33,7 +36,7 @@ const FORMATS: Format[] = ["png", "jpeg", "webp"];
 interface Row extends Measurement {
   group: "engine" | "floor" | "satori+resvg" | "chromium";
   /** `reference`: the v1 reference scene; `rich`: the v2 one (gradient, shadow, rich text, QR, masked and filtered photo). */
-  scene: "reference" | "rich";
+  scene: "reference" | "rich" | "layout";
   scale: number;
   format: Format | "rgba" | "pdf";
 }
@@ -46,6 +49,7 @@ sharp.concurrency(1);
 
 const document = await readReferenceScene();
 const richDocument = await readReferenceScene("rich");
+const layoutDocument = await readReferenceScene("layout");
 // The reference scene's sample holds text values only.
 const values = (document.sample ?? {}) as Record<string, string>;
 const photo = await makeReferencePhoto();
@@ -87,8 +91,8 @@ type Candidate = {
 };
 
 async function engineCandidates(scale: number, scene: Row["scene"] = "reference"): Promise<Candidate[]> {
-  const doc = scene === "rich" ? richDocument : document;
-  const tag = scene === "rich" ? "rich " : "";
+  const doc = { reference: document, rich: richDocument, layout: layoutDocument }[scene];
+  const tag = scene === "reference" ? "" : `${scene} `;
   const options = { frame: "og", values: doc.sample ?? {}, scale };
   // Compose alone: prepared pixels are cached per (source, box, fit) in the host, so a steady-state
   // render pays for drawing only.
@@ -100,7 +104,7 @@ async function engineCandidates(scale: number, scene: Row["scene"] = "reference"
   // compressor sees the same content.
   const frame = engine.render(doc, { ...options, images });
   const pixels = { ...frame, pixels: frame.pixels.slice() };
-  const formats = scene === "rich" ? (["png"] as const) : FORMATS;
+  const formats = scene === "reference" ? FORMATS : (["png"] as const);
   return [
     {
       name: `${tag}compose x${scale}`,
@@ -200,7 +204,20 @@ await runGroup("scale 1", [...(await engineCandidates(1)), ...baselines], {
 });
 await runGroup("scale 4", await engineCandidates(4), { minRounds: 8, targetMs: 25_000 });
 await runGroup("rich scene, scale 1", await engineCandidates(1, "rich"), { minRounds: 30, targetMs: 15_000 });
+await runGroup("layout scene, scale 1", await engineCandidates(1, "layout"), {
+  minRounds: 30,
+  targetMs: 10_000,
+});
 await chromiumBaseline?.close();
+
+// The layout arithmetic alone (no drawing, measures through a function): 1,000 stack children.
+const thousand = layoutChildren(1000);
+const [layoutThousand] = await measureInterleaved(
+  [{ name: "layout 1,000 stack children", run: () => layoutStack(thousand.box, thousand.children) }],
+  { minRounds: 200, targetMs: 3_000 },
+);
+if (!layoutThousand) throw new Error("missing the layout measurement");
+console.error(`  ${layoutThousand.name}: median ${layoutThousand.medianMs.toFixed(3)} ms`);
 
 const find = (group: Row["group"], scale: number, format: Row["format"], scene: Row["scene"] = "reference") =>
   rows.find((r) => r.group === group && r.scene === scene && r.scale === scale && r.format === format);
@@ -211,7 +228,9 @@ const satoriRow = find("satori+resvg", 1, "png");
 const chromiumRow = find("chromium", 1, "png");
 const richOurs = find("engine", 1, "png", "rich");
 const richFloor = find("floor", 1, "png", "rich");
-if (!ours || !floor || !satoriRow || !richOurs || !richFloor)
+const layoutOurs = find("engine", 1, "png", "layout");
+const layoutFloor = find("floor", 1, "png", "layout");
+if (!ours || !floor || !satoriRow || !richOurs || !richFloor || !layoutOurs || !layoutFloor)
   throw new Error("missing a scale 1 PNG measurement");
 console.error("memory: 1,000 renders of each scene, each in a fresh process");
 const memory = {
@@ -229,6 +248,7 @@ const ratios = {
   composePdfOverComposePng: pdfOverPng(1),
   composePdfOverComposePngX4: pdfOverPng(4),
   richComposePngOverFloor: richOurs.medianMs / richFloor.medianMs,
+  layoutComposePngOverFloor: layoutOurs.medianMs / layoutFloor.medianMs,
   richResidentOverReference: memory.rich.residentMiB / memory.reference.residentMiB,
   fasterThanSatoriResvg: satoriRow.medianMs / ours.medianMs,
   fasterThanChromium: chromiumRow ? chromiumRow.medianMs / ours.medianMs : null,
@@ -237,6 +257,8 @@ const targets = {
   composePngWithin2_5xFloor: ratios.composePngOverFloor <= 2.5,
   composePngWithin1_6xFloor: ratios.composePngOverFloor <= 1.6,
   richComposePngWithin2xFloor: ratios.richComposePngOverFloor <= 2.0,
+  layoutComposePngWithin2xFloor: ratios.layoutComposePngOverFloor <= 2.0,
+  layoutThousandChildrenUnder5Ms: layoutThousand.medianMs < 5,
   richResidentWithin20Percent: ratios.richResidentOverReference <= 1.2,
   atLeast2_5xFasterThanSatoriResvg: ratios.fasterThanSatoriResvg >= 2.5,
   atLeast6xFasterThanChromium: ratios.fasterThanChromium === null ? null : ratios.fasterThanChromium >= 6,
@@ -273,6 +295,12 @@ console.log(
   `rich scene compose+PNG x1 = ${ratios.richComposePngOverFloor.toFixed(2)}x its own floor (target <= 2.0x: ${verdict(targets.richComposePngWithin2xFloor)})`,
 );
 console.log(
+  `layout scene compose+PNG x1 = ${ratios.layoutComposePngOverFloor.toFixed(2)}x its own floor (target <= 2.0x: ${verdict(targets.layoutComposePngWithin2xFloor)})`,
+);
+console.log(
+  `layout of 1,000 stack children: median ${layoutThousand.medianMs.toFixed(3)} ms, p95 ${layoutThousand.p95Ms.toFixed(3)} ms (target < 5 ms: ${verdict(targets.layoutThousandChildrenUnder5Ms)})`,
+);
+console.log(
   `resident memory after 1,000 renders: reference ${memory.reference.residentMiB.toFixed(0)} MiB, rich ${memory.rich.residentMiB.toFixed(0)} MiB = ${ratios.richResidentOverReference.toFixed(2)}x (target <= 1.2x: ${verdict(targets.richResidentWithin20Percent)})`,
 );
 console.log(
@@ -299,7 +327,9 @@ await writeFile(
       loadAverage: { start: loadAtStart, end: loadAtEnd },
       scene: "bench/reference-scene.json",
       richScene: "bench/reference-scene-rich.json",
+      layoutScene: "bench/reference-scene-layout.json",
       rows,
+      layoutThousandChildren: layoutThousand,
       memory,
       ratios,
       targets,

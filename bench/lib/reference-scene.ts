@@ -1,11 +1,17 @@
 import { readFile } from "node:fs/promises";
 import type { TemplateDocumentT } from "@pictor/engine";
 
-const FILES = { reference: "../reference-scene.json", rich: "../reference-scene-rich.json" } as const;
+const FILES = {
+  reference: "../reference-scene.json",
+  rich: "../reference-scene-rich.json",
+  layout: "../reference-scene-layout.json",
+} as const;
 
 /**
  * The scene every render benchmark draws (bench/reference-scene.json), so their figures compare; or the
- * document v2 "rich" scene (bench/reference-scene-rich.json).
+ * document v2 "rich" scene (bench/reference-scene-rich.json); or the document v3 "layout" scene
+ * (bench/reference-scene-layout.json: a page stack with a growing headline, an optional subtitle and a
+ * wrapping row of 20 hugging chips; the list repeat and the chart join its page stack).
  */
 export async function readReferenceScene(
   scene: keyof typeof FILES = "reference",

@@ -74,6 +74,8 @@ export interface StackLayout extends Size {
 
 interface Item {
   child: StackChild;
+  /** Its place in `children` (and in the result's `placed`). */
+  index: number;
   main: number;
   /** The cross size, or null while it waits for its line's (stretched without a definite inside). */
   cross: number | null;
@@ -114,7 +116,7 @@ function layoutOnce(box: StackBox, children: readonly StackChild[]): StackLayout
     return row ? { main: size.width, cross: size.height } : { main: size.height, cross: size.width };
   };
 
-  const items: Item[] = children.map((child) => {
+  const items: Item[] = children.map((child, index) => {
     const mainSizing = row ? child.sizing.width : child.sizing.height;
     const crossSizing = row ? child.sizing.height : child.sizing.width;
     const ownMain = row ? child.width : child.height;
@@ -135,7 +137,7 @@ function layoutOnce(box: StackBox, children: readonly StackChild[]): StackLayout
     } else if (mainSizing === "fill") {
       main = 0; // grows into the line's free space below
     }
-    return { child, main, cross, mainSizing, crossSizing, stretched };
+    return { child, index, main, cross, mainSizing, crossSizing, stretched };
   });
 
   // Lines: one, unless a row wraps.
@@ -156,17 +158,21 @@ function layoutOnce(box: StackBox, children: readonly StackChild[]): StackLayout
   if (line.length > 0) lines.push(line);
 
   const placed: Placed[] = new Array(children.length);
-  const indexOf = new Map<Item, number>(items.map((item, i) => [item, i]));
   let crossAt = row ? p.top : p.left;
   let contentMain = 0;
   let contentCross = 0;
   lines.forEach((lineItems, lineIndex) => {
-    const taken = lineItems.reduce((sum, item) => sum + item.main, 0) + box.gap * (lineItems.length - 1);
+    let taken = box.gap * (lineItems.length - 1);
+    let fills = 0;
+    for (const item of lineItems) {
+      taken += item.main;
+      if (item.mainSizing === "fill") fills++;
+    }
     let free = innerMain === null ? 0 : innerMain - taken;
-    const fills = lineItems.filter((item) => item.mainSizing === "fill");
-    if (fills.length > 0 && innerMain !== null && free > 0) {
-      const share = free / fills.length;
-      for (const item of fills) item.main += share;
+    if (fills > 0 && innerMain !== null && free > 0) {
+      const share = free / fills;
+      for (const item of lineItems) if (item.mainSizing === "fill") item.main += share;
+      taken += free;
       free = 0;
     }
     // Cross sizes that depend on the main size: a hugging child's, measured at its final main size.
@@ -175,11 +181,15 @@ function layoutOnce(box: StackBox, children: readonly StackChild[]): StackLayout
         item.cross = measure(item.child, item.main, null).cross;
       }
     }
-    const known = lineItems.filter((item) => item.cross !== null).map((item) => item.cross as number);
-    let lineCross: number;
+    let lineCross = -1;
     if (innerCross !== null && !wraps) lineCross = innerCross;
-    else if (known.length > 0) lineCross = Math.max(...known);
-    else lineCross = Math.max(0, ...lineItems.map((item) => measure(item.child, item.main, null).cross));
+    else
+      for (const item of lineItems) if (item.cross !== null && item.cross > lineCross) lineCross = item.cross;
+    if (lineCross < 0) {
+      lineCross = 0;
+      for (const item of lineItems)
+        lineCross = Math.max(lineCross, measure(item.child, item.main, null).cross);
+    }
     for (const item of lineItems) if (item.cross === null || item.stretched) item.cross = lineCross;
 
     const gaps = lineItems.length - 1;
@@ -189,7 +199,7 @@ function layoutOnce(box: StackBox, children: readonly StackChild[]): StackLayout
       const cross = item.cross as number;
       const offset = item.stretched ? 0 : crossOffset(box.align, lineCross - cross);
       const at = { main: mainAt, cross: crossAt + offset };
-      placed[indexOf.get(item) as number] = row
+      placed[item.index] = row
         ? { x: at.main, y: at.cross, width: item.main, height: cross }
         : { x: at.cross, y: at.main, width: cross, height: item.main };
       mainAt += item.main + between;
