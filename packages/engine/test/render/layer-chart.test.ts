@@ -418,3 +418,37 @@ describe("charts bound to list slots", () => {
     ]);
   });
 });
+
+describe("chart numbers in a locale", () => {
+  it("writes value labels and the axis through a format: de-DE euros, ar-EG compact, en percent", async () => {
+    const sales = [
+      { label: "Q1", value: 12_500 },
+      { label: "Q2", value: 18_250.5 },
+      { label: "Q3", value: 9_800 },
+      { label: "Q4", value: 24_000 },
+    ];
+    const common = { data: sales, value_axis: true, value_labels: true, category_labels: true, font: FONT };
+    const doc = gridDocument([
+      { ...common, format: { locale: "de-DE", style: "currency", currency: "EUR", decimals: 0 } },
+      { ...common, kind: "line", format: { locale: "ar-EG", style: "compact" } },
+      {
+        kind: "donut",
+        data: [0.5, 0.3, 0.2],
+        value_labels: true,
+        label_color: "#FFFFFF",
+        font: FONT,
+        format: { style: "percent" },
+      },
+    ]);
+    const result = await expectGolden(FEATURE, "formats", doc);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it("refuses a format beside decimals, prefix or suffix", () => {
+    const result = validateDocument(documentOf([chartLayer({ prefix: "$", format: { style: "currency" } })]));
+    expect(result.ok ? [] : result.errors.map((e) => e.path)).toEqual([
+      "frames[0].layers[0].format.currency",
+      "frames[0].layers[0].prefix",
+    ]);
+  });
+});

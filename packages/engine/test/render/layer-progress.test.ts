@@ -258,3 +258,61 @@ describe("progress bound to number slots", () => {
     ]);
   });
 });
+
+describe("progress labels in a locale", () => {
+  it("writes the share and the value through a format: en, de-DE and ar-EG digits and signs", async () => {
+    const bar = (id: string, y: number, label: Partial<NonNullable<ProgressLayerT["label"]>>) =>
+      progressLayer({
+        id,
+        y,
+        width: 300,
+        height: 22,
+        value: 36_250.5,
+        max: 50_000,
+        label: { font: labelFont(), color: "#FFFFFF", align: "end", ...label },
+      });
+    const doc = documentOf(
+      [
+        bar("en", 10, { format: { decimals: 1 } }),
+        bar("de", 40, { format: { locale: "de-DE", decimals: 1 } }),
+        bar("ar", 70, { format: { locale: "ar-EG", decimals: 1 } }),
+        bar("de-eur", 100, {
+          content: "value",
+          format: { locale: "de-DE", style: "currency", currency: "EUR" },
+        }),
+        bar("ar-egp", 130, { content: "value", format: { locale: "ar-EG", style: "compact" } }),
+        progressLayer({
+          id: "ring",
+          shape: "ring",
+          x: 330,
+          y: 10,
+          width: 140,
+          height: 140,
+          value: 0.725,
+          max: 1,
+          label: { font: { family: "Inter", weight: 700, size: 24 }, format: { locale: "ar-EG" } },
+        }),
+      ],
+      { width: 480, height: 162 },
+    );
+    const validated = validateDocument(doc);
+    expect(validated.ok ? [] : validated.errors).toEqual([]);
+    const result = await expectGolden(FEATURE, "formats", doc);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it("refuses a format beside decimals, prefix or suffix, and a locale without formats", () => {
+    const result = validateDocument(
+      documentOf([
+        progressLayer({
+          label: { font: labelFont(), decimals: 1, suffix: "!", format: { locale: "xx-YY" } },
+        }),
+      ]),
+    );
+    expect(result.ok ? [] : result.errors.map((e) => e.path)).toEqual([
+      "frames[0].layers[0].label.format.locale",
+      "frames[0].layers[0].label.decimals",
+      "frames[0].layers[0].label.suffix",
+    ]);
+  });
+});

@@ -2,6 +2,7 @@ import { type Static, Type as T } from "@sinclair/typebox";
 import { HexColor, layerCommon, Paint, type PaintT } from "../common.ts";
 import type { SlotT } from "../schema.ts";
 import { quoteList, type ValidationError } from "../validate-paths.ts";
+import { ValueFormat, valueFormatErrors } from "../value-format.ts";
 import type { SlotValueError } from "../values.ts";
 import { defineLayer, type PropertyValues } from "./kind.ts";
 import { Font, type FontT } from "./text.ts";
@@ -69,6 +70,12 @@ export const ChartLayer = T.Object(
     /** Text before and after each number of the labels and the axis ("$", "k"). */
     prefix: T.Optional(T.String({ maxLength: 16 })),
     suffix: T.Optional(T.String({ maxLength: 16 })),
+    /**
+     * Every number (value labels and the axis) written in a locale as a text layer's `format` writes
+     * it, instead of `decimals`, `prefix` and `suffix`; the axis keeps the digits its steps need
+     * unless the format sets decimals.
+     */
+    format: T.Optional(ValueFormat),
     /** Bars: the share of each band left empty between bars (default 0.3). */
     bar_gap: T.Optional(T.Number({ minimum: 0, maximum: 0.95 })),
     /** Bars: the radius of the corners at the end away from zero. */
@@ -168,6 +175,17 @@ export const chartDefinition = defineLayer<ChartLayerT>({
       for (const property of BAR_AND_LINE_ONLY) {
         if (layer[property] !== undefined) {
           errors.push({ path: `${path}.${property}`, message: 'applies to kinds "bar" and "line" only' });
+        }
+      }
+    }
+    if (layer.format !== undefined) {
+      errors.push(...valueFormatErrors(layer.format, `${path}.format`));
+      for (const property of ["decimals", "prefix", "suffix"] as const) {
+        if (layer[property] !== undefined) {
+          errors.push({
+            path: `${path}.${property}`,
+            message: 'give "format" or decimals, prefix and suffix, not both',
+          });
         }
       }
     }

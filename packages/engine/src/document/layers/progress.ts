@@ -2,6 +2,7 @@ import { type Static, Type as T } from "@sinclair/typebox";
 import { HexColor, layerCommon, Paint } from "../common.ts";
 import { fixedNumber } from "../number-text.ts";
 import type { ValidationError } from "../validate-paths.ts";
+import { ValueFormat, type ValueFormatT, valueFormatErrors } from "../value-format.ts";
 import type { SlotValueError } from "../values.ts";
 import { defineLayer, type PropertyValues } from "./kind.ts";
 import { Font } from "./text.ts";
@@ -27,6 +28,12 @@ export const ProgressLabel = T.Object(
     /** Text before and after the number ("$", " raised"). */
     prefix: T.Optional(T.String({ maxLength: 32 })),
     suffix: T.Optional(T.String({ maxLength: 32 })),
+    /**
+     * The number written in a locale (the template's, or the format's own) as a text layer's `format`
+     * writes it, instead of `decimals`, `prefix` and `suffix`. With content `percent` it writes the
+     * share of the range as a fraction (0.72) and its style defaults to `percent` (72%, ٧٢٪).
+     */
+    format: T.Optional(ValueFormat),
   },
   { additionalProperties: false },
 );
@@ -88,9 +95,23 @@ export function progressNumbers(
 
 type BoundNumber = { value: number; slot: string | null; path: string };
 
-/** The label's text for a value: "72%" of 0..100, "72" with content `value`. */
-export function progressLabelText(label: ProgressLabelT, value: number, min: number, max: number): string {
-  const shown = label.content === "value" ? value : max > min ? ((value - min) / (max - min)) * 100 : 0;
+/**
+ * The label's text for a value: "72%" of 0..100, "72" with content `value`; with a `format`, what
+ * `formatNumber` (the locale's digits and signs) writes for the share (a fraction) or the value.
+ */
+export function progressLabelText(
+  label: ProgressLabelT,
+  value: number,
+  min: number,
+  max: number,
+  formatNumber: (value: number, format: ValueFormatT) => string,
+): string {
+  const share = max > min ? (value - min) / (max - min) : 0;
+  if (label.format !== undefined) {
+    if (label.content === "value") return formatNumber(value, label.format);
+    return formatNumber(share, { style: "percent", ...label.format });
+  }
+  const shown = label.content === "value" ? value : share * 100;
   const number = fixedNumber(shown, label.decimals ?? 0);
   const percent = label.content === "value" ? "" : "%";
   return `${label.prefix ?? ""}${number}${percent}${label.suffix ?? ""}`;
@@ -126,6 +147,18 @@ export const progressDefinition = defineLayer<ProgressLayerT>({
     const max = layer.max ?? 100;
     if (!(max > min)) {
       errors.push({ path: `${path}.max`, message: `must be greater than min (${min})` });
+    }
+    const label = layer.label;
+    if (label?.format !== undefined) {
+      errors.push(...valueFormatErrors(label.format, `${path}.label.format`));
+      for (const property of ["decimals", "prefix", "suffix"] as const) {
+        if (label[property] !== undefined) {
+          errors.push({
+            path: `${path}.label.${property}`,
+            message: 'give "format" or decimals, prefix and suffix, not both',
+          });
+        }
+      }
     }
     if (layer.thickness !== undefined && layer.shape !== "ring") {
       errors.push({ path: `${path}.thickness`, message: 'applies to shape "ring" only (a bar is its box)' });

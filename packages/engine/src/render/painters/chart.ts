@@ -11,6 +11,7 @@ import {
   DEFAULT_CHART_TRACK,
 } from "../../document/layers/chart.ts";
 import { fixedNumber } from "../../document/number-text.ts";
+import { formatNumber } from "../../format/format-value.ts";
 import type { Resolved } from "../bindings.ts";
 import { valueScale } from "../chart-scale.ts";
 import { parseHexColor } from "../color.ts";
@@ -48,8 +49,25 @@ function paintChart(ctx: PaintContext, layer: ChartLayerT, path: string): void {
   paint.setStyle(ck.PaintStyle.Fill);
 }
 
-/** How a chart writes a number: its prefix, the digits, its suffix. */
-function numberText(layer: ChartLayerT, value: number, decimals: number | undefined): string {
+/**
+ * How a chart writes a number: through its `format` in the template's locale (an axis number with the
+ * digits its step needs unless the format sets them), else its prefix, the digits, its suffix.
+ */
+function numberText(
+  ctx: PaintContext,
+  layer: ChartLayerT,
+  value: number,
+  decimals: number | undefined,
+  axis = false,
+): string {
+  const format = layer.format;
+  if (format !== undefined) {
+    const digits =
+      axis && format.decimals === undefined && format.max_decimals === undefined && format.style !== "compact"
+        ? { max_decimals: decimals ?? 0 }
+        : {};
+    return formatNumber(value, { ...format, ...digits }, ctx.bindings.locale);
+  }
   return `${layer.prefix ?? ""}${fixedNumber(value, decimals)}${layer.suffix ?? ""}`;
 }
 
@@ -83,7 +101,13 @@ function paintSeries(ctx: PaintContext, layer: ChartLayerT, path: string, points
     layer.value_axis === true
       ? scale.ticks.map((tick) => ({
           tick,
-          label: layoutLabel(ctx, numberText(layer, tick, scale.tickDecimals), font, labelColor, labelPath),
+          label: layoutLabel(
+            ctx,
+            numberText(ctx, layer, tick, scale.tickDecimals, true),
+            font,
+            labelColor,
+            labelPath,
+          ),
         }))
       : [];
   const gutter =
@@ -147,7 +171,7 @@ function paintSeries(ctx: PaintContext, layer: ChartLayerT, path: string, points
     points.forEach((point, i) => {
       const label = layoutLabel(
         ctx,
-        numberText(layer, point.value, layer.decimals),
+        numberText(ctx, layer, point.value, layer.decimals),
         font,
         labelColor,
         labelPath,
@@ -354,7 +378,7 @@ function paintDonut(ctx: PaintContext, layer: ChartLayerT, path: string, points:
   const radius = inner > 0 ? (outer + inner) / 2 : outer * 0.66;
   for (const { i, angle } of middles) {
     const point = points[i] as ChartPoint;
-    const text = numberText(layer, point.value, layer.decimals);
+    const text = numberText(ctx, layer, point.value, layer.decimals);
     const label = layoutLabel(ctx, text, font, labelColor, `${path}.label_color`);
     const radians = (angle * Math.PI) / 180;
     label.draw(cx + radius * Math.cos(radians), cy + radius * Math.sin(radians), "center", "middle");

@@ -8,6 +8,7 @@ import {
   progressNumbers,
   ringGeometry,
 } from "../../document/layers/progress.ts";
+import { formatNumber } from "../../format/format-value.ts";
 import type { PaintContext } from "../context.ts";
 import { layoutLabel } from "../label-text.ts";
 import { applyPaint, type PaintBox, resolveLayerPaint, resolvePaintOrNone } from "../paint.ts";
@@ -29,7 +30,9 @@ function paintProgress(ctx: PaintContext, layer: ProgressLayerT, path: string): 
   else paintBar(ctx, layer, path, fraction);
   const label = layer.label;
   if (label === undefined) return;
-  const text = progressLabelText(label, value, min, max);
+  const text = progressLabelText(label, value, min, max, (number, format) =>
+    formatNumber(number, format, ctx.bindings.locale),
+  );
   const color = label.color ?? DEFAULT_PROGRESS_LABEL_COLOR;
   const laidOut = layoutLabel(ctx, text, label.font, color, `${path}.label.color`);
   const middle = layer.y + layer.height / 2;
