@@ -8,6 +8,7 @@ import { registerBatchCommand } from "./batch.ts";
 import { registerCreditsCommand } from "./credits.ts";
 import { registerKeysCommand } from "./keys.ts";
 import { registerMcpCommand } from "./mcp.ts";
+import { registerMigrateCommand } from "./migrate.ts";
 import { registerRenderCommand } from "./render.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerTemplatesCommand } from "./templates.ts";
@@ -33,6 +34,7 @@ registerCreditsCommand(program);
 registerKeysCommand(program);
 registerTemplatesCommand(program);
 registerUrlCommand(program);
+registerMigrateCommand(program);
 registerMcpCommand(program);
 
 /** What to change when the state a command needs cannot be used: said under the error's line. */
