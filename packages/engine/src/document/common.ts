@@ -13,13 +13,22 @@ export const HexColor = T.String({
   description: "#RRGGBB or #RRGGBBAA",
 });
 
+/** The most items a list slot's value may hold (its `max_items` may only lower it). */
+export const MAX_LIST_ITEMS = 100;
+
 export const SlotName = T.String({
   pattern: "^[A-Za-z_][A-Za-z0-9_-]{0,63}$",
   description: "Slot name used in modifications",
 });
 
 /** Property path of a layer -> slot name (`text`, `fill`, `stroke.color`, `fill.stops[1].color`). */
-export const Bindings = T.Record(T.String({ minLength: 1, maxLength: 64 }), SlotName);
+/** What a binding or condition reads: a slot, or inside a repeated stack a field of its item (`item.name`). */
+export const SlotReference = T.String({
+  pattern: "^([A-Za-z_][A-Za-z0-9_-]{0,63}|item\\.[A-Za-z_][A-Za-z0-9_]{0,63})$",
+  description: "Slot name, or item.<field> inside a repeated stack",
+});
+
+export const Bindings = T.Record(T.String({ minLength: 1, maxLength: 64 }), SlotReference);
 
 export const GradientStop = T.Object(
   {
@@ -124,10 +133,10 @@ export const Mask = T.Union([
  */
 export const VisibleWhen = T.Union([
   T.Object(
-    { slot: SlotName, is: T.Union([T.Literal("non_empty"), T.Literal("empty")]) },
+    { slot: SlotReference, is: T.Union([T.Literal("non_empty"), T.Literal("empty")]) },
     { additionalProperties: false },
   ),
-  T.Object({ slot: SlotName, equals: T.String({ maxLength: 10_000 }) }, { additionalProperties: false }),
+  T.Object({ slot: SlotReference, equals: T.String({ maxLength: 10_000 }) }, { additionalProperties: false }),
 ]);
 
 /** How a layer sizes itself on one axis: its own size, its content's (`hug`), or a share of its stack (`fill`). */

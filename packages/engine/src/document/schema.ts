@@ -1,5 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { Bindings, HexColor, Paint, SlotName } from "./common.ts";
+import { Bindings, HexColor, MAX_LIST_ITEMS, Paint, SlotName } from "./common.ts";
 import { LAYER_SCHEMAS, type Layer } from "./layers/registry.ts";
 import { LocaleTag } from "./value-format.ts";
 
@@ -15,7 +15,7 @@ import { LocaleTag } from "./value-format.ts";
  * has one) in place.
  */
 
-export { Bindings, HexColor } from "./common.ts";
+export { Bindings, HexColor, MAX_LIST_ITEMS } from "./common.ts";
 export * from "./layers/registry.ts";
 
 export const TextSlot = T.Object(
@@ -50,8 +50,6 @@ export const ColorSlot = T.Object(
   },
   { additionalProperties: false },
 );
-/** The most items a list slot's value may hold (its `max_items` may only lower it). */
-export const MAX_LIST_ITEMS = 100;
 /** The most fields one list item may declare. */
 export const MAX_LIST_FIELDS = 20;
 

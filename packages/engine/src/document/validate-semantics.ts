@@ -1,5 +1,6 @@
 import type { LayerBase } from "./layers/kind.ts";
 import { definitionOf, LAYER_DEFINITIONS } from "./layers/registry.ts";
+import { ITEM_PREFIX, type RepeatT } from "./repeat.ts";
 import { markupError, parseRichText } from "./rich-text.ts";
 import type { FrameT, Layer, ListSlotT, SlotT, SlotType, TemplateDocumentT } from "./schema.ts";
 import { maskErrors } from "./validate-masks.ts";
@@ -139,13 +140,15 @@ function checkFrame(frame: FrameT, path: string, slots: Map<string, SlotT>, erro
   checkBindings(frame, "a frame", FRAME, path, slots, errors);
   const ids = new Map<string, string>();
   const layersById = new Map<string, LayerBase>();
-  const placed: { layer: Layer; path: string }[] = [];
+  const placed: { layer: Layer; path: string; items: ListSlotT | null }[] = [];
   // `nesting`: how many containers of each kind enclose these layers (a kind may cap it: maxNesting).
+  // `items`: the list slot of the nearest repeating stack around them (what `item.<field>` reads).
   const visit = (
     layers: readonly Layer[],
     parentPath: string,
     depth: number,
     nesting: ReadonlyMap<string, number>,
+    items: ListSlotT | null,
   ): void => {
     layers.forEach((layer, i) => {
       const layerPath = joinPath(joinPath(parentPath, "layers"), i);
@@ -159,9 +162,12 @@ function checkFrame(frame: FrameT, path: string, slots: Map<string, SlotT>, erro
         ids.set(layer.id, layerPath);
         layersById.set(layer.id, layer);
       }
-      placed.push({ layer, path: layerPath });
+      placed.push({ layer, path: layerPath, items });
       const definition = definitionOf(layer);
       const children = definition.children?.(layer);
+      const repeat = (layer as { repeat?: RepeatT }).repeat;
+      const repeated = repeat === undefined ? undefined : slots.get(repeat.slot);
+      const inner = repeated?.type === "list" ? repeated : items;
       if (children) {
         const nested = (nesting.get(layer.type) ?? 0) + 1;
         if (depth >= MAX_GROUP_DEPTH) {
@@ -174,17 +180,18 @@ function checkFrame(frame: FrameT, path: string, slots: Map<string, SlotT>, erro
             path: layerPath,
             message: `${layer.type} layers are nested too deeply (at most ${definition.maxNesting} inside each other)`,
           });
-        } else visit(children as Layer[], layerPath, depth + 1, new Map(nesting).set(layer.type, nested));
+        } else
+          visit(children as Layer[], layerPath, depth + 1, new Map(nesting).set(layer.type, nested), inner);
       }
     });
   };
-  visit(frame.layers, path, 0, new Map());
+  visit(frame.layers, path, 0, new Map(), null);
   const context = { slots, layersById };
-  for (const { layer, path: layerPath } of placed) {
+  for (const { layer, path: layerPath, items } of placed) {
     const kind = definitionOf(layer);
     checkPaints(layer, kind.paints ?? [], layerPath, errors);
-    checkBindings(layer, `a ${kind.type} layer`, kind, layerPath, slots, errors);
-    checkCondition(layer, layerPath, slots, errors);
+    checkBindings(layer, `a ${kind.type} layer`, kind, layerPath, slots, errors, items);
+    checkCondition(layer, layerPath, slots, errors, items);
     checkLayout(layer, kind, layerPath, errors);
     for (const error of maskErrors(layer, layerPath, ids, layersById)) errors.push(error);
     for (const error of kind.validate?.(layer, layerPath, context) ?? []) errors.push(error);
@@ -223,6 +230,7 @@ function checkBindings(
   ownerPath: string,
   slots: Map<string, SlotT>,
   errors: ValidationError[],
+  items: ListSlotT | null = null,
 ): void {
   const bind = owner.bind;
   if (bind === undefined) return;
@@ -252,6 +260,11 @@ function checkBindings(
       errors.push({ path, message });
       continue;
     }
+    if (slotName.startsWith(ITEM_PREFIX)) {
+      const problem = itemFieldProblem(slotName, items, expected);
+      if (problem !== null) errors.push({ path, message: problem });
+      continue;
+    }
     const slot = slots.get(slotName);
     if (slot === undefined) {
       errors.push({
@@ -267,13 +280,43 @@ function checkBindings(
   }
 }
 
+/**
+ * What is wrong with an `item.<field>` binding: outside a repeating stack there is no item; inside, the
+ * field must be one of the list's, of a type the property takes. Null when it is right.
+ */
+function itemFieldProblem(
+  reference: string,
+  items: ListSlotT | null,
+  expected: SlotType | null,
+): string | null {
+  const name = reference.slice(ITEM_PREFIX.length);
+  if (items === null) {
+    return `${JSON.stringify(reference)} reads a repeated item's field, but the layer is not inside a repeating stack`;
+  }
+  const field = items.fields.find((f) => f.name === name);
+  if (field === undefined) {
+    const names = items.fields.map((f) => f.name);
+    return `list slot ${JSON.stringify(items.name)} has no field ${JSON.stringify(name)}${didYouMean(name, names)}; fields: ${quoteList(names)}`;
+  }
+  if (expected !== null && !slotFits(expected, field.type)) {
+    return `field ${JSON.stringify(name)} is a ${field.type} field, but the property needs ${expected === "image" ? "an" : "a"} ${expected}`;
+  }
+  return null;
+}
+
 function checkCondition(
   layer: Layer,
   layerPath: string,
   slots: Map<string, SlotT>,
   errors: ValidationError[],
+  items: ListSlotT | null,
 ) {
   const condition = layer.visible_when;
+  if (condition?.slot.startsWith(ITEM_PREFIX)) {
+    const problem = itemFieldProblem(condition.slot, items, null);
+    if (problem !== null) errors.push({ path: `${layerPath}.visible_when.slot`, message: problem });
+    return;
+  }
   if (condition === undefined || slots.has(condition.slot)) return;
   errors.push({
     path: `${layerPath}.visible_when.slot`,

@@ -1,3 +1,4 @@
+import type { LayerBase } from "../document/layers/kind.ts";
 import type { Layer } from "../document/schema.ts";
 import { hugsContent } from "./arrange.ts";
 import type { Bindings } from "./bindings.ts";
@@ -31,11 +32,29 @@ export function forEachDrawnLayer(
   bindings: Bindings | null,
   visit: (layer: Layer, path: string) => void,
 ): void {
-  layers.forEach((layer, index) => {
-    if (!isDrawn(layer, bindings)) return;
-    const layerPath = `${path}.layers[${index}]`;
-    visit(layer, layerPath);
-    const children = kindOf(layer).children?.(layer);
-    if (children) forEachDrawnLayer(children as Layer[], layerPath, bindings, visit);
-  });
+  walk(childEntries(layers, path), bindings, visit);
+}
+
+type Entry = { readonly layer: LayerBase; readonly path: string };
+
+const childEntries = (layers: readonly LayerBase[], path: string): Entry[] =>
+  layers.map((layer, index) => ({ layer, path: `${path}.layers[${index}]` }));
+
+function walk(
+  entries: readonly Entry[],
+  bindings: Bindings | null,
+  visit: (layer: Layer, path: string) => void,
+) {
+  for (const { layer, path } of entries) {
+    if (!isDrawn(layer as Layer, bindings)) continue;
+    visit(layer as Layer, path);
+    const kind = kindOf(layer);
+    // A container whose children follow the values (a repeat) lists them itself when values are known.
+    if (kind.drawnChildren !== undefined && bindings !== null)
+      walk(kind.drawnChildren(layer, path, bindings), bindings, visit);
+    else {
+      const children = kind.children?.(layer);
+      if (children) walk(childEntries(children, path), bindings, visit);
+    }
+  }
 }

@@ -1,6 +1,16 @@
 import { Type as T, type TSchema } from "@sinclair/typebox";
-import { type LayerCommonT, layerCommon, Padding, type PaddingT, Paint, type PaintT } from "../common.ts";
-import { defineLayer } from "./kind.ts";
+import {
+  type LayerCommonT,
+  layerCommon,
+  MAX_LIST_ITEMS,
+  Padding,
+  type PaddingT,
+  Paint,
+  type PaintT,
+} from "../common.ts";
+import { Repeat, type RepeatT } from "../repeat.ts";
+import type { ValidationError } from "../validate-paths.ts";
+import { type DocumentContext, defineLayer } from "./kind.ts";
 import type { Layer } from "./registry.ts";
 import { CornerRadius, Stroke } from "./shape.ts";
 
@@ -36,6 +46,8 @@ export interface StackLayerT extends LayerCommonT {
   fill?: PaintT | null;
   stroke?: { color: PaintT; width: number } | null;
   corner_radius?: number | [number, number, number, number];
+  /** Draw the children once per item of a list slot (document/repeat.ts). */
+  repeat?: RepeatT;
   layers: Layer[];
 }
 
@@ -64,6 +76,7 @@ export function stackSchema(child: TSchema): TSchema {
       fill: T.Optional(T.Union([Paint, T.Null()])),
       stroke: T.Optional(T.Union([Stroke, T.Null()])),
       corner_radius: T.Optional(CornerRadius),
+      repeat: T.Optional(Repeat),
       layers: T.Array(child, { maxItems: MAX_STACK_CHILDREN }),
     },
     { additionalProperties: false, $id: "StackLayer" },
@@ -80,8 +93,10 @@ export function stackDefinition(schema: TSchema) {
     hugs: true,
     maxNesting: MAX_STACK_DEPTH,
     children: (layer) => layer.layers,
-    validate(layer, path) {
+    validate(layer, path, doc) {
       const errors = [];
+      if (layer.repeat !== undefined)
+        for (const error of repeatErrors(layer, layer.repeat, path, doc)) errors.push(error);
       if (layer.wrap === true && (layer.direction ?? "column") !== "row") {
         errors.push({ path: `${path}.wrap`, message: 'only a row wraps (set direction to "row")' });
       }
@@ -103,4 +118,39 @@ export function stackDefinition(schema: TSchema) {
       return errors;
     },
   });
+}
+
+/**
+ * A repeat names a list slot, and its copies stay within the stack's limit: children x items (the
+ * repeat's max, else the list's max_items, else 100), plus the "more" line, at most MAX_STACK_CHILDREN.
+ */
+function repeatErrors(
+  layer: StackLayerT,
+  repeat: RepeatT,
+  path: string,
+  doc: DocumentContext,
+): ValidationError[] {
+  const slot = doc.slots.get(repeat.slot);
+  if (slot === undefined) {
+    return [{ path: `${path}.repeat.slot`, message: `slot ${JSON.stringify(repeat.slot)} does not exist` }];
+  }
+  if (slot.type !== "list") {
+    return [
+      {
+        path: `${path}.repeat.slot`,
+        message: `slot ${JSON.stringify(repeat.slot)} is a ${slot.type} slot; a repeat needs a list slot`,
+      },
+    ];
+  }
+  const items = Math.min(repeat.max ?? slot.max_items ?? MAX_LIST_ITEMS, slot.max_items ?? MAX_LIST_ITEMS);
+  const copies = layer.layers.length * items + (repeat.more === undefined ? 0 : 1);
+  if (copies > MAX_STACK_CHILDREN) {
+    return [
+      {
+        path: `${path}.repeat.max`,
+        message: `${layer.layers.length} children x ${items} items${repeat.more === undefined ? "" : " + the more line"} = ${copies} layers; a stack holds at most ${MAX_STACK_CHILDREN} (lower max, or repeat one row stack)`,
+      },
+    ];
+  }
+  return [];
 }

@@ -64,6 +64,11 @@ export interface LayerPainter<L extends LayerBase = LayerBase> {
    * value is empty): a stack gives it no space.
    */
   isEmpty?(layer: L, path: string, bindings: Bindings): boolean;
+  /**
+   * A container whose children depend on the render's values (a stack's repeat): its children as
+   * drawn, with their JSON paths. Without it, the document half's `children` are.
+   */
+  drawnChildren?(layer: L, path: string, bindings: Bindings): readonly { layer: LayerBase; path: string }[];
   /** Images the host must prepare for this layer (after binding). */
   images?(layer: L, path: string, bindings: Bindings, scale: number): ImageRequest[];
   /**

@@ -2,10 +2,12 @@ import type { LayerBase } from "../../document/layers/kind.ts";
 import type { ShapeLayerT } from "../../document/layers/shape.ts";
 import { MAX_STACK_CHILDREN, type StackLayerT } from "../../document/layers/stack.ts";
 import type { Layer } from "../../document/schema.ts";
+import type { Bindings } from "../bindings.ts";
 import type { PaintContext } from "../context.ts";
 import { EngineError } from "../errors.ts";
 import { layoutStack, type StackChild, type StackLayout } from "../layout/stack.ts";
 import { insetsOf } from "../padding.ts";
+import { stackChildren } from "../repeat.ts";
 import { type Arranger, definePainter, type SizeQuery } from "./painter.ts";
 import { shapePainter } from "./shape.ts";
 
@@ -19,17 +21,26 @@ export interface StackEntry {
 const childPaths = new WeakMap<object, readonly string[]>();
 
 export const stackPainter = definePainter<StackLayerT>({
+  // A repeat's copies, with the item's values in place: what images and value checks visit.
+  drawnChildren: (layer, path, bindings) => stackChildren(layer, path, bindings),
   paint(ctx, layer, path) {
     paintBackground(ctx, layer, path);
     ctx.canvas.translate(layer.x, layer.y);
     ctx.paintLayers(layer.layers, path, childPaths.get(layer));
   },
   measure(ctx, layer, path, box, arranger) {
-    const { width, height } = layOut(ctx, layer, path, box, arranger, stackEntries(layer, path, arranger));
+    const { width, height } = layOut(
+      ctx,
+      layer,
+      path,
+      box,
+      arranger,
+      stackEntries(layer, path, arranger, ctx.bindings),
+    );
     return { width, height };
   },
   arrange(ctx, layer, path, arranger) {
-    const entries = stackEntries(layer, path, arranger);
+    const entries = stackEntries(layer, path, arranger, ctx.bindings);
     const box = { width: layer.width, height: layer.height };
     const result = layOut(ctx, layer, path, box, arranger, entries);
     const layers = entries.map(({ layer: child, path: childPath }, i) => {
@@ -51,20 +62,21 @@ export const stackPainter = definePainter<StackLayerT>({
  * that anything expanding them (a repeat) plugs in here, before layout. Refuses more than
  * MAX_STACK_CHILDREN (validation refuses such documents; a direct engine caller gets the error).
  */
-export function stackEntries(layer: StackLayerT, path: string, arranger: Arranger): StackEntry[] {
-  if (layer.layers.length > MAX_STACK_CHILDREN) {
+export function stackEntries(
+  layer: StackLayerT,
+  path: string,
+  arranger: Arranger,
+  bindings: Bindings,
+): StackEntry[] {
+  const children = stackChildren(layer, path, bindings);
+  if (children.length > MAX_STACK_CHILDREN) {
     throw new EngineError(
       "invalid_document",
       `${path}.layers`,
-      `a stack holds at most ${MAX_STACK_CHILDREN} layers (it has ${layer.layers.length})`,
+      `a stack holds at most ${MAX_STACK_CHILDREN} layers (it has ${children.length}${layer.repeat === undefined ? "" : ", repeated"})`,
     );
   }
-  const entries: StackEntry[] = [];
-  layer.layers.forEach((child, index) => {
-    const childPath = `${path}.layers[${index}]`;
-    if (arranger.shows(child, childPath)) entries.push({ layer: child, path: childPath });
-  });
-  return entries;
+  return children.filter((child) => arranger.shows(child.layer, child.path));
 }
 
 function layOut(

@@ -1,0 +1,109 @@
+import type { ListItemValue } from "../api.ts";
+import type { StackLayerT } from "../document/layers/stack.ts";
+import { ITEM_PREFIX } from "../document/repeat.ts";
+import type { Layer } from "../document/schema.ts";
+import { isRecord } from "../document/validate-paths.ts";
+import type { ValueFormatT } from "../document/value-format.ts";
+import { formatNumber } from "../format/format-value.ts";
+import type { Bindings } from "./bindings.ts";
+
+/** One child a container draws in this render, with the JSON path errors and warnings name. */
+export interface ChildEntry {
+  layer: Layer;
+  path: string;
+}
+
+/**
+ * A stack's children in this render: as designed, or with a `repeat` one copy of them per item of
+ * the list (at most `max`), then the "more" line when items were left out. Each copy is an ordinary
+ * layer with its `item.<field>` bindings replaced by the item's values (a field the item lacks leaves
+ * the design value), so everything downstream (layout, painting, images, value checks) sees plain
+ * layers. A copy keeps its template's JSON path.
+ */
+export function stackChildren(layer: StackLayerT, path: string, bindings: Bindings): ChildEntry[] {
+  const template = layer.layers.map((child, i) => ({ layer: child, path: `${path}.layers[${i}]` }));
+  const repeat = layer.repeat;
+  if (repeat === undefined) return template;
+  const items = bindings.list({ items: repeat.slot }, "items", [], `${path}.repeat.slot`, layer.id).value;
+  const shown = items.slice(0, repeat.max ?? items.length);
+  const entries: ChildEntry[] = [];
+  shown.forEach((item, index) => {
+    const scoped = bindings.forItem(repeat.slot, item, index);
+    for (const { layer: child, path: childPath } of template) {
+      entries.push({ layer: withItem(child, item, index, scoped), path: childPath });
+    }
+  });
+  const left = items.length - shown.length;
+  if (left > 0 && repeat.more !== undefined) {
+    const count = formatNumber(left, {}, bindings.locale);
+    entries.push({
+      layer: { ...repeat.more, text: repeat.more.text.replaceAll("{n}", count) } as Layer,
+      path: `${path}.repeat.more`,
+    });
+  }
+  return entries;
+}
+
+/** A copy of a layer (and its children) for one item: `item.<field>` bindings become design values. */
+function withItem(layer: Layer, item: ListItemValue, index: number, scoped: Bindings): Layer {
+  const copy: Record<string, unknown> = { ...layer, id: `${layer.id}~${index + 1}` };
+  const bind = layer.bind;
+  if (bind !== undefined) {
+    const kept: Record<string, string> = {};
+    for (const [property, reference] of Object.entries(bind)) {
+      if (!reference.startsWith(ITEM_PREFIX)) {
+        kept[property] = reference;
+        continue;
+      }
+      const field = reference.slice(ITEM_PREFIX.length);
+      if (!Object.hasOwn(item, field)) continue;
+      setAt(copy, property, shown(item[field] as string | number, valueAt(layer, property), layer, scoped));
+    }
+    if (Object.keys(kept).length > 0) copy.bind = kept;
+    else delete copy.bind;
+  }
+  const condition = layer.visible_when;
+  if (condition?.slot.startsWith(ITEM_PREFIX)) {
+    delete copy.visible_when;
+    if (!scoped.holds(condition)) copy.visible = false;
+  }
+  if (Array.isArray(copy.layers)) {
+    copy.layers = (copy.layers as Layer[]).map((child) => withItem(child, item, index, scoped));
+  }
+  return copy as unknown as Layer;
+}
+
+/**
+ * A number where the design has text goes through the layer's `format` (a text layer's), else as
+ * JavaScript writes it; anything else is set as it is.
+ */
+function shown(value: string | number, design: unknown, layer: Layer, scoped: Bindings): string | number {
+  if (typeof value === "string" || typeof design !== "string") return value;
+  const format = (layer as { format?: ValueFormatT }).format;
+  return format === undefined ? String(value) : formatNumber(value, format, scoped.locale);
+}
+
+function valueAt(layer: Layer, property: string): unknown {
+  let node: unknown = layer;
+  for (const step of property.split(/\.|\[(\d+)\]/).filter((s) => s !== undefined && s !== "")) {
+    node = Array.isArray(node) ? node[Number(step)] : isRecord(node) ? node[step] : undefined;
+  }
+  return node;
+}
+
+/** Sets a property path (`text`, `stroke.color`, `fill.stops[1].color`) on a copy, copying what it passes. */
+function setAt(target: Record<string, unknown>, property: string, value: unknown): void {
+  const steps = property.split(/\.|\[(\d+)\]/).filter((step) => step !== undefined && step !== "");
+  let node: Record<string, unknown> | unknown[] = target;
+  steps.forEach((step, i) => {
+    const key = /^\d+$/.test(step) && Array.isArray(node) ? Number(step) : step;
+    if (i === steps.length - 1) {
+      (node as Record<string | number, unknown>)[key] = value;
+      return;
+    }
+    const next = (node as Record<string | number, unknown>)[key];
+    const copied = Array.isArray(next) ? [...next] : isRecord(next) ? { ...next } : {};
+    (node as Record<string | number, unknown>)[key] = copied;
+    node = copied;
+  });
+}
