@@ -10,6 +10,7 @@ export type {
   Engine,
   FontFace,
   FrameT,
+  GradientT,
   IconShape,
   ImageLayerT,
   ImageRequest,

@@ -10,6 +10,9 @@ export interface GradientLike {
   center?: { x: number; y: number };
   radius?: number;
   stops?: readonly { offset: number; color: string }[];
+  pattern?: string;
+  color?: string;
+  background?: string;
 }
 
 export type PaintValue = string | GradientLike;
@@ -21,6 +24,7 @@ export function isSolid(paint: PaintValue | null | undefined): paint is string {
 /** "linear gradient, 3 stops". */
 export function describePaint(paint: PaintValue): string {
   if (typeof paint === "string") return paint;
+  if (paint.type === "pattern") return `${paint.pattern ?? ""} pattern`;
   const stops = paint.stops?.length ?? 0;
   return `${paint.type} gradient, ${stops} stop${stops === 1 ? "" : "s"}`;
 }
@@ -28,6 +32,12 @@ export function describePaint(paint: PaintValue): string {
 /** A CSS background approximating the paint, for a swatch (the canvas shows the real drawing). */
 export function cssPaint(paint: PaintValue): string {
   if (typeof paint === "string") return paint;
+  if (paint.type === "pattern") {
+    // Two colours in stripes: enough for a swatch to say "a pattern of these".
+    const ink = paint.color ?? "#000000";
+    const ground = paint.background ?? "transparent";
+    return `repeating-linear-gradient(45deg, ${ink} 0 3px, ${ground} 3px 6px)`;
+  }
   const stops = (paint.stops ?? []).map((s) => `${s.color} ${Math.round(s.offset * 1000) / 10}%`).join(", ");
   if (stops === "") return "transparent";
   if (paint.type === "radial") {

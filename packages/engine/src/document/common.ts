@@ -75,8 +75,40 @@ export const RadialGradient = T.Object(
   { additionalProperties: false },
 );
 
-/** What fills something: a solid colour (a plain hex string, as in v1) or a gradient. */
-export const Paint = T.Union([HexColor, LinearGradient, RadialGradient]);
+export const PATTERNS = ["dots", "stripes", "grid", "checks"] as const;
+
+/**
+ * A built-in pattern repeated across the box (document v3): `dots` (a dot in each tile), `stripes`
+ * (a band across each tile), `grid` (lines along the tile's top and left edges) or `checks` (a
+ * checkerboard of half-tile squares). `size` is the tile's side in template px; `thickness` the dot's
+ * diameter or the line's width as a fraction of it (defaults: dots and stripes 0.5, grid 0.1).
+ * `color` draws the pattern over `background` (default transparent). The tiles start at the box's
+ * top-left corner moved by `offset` (template px) and turn `angle` degrees clockwise about it.
+ */
+export const PatternPaint = T.Object(
+  {
+    type: T.Literal("pattern"),
+    pattern: T.Union(PATTERNS.map((pattern) => T.Literal(pattern))),
+    color: T.Optional(HexColor),
+    background: T.Optional(HexColor),
+    size: T.Optional(T.Number({ minimum: 2, maximum: 256, default: 16 })),
+    thickness: T.Optional(T.Number({ exclusiveMinimum: 0, maximum: 1 })),
+    angle: T.Optional(T.Number({ minimum: -360, maximum: 360, default: 0 })),
+    offset: T.Optional(
+      T.Object(
+        {
+          x: T.Number({ minimum: -10_000, maximum: 10_000 }),
+          y: T.Number({ minimum: -10_000, maximum: 10_000 }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** What fills something: a solid colour (a plain hex string, as in v1), a gradient or a pattern. */
+export const Paint = T.Union([HexColor, LinearGradient, RadialGradient, PatternPaint]);
 
 export const DropShadow = T.Object(
   {
@@ -195,7 +227,24 @@ export type HexColorT = Static<typeof HexColor>;
 export type GradientStopT = Static<typeof GradientStop>;
 export type LinearGradientT = Static<typeof LinearGradient>;
 export type RadialGradientT = Static<typeof RadialGradient>;
+export type PatternPaintT = Static<typeof PatternPaint>;
 export type PaintT = Static<typeof Paint>;
+export type GradientT = LinearGradientT | RadialGradientT;
+
+/** Whether a paint is a gradient (it has stops). */
+export function isGradient(value: PaintT | null): value is GradientT {
+  return typeof value === "object" && value !== null && value.type !== "pattern";
+}
+
+/** The colour that stands for a paint where one colour is needed: its own, a gradient's first stop, a pattern's ink. */
+export function leadColor(value: PaintT, fallback: string): string {
+  if (typeof value === "string") return value;
+  if (value.type === "pattern") return value.color ?? PATTERN_INK;
+  return value.stops[0]?.color ?? fallback;
+}
+
+export const PATTERN_INK = "#000000";
+export const PATTERN_BACKGROUND = "#00000000";
 export type DropShadowT = Static<typeof DropShadow>;
 export type BlendModeT = Static<typeof BlendMode>;
 export type MaskT = Static<typeof Mask>;

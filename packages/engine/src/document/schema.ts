@@ -167,11 +167,13 @@ export const TemplateDocument = T.Object(
 export type {
   BlendModeT,
   DropShadowT,
+  GradientT,
   HexColorT,
   LayoutT,
   MaskT,
   PaddingT,
   PaintT,
+  PatternPaintT,
   SizingT,
   VisibleWhenT,
 } from "./common.ts";

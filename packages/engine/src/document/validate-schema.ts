@@ -192,7 +192,8 @@ function describeSchema(schema: TSchema): string {
     case "String":
       return schema.pattern === "^#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?$" ? 'a colour like "#RRGGBB"' : "a string";
     default:
-      return schema.properties?.stops ? "a gradient object" : "an object";
+      if (schema.properties?.stops) return "a gradient object";
+      return schema.properties?.pattern ? "a pattern object" : "an object";
   }
 }
 

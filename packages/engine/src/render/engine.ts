@@ -16,7 +16,7 @@ import type { PaintContext } from "./context.ts";
 import { FontLibrary } from "./fonts.ts";
 import { planFrameImages } from "./frame-images.ts";
 import { checkScale, findFrame, toDevice } from "./geometry.ts";
-import { fillClipWithGradient } from "./gradient-bands.ts";
+import { fillClipWithPaint } from "./gradient-bands.ts";
 import { GradientGlyphs } from "./gradient-glyphs.ts";
 import { IconLibrary } from "./icons.ts";
 import { ComposedImages } from "./image-pixels.ts";
@@ -132,7 +132,7 @@ export function createEngine({
           canvas.save();
           canvas.scale(scale, scale);
           const frameBox = { x: 0, y: 0, width: frame.width, height: frame.height };
-          fillClipWithGradient(ck, canvas, paint, gradient, background.path, frameBox);
+          fillClipWithPaint(ck, canvas, paint, gradient, background.path, frameBox);
           canvas.restore();
         });
         const kept = gradientBackgrounds.pixelsOf(backgroundKey);

@@ -1,10 +1,8 @@
 import type { Canvas, CanvasKit, Paint } from "canvaskit-wasm";
-import type { PaintT } from "../document/common.ts";
+import type { GradientT as Gradient, PaintT } from "../document/common.ts";
 import { parseHexColor } from "./color.ts";
 import type { PaintContext } from "./context.ts";
-import { linearEnds, type PaintBox } from "./paint.ts";
-
-type Gradient = Exclude<PaintT, string>;
+import { applyPaint, linearEnds, type PaintBox } from "./paint.ts";
 
 /**
  * Fills the canvas's current clip with a gradient drawn as bands of solid colour, one device pixel
@@ -159,6 +157,29 @@ export function fillArea(
   }
   canvas.save();
   area.clip();
-  fillClipWithGradient(ck, canvas, paint, value, path, box);
+  fillClipWithPaint(ck, canvas, paint, value, path, box);
   canvas.restore();
+}
+
+/**
+ * Fills the canvas's current clip with a gradient (as bands: fillClipWithGradient) or a pattern
+ * (through its shader).
+ */
+export function fillClipWithPaint(
+  ck: CanvasKit,
+  canvas: Canvas,
+  paint: Paint,
+  value: Exclude<PaintT, string>,
+  path: string,
+  box: PaintBox,
+): void {
+  if (value.type !== "pattern") {
+    fillClipWithGradient(ck, canvas, paint, value, path, box);
+    return;
+  }
+  paint.setAntiAlias(false);
+  paint.setStyle(ck.PaintStyle.Fill);
+  const release = applyPaint(ck, paint, value, path, box);
+  canvas.drawPaint(paint);
+  release();
 }

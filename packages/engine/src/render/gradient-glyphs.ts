@@ -1,5 +1,5 @@
 import type { Canvas, CanvasKit, Paint } from "canvaskit-wasm";
-import type { PaintT } from "../document/common.ts";
+import type { GradientT as Gradient } from "../document/common.ts";
 import { LastUsed } from "../shared/last-used.ts";
 import {
   type AxisAligned,
@@ -13,8 +13,6 @@ import { rampPixels } from "./gradient-bands.ts";
 import { linearEnds, type PaintBox } from "./paint.ts";
 import { pixelImage, RasterSurface } from "./surface.ts";
 import type { GlyphPaint } from "./text-layout.ts";
-
-type Gradient = Exclude<PaintT, string>;
 
 /**
  * Glyphs filled with a gradient: drawn opaque black into a raster of their own, each pixel's coverage

@@ -1,7 +1,8 @@
-import type { CanvasKit, Paint as SkPaint } from "canvaskit-wasm";
-import type { PaintT } from "../document/common.ts";
+import type { CanvasKit, Shader, Paint as SkPaint } from "canvaskit-wasm";
+import { isGradient, leadColor, type PaintT } from "../document/common.ts";
 import type { Bindings, Resolved } from "./bindings.ts";
 import { parseHexColor } from "./color.ts";
+import { isOpaquePattern, patternShader } from "./pattern.ts";
 
 /** The box a paint is laid out in (template px): gradients run across it. */
 export interface PaintBox {
@@ -28,9 +29,12 @@ export function resolvePaint(
   designPath: string,
   layerId: string | null,
 ): Resolved<PaintT> {
-  if (typeof design === "string" || bind?.[property] !== undefined) {
-    const solid = typeof design === "string" ? design : (design.stops[0]?.color ?? "#00000000");
-    return bindings.resolve(bind, property, solid, designPath, layerId);
+  if (!isGradient(design) || bind?.[property] !== undefined) {
+    // A pattern keeps its design unless a colour slot replaces the whole paint.
+    if (typeof design !== "string" && bind?.[property] === undefined) {
+      return { value: design, slot: null, path: designPath };
+    }
+    return bindings.resolve(bind, property, leadColor(design, "#00000000"), designPath, layerId);
   }
   let changed = false;
   const stops = design.stops.map((stop, i) => {
@@ -82,9 +86,10 @@ export function applyPaint(
     paint.setColor(parseHexColor(value, path));
     return noop;
   }
+  if (value.type === "pattern") return applyShader(paint, patternShader(ck, value, path, box));
   const colors = value.stops.map((stop, i) => parseHexColor(stop.color, `${path}.stops[${i}].color`));
   const offsets = value.stops.map((stop) => stop.offset);
-  let shader: ReturnType<CanvasKit["Shader"]["MakeColor"]>;
+  let shader: Shader;
   if (value.type === "linear") {
     const [start, end] = linearEnds(value.angle ?? 180, box);
     shader = ck.Shader.MakeLinearGradient(
@@ -109,6 +114,10 @@ export function applyPaint(
       INTERPOLATE_PREMULTIPLIED,
     );
   }
+  return applyShader(paint, shader);
+}
+
+function applyShader(paint: SkPaint, shader: Shader): () => void {
   paint.setColor(OPAQUE_BLACK);
   paint.setShader(shader);
   return () => {
@@ -120,6 +129,7 @@ export function applyPaint(
 /** Whether every pixel the paint draws is opaque (lets the frame background keep the opaque fast path). */
 export function isOpaquePaint(value: PaintT, path: string): boolean {
   if (typeof value === "string") return (parseHexColor(value, path)[3] ?? 0) === 1;
+  if (value.type === "pattern") return isOpaquePattern(value, path);
   return value.stops.every(
     (stop, i) => (parseHexColor(stop.color, `${path}.stops[${i}].color`)[3] ?? 0) === 1,
   );

@@ -2,6 +2,7 @@ import type { CanvasKit, InputRRect, Path } from "canvaskit-wasm";
 import type { DropShadowT, PaintT } from "../document/common.ts";
 import { parseHexColor } from "./color.ts";
 import type { PaintContext } from "./context.ts";
+import { patternAlpha } from "./pattern.ts";
 
 /**
  * What a layer casts its drop shadows from, when its kind can say without drawing: its outline in
@@ -58,6 +59,7 @@ export function drawSilhouetteShadows(
 export function paintAlpha(value: PaintT | null, path: string): number {
   if (value === null) return 0;
   if (typeof value === "string") return parseHexColor(value, path)[3] ?? 1;
+  if (value.type === "pattern") return patternAlpha(value, path);
   return Math.max(
     ...value.stops.map((stop, i) => parseHexColor(stop.color, `${path}.stops[${i}].color`)[3] ?? 1),
   );

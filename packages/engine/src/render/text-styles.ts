@@ -1,4 +1,4 @@
-import type { PaintT } from "../document/common.ts";
+import { isGradient, leadColor, type PaintT } from "../document/common.ts";
 import type { Resolved } from "./bindings.ts";
 import type { PaintContext } from "./context.ts";
 import { applyPaint, type PaintBox } from "./paint.ts";
@@ -7,7 +7,7 @@ import type { GlyphPaint } from "./text-layout.ts";
 
 /** The colour a gradient paint lays text out with (and colours its decorations with): its first stop. */
 export function firstColorOf(paint: PaintT): string {
-  return typeof paint === "string" ? paint : (paint.stops[0]?.color ?? "#000000");
+  return leadColor(paint, "#000000");
 }
 
 export interface HighlightStyle {
@@ -81,10 +81,13 @@ export function drawTextPasses(
   // Axis-aligned, the gradient's glyphs are recoloured in JS (render/gradient-glyphs.ts); runs with
   // their own `<color>`, emoji and decorations (in the first stop's colour) are drawn after, as laid out.
   const glyphs = ctx.gradientGlyphs;
-  const recoloured = glyphs.paint(canvas, inkBounds(layout, origin), gradient, fill.path, box, (raster) => {
-    if (layout.glyphs === glyphs.coverage) drawLaidOut(ck, raster, layout, layout.paragraph, origin);
-    else drawRebuilt({ ck, canvas: raster }, layout, glyphs.coverage, origin);
-  });
+  // A pattern is drawn through its shader.
+  const recoloured =
+    isGradient(gradient) &&
+    glyphs.paint(canvas, inkBounds(layout, origin), gradient, fill.path, box, (raster) => {
+      if (layout.glyphs === glyphs.coverage) drawLaidOut(ck, raster, layout, layout.paragraph, origin);
+      else drawRebuilt({ ck, canvas: raster }, layout, glyphs.coverage, origin);
+    });
   if (recoloured) {
     if (layout.drawsBesidePlainGlyphs())
       drawRebuilt(ctx, layout, { plain: "none", colored: null, emojiAndDecorations: true }, origin);

@@ -88,7 +88,7 @@ describe("validateDocument: schema errors name the JSON path, one per problem", 
       "fill of the wrong JSON type",
       (d) => (d.frames[0].layers[1].fill = 3),
       "frames[0].layers[1].fill",
-      'must be a colour like "#RRGGBB" or a gradient object or null',
+      'must be a colour like "#RRGGBB" or a gradient object or a pattern object or null',
     ],
     [
       "corner radius tuple of 3",

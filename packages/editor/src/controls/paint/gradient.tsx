@@ -1,11 +1,12 @@
 import { type KeyboardEvent, type PointerEvent, useRef, useState } from "react";
-import type { PaintT, SlotT } from "../../engine/engine-types.ts";
+import type { GradientT, SlotT } from "../../engine/engine-types.ts";
 import { cssPaint } from "../../model/paint-view.ts";
 import { shiftStopBindings } from "../../model/stop-bindings.ts";
 import { BindSelect } from "../BindSelect.tsx";
 import { ColorField, NumberField } from "../fields.tsx";
 
-export type GradientT = Exclude<PaintT, string>;
+export type { GradientT };
+
 type Stop = GradientT["stops"][number];
 /** New bindings of the layer, applied in the same edit as the paint. */
 export interface Rebind {

@@ -2,8 +2,9 @@ import type { PaintT, SlotT } from "../../engine/engine-types.ts";
 import { BindSelect } from "../BindSelect.tsx";
 import { ColorField } from "../fields.tsx";
 import { GradientEditor, type GradientT, type Rebind } from "./gradient.tsx";
+import { PatternEditor } from "./pattern.tsx";
 
-type Mode = "none" | "solid" | "linear" | "radial";
+type Mode = "none" | "solid" | "linear" | "radial" | "pattern";
 
 export interface PaintEditorProps {
   label: string;
@@ -28,6 +29,7 @@ function modeOf(value: PaintT | null | undefined): Mode {
 /** The first colour of a paint, to keep when switching between a colour and a gradient. */
 function firstColor(value: PaintT | null | undefined): string {
   if (typeof value === "string") return value;
+  if (value?.type === "pattern") return value.color ?? "#000000";
   return value?.stops[0]?.color ?? "#6366F1";
 }
 
@@ -39,8 +41,9 @@ function withoutStopBindings(bind: Record<string, string> | undefined, prop: str
 }
 
 /**
- * Any paint property of document v2: none, a solid colour, a linear or a radial gradient. The kind
- * is a select; the colour is a colour field, a gradient the gradient editor.
+ * Any paint property: none, a solid colour, a linear or a radial gradient, a built-in pattern. The
+ * kind is a select; the colour is a colour field, a gradient the gradient editor, a pattern the
+ * pattern editor.
  */
 export function PaintEditor(props: PaintEditorProps) {
   const { label, testId, value, nullable, onChange, bindProp, slots, bind, onBind } = props;
@@ -51,8 +54,11 @@ export function PaintEditor(props: PaintEditorProps) {
     const rebind = bindProp ? { bind: withoutStopBindings(bind, bindProp) } : undefined;
     if (next === "none") return onChange(null, rebind);
     if (next === "solid") return onChange(color, rebind);
+    if (next === "pattern") {
+      return onChange({ type: "pattern", pattern: "dots", color, background: "#FFFFFF", size: 16 }, rebind);
+    }
     const stops =
-      typeof value === "object" && value !== null
+      typeof value === "object" && value !== null && value.type !== "pattern"
         ? value.stops
         : [
             { offset: 0, color },
@@ -74,6 +80,7 @@ export function PaintEditor(props: PaintEditorProps) {
       <option value="solid">Colour</option>
       <option value="linear">Linear gradient</option>
       <option value="radial">Radial gradient</option>
+      <option value="pattern">Pattern</option>
     </select>
   );
   return (
@@ -92,7 +99,10 @@ export function PaintEditor(props: PaintEditorProps) {
           <div className="color-row">{kindSelect}</div>
         </div>
       )}
-      {typeof value === "object" && value !== null && (
+      {typeof value === "object" && value !== null && value.type === "pattern" && (
+        <PatternEditor label={label} testId={testId} value={value} onChange={onChange} />
+      )}
+      {typeof value === "object" && value !== null && value.type !== "pattern" && (
         <GradientEditor
           label={label}
           testId={testId}
