@@ -67,12 +67,6 @@ export async function startServer(
       )
     : null;
   let deliverer: ReturnType<typeof createWebhookDeliverer> | null = null;
-  const metrics = createPrometheusMetrics({
-    role: config.role,
-    version: pictorVersion(),
-    backlog: backend.backlog,
-    ...(pool ? { renderThreads: () => pool.threads() } : {}),
-  });
   const readiness = createReadiness(
     [
       ...backend.readinessChecks,
@@ -90,6 +84,13 @@ export async function startServer(
     ],
     log,
   );
+  const metrics = createPrometheusMetrics({
+    role: config.role,
+    version: pictorVersion(),
+    backlog: backend.backlog,
+    ready: async () => (await readiness.report()).ready,
+    ...(pool ? { renderThreads: () => pool.threads() } : {}),
+  });
   const operations = {
     readiness: () => readiness.report(),
     metrics,

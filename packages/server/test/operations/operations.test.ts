@@ -74,6 +74,7 @@ describe("operations on the embedded default", () => {
     ).toBe(1);
     expect(after.get("pictor_render_threads")).toBe(1);
     expect(after.get("pictor_render_queue_depth")).toBe(0);
+    expect(after.get("pictor_ready")).toBe(1);
     expect(after.has("nodejs_eventloop_lag_seconds")).toBe(true);
     expect(after.has("process_resident_memory_bytes")).toBe(true);
     // Bounded labels: no account id anywhere.

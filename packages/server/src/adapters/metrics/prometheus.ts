@@ -16,6 +16,8 @@ export interface PrometheusMetricsOptions {
   backlog?: BacklogStats;
   /** Render threads of this process and how many draw now; absent for a process without any. */
   renderThreads?: () => { size: number; busy: number };
+  /** Whether the process is ready (what /readyz answers), for an alert on it. */
+  ready?: () => Promise<boolean>;
 }
 
 export interface PrometheusMetrics extends OperationsMetrics {
@@ -176,6 +178,17 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
       async collect() {
         const now = await read();
         if (now) this.set(now.pending);
+      },
+    });
+  }
+  const { ready } = options;
+  if (ready) {
+    new Gauge({
+      name: "pictor_ready",
+      help: "1 when this process can do its work (what /readyz answers 200 for), 0 when not or draining.",
+      registers: [registry],
+      async collect() {
+        this.set((await ready()) ? 1 : 0);
       },
     });
   }
