@@ -17,8 +17,16 @@ function load(file: string): TemplateDocumentT {
 function* layersOf(layers: readonly Layer[]): Generator<Layer> {
   for (const layer of layers) {
     yield layer;
-    if (layer.type === "group") yield* layersOf(layer.layers);
+    if (layer.type === "group" || layer.type === "stack") yield* layersOf(layer.layers);
   }
+}
+
+/** The fonts a layer draws in: a text's, a progress label's, a chart's labels'. */
+function fontsOf(layer: Layer): { family: string; weight?: number; style?: string }[] {
+  if (layer.type === "text") return [layer.font];
+  if (layer.type === "progress") return layer.label === undefined ? [] : [layer.label.font];
+  if (layer.type === "chart") return [layer.font ?? { family: "Inter" }];
+  return [];
 }
 
 /** Slots a frame draws (bindings) or reads (`visible_when` conditions). */
@@ -43,9 +51,9 @@ describe("example templates", () => {
   describe.each(files)("%s", (file) => {
     const doc = load(file);
 
-    it("has text, image and colour slots, all used and all given a sample value", () => {
+    it("has text, image and colour slots (and maybe data slots), all used and all given a sample value", () => {
       const types = new Set(doc.slots.map((s) => s.type));
-      expect([...types].sort()).toEqual(["color", "image", "text"]);
+      expect([...types]).toEqual(expect.arrayContaining(["color", "image", "text"]));
       const used = new Set(doc.frames.flatMap(usedSlots));
       for (const slot of doc.slots) expect(used, `slot ${slot.name} is never used`).toContain(slot.name);
       expect(Object.keys(doc.sample ?? {}).sort()).toEqual(doc.slots.map((s) => s.name).sort());
@@ -54,9 +62,10 @@ describe("example templates", () => {
     it("uses only faces of the shipped font set", () => {
       for (const frame of doc.frames) {
         for (const layer of layersOf(frame.layers)) {
-          if (layer.type !== "text") continue;
-          const face = `${layer.font.family}/${layer.font.weight ?? 400}/${layer.font.style ?? "normal"}`;
-          expect(shippedFaces, `${frame.name}/${layer.id}`).toContain(face);
+          for (const font of fontsOf(layer)) {
+            const face = `${font.family}/${font.weight ?? 400}/${font.style ?? "normal"}`;
+            expect(shippedFaces, `${frame.name}/${layer.id}`).toContain(face);
+          }
         }
       }
     });
