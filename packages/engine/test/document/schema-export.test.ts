@@ -36,6 +36,16 @@ describe("exported JSON Schema (packages/engine/schema/template-v3.schema.json)"
     expect(committed).toEqual(JSON.parse(exportTemplateSchema()));
   });
 
+  it("names the stack layer and the hug sizing (document v3 layout)", () => {
+    expect(committed.$defs.StackLayer.properties.type.const).toBe("stack");
+    expect(committed.$defs.Sizing.anyOf.map((s: { const: string }) => s.const)).toEqual([
+      "fixed",
+      "hug",
+      "fill",
+    ]);
+    expect(committed.properties.version.const).toBe(3);
+  });
+
   it("defines each layer type once, under $defs, and refers to it from frames and groups", () => {
     // A layer's schema: an object schema whose `type` is the constant and which has a box (a slot has none).
     const isLayerOf = (node: Record<string, unknown>, type: string) => {

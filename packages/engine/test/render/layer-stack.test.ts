@@ -1,4 +1,4 @@
-import type { Layer, SlotT, StackLayerT } from "@pictor/engine";
+import { EngineError, type Layer, MAX_STACK_CHILDREN, type SlotT, type StackLayerT } from "@pictor/engine";
 import { describe, expect, it } from "vitest";
 import {
   documentOf,
@@ -363,5 +363,22 @@ describe("stack layer", () => {
     expect(left).toBe(20);
     expect(right - left + 1).toBeLessThanOrEqual(260 + 32);
     expect(right - left + 1).toBeGreaterThan(200);
+  });
+
+  it(`refuses to draw a stack of more than ${MAX_STACK_CHILDREN} children (validation refuses it first)`, async () => {
+    const engine = await testEngine();
+    const many = Array.from({ length: MAX_STACK_CHILDREN + 1 }, (_, i) =>
+      shapeLayer({ id: `s${i}`, width: 1, height: 1 }),
+    );
+    const document = documentOf([stackLayer({ id: "big", layers: many })]);
+    let thrown: unknown;
+    try {
+      engine.render(document, {});
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(EngineError);
+    expect((thrown as EngineError).code).toBe("invalid_document");
+    expect((thrown as EngineError).path).toBe("frames[0].layers[0].layers");
   });
 });
