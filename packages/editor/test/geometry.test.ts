@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extent, hitBox, resizeBox, rotationTo, snapMove, snapResize } from "../src/model/geometry.ts";
-import { absoluteBox, parentRotation, toParentAxes } from "../src/model/selection.ts";
+import { absoluteBox, parentRotation, rememberLaidOutBoxes, toParentAxes } from "../src/model/selection.ts";
 
 const frame = { width: 1000, height: 500 };
 
@@ -122,5 +122,38 @@ describe("nested layers in rotated groups", () => {
     const d = toParentAxes(0, 10, 90);
     expect(d.x).toBeCloseTo(10, 9);
     expect(d.y).toBeCloseTo(0, 9);
+  });
+
+  it("draws a stack child's handles where the engine's layout put it (the render's boxes)", () => {
+    const stacked = {
+      name: "main",
+      width: 400,
+      height: 400,
+      layers: [
+        {
+          id: "s",
+          type: "stack",
+          x: 20,
+          y: 30,
+          width: 200,
+          height: 200,
+          layers: [
+            {
+              id: "a",
+              type: "shape",
+              shape: "rectangle",
+              x: 0,
+              y: 0,
+              width: 50,
+              height: 10,
+              fill: "#000000",
+            },
+          ],
+        },
+      ],
+    } as unknown as Parameters<typeof absoluteBox>[0];
+    expect(absoluteBox(stacked, "a")).toMatchObject({ x: 20, y: 30, width: 50, height: 10 });
+    rememberLaidOutBoxes(stacked, { a: { x: 8, y: 12, width: 184, height: 10 } });
+    expect(absoluteBox(stacked, "a")).toMatchObject({ x: 28, y: 42, width: 184, height: 10 });
   });
 });

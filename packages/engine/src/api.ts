@@ -157,6 +157,20 @@ export interface RenderResult {
   premultiplied: true;
   opaque: boolean;
   warnings: RenderWarning[];
+  /**
+   * Where layout put layers (a stack's children, boxes that hug their content), by layer id: each box
+   * in its parent's coordinates, as drawn. The editor draws its selection on these; layers laid out
+   * by nothing are not listed.
+   */
+  boxes: Readonly<Record<string, LayerBox>>;
+}
+
+/** A layer's box as drawn (template px, in its parent's coordinates). */
+export interface LayerBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
 }
 
 export interface Engine {

@@ -30,6 +30,8 @@ export interface FrameRender {
   imageErrors: string[];
   /** Time spent in engine.render, ms. */
   drawMs: number;
+  /** Where layout put layers (stack children, boxes that hug), by id: the engine's RenderResult.boxes. */
+  boxes: Readonly<Record<string, { x: number; y: number; width: number; height: number }>>;
 }
 
 export interface RenderRequest {
@@ -257,6 +259,7 @@ async function create(): Promise<EditorEngine> {
         })),
         imageErrors,
         drawMs,
+        boxes: result.boxes,
       };
     },
   };

@@ -38,9 +38,27 @@ function turn(x: number, y: number, degrees: number): { x: number; y: number } {
   return { x: x * Math.cos(a) - y * Math.sin(a), y: x * Math.sin(a) + y * Math.cos(a) };
 }
 
+type LaidOut = Readonly<Record<string, { x: number; y: number; width: number; height: number }>>;
+
+/** The boxes layout gave layers in the last drawing of each frame object (stack children, hugging boxes). */
+const laidOutBoxes = new WeakMap<FrameT, LaidOut>();
+
+/** Remembers where the engine's layout put the layers of this frame (its render's `boxes`). */
+export function rememberLaidOutBoxes(frame: FrameT, boxes: LaidOut | undefined): void {
+  if (boxes === undefined || Object.keys(boxes).length === 0) laidOutBoxes.delete(frame);
+  else laidOutBoxes.set(frame, boxes);
+}
+
+/** The layer with the box it was drawn in, when layout moved or sized it. */
+function asDrawn(frame: FrameT, layer: Layer): Layer {
+  const box = laidOutBoxes.get(frame)?.[layer.id];
+  return box === undefined ? layer : ({ ...layer, ...box } as Layer);
+}
+
 /**
  * A layer's box in frame coordinates, as the engine draws it: group offsets added and group
- * rotations (about each group's centre) composed, so handles sit on nested layers too.
+ * rotations (about each group's centre) composed, so handles sit on nested layers too; where layout
+ * placed a layer (a stack's child, a box that hugs), the box it was drawn in.
  */
 export function absoluteBox(frame: FrameT, id: string): Box | null {
   // `place` maps a point of the current parent's coordinates to frame coordinates.
@@ -49,7 +67,8 @@ export function absoluteBox(frame: FrameT, id: string): Box | null {
     place: (x: number, y: number) => { x: number; y: number },
     turned: number,
   ): Box | null => {
-    for (const l of layers) {
+    for (const designed of layers) {
+      const l = asDrawn(frame, designed);
       if (l.id === id) {
         const c = place(l.x + l.width / 2, l.y + l.height / 2);
         return {
@@ -60,7 +79,7 @@ export function absoluteBox(frame: FrameT, id: string): Box | null {
           rotation: turned + (l.rotation ?? 0),
         };
       }
-      const children = childLayers(l);
+      const children = childLayers(designed);
       if (children) {
         const g = l;
         const rotation = g.rotation ?? 0;

@@ -7,7 +7,7 @@ import { History } from "../model/history.ts";
 import { type NewLayerSpec, newLayer } from "../model/new-layer.ts";
 import { forgetLegacyPalette, legacyPalette, withLegacyPalette } from "../model/palette.ts";
 import { resizedFrameCopy } from "../model/resize-design.ts";
-import { type Selection, selectedIds } from "../model/selection.ts";
+import { rememberLaidOutBoxes, type Selection, selectedIds } from "../model/selection.ts";
 import { type ArrangeActions, createArrangeActions } from "./arrange-actions.ts";
 import { loadPrefs, type Prefs, savePrefs, toggledLocks } from "./prefs.ts";
 import { type SaveState, saveFailure } from "./save-state.ts";
@@ -422,6 +422,7 @@ export class EditorStore {
 
   /** The canvas drew a frame (or failed to): its warnings for the Preview tab, and any waiters. */
   frameRendered(frameIndex: number, frame: FrameT, out: FrameRender | null, error: string | null): void {
+    if (out !== null) rememberLaidOutBoxes(frame, out.boxes);
     this.#update({
       status: {
         ...this.#state.status,

@@ -70,6 +70,7 @@ function arrangerFor(ctx: PaintContext): Arranger {
       const kind = kindOf(layer);
       const placed = kind.arrange === undefined ? layer : kind.arrange(ctx, layer, path, arranger);
       settled.add(placed);
+      ctx.boxes[layer.id] = { x: layer.x, y: layer.y, width: layer.width, height: layer.height };
       return placed;
     },
   };

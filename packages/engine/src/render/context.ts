@@ -1,5 +1,5 @@
 import type { Canvas, CanvasKit, Paint, Path } from "canvaskit-wasm";
-import type { PreparedImage, RenderWarning } from "../api.ts";
+import type { LayerBox, PreparedImage, RenderWarning } from "../api.ts";
 import type { Layer } from "../document/schema.ts";
 import type { Bindings } from "./bindings.ts";
 import type { FontLibrary } from "./fonts.ts";
@@ -38,6 +38,8 @@ export interface PaintContext {
    * borders) can follow it.
    */
   mask: Path | null;
+  /** Boxes layout gave layers in this render, by layer id (RenderResult.boxes). */
+  boxes: Record<string, LayerBox>;
   /**
    * Paints child layers (a group's) with every common property applied; `path` is the parent's JSON
    * path, `paths` each layer's own when they are not `path.layers[i]` (a stack's laid-out children).

@@ -156,6 +156,7 @@ export function createEngine({
         scale,
         paint,
         mask: null,
+        boxes: {},
         paintLayers: (layers, parentPath, paths) => paintLayers(ctx, layers, parentPath, null, paths),
       };
       // What lies under each top-level layer: the background, and where the layers before may have drawn.
@@ -204,7 +205,8 @@ export function createEngine({
       const pixels = surface.pixels();
       // Source-over drawing never lowers alpha, so an opaque background means an opaque image.
       const opaque = backgroundOpaque || isOpaque(pixels);
-      return { width, height, pixels, premultiplied: true, opaque, warnings: oncePerSlot(warnings) };
+      const { boxes } = ctx;
+      return { width, height, pixels, premultiplied: true, opaque, warnings: oncePerSlot(warnings), boxes };
     },
 
     registerFonts(faces) {

@@ -381,4 +381,14 @@ describe("stack layer", () => {
     expect((thrown as EngineError).code).toBe("invalid_document");
     expect((thrown as EngineError).path).toBe("frames[0].layers[0].layers");
   });
+
+  it("tells where layout put each child (RenderResult.boxes, in the parent's coordinates)", async () => {
+    const engine = await testEngine();
+    const document = documentOf([card()], { height: 400, slots: SLOTS });
+    const result = engine.render(document, { values: { subtitle: "" } });
+    expect(result.boxes.card).toEqual({ x: 20, y: 20, width: 360, height: 360 });
+    expect(result.boxes.title).toEqual({ x: 20, y: 20, width: 360, height: 40 });
+    expect(result.boxes.body).toEqual({ x: 20, y: 76, width: 320, height: 80 });
+    expect(result.boxes.subtitle).toBeUndefined();
+  });
 });
