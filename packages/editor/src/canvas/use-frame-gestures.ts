@@ -146,7 +146,25 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
     gesture.current = { drag, pointerId: e.pointerId, x: e.clientX, y: e.clientY };
   }
 
+  /**
+   * A right-click acts on what is under the pointer, as in every design tool: inside the selection
+   * it keeps the selection; on another layer it selects that layer; on nothing, the frame. The
+   * context menu (LayerContextMenu.tsx) then opens on that selection.
+   */
+  function onSecondaryDown(e: React.PointerEvent) {
+    if (tool !== "select") return;
+    const p = framePoint(e);
+    const inside = ids.some((id) => {
+      const b = absoluteBox(frame, id);
+      return b !== null && hitBox(hitTarget(b, zoom), p.x, p.y);
+    });
+    if (inside) return;
+    const hit = topLayerAt(p.x, p.y);
+    props.onSelect({ frame: frameIndex, layer: hit?.id ?? null });
+  }
+
   function onPointerDown(e: React.PointerEvent) {
+    if (e.button === 2) return onSecondaryDown(e);
     if (e.button !== 0) return;
     const p = framePoint(e);
     overlay.current?.setPointerCapture(e.pointerId);

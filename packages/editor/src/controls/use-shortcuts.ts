@@ -30,12 +30,23 @@ export interface ShortcutActions {
   /** Enter: type into the selected text layer. */
   editText(): boolean;
   zoomTo(what: ZoomTarget): void;
+  /** `?`: the keyboard shortcut sheet. */
+  shortcuts(): void;
+  /** Shift+F10 or the context menu key: the selection's menu; false when nothing is selected. */
+  contextMenu(): boolean;
 }
 
-/** The shortcuts' actions on an editor store. */
-export function shortcutActions(editor: EditorStore): ShortcutActions {
+/** What the shortcuts open in the editor's layout rather than change in the store. */
+export interface ShortcutScreens {
+  shortcuts(): void;
+  contextMenu(): boolean;
+}
+
+/** The shortcuts' actions on an editor store, and the layout's sheet and menu. */
+export function shortcutActions(editor: EditorStore, screens: ShortcutScreens): ShortcutActions {
   return {
     ...editor.arrange,
+    ...screens,
     undo: editor.undo,
     redo: editor.redo,
     save: () => void editor.save(),
@@ -107,6 +118,8 @@ export function useShortcuts(actions: ShortcutActions): void {
       else if (e.shiftKey && e.code === "Digit0") handled = done(() => a.zoomTo("actual"));
       else if (e.shiftKey && e.code === "Digit1") handled = done(() => a.zoomTo("fit"));
       else if (e.shiftKey && e.code === "Digit2") handled = done(() => a.zoomTo("selection"));
+      else if (e.key === "ContextMenu" || (e.shiftKey && e.key === "F10")) handled = a.contextMenu();
+      else if (e.key === "?") handled = done(() => a.shortcuts());
       else if (e.key === "Delete" || e.key === "Backspace") handled = a.remove();
       else if (e.key === "Enter") {
         // A focused button or list row keeps its own Enter.

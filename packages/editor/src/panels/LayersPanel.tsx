@@ -1,4 +1,4 @@
-import { memo, useMemo, useRef } from "react";
+import { memo, useMemo, useRef, useState } from "react";
 import type { FrameT, Layer } from "../engine/engine-types.ts";
 import { layerIcon, layerLabel } from "../layer-forms/registry.ts";
 import { childLayers } from "../model/layer-tree.ts";
@@ -13,6 +13,8 @@ interface Props {
   onReorder(frameIndex: number, id: string, to: number): void;
   onToggleVisible(frameIndex: number, id: string): void;
   onToggleLock(id: string): void;
+  /** A new name for a layer (undefined: back to showing its id). */
+  onRename(frameIndex: number, id: string, name: string | undefined): void;
 }
 
 /** Where a row sits: its frame, its parent group (null: the frame) and its index there. */
@@ -29,11 +31,13 @@ interface RowActions {
   drop(place: Place, id: string): void;
   toggleLock(id: string): void;
   toggleVisible(frame: number, id: string): void;
+  rename(frame: number, id: string, name: string | undefined): void;
 }
 
 /**
  * Frames and their layers, topmost first; Shift/Ctrl-click adds to the selection; drag a row to
- * reorder within its frame or group (drop on another row takes its place). Rows are memoised on their
+ * reorder within its frame or group (drop on another row takes its place); double-click a name (or
+ * F2 on a focused row) to rename the layer; a right-click selects the row for the context menu. Rows are memoised on their
  * layer, so an edit re-renders the edited layer's row only.
  */
 export function LayersPanel(props: Props) {
@@ -66,6 +70,7 @@ export function LayersPanel(props: Props) {
       },
       toggleLock: (id) => latest.current.onToggleLock(id),
       toggleVisible: (frame, id) => latest.current.onToggleVisible(frame, id),
+      rename: (frame, id, name) => latest.current.onRename(frame, id, name),
     }),
     [],
   );
@@ -143,6 +148,28 @@ const LayerRow = memo(function LayerRow({
 }: RowProps) {
   const place = { frame, parent, index };
   const name = l.name ?? l.id;
+  const [renaming, setRenaming] = useState(false);
+  /** The rename runs (Enter and the blur that follows commit it once). */
+  const open = useRef(false);
+  const select = useRef<HTMLButtonElement>(null);
+
+  function rename() {
+    open.current = true;
+    setRenaming(true);
+  }
+
+  function finish(value: string | null) {
+    if (!open.current) return;
+    open.current = false;
+    setRenaming(false);
+    if (value !== null) {
+      const trimmed = value.trim();
+      const next = trimmed === "" || trimmed === l.id ? undefined : trimmed;
+      if (next !== l.name) actions.rename(frame, l.id, next);
+    }
+    requestAnimationFrame(() => select.current?.focus());
+  }
+
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: drag and drop is the pointer path; the keyboard reorders with Ctrl+[ and Ctrl+]
     <div
@@ -150,7 +177,10 @@ const LayerRow = memo(function LayerRow({
       style={{ paddingLeft: 8 + depth * 14 }}
       data-testid="layer-row"
       data-layer={l.id}
-      draggable
+      draggable={!renaming}
+      onContextMenu={(e) => {
+        if (!selected) actions.pick(e, frame, l.id);
+      }}
       onDragStart={(e) => {
         e.stopPropagation();
         actions.dragStart(place, l.id);
@@ -161,23 +191,55 @@ const LayerRow = memo(function LayerRow({
         actions.drop(place, l.id);
       }}
     >
-      <button
-        type="button"
-        className="layer-select"
-        aria-pressed={selected}
-        title="Select (Shift/Ctrl: add to the selection)"
-        onClick={(e) => actions.pick(e, frame, l.id)}
-      >
-        <span className="layer-icon" title={layerLabel(l)} data-testid="layer-icon">
-          {layerIcon(l)}
-        </span>
-        <span className="layer-name">{name}</span>
-        {l.bind && Object.keys(l.bind).length > 0 && (
-          <span className="bound" title="Bound to a slot">
-            ⚯
+      {renaming ? (
+        <span className="layer-select renaming">
+          <span className="layer-icon" title={layerLabel(l)}>
+            {layerIcon(l)}
           </span>
-        )}
-      </button>
+          <input
+            className="layer-rename"
+            data-testid="layer-rename"
+            aria-label={`Name of ${name}`}
+            defaultValue={l.name ?? ""}
+            placeholder={l.id}
+            // biome-ignore lint/a11y/noAutofocus: the field appears because the user asked to rename
+            autoFocus
+            onFocus={(e) => e.currentTarget.select()}
+            onKeyDown={(e) => {
+              e.stopPropagation();
+              if (e.key === "Enter") finish(e.currentTarget.value);
+              else if (e.key === "Escape") finish(null);
+            }}
+            onBlur={(e) => finish(e.currentTarget.value)}
+          />
+        </span>
+      ) : (
+        <button
+          ref={select}
+          type="button"
+          className="layer-select"
+          aria-pressed={selected}
+          title="Select (Shift/Ctrl: add to the selection); double-click or F2 to rename"
+          onClick={(e) => actions.pick(e, frame, l.id)}
+          onDoubleClick={rename}
+          onKeyDown={(e) => {
+            if (e.key === "F2") {
+              e.preventDefault();
+              rename();
+            }
+          }}
+        >
+          <span className="layer-icon" title={layerLabel(l)} data-testid="layer-icon">
+            {layerIcon(l)}
+          </span>
+          <span className="layer-name">{name}</span>
+          {l.bind && Object.keys(l.bind).length > 0 && (
+            <span className="bound" title="Bound to a slot">
+              ⚯
+            </span>
+          )}
+        </button>
+      )}
       <button
         type="button"
         className={`icon-btn lock ${locked ? "on" : ""}`}

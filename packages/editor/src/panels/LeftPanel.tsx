@@ -20,7 +20,8 @@ export function LeftPanel() {
   const frame = frames[Math.max(0, Math.min(selection?.frame ?? 0, frames.length - 1))];
   const layerOf = (id: string) => (frame ? findLayer(frame.layers as Layer[], id) : null);
   return (
-    <aside className="left">
+    <aside className="left" aria-label="Tools and layers">
+      <h2 className="sr-only">Tools and layers</h2>
       <Toolbar />
       <div className="panel-title">
         <span>Frames &amp; layers</span>
@@ -41,6 +42,16 @@ export function LeftPanel() {
           )
         }
         onToggleLock={(id) => editor.toggleLocked([id])}
+        onRename={(fi, id, name) =>
+          editor.setDocument(
+            updateLayer(editor.getState().doc, fi, id, (l) => {
+              const next = { ...l } as Layer;
+              if (name === undefined) delete next.name;
+              else next.name = name;
+              return next;
+            }),
+          )
+        }
       />
       {ids.length > 0 && (
         <ArrangeBar

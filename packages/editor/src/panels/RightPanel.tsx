@@ -65,7 +65,8 @@ export function RightPanel() {
   const published = detail?.published_version ?? null;
 
   return (
-    <aside className="right">
+    <aside className="right" aria-label="Properties, slots and publishing">
+      <h2 className="sr-only">Properties, slots and publishing</h2>
       <div className="tabs" role="tablist">
         {tabs.map(([t, label, count]) => (
           <button

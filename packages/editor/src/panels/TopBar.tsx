@@ -3,7 +3,7 @@ import { saveLabel } from "../store/save-state.ts";
 import { useEditor } from "../store/use-editor.ts";
 
 /** The editor's bar: back to the templates, the template's name and state, undo, zoom, autosave, publish. */
-export function TopBar({ onSignOut }: { onSignOut(): void }) {
+export function TopBar({ onSignOut, onShortcuts }: { onSignOut(): void; onShortcuts(): void }) {
   const editor = useEditor();
   const name = useEditor((s) => s.doc.name);
   const key = useEditor((s) => s.doc.key);
@@ -19,7 +19,7 @@ export function TopBar({ onSignOut }: { onSignOut(): void }) {
         ← Templates
       </a>
       <div className="doc-title">
-        <strong>{name}</strong>
+        <h1 className="doc-name">{name}</h1>
         <span className="muted mono small">{key}</span>
         <span className={`badge ${published ? "published" : "draft"}`}>
           {published ? `live v${published}` : "draft"}
@@ -77,6 +77,16 @@ export function TopBar({ onSignOut }: { onSignOut(): void }) {
         onClick={() => editor.setTab("publish")}
       >
         Publish…
+      </button>
+      <button
+        type="button"
+        className="icon-btn"
+        title="Keyboard shortcuts (?)"
+        aria-label="Keyboard shortcuts"
+        data-testid="shortcuts"
+        onClick={onShortcuts}
+      >
+        ?
       </button>
       <button type="button" className="btn ghost small" onClick={onSignOut}>
         Sign out

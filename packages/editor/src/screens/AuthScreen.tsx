@@ -48,7 +48,7 @@ export function AuthScreen({ onSignedIn }: Props) {
 
   if (created) {
     return (
-      <div className="auth">
+      <main className="auth">
         <div className="auth-card">
           <h1>Your account is ready</h1>
           <p className="muted">
@@ -76,17 +76,17 @@ export function AuthScreen({ onSignedIn }: Props) {
             </button>
           </div>
         </div>
-      </div>
+      </main>
     );
   }
 
   return (
-    <div className="auth">
+    <main className="auth">
       <div className="auth-card">
-        <div className="brand big">
+        <h1 className="brand big">
           <span className="brand-mark" aria-hidden="true" />
           Pictor
-        </div>
+        </h1>
         <p className="muted">Design image templates here; render them over HTTP with the very same engine.</p>
         <form onSubmit={signUp} className="stack">
           <h2>Create a trial account</h2>
@@ -127,6 +127,6 @@ export function AuthScreen({ onSignedIn }: Props) {
         </form>
         {error && <p className="error">{error}</p>}
       </div>
-    </div>
+    </main>
   );
 }

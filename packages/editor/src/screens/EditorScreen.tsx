@@ -1,6 +1,10 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { Stage } from "../canvas/Stage.tsx";
+import { LayerContextMenu } from "../controls/LayerContextMenu.tsx";
+import { ShortcutSheet } from "../controls/ShortcutSheet.tsx";
 import { shortcutActions, useShortcuts } from "../controls/use-shortcuts.ts";
+import { selectionBounds } from "../model/arrange.ts";
+import { selectedIds } from "../model/selection.ts";
 import { LeftPanel } from "../panels/LeftPanel.tsx";
 import { RightPanel } from "../panels/RightPanel.tsx";
 import { TopBar } from "../panels/TopBar.tsx";
@@ -31,11 +35,53 @@ export function EditorScreen({ templateId, onSignOut }: { templateId: string; on
   );
 }
 
+/** Where the keyboard opens the context menu: below the selection's box on screen. */
+function selectionPoint(editor: EditorStore): { x: number; y: number } | null {
+  const { doc, selection, zoom } = editor.getState();
+  const frame = doc.frames[editor.frameIndex()];
+  const ids = selectedIds(selection);
+  const box = frame && ids.length > 0 ? selectionBounds(frame, ids) : null;
+  const overlay = frame
+    ? document.querySelector(`[data-testid="frame-overlay-${CSS.escape(frame.name)}"]`)
+    : null;
+  if (!box || !overlay) return null;
+  const r = overlay.getBoundingClientRect();
+  return { x: r.left + box.x * zoom, y: r.top + (box.y + box.height) * zoom + 4 };
+}
+
+/** Right-clicks that open the editor's context menu: on a frame, the pasteboard, a layer row. */
+const MENU_TARGETS = ".frame-overlay, .stage-wrap, [data-testid='layer-row']";
+
 function EditorLayout({ onSignOut }: { onSignOut(): void }) {
   const editor = useEditor();
   const loadError = useEditor((s) => s.loadError);
   const ready = useEditor((s) => s.loaded && s.engine !== null);
-  useShortcuts(shortcutActions(editor));
+  const [sheet, setSheet] = useState(false);
+  const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
+  const closeSheet = useCallback(() => setSheet(false), []);
+  const closeMenu = useCallback(() => setMenu(null), []);
+  useShortcuts(
+    shortcutActions(editor, {
+      shortcuts: () => setSheet(true),
+      contextMenu() {
+        const at = selectionPoint(editor);
+        if (at) setMenu(at);
+        return at !== null;
+      },
+    }),
+  );
+
+  useEffect(() => {
+    const open = (e: MouseEvent) => {
+      const target = e.target as Element | null;
+      if (target?.closest(".context-menu")) return e.preventDefault();
+      if (!target?.closest(MENU_TARGETS) || target.closest("input, textarea, .inline-text")) return;
+      e.preventDefault();
+      setMenu({ x: e.clientX, y: e.clientY });
+    };
+    window.addEventListener("contextmenu", open);
+    return () => window.removeEventListener("contextmenu", open);
+  }, []);
 
   if (loadError) {
     return (
@@ -55,10 +101,12 @@ function EditorLayout({ onSignOut }: { onSignOut(): void }) {
   }
   return (
     <div className="editor" data-testid="editor">
-      <TopBar onSignOut={onSignOut} />
+      <TopBar onSignOut={onSignOut} onShortcuts={() => setSheet(true)} />
       <LeftPanel />
       <Stage />
       <RightPanel />
+      {menu && <LayerContextMenu x={menu.x} y={menu.y} onClose={closeMenu} />}
+      {sheet && <ShortcutSheet onClose={closeSheet} />}
     </div>
   );
 }
