@@ -4,7 +4,8 @@
  * settings; (b) satori + resvg; (c) a warm headless Chromium page, when /usr/bin/chromium exists.
  * One render at a time on one thread (sharp.concurrency(1)). Then the document v2 "rich" scene
  * (bench/reference-scene-rich.json) against its own floor, the document v3 "layout" scene
- * (bench/reference-scene-layout.json: stacks, hugging text, wrap) against its own floor, the layout
+ * (bench/reference-scene-layout.json: a stack of 20 hugging chips that wraps, a repeat of 12 rows and
+ * a chart, in stacks) against its own floor, the layout
  * arithmetic alone for 1,000 stack children, and the resident memory of a process after 1,000 renders
  * of the reference and rich scenes. Prints a table and writes bench/results/engine.json.
  */

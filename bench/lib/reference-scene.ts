@@ -10,8 +10,9 @@ const FILES = {
 /**
  * The scene every render benchmark draws (bench/reference-scene.json), so their figures compare; or the
  * document v2 "rich" scene (bench/reference-scene-rich.json); or the document v3 "layout" scene
- * (bench/reference-scene-layout.json: a page stack with a growing headline, an optional subtitle and a
- * wrapping row of 20 hugging chips; the list repeat and the chart join its page stack).
+ * (bench/reference-scene-layout.json: a row of two stacks; on the left a headline that grows, an
+ * optional subtitle and a wrapping row of 20 hugging chips; on the right a bar chart and a repeat of
+ * 12 rows from the same list slot).
  */
 export async function readReferenceScene(
   scene: keyof typeof FILES = "reference",
