@@ -29,12 +29,13 @@ function fontsOf(layer: Layer): { family: string; weight?: number; style?: strin
   return [];
 }
 
-/** Slots a frame draws (bindings) or reads (`visible_when` conditions). */
+/** Slots a frame draws (bindings, repeats) or reads (`visible_when` conditions). */
 function usedSlots(frame: FrameT): string[] {
   const names = Object.values(frame.bind ?? {});
   for (const layer of layersOf(frame.layers)) {
     names.push(...Object.values(layer.bind ?? {}));
     if (layer.visible_when !== undefined) names.push(layer.visible_when.slot);
+    if (layer.type === "stack" && layer.repeat !== undefined) names.push(layer.repeat.slot);
   }
   return names;
 }
