@@ -115,6 +115,8 @@ export interface PreparedImage {
   rgba: Uint8Array;
   /** True when the source had fewer pixels than the box needed (warning `image_upscaled`). */
   upscaled: boolean;
+  /** How many times the source's pixels were enlarged to fill the box (1 or less: not enlarged). */
+  enlargement?: number;
 }
 
 export interface RenderOptions {
@@ -144,6 +146,13 @@ export interface RenderWarning {
   /** The layer concerned, when there is one. */
   layer: string | null;
   message: string;
+  /**
+   * The measured figures behind the warning, for reports (preflight): `text_shrunk` from_px, to_px;
+   * `text_truncated` lines; `image_upscaled` factor (when the host knows it); `glyph_fallback`
+   * family (as the layer names it), characters (those it lacks) and lacking (`family`: not in the
+   * font set at all; `glyphs`: it lacks those characters).
+   */
+  details?: Record<string, number | string | string[]>;
 }
 
 export interface RenderResult {

@@ -39,6 +39,7 @@ export {
 export {
   createNodeRenderer,
   type ImageLoader,
+  type NodeMeasureOptions,
   type NodeRenderer,
   type NodeRendererOptions,
   type NodeRenderOptions,

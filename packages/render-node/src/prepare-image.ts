@@ -118,16 +118,20 @@ export async function prepareImage(
 
   const { width, height } = target;
   let upscaled: boolean;
+  // How many times the source's pixels are stretched at most (either axis): reported by preflight.
+  let enlargement: number;
   let pipeline = sharp(input, { ...options, autoOrient: true }).timeout({
     seconds: limits.timeoutSeconds,
   });
   if (target.fit === "cover") {
     const region = coverRegion(source.width, source.height, width, height, target.focal);
     upscaled = region.width < width || region.height < height;
+    enlargement = Math.max(width / region.width, height / region.height);
     pipeline = pipeline.extract(region).resize(width, height, { fit: "fill" });
   } else if (target.fit === "contain") {
     const scale = Math.min(width / source.width, height / source.height);
     upscaled = scale > 1;
+    enlargement = scale;
     pipeline = pipeline.resize(width, height, {
       fit: "contain",
       position: containPosition(target.focal),
@@ -135,6 +139,7 @@ export async function prepareImage(
     });
   } else {
     upscaled = source.width < width || source.height < height;
+    enlargement = Math.max(width / source.width, height / source.height);
     pipeline = pipeline.resize(width, height, { fit: "fill" });
   }
 
@@ -152,6 +157,7 @@ export async function prepareImage(
       height,
       rgba: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
       upscaled,
+      enlargement: Math.round(enlargement * 100) / 100,
     };
   } catch (error) {
     throw new ImageInvalidError(`cannot decode the image (${reason(error)})`, origin, {

@@ -102,6 +102,12 @@ export interface NodeRenderPdfOptions
   createdAt?: Date;
 }
 
+export interface NodeMeasureOptions
+  extends Omit<NodeRenderOptions, "format" | "frame" | "releaseEngineAfterDraw"> {
+  /** Default: the document's first frame. */
+  frames?: readonly string[];
+}
+
 export interface NodeRenderPdfResult {
   bytes: Uint8Array;
   contentType: "application/pdf";
@@ -124,6 +130,12 @@ export interface NodeRenderer {
   ): Promise<NodeRenderResult[]>;
   /** Draws each frame and assembles the pages into one PDF (pdf.ts). */
   renderPdf(document: unknown, options: NodeRenderPdfOptions): Promise<NodeRenderPdfResult>;
+  /**
+   * What a render of these frames would report, without its output: images loaded and prepared as
+   * for the render, each frame drawn once as the render draws it (the warnings come from layout and
+   * painting), nothing encoded. For preflight reports.
+   */
+  measure(document: unknown, options: NodeMeasureOptions): Promise<{ warnings: RenderWarning[] }>;
   readonly imageCache: PreparedImageCache;
   /** Adds faces (e.g. an account's uploaded fonts) under family names not used before; see Engine.registerFonts. */
   registerFonts(faces: readonly FontFace[]): void;
@@ -490,6 +502,40 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
     return drawAndEncode(document, render, formats, values, images);
   }
 
+  async function measure(
+    input: unknown,
+    options: NodeMeasureOptions,
+  ): Promise<{ warnings: RenderWarning[] }> {
+    began();
+    try {
+      const document = checkDocument(input);
+      let values: SlotValues | undefined;
+      if (options.values !== undefined) {
+        const checked = validateSlotValues(document, options.values, "values");
+        if (!checked.ok) throw new InvalidSlotValuesError(checked.errors);
+        values = checked.values;
+      }
+      const warnings: RenderWarning[] = [];
+      for (const name of options.frames ?? [document.frames[0]?.name ?? ""]) {
+        const plan = { frame: name, values, scale: options.scale };
+        const images = new Map(
+          await Promise.all(engine.planImages(document, plan).map((r) => prepared(r, options))),
+        );
+        const turn = engineFree.then(async () => {
+          await replaceIfFaulted();
+          const drawn = guardedDraw(document, (engine) => engine.render(document, { ...plan, images }));
+          noteSize(drawn.width, drawn.height);
+          return drawn.warnings;
+        });
+        engineFree = afterTurn(turn);
+        warnings.push(...(await turn));
+      }
+      return { warnings };
+    } finally {
+      ended();
+    }
+  }
+
   // Starting a server leaves free blocks in the C heap as renders do: about one start in three held
   // 12-15 MB more until the first trim. So a fresh renderer trims once it has idled too.
   armIdleTimer();
@@ -499,6 +545,8 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
     renderFormats,
 
     renderPdf,
+
+    measure,
 
     async render(input, { format, ...render }) {
       const [output] = await renderFormats(input, render, [format]);

@@ -710,6 +710,252 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/renders/preflight": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a render before sending it: valid or its exact error, cost, and per layer what the drawing reports; free
+         * @description The body of POST /v1/renders (wait is ignored). Nothing is charged or stored and no image is returned; the render is drawn on a render thread as it would be, images fetched and prepared the same way. Its own rate limit per API key, apart from the API's: 20 at once, then 2 a second (429 rate_limited with Retry-After beyond).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Template key or id */
+                        template: string;
+                        modifications: {
+                            name: string;
+                            text?: string;
+                            image_url?: string;
+                            /** @description #RRGGBB */
+                            color?: string;
+                            /** @description Number slots (a Pictor extension): a JSON number */
+                            number?: number;
+                            /** @description Date slots (a Pictor extension): ISO 8601, "2026-11-28" or "2026-11-28T18:30:00Z" */
+                            date?: string;
+                            /** @description List slots (a Pictor extension): the items, at most 100, each field name -> text or number as the slot's fields declare */
+                            items?: {
+                                [key: string]: string | number;
+                            }[];
+                        }[];
+                        /**
+                         * @description 1 to 4; cost ceil(scale²)
+                         * @default 1
+                         */
+                        scale?: number;
+                        /** @description png (default), jpg/jpeg, webp, or pdf: one page per frame (see frames) */
+                        format?: "png" | "jpg" | "jpeg" | "webp" | "pdf";
+                        /** @description jpg/webp quality (default 90); pdf: store pages as JPEGs of this quality (default lossless) */
+                        quality?: number;
+                        /** @description Default: the first frame */
+                        frame?: string;
+                        /** @description pdf only, not with frame: the frames to draw, one page each in this order (no repeats), or "all" (the template's order) */
+                        frames?: string[] | "all";
+                        /** @description pdf only: frame pixels per inch, which set the page size (default 96: 1 px = 0.75 pt) */
+                        dpi?: number;
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        tags?: string[];
+                        webhook_url?: string;
+                        wait?: boolean | number;
+                    };
+                };
+            };
+            responses: {
+                /** @description A preflight: what a render of this request would cost and report; nothing charged or stored */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Whether the render would be accepted and drawn */
+                            valid: boolean;
+                            /** @description Credits the render would be charged (ceil(scale²) per image or PDF page); null when not valid */
+                            cost: number | null;
+                            /** @description Why it is not valid (the error code and body a render would get); null when valid */
+                            error: ({
+                                code: string;
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            /** @description Whether the render was drawn to measure it (false on an API process without render threads: then only the checks ran) */
+                            measured: boolean;
+                            width: number | null;
+                            height: number | null;
+                            /** @description The layers with something to report; a text layer not listed was drawn as given */
+                            layers: {
+                                /** @description The layer's id */
+                                layer: string;
+                                /** @description The slot bound to what the finding is about */
+                                slot: string | null;
+                                findings: {
+                                    /** @description text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks; other fonts of the set drew them), unknown_font (family: not in the font set; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5) */
+                                    code: "text_shrunk" | "text_truncated" | "glyph_fallback" | "unknown_font" | "image_upscaled";
+                                    message: string;
+                                    from_px?: number;
+                                    to_px?: number;
+                                    lines?: number;
+                                    family?: string;
+                                    characters?: string[];
+                                    factor?: number;
+                                }[];
+                            }[];
+                            /** @description Slots not given, drawn with their defaults */
+                            slots_defaulted: string[];
+                        };
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/renders/batch/preflight": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a batch before sending it: per row valid or its exact error, cost, and per layer what the drawing reports; free
+         * @description The body of POST /v1/renders/batch (at most 1000 rows). Rows are checked and drawn one after another, nothing is charged or stored. Its own rate limit per API key, apart from the API's: 20 at once, then 2 a second (429 rate_limited with Retry-After beyond).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        webhook_url?: string;
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        /** @description 1 to 1000 rows; more is 413 payload_too_large */
+                        renders: unknown[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Credits the valid rows would be charged together */
+                            cost: number;
+                            valid_rows: number;
+                            renders: {
+                                index: number;
+                                /** @description Whether the render would be accepted and drawn */
+                                valid: boolean;
+                                /** @description Credits the render would be charged (ceil(scale²) per image or PDF page); null when not valid */
+                                cost: number | null;
+                                /** @description Why it is not valid (the error code and body a render would get); null when valid */
+                                error: ({
+                                    code: string;
+                                    message: string;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @description Whether the render was drawn to measure it (false on an API process without render threads: then only the checks ran) */
+                                measured: boolean;
+                                width: number | null;
+                                height: number | null;
+                                /** @description The layers with something to report; a text layer not listed was drawn as given */
+                                layers: {
+                                    /** @description The layer's id */
+                                    layer: string;
+                                    /** @description The slot bound to what the finding is about */
+                                    slot: string | null;
+                                    findings: {
+                                        /** @description text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks; other fonts of the set drew them), unknown_font (family: not in the font set; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5) */
+                                        code: "text_shrunk" | "text_truncated" | "glyph_fallback" | "unknown_font" | "image_upscaled";
+                                        message: string;
+                                        from_px?: number;
+                                        to_px?: number;
+                                        lines?: number;
+                                        family?: string;
+                                        characters?: string[];
+                                        factor?: number;
+                                    }[];
+                                }[];
+                                /** @description Slots not given, drawn with their defaults */
+                                slots_defaulted: string[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/renders": {
         parameters: {
             query?: never;

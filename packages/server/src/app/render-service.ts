@@ -16,6 +16,7 @@ import {
 } from "../ports/idempotency-store.ts";
 import type { RenderMetrics, RenderMode } from "../ports/metrics.ts";
 import type { FinishedRender, RenderDispatcher } from "../ports/render-dispatcher.ts";
+import type { MeasuredWarning, RenderMeasurer } from "../ports/render-measurer.ts";
 import type { RenderRecord, RenderStore } from "../ports/render-store.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
 import { settleWhenReachable } from "./idempotency-settlements.ts";
@@ -31,6 +32,17 @@ export interface RenderServiceDeps extends PrepareRenderDeps {
   idempotency: IdempotencyStore;
   /** Told of every render accepted (charged); absent: nothing is counted. */
   metrics?: Pick<RenderMetrics, "accepted">;
+  /** Draws preflights on render threads; absent in a process without them (preflight then checks only). */
+  measurer?: RenderMeasurer;
+}
+
+/**
+ * A render checked and measured but not accepted: `render` is what would be charged and drawn (never
+ * stored), `warnings` what drawing it reported, or null when this process has no render threads.
+ */
+export interface Preflight {
+  render: RenderRecord;
+  warnings: MeasuredWarning[] | null;
 }
 
 export interface SubmitOptions {
@@ -62,6 +74,12 @@ export interface RenderService {
     batch: BatchRequest,
     options: { idempotencyKey?: string; resume?: BatchRecord },
   ): Promise<Result<{ batch: BatchRecord; outcomes: BatchRowOutcome[] }>>;
+  /**
+   * Everything a render of this request would go through before drawing (validation, cost, assets,
+   * size), then the draw on a render thread, without a charge, an output or a record: the failure a
+   * render would get, or what it would cost and report.
+   */
+  preflight(accountId: string, request: RenderRequest): Promise<Result<Preflight>>;
   /** The finished render, or null while it is still running at the deadline. */
   wait(accountId: string, renderId: string, timeoutMs: number): Promise<FinishedRender | null>;
 }
@@ -113,6 +131,29 @@ export function createRenderService(deps: RenderServiceDeps): RenderService {
       // The whole batch must fit: its rows would otherwise push the queue far past its bound.
       if (!dispatcher.hasRoom(batch.renders.length)) return queueFull();
       return { ok: true, value: await acceptBatch(batchDeps, dispatch, accountId, batch, options) };
+    },
+
+    async preflight(accountId, request) {
+      const prepared = await prepareRender(deps, accountId, request, {});
+      if (!prepared.ok) return prepared;
+      const render = prepared.value;
+      if (!deps.measurer) return { ok: true, value: { render, warnings: null } };
+      const version = await deps.templates.version(render.templateId, render.templateVersion);
+      if (!version) throw new Error(`template ${render.templateId} lost version ${render.templateVersion}`);
+      const measured = await deps.measurer.measure({
+        accountId,
+        documentKey: `${render.templateId}@${render.templateVersion}`,
+        document: version.document,
+        frames: render.frames ?? [render.frame],
+        values: render.values,
+        scale: render.scale,
+      });
+      if (!measured.ok) {
+        return measured.code === "unavailable"
+          ? { ...fail("unavailable", measured.message), retryAfter: FULL_QUEUE_RETRY_AFTER_S }
+          : fail(measured.code, measured.message);
+      }
+      return { ok: true, value: { render, warnings: measured.warnings } };
     },
 
     wait: (accountId, renderId, timeoutMs) => dispatcher.wait(accountId, renderId, timeoutMs),

@@ -14,6 +14,8 @@ export interface Failure {
     | "value_not_encodable"
     | "render_too_large"
     | "image_fetch_failed"
+    | "image_invalid"
+    | "internal_error"
     | "invalid_webhook_url"
     | "insufficient_credits"
     | "idempotency_key_reused"

@@ -39,6 +39,7 @@ import { registerRenderCreate } from "./routes/render-create.ts";
 import { registerRenderDeliveries } from "./routes/render-deliveries.ts";
 import { registerRenderRedeliver } from "./routes/render-deliveries-redeliver.ts";
 import { registerRenderGet } from "./routes/render-get.ts";
+import { registerRenderPreflight } from "./routes/render-preflight.ts";
 import { registerTemplateArchive } from "./routes/template-archive.ts";
 import { registerTemplateCreate } from "./routes/template-create.ts";
 import { registerTemplateDuplicate } from "./routes/template-duplicate.ts";
@@ -165,6 +166,7 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
     registerTemplateVersions,
     registerTemplateDuplicate,
     registerTemplateArchive,
+    registerRenderPreflight,
     registerRenderCreate,
     registerRenderGet,
     registerBatchCreate,

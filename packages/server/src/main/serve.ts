@@ -2,6 +2,7 @@ import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
 import { lruMemoCache } from "../adapters/memory/lru-memo-cache.ts";
 import { createPrometheusMetrics } from "../adapters/metrics/prometheus.ts";
 import { setProcessLog } from "../adapters/process-log.ts";
+import { poolMeasurer } from "../adapters/queue/pool-measurer.ts";
 import { createWorkerPool, type WorkerPool } from "../adapters/queue/worker-pool.ts";
 import { createRenderService } from "../app/render-service.ts";
 import { createFirstAccount } from "../domain/accounts.ts";
@@ -136,6 +137,7 @@ export async function startServer(
       ...state,
       checkUrl: (target) => safeFetch.check(target),
       dispatcher: rendering.dispatcher,
+      ...(pool ? { measurer: poolMeasurer(pool) } : {}),
       metrics,
       // Renders are refused above what one render thread's share of the memory budget leaves.
       renderBudgetBytes: config.memory.renderBytes,

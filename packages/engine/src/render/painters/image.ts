@@ -151,6 +151,7 @@ function paintImage(ctx: PaintContext, layer: ImageLayerT, path: string): void {
       slot: request.slot,
       layer: layer.id,
       message: `Image of layer "${layer.id}" has fewer pixels than its ${request.width}x${request.height} box and was enlarged.`,
+      ...(prepared.enlargement !== undefined ? { details: { factor: prepared.enlargement } } : {}),
     });
   }
 }

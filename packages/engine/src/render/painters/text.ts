@@ -173,6 +173,7 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
       slot,
       layer: layer.id,
       message: `Text of layer "${layer.id}" was shrunk from ${font.size}px to ${layout.size}px to fit its box.`,
+      details: { from_px: font.size, to_px: layout.size },
     });
   }
   if (layout.truncated) {
@@ -181,6 +182,7 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
       slot,
       layer: layer.id,
       message: `Text of layer "${layer.id}" did not fit and was cut after ${paragraph.getNumberOfLines()} line(s).`,
+      details: { lines: paragraph.getNumberOfLines() },
     });
   }
   const missing = ctx.fonts.missingFromFamily(font.family, content);
@@ -198,6 +200,11 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
       slot,
       layer: layer.id,
       message: `Font "${font.family}" of layer "${layer.id}" ${lacking}; fallback fonts were used.${tofu}`,
+      details: {
+        family: font.family,
+        characters: missing,
+        lacking: ctx.fonts.hasFamily(font.family) ? "glyphs" : "family",
+      },
     });
   }
   paragraph.delete();

@@ -1,4 +1,5 @@
 import type { SlotValue, TemplateDocumentT } from "../../domain/document.ts";
+import type { MeasuredWarning } from "../../ports/render-measurer.ts";
 import type { OutputFormat, RenderWarningView } from "../../ports/render-store.ts";
 import type { S3BlobStoreConfig } from "../s3/blob-store.ts";
 
@@ -38,6 +39,11 @@ export interface RenderTask {
   interactive?: boolean;
   /** Blob key the worker writes the output to (derived from the render id, so a re-run overwrites it). */
   outputKey: string;
+  /**
+   * Preflight: the render is drawn as it would be and its warnings answered (`measured`), but nothing
+   * is encoded or stored (`outputKey` unused).
+   */
+  measureOnly?: true;
 }
 
 /** What a caller is told of a fault on our side: never its details, which may hold paths. */
@@ -52,6 +58,8 @@ export interface RenderTaskSuccess {
   width: number;
   height: number;
   warnings: RenderWarningView[];
+  /** Set for a `measureOnly` task (nothing was stored): every warning of the draw. */
+  measured?: MeasuredWarning[];
   /** Milliseconds the render thread spent drawing and encoding, and writing the output. */
   drawMs?: number;
   storeMs?: number;

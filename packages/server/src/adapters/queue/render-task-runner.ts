@@ -65,6 +65,40 @@ export function createRenderTaskRunner(deps: {
         // by renders of the account that owns them (the prepared-image cache is shared by all).
         sourceIdentity: (src: string) => accountAssetKey(task.accountId, src),
       };
+      if (task.measureOnly) {
+        const { warnings } = await renderer.measure(document, {
+          frames: task.pdf?.frames ?? [task.frame],
+          values: task.values,
+          scale: task.scale,
+          ...images,
+        });
+        const restore = (text: string) => restoreFontFamilyNames(text, familyOf);
+        const measured = warnings.map((w) => ({
+          code: w.code,
+          slot: w.slot,
+          layer: w.layer,
+          message: restore(w.message),
+          ...(w.details
+            ? {
+                details: Object.fromEntries(
+                  Object.entries(w.details).map(([k, v]) => [k, typeof v === "string" ? restore(v) : v]),
+                ),
+              }
+            : {}),
+        }));
+        return {
+          result: {
+            taskId: task.taskId,
+            ok: true,
+            byteSize: 0,
+            contentType: "",
+            width: 0,
+            height: 0,
+            warnings: [],
+            measured,
+          },
+        };
+      }
       const quality = task.quality === null ? {} : { quality: task.quality };
       const drawStarted = performance.now();
       const out =

@@ -128,6 +128,8 @@ export function createWorkerPool(
         const [{ resolve }] = slot.running.splice(at, 1) as [Pending];
         if (!result.ok) resolve(result);
         else if (message.sha256) resolve({ ...result, sha256: Promise.resolve(message.sha256) });
+        // A measurement has no output to hash.
+        else if (result.measured) resolve({ ...result, sha256: Promise.resolve(null) });
         else {
           const sha256 = new Promise<string | null>((hashed) => slot.hashes.set(result.taskId, hashed));
           resolve({ ...result, sha256 });

@@ -1,0 +1,255 @@
+import { Type as T } from "@sinclair/typebox";
+import type { FastifyRequest } from "fastify";
+import type { Preflight } from "../../app/render-service.ts";
+import { errorBody as batchErrorBody, MAX_BATCH_ROWS } from "../../domain/batches.ts";
+import type { Result } from "../../domain/failure.ts";
+import { malformedWebhookUrl } from "../../domain/renders.ts";
+import type { MeasuredWarning } from "../../ports/render-measurer.ts";
+import type { App, AppDeps } from "../app-types.ts";
+import { ApiError } from "../errors.ts";
+import { orThrow, toApiError } from "../failure.ts";
+import { defaultRateLimitKey } from "../plugins/rate-limit.ts";
+import { BATCH_BODY_LIMIT } from "../plugins/server-options.ts";
+import { BatchBody } from "./batch-create.ts";
+import { checkBatchRow } from "./batch-row-shape.ts";
+import { RenderRequestBody } from "./render-create.ts";
+
+/** Preflight requests a key may send at once, and the window in which that many come back. */
+export const PREFLIGHT_BURST = 20;
+export const PREFLIGHT_WINDOW_MS = 10_000;
+/** An image enlarged more than this is reported (less is hardly visible). */
+const UPSCALE_REPORTED_ABOVE = 1.5;
+
+const Finding = T.Object(
+  {
+    code: T.Union(
+      [
+        T.Literal("text_shrunk"),
+        T.Literal("text_truncated"),
+        T.Literal("glyph_fallback"),
+        T.Literal("unknown_font"),
+        T.Literal("image_upscaled"),
+      ],
+      {
+        description:
+          "text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks; other fonts of the set drew them), unknown_font (family: not in the font set; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5)",
+      },
+    ),
+    message: T.String(),
+    from_px: T.Optional(T.Number()),
+    to_px: T.Optional(T.Number()),
+    lines: T.Optional(T.Integer()),
+    family: T.Optional(T.String()),
+    characters: T.Optional(T.Array(T.String())),
+    factor: T.Optional(T.Number()),
+  },
+  { additionalProperties: false },
+);
+
+export const PreflightReport = T.Object(
+  {
+    valid: T.Boolean({ description: "Whether the render would be accepted and drawn" }),
+    cost: T.Union([T.Integer(), T.Null()], {
+      description:
+        "Credits the render would be charged (ceil(scale²) per image or PDF page); null when not valid",
+    }),
+    error: T.Union(
+      [
+        T.Object(
+          { code: T.String(), message: T.String() },
+          { additionalProperties: true, description: "The exact error the render would get" },
+        ),
+        T.Null(),
+      ],
+      { description: "Why it is not valid (the error code and body a render would get); null when valid" },
+    ),
+    measured: T.Boolean({
+      description:
+        "Whether the render was drawn to measure it (false on an API process without render threads: then only the checks ran)",
+    }),
+    width: T.Union([T.Integer(), T.Null()]),
+    height: T.Union([T.Integer(), T.Null()]),
+    layers: T.Array(
+      T.Object({
+        layer: T.String({ description: "The layer's id" }),
+        slot: T.Union([T.String(), T.Null()], { description: "The slot bound to what the finding is about" }),
+        findings: T.Array(Finding),
+      }),
+      { description: "The layers with something to report; a text layer not listed was drawn as given" },
+    ),
+    slots_defaulted: T.Array(T.String(), { description: "Slots not given, drawn with their defaults" }),
+  },
+  {
+    description:
+      "A preflight: what a render of this request would cost and report; nothing charged or stored",
+  },
+);
+
+type Report = typeof PreflightReport.static;
+
+function reportOf(result: Result<Preflight>): Report {
+  if (!result.ok) {
+    return {
+      valid: false,
+      cost: null,
+      error: batchErrorBody(result),
+      measured: false,
+      width: null,
+      height: null,
+      layers: [],
+      slots_defaulted: [],
+    };
+  }
+  const { render, warnings } = result.value;
+  const layers = new Map<string, Report["layers"][number]>();
+  const defaulted = new Set<string>();
+  for (const warning of warnings ?? []) {
+    if (warning.code === "slot_default_used") {
+      if (warning.slot !== null) defaulted.add(warning.slot);
+      continue;
+    }
+    const finding = findingOf(warning);
+    if (finding === null) continue;
+    const id = warning.layer ?? "";
+    const entry = layers.get(id) ?? { layer: id, slot: warning.slot, findings: [] };
+    // A PDF draws a layer once per page: each finding once.
+    if (!entry.findings.some((f) => f.message === finding.message)) entry.findings.push(finding);
+    layers.set(id, entry);
+  }
+  return {
+    valid: true,
+    cost: render.creditsCharged,
+    error: null,
+    measured: warnings !== null,
+    width: render.width,
+    height: render.height,
+    layers: [...layers.values()],
+    slots_defaulted: [...defaulted],
+  };
+}
+
+function findingOf(warning: MeasuredWarning): Report["layers"][number]["findings"][number] | null {
+  const d = warning.details ?? {};
+  const number = (key: string) => (typeof d[key] === "number" ? { [key]: d[key] as number } : {});
+  switch (warning.code) {
+    case "text_shrunk":
+      return { code: "text_shrunk", message: warning.message, ...number("from_px"), ...number("to_px") };
+    case "text_truncated":
+      return { code: "text_truncated", message: warning.message, ...number("lines") };
+    case "glyph_fallback":
+      return {
+        code: d.lacking === "family" ? "unknown_font" : "glyph_fallback",
+        message: warning.message,
+        ...(typeof d.family === "string" ? { family: d.family } : {}),
+        ...(Array.isArray(d.characters) ? { characters: d.characters } : {}),
+      };
+    case "image_upscaled": {
+      const factor = typeof d.factor === "number" ? d.factor : null;
+      if (factor !== null && factor <= UPSCALE_REPORTED_ABOVE) return null;
+      return { code: "image_upscaled", message: warning.message, ...(factor !== null ? { factor } : {}) };
+    }
+    default:
+      return null;
+  }
+}
+
+const rateLimit = {
+  max: PREFLIGHT_BURST,
+  timeWindow: PREFLIGHT_WINDOW_MS,
+  keyGenerator: (request: FastifyRequest) => `preflight:${defaultRateLimitKey(request)}`,
+};
+const LIMIT_TEXT = `Its own rate limit per API key, apart from the API's: ${PREFLIGHT_BURST} at once, then ${(PREFLIGHT_BURST * 1000) / PREFLIGHT_WINDOW_MS} a second (429 rate_limited with Retry-After beyond).`;
+
+const { wait: _wait, ...preflightProperties } = RenderRequestBody.properties;
+export const PreflightBody = T.Object(
+  { ...preflightProperties, wait: T.Optional(RenderRequestBody.properties.wait) },
+  { additionalProperties: false },
+);
+
+/**
+ * `POST /v1/renders/preflight` and `POST /v1/renders/batch/preflight`: the bodies of a render and a
+ * batch, checked and drawn as they would be (on a render thread) but never charged, stored or
+ * encoded; the answer says whether each would render, its cost, and per layer what the drawing
+ * reported.
+ */
+export function registerRenderPreflight(app: App, deps: AppDeps): void {
+  app.post(
+    "/v1/renders/preflight",
+    {
+      config: { rateLimit },
+      schema: {
+        summary:
+          "Check a render before sending it: valid or its exact error, cost, and per layer what the drawing reports; free",
+        description: `The body of POST /v1/renders (wait is ignored). Nothing is charged or stored and no image is returned; the render is drawn on a render thread as it would be, images fetched and prepared the same way. ${LIMIT_TEXT}`,
+        tags: ["renders"],
+        body: PreflightBody,
+        response: { 200: PreflightReport },
+      },
+    },
+    async (request) => {
+      const { wait: _ignored, ...body } = request.body;
+      const result = await deps.renderService.preflight(request.accountId, body);
+      // A full house is the server's state, not the request's: answered as an error to retry.
+      if (!result.ok && result.code === "unavailable") throw toApiError(result);
+      return reportOf(result);
+    },
+  );
+
+  app.post(
+    "/v1/renders/batch/preflight",
+    {
+      bodyLimit: BATCH_BODY_LIMIT,
+      config: { rateLimit },
+      preValidation: async (request) => {
+        const rows = (request.body as { renders?: unknown } | null)?.renders;
+        if (Array.isArray(rows) && rows.length > MAX_BATCH_ROWS) {
+          throw new ApiError(
+            "payload_too_large",
+            `A batch holds at most ${MAX_BATCH_ROWS} rows; this one has ${rows.length}.`,
+            { max_rows: MAX_BATCH_ROWS },
+          );
+        }
+      },
+      schema: {
+        summary:
+          "Check a batch before sending it: per row valid or its exact error, cost, and per layer what the drawing reports; free",
+        description: `The body of POST /v1/renders/batch (at most ${MAX_BATCH_ROWS} rows). Rows are checked and drawn one after another, nothing is charged or stored. ${LIMIT_TEXT}`,
+        tags: ["renders"],
+        body: BatchBody,
+        response: {
+          200: T.Object({
+            cost: T.Integer({ description: "Credits the valid rows would be charged together" }),
+            valid_rows: T.Integer(),
+            renders: T.Array(T.Composite([T.Object({ index: T.Integer() }), PreflightReport])),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const badWebhook = malformedWebhookUrl(body.webhook_url);
+      if (badWebhook) throw toApiError(badWebhook);
+      const renders: ({ index: number } & Report)[] = [];
+      for (const [index, raw] of body.renders.entries()) {
+        const row = checkBatchRow(raw, index);
+        let result: Result<Preflight>;
+        if ("ok" in row) result = row;
+        else {
+          const { idempotency_key: _key, ...fields } = row;
+          const webhookUrl = fields.webhook_url ?? body.webhook_url;
+          result = await deps.renderService.preflight(request.accountId, {
+            ...fields,
+            ...(webhookUrl !== undefined ? { webhook_url: webhookUrl } : {}),
+          });
+          if (!result.ok && result.code === "unavailable") orThrow(result);
+        }
+        renders.push({ index, ...reportOf(result) });
+      }
+      return {
+        cost: renders.reduce((sum, r) => sum + (r.cost ?? 0), 0),
+        valid_rows: renders.filter((r) => r.valid).length,
+        renders,
+      };
+    },
+  );
+}
