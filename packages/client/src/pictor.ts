@@ -5,8 +5,10 @@ import type {
   AssetPage,
   AssetQuery,
   Batch,
+  BatchPreflightReport,
   BatchRequest,
   BatchResponse,
+  PreflightReport,
   RenderJob,
   RenderRequest,
   RotatedWebhookSecret,
@@ -174,6 +176,32 @@ export class Pictor {
           path: "/v1/renders/batch",
           json: body,
           idempotencyKey: options.idempotencyKey ?? (await newIdempotencyKey()),
+          retrySafe: true,
+          ...pick(options),
+        })
+      ).body,
+    /**
+     * POST /v1/renders/preflight: whether the render would be accepted (or its exact error), its cost,
+     * and per layer what drawing it reports (text shrunk or truncated, glyph fallbacks, unknown fonts,
+     * images enlarged), the slots that used defaults. Free: nothing is charged, stored or returned.
+     */
+    preflight: async (body: RenderRequest, options: CallOptions = {}): Promise<PreflightReport> =>
+      (
+        await this.#request<PreflightReport>({
+          method: "POST",
+          path: "/v1/renders/preflight",
+          json: body,
+          retrySafe: true,
+          ...pick(options),
+        })
+      ).body,
+    /** POST /v1/renders/batch/preflight: the same for each row of a batch (up to 1,000 rows). */
+    preflightBatch: async (body: BatchRequest, options: CallOptions = {}): Promise<BatchPreflightReport> =>
+      (
+        await this.#request<BatchPreflightReport>({
+          method: "POST",
+          path: "/v1/renders/batch/preflight",
+          json: body,
           retrySafe: true,
           ...pick(options),
         })

@@ -39,6 +39,10 @@ export type BatchResponse = Omit<Ok<paths["/v1/renders/batch"]["post"], 202>, "r
 export type Batch = Omit<Ok<paths["/v1/batches/{id}"]["get"], 200>, "renders"> & {
   renders: BatchRowResult[];
 };
+/** What a render of the request would cost and report (POST /v1/renders/preflight); nothing charged. */
+export type PreflightReport = Ok<paths["/v1/renders/preflight"]["post"], 200>;
+/** Each row's preflight and the valid rows' cost together (POST /v1/renders/batch/preflight). */
+export type BatchPreflightReport = Ok<paths["/v1/renders/batch/preflight"]["post"], 200>;
 export type TemplateListQuery = NonNullable<paths["/v1/templates"]["get"]["parameters"]["query"]>;
 export type TemplatePage = Ok<paths["/v1/templates"]["get"], 200>;
 export type TemplateSummary = TemplatePage["data"][number];

@@ -30,6 +30,7 @@ interface BatchFlags {
   nameColumn?: string;
   chunk: number;
   progress: boolean;
+  preflight?: boolean;
 }
 
 /** One line of the results CSV. `row` is the line number in the input file (JSON: element number). */
@@ -101,6 +102,10 @@ export function registerBatchCommand(program: Command): void {
     .option("--name-column <column>", "name each image after this column (default: the row number)")
     .option("--chunk <n>", `rows per batch request, 1 to ${MAX_BATCH_ROWS}`, parseChunk, MAX_BATCH_ROWS)
     .option("--no-progress", "no progress bar (a summary line only)")
+    .option(
+      "--preflight",
+      "check every row without rendering (free): print what each would cost and report, send nothing to render",
+    )
     .action(async (file: string, flags: BatchFlags) => {
       try {
         process.exitCode = await batchCommand(file, flags);
@@ -393,6 +398,7 @@ async function batchCommand(fileArg: string, flags: BatchFlags): Promise<number>
       `column${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}: not a slot of ${flags.template} (slots: ${[...slots.keys()].join(", ")}) nor scale, format, quality, frame, webhook_url, tags, metadata.*`,
     );
   }
+  if (flags.preflight) return preflightRows(pictor, rows, flags, slots);
   await mkdir(outDir, { recursive: true });
 
   const previous = await readResults(resultsPath);
@@ -658,4 +664,93 @@ function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
       waiting.shift()?.();
     }
   };
+}
+
+/**
+ * `--preflight`: every row checked and drawn by the server's preflight (nothing charged, stored or
+ * rendered), one line each on stdout, then a summary. Exit 0 when every row would render, else 1.
+ */
+async function preflightRows(
+  pictor: Pictor,
+  rows: InputRow[],
+  flags: BatchFlags,
+  slots: Map<string, string>,
+): Promise<number> {
+  const lines: { line: number; text: string; valid: boolean; cost: number }[] = [];
+  const toCheck: { row: InputRow; body: BatchRow }[] = [];
+  for (const row of rows) {
+    const built = rowBody(row, flags.template, slots, flags.nameColumn);
+    if ("error" in built) lines.push({ line: row.line, text: built.error, valid: false, cost: 0 });
+    else toCheck.push({ row, body: built.body });
+  }
+  const { chunks, oversized } = planChunks(toCheck, (c) => c.body, flags.chunk, BATCH_BODY_LIMIT);
+  for (const { item } of oversized) {
+    lines.push({
+      line: item.row.line,
+      text: "payload_too_large: this row alone is over a batch request's size",
+      valid: false,
+      cost: 0,
+    });
+  }
+  for (const chunk of chunks) {
+    const report = await pictor.renders.preflightBatch({ renders: chunk.map((c) => c.body) });
+    for (const row of report.renders) {
+      const sent = chunk[row.index];
+      if (!sent) continue;
+      if (!row.valid || row.error) {
+        lines.push({
+          line: sent.row.line,
+          text: `${row.error?.code}: ${row.error?.message}`,
+          valid: false,
+          cost: 0,
+        });
+        continue;
+      }
+      const findings = row.layers.flatMap((layer) =>
+        layer.findings.map((f) => `${layer.layer}: ${findingText(f)}`),
+      );
+      const defaults =
+        row.slots_defaulted.length > 0 ? [`defaults used: ${row.slots_defaulted.join(", ")}`] : [];
+      const cost = row.cost ?? 0;
+      lines.push({
+        line: sent.row.line,
+        text: [`ok, ${cost} credit${cost === 1 ? "" : "s"}`, ...findings, ...defaults].join("; "),
+        valid: true,
+        cost,
+      });
+    }
+  }
+  lines.sort((a, b) => a.line - b.line);
+  for (const l of lines) process.stdout.write(`row ${l.line}: ${l.text}\n`);
+  const valid = lines.filter((l) => l.valid);
+  const credits = valid.reduce((sum, l) => sum + l.cost, 0);
+  process.stdout.write(
+    `preflight: ${valid.length} of ${lines.length} rows would render for ${credits} credits; ${lines.length - valid.length} would be refused. Nothing was rendered or charged.\n`,
+  );
+  return valid.length === lines.length ? 0 : EXIT_FAILED;
+}
+
+function findingText(f: {
+  code: string;
+  from_px?: number;
+  to_px?: number;
+  lines?: number;
+  family?: string;
+  characters?: string[];
+  factor?: number;
+}): string {
+  switch (f.code) {
+    case "text_shrunk":
+      return `text shrunk from ${f.from_px} px to ${f.to_px} px`;
+    case "text_truncated":
+      return `text cut after ${f.lines} line${f.lines === 1 ? "" : "s"}`;
+    case "glyph_fallback":
+      return `${f.family} lacks ${(f.characters ?? []).join(" ")} (fallback fonts drew them)`;
+    case "unknown_font":
+      return `font ${f.family} is not in the font set (fallback fonts drew the text)`;
+    case "image_upscaled":
+      return `image enlarged ${f.factor ?? "more than 1.5"}x`;
+    default:
+      return f.code;
+  }
 }

@@ -81,6 +81,7 @@ describe.each(["stdio", "http"] as const)("MCP over %s", (transport) => {
       "get_balance",
       "get_render",
       "list_templates",
+      "preflight_render",
       "render",
       "render_batch",
       "search_assets",
@@ -158,6 +159,14 @@ describe.each(["stdio", "http"] as const)("MCP over %s", (transport) => {
     expect(textOf(badScale)).toMatch(/^invalid_scale: /);
     const noId = await call(client, "get_render", {});
     expect(textOf(noId)).toMatch(/^invalid_request: id: /);
+    expect(await balanceOf(t, owner.key)).toBe(before);
+  });
+
+  it("preflights a render for free", async () => {
+    const before = await balanceOf(t, owner.key);
+    const result = await call(client, "preflight_render", { template: "test-card", modifications, scale: 2 });
+    expect(result.isError).toBeFalsy();
+    expect(JSON.parse(textOf(result))).toMatchObject({ valid: true, cost: 4, measured: true });
     expect(await balanceOf(t, owner.key)).toBe(before);
   });
 

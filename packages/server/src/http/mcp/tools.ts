@@ -99,6 +99,16 @@ export const PICTOR_TOOLS: readonly PictorTool[] = [
     },
   },
   {
+    name: "preflight_render",
+    title: "Preflight a render",
+    description:
+      "Checks a render without charging, storing or returning an image: valid or the exact error a render would get, its cost in credits, and per layer what drawing it reports (text shrunk from/to px, truncated after N lines, glyphs that fell back, unknown fonts, images enlarged more than 1.5x with the factor) and the slots that used their defaults. Same fields as render.",
+    inputSchema: T.Object(renderProperties, { additionalProperties: false }),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+    run: async (api, args) =>
+      answer(await api.call({ method: "POST", path: "/v1/renders/preflight", json: args })),
+  },
+  {
     name: "render_batch",
     title: "Render a batch",
     description:
