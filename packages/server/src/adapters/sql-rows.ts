@@ -47,6 +47,7 @@ export const renderFromRow = (r: Row, d: ColumnDecoding): RenderRecord => ({
   assetId: (r.asset_id as string | null) ?? null,
   createdAt: d.time(r.created_at),
   completedAt: d.timeOrNull(r.completed_at),
+  ...(r.request_id ? { requestId: String(r.request_id) } : {}),
 });
 
 /** Renders with their refund (at most one per render: a ledger uniqueness rule). */
@@ -72,7 +73,7 @@ export const batchIdByIdempotencyKey = (style: "?" | "$"): string =>
 /** A newly accepted render: columns and values in the same order. */
 export const RENDER_INSERT_COLUMNS = `id, account_id, template_id, template_key, template_version, frame, scale,
   format, quality, width, height, slot_values, metadata, tags, webhook_url, status, credits_charged, created_at,
-  idempotency_key, frames, dpi`;
+  idempotency_key, frames, dpi, request_id`;
 /** `INSERT INTO renders …` with the placeholders of each dialect. */
 export const renderInsert = (style: "?" | "$"): string =>
   `INSERT INTO renders (${RENDER_INSERT_COLUMNS}) VALUES (${placeholders(RENDER_INSERT_COLUMNS.split(",").length, style)})`;
@@ -98,6 +99,7 @@ export const renderInsertValues = (r: RenderRecord): unknown[] => [
   r.idempotencyKey ?? null,
   r.frames === null ? null : JSON.stringify(r.frames),
   r.dpi,
+  r.requestId ?? null,
 ];
 
 export const assetFromRow = (r: Row, d: ColumnDecoding): AssetRecord => ({
@@ -228,6 +230,7 @@ export const deliveryFromRow = (row: Row): ClaimedDelivery => ({
   schedule_attempts: Number(row.schedule_attempts),
   claim_token: String(row.claim_token),
   lease_until: Number(row.lease_until),
+  ...(row.request_id ? { request_id: String(row.request_id) } : {}),
 });
 
 export const deliveryAttemptFromRow = (row: Row): DeliveryAttemptRecord => ({

@@ -53,6 +53,8 @@ export interface SubmitOptions {
   version?: number;
   /** How it was asked for, when not by POST /v1/renders (wait or async): for the metrics. */
   mode?: RenderMode;
+  /** The X-Request-Id of the request asking for it: kept with the render, sent with its callback. */
+  requestId?: string;
 }
 
 /**
@@ -72,7 +74,7 @@ export interface RenderService {
   submitBatch(
     accountId: string,
     batch: BatchRequest,
-    options: { idempotencyKey?: string; resume?: BatchRecord },
+    options: { idempotencyKey?: string; resume?: BatchRecord; requestId?: string },
   ): Promise<Result<{ batch: BatchRecord; outcomes: BatchRowOutcome[] }>>;
   /**
    * Everything a render of this request would go through before drawing (validation, cost, assets,
@@ -122,6 +124,7 @@ export function createRenderService(deps: RenderServiceDeps): RenderService {
       const prepared = await prepareRender(deps, accountId, request, {
         ...(options.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
         ...(options.version !== undefined ? { version: options.version } : {}),
+        ...(options.requestId !== undefined ? { requestId: options.requestId } : {}),
       });
       if (!prepared.ok) return prepared;
       return dispatch(prepared.value, options.waiting, options.mode ?? (options.waiting ? "wait" : "async"));
@@ -181,7 +184,7 @@ async function acceptBatch(
   dispatch: (render: RenderRecord, waiting: boolean, mode: RenderMode) => Promise<Result<RenderRecord>>,
   accountId: string,
   batch: BatchRequest,
-  options: { idempotencyKey?: string; resume?: BatchRecord },
+  options: { idempotencyKey?: string; resume?: BatchRecord; requestId?: string },
 ): Promise<{ batch: BatchRecord; outcomes: BatchRowOutcome[] }> {
   const rowDeps = { ...deps, ...memoizedLookups(deps) };
   const { resume } = options;
@@ -213,12 +216,10 @@ async function acceptBatch(
     request: RenderRequest,
     idempotencyKey?: string,
   ): Promise<BatchRowOutcome> => {
-    const prepared = await prepareRender(
-      rowDeps,
-      accountId,
-      request,
-      idempotencyKey ? { idempotencyKey } : {},
-    );
+    const prepared = await prepareRender(rowDeps, accountId, request, {
+      ...(idempotencyKey ? { idempotencyKey } : {}),
+      ...(options.requestId ? { requestId: options.requestId } : {}),
+    });
     let accepted: Result<RenderRecord> = prepared;
     if (prepared.ok) {
       // Recorded before the charge, so a crash between the two leaves the charged render reachable.

@@ -143,6 +143,8 @@ export async function prepareRender(
     idempotencyKey?: string;
     /** A published version to render instead of the latest (on-demand image URLs pin one with `v`). */
     version?: number;
+    /** The X-Request-Id of the request asking for it: kept with the render and sent with its callback. */
+    requestId?: string;
   } = {},
 ): Promise<Result<RenderRecord>> {
   const scale = req.scale === undefined ? 1 : req.scale;
@@ -244,6 +246,7 @@ export async function prepareRender(
     tags: req.tags ?? [],
     webhookUrl: req.webhook_url ?? null,
     idempotencyKey: options.idempotencyKey ?? null,
+    ...(options.requestId ? { requestId: options.requestId } : {}),
     status: "queued",
     // scale² per image, and per page of a PDF.
     creditsCharged: creditCost(scale) * frames.value.length,

@@ -164,6 +164,8 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
           // Attempt time in unix seconds; not covered by the signature (which must stay identical
           // across retries), so receivers deduplicate on the signed body's event_id.
           "x-service-timestamp": String(Math.floor(at / 1000)),
+          // The request that created the render, as its answer's X-Request-Id said (not signed).
+          ...(event.request_id ? { "x-request-id": event.request_id } : {}),
         },
         body: event.body,
         followRedirects: false,

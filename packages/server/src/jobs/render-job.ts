@@ -241,5 +241,12 @@ async function completionCallback(
     warnings,
     completed_at: completedAt,
   });
-  return { ...event, account_id: render.accountId, render_id: render.id, url, created_at: completedAt };
+  return {
+    ...event,
+    account_id: render.accountId,
+    render_id: render.id,
+    url,
+    created_at: completedAt,
+    ...(render.requestId ? { request_id: render.requestId } : {}),
+  };
 }

@@ -39,6 +39,8 @@ export interface RenderRecord {
    * first attempt died after acceptance find this render (`findByIdempotencyKey`).
    */
   idempotencyKey?: string | null;
+  /** The X-Request-Id of the request that created it; its callback carries it. Absent: none known. */
+  requestId?: string | null;
   status: RenderStatus;
   creditsCharged: number;
   creditsRefunded: number;

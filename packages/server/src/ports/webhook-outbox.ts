@@ -15,6 +15,8 @@ export interface OutboxEventInput {
    */
   signature?: string | null;
   created_at: number;
+  /** The X-Request-Id of the request that created the render: sent as that header. */
+  request_id?: string | null;
 }
 
 export type OutboxState = "pending" | "delivered" | "failed";
@@ -32,6 +34,8 @@ export interface ClaimedDelivery {
   /** Proves the claim is still this deliverer's when it records the outcome. */
   claim_token: string;
   lease_until: number;
+  /** The X-Request-Id of the request that created the render; absent when none was kept. */
+  request_id?: string;
 }
 
 export interface DeliveryAttemptInput {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/main/running-server.ts";
 import { api } from "../api/support.ts";
+import { startReceiver, type TestReceiver } from "../webhooks/support/receiver.ts";
 import { type CapturedLog, scrape, startHeldImage, startLoggedServer, untilStatus } from "./support.ts";
 
 // The operational endpoints of the embedded default (SQLite, files, one process): health, readiness,
@@ -14,18 +15,23 @@ describe("operations on the embedded default", () => {
   let apiKey: string;
   let log: CapturedLog;
   let images: Awaited<ReturnType<typeof startHeldImage>>;
+  let receiver: TestReceiver;
 
   beforeAll(async () => {
     images = await startHeldImage();
+    const secrets: string[] = [];
+    receiver = await startReceiver(secrets);
     ({ server, apiKey, log } = await startLoggedServer(dir, {
-      PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${images.port}`,
-      PICTOR_RATE_LIMIT_BURST: "5",
+      PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${images.port},127.0.0.1:${receiver.port}`,
+      PICTOR_RATE_LIMIT_BURST: "20",
       PICTOR_RATE_LIMIT_PER_SECOND: "0.1",
     }));
+    secrets.push((await api(server, "GET", "/v1/webhook-secret", { key: apiKey })).body.secret);
   });
   afterAll(async () => {
     await server?.close();
     await images?.close();
+    await receiver?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -37,7 +43,7 @@ describe("operations on the embedded default", () => {
       checks: { database: "ok", object_store: "ok", render_threads: "ok" },
     });
     const linesBefore = log.lines().length;
-    // Far past the rate limit's burst of 5.
+    // Far past the rate limit's burst of 20.
     for (let i = 0; i < 30; i++) {
       const res = await fetch(`${server.url}/${i % 2 ? "readyz" : "healthz"}`);
       expect(res.status).toBe(200);
@@ -131,6 +137,23 @@ describe("operations on the embedded default", () => {
     expect(of(renderId)).toHaveLength(1);
     expect(of(renderId)[0]).toMatchObject({ res: { statusCode: 202 }, render_id: render.body.id });
     expect(log.text()).not.toContain(apiKey);
+  });
+
+  it("sends the request id with the render's callback, as X-Request-Id", async () => {
+    const given = "ticket-7f3a-callback";
+    const res = await api(server, "POST", "/v1/renders", {
+      key: apiKey,
+      headers: { "x-request-id": given },
+      body: { template: "tiny", modifications: [], webhook_url: receiver.url("/hook") },
+    });
+    expect(res.status).toBe(202);
+    expect(res.headers.get("x-request-id")).toBe(given);
+    const callback = await receiver.waitForRequest(1);
+    expect(callback.headers["x-request-id"]).toBe(given);
+    expect(callback.verifiedByClient).toBe(true);
+    expect(JSON.parse(callback.rawBody.toString("utf8"))).toMatchObject({ id: res.body.id });
+    const line = log.lines().find((l) => l.reqId === given);
+    expect(line).toMatchObject({ render_id: res.body.id, res: { statusCode: 202 } });
   });
 });
 

@@ -329,6 +329,12 @@ export const MIGRATIONS: readonly string[] = [
   );
   ALTER TABLE webhook_events ADD COLUMN claimed_by text;
   `,
+  // 16, mirrors SQLite migration 13: the X-Request-Id of the request that created a render, and its
+  // callback's (sent as that header).
+  `
+  ALTER TABLE renders ADD COLUMN request_id text;
+  ALTER TABLE webhook_events ADD COLUMN request_id text;
+  `,
 ];
 
 // Any constant works; it only has to be the same in every process migrating this database.

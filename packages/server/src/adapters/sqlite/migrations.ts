@@ -269,6 +269,12 @@ export const MIGRATIONS: readonly SqliteMigration[] = [
   ) STRICT;
   ALTER TABLE webhook_events ADD COLUMN claimed_by TEXT;
   `,
+  // 13: the X-Request-Id of the request that created a render, and its callback's (sent as that
+  // header), so a support ticket quoting either leads to the API's log line.
+  `
+  ALTER TABLE renders ADD COLUMN request_id TEXT;
+  ALTER TABLE webhook_events ADD COLUMN request_id TEXT;
+  `,
 ];
 
 /**

@@ -90,6 +90,7 @@ export function registerBatchCreate(app: App, deps: AppDeps): void {
             renders: body.renders.map(checkBatchRow),
           },
           {
+            requestId: request.id,
             ...(typeof key === "string" ? { idempotencyKey: key } : {}),
             ...(resume ? { resume } : {}),
           },

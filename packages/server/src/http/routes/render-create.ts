@@ -119,6 +119,7 @@ async function accept(
   return orThrow(
     await deps.renderService.submit(request.accountId, body, {
       waiting,
+      requestId: request.id,
       ...(typeof key === "string" ? { idempotencyKey: key } : {}),
     }),
   );
