@@ -12,6 +12,7 @@ export {
   migrateDocument,
   migrations,
 } from "./document/migrate.ts";
+export { ITEM_PREFIX, Repeat, type RepeatT } from "./document/repeat.ts";
 export { parseRichText, plainTextOf, type RichRun, type RichTextResult } from "./document/rich-text.ts";
 export * from "./document/schema.ts";
 export {
@@ -22,6 +23,7 @@ export {
 } from "./document/validate.ts";
 export { BINDABLE_PROPERTIES, MAX_GROUP_DEPTH } from "./document/validate-semantics.ts";
 export { MAX_JSON_DEPTH as MAX_DOCUMENT_JSON_DEPTH } from "./document/validate-structure.ts";
+export { LocaleTag, ValueFormat, type ValueFormatT } from "./document/value-format.ts";
 export {
   MAX_TEXT_LENGTH,
   type SlotValueError,
@@ -29,6 +31,8 @@ export {
   type SlotValuesResult,
   validateSlotValues,
 } from "./document/values.ts";
+export { formatDate, formatNumber } from "./format/format-value.ts";
+export { FORMAT_LOCALES } from "./format/locales.ts";
 export { checkRenderValues } from "./render/check-values.ts";
 export {
   CANVASKIT_HEAP_BASE_BYTES,

@@ -1,4 +1,5 @@
 import type { SlotT } from "../engine/engine-types.ts";
+import { useRepeatList } from "./repeat-item.ts";
 
 interface Props {
   prop: string;
@@ -10,10 +11,19 @@ interface Props {
   onChange(bind: Record<string, string> | undefined): void;
 }
 
-/** Binds one layer property to a slot of the matching type (or unbinds it). */
+/** A text property also shows a number or date (through the text layer's format). */
+const fits = (expected: SlotT["type"], actual: SlotT["type"]) =>
+  actual === expected || (expected === "text" && (actual === "number" || actual === "date"));
+
+/**
+ * Binds one layer property to a slot of the matching type (or unbinds it); inside a repeating stack,
+ * to a field of the repeated item (`item.<field>`) too.
+ */
 export function BindSelect({ prop, label, type, slots, bind, onChange }: Props) {
   const current = bind?.[prop] ?? "";
-  const candidates = slots.filter((s) => s.type === type);
+  const list = useRepeatList();
+  const fields = (list?.fields ?? []).filter((f) => fits(type, f.type)).map((f) => `item.${f.name}`);
+  const candidates = slots.filter((s) => fits(type, s.type));
   return (
     <label className="bind" title={`Bind ${prop} to a ${type} slot`}>
       <span aria-hidden="true">⚯</span>
@@ -29,7 +39,12 @@ export function BindSelect({ prop, label, type, slots, bind, onChange }: Props) 
           onChange(Object.keys(next).length > 0 ? next : undefined);
         }}
       >
-        <option value="">{candidates.length === 0 ? `no ${type} slot` : "not bound"}</option>
+        <option value="">{candidates.length + fields.length === 0 ? `no ${type} slot` : "not bound"}</option>
+        {fields.map((field) => (
+          <option key={field} value={field}>
+            {field}
+          </option>
+        ))}
         {candidates.map((s) => (
           <option key={s.name} value={s.name}>
             {s.name}

@@ -1,7 +1,9 @@
 import type { StackLayerT } from "@pictor/engine";
 import { CheckField, NumberField, SelectField } from "../controls/fields.tsx";
 import { FillStrokeFields } from "../controls/paint/fill-stroke.tsx";
+import { stripUndefined } from "../model/doc-ops.ts";
 import { PaddingField } from "./padding-field.tsx";
+import { RepeatFields } from "./repeat-fields.tsx";
 import { defineLayerForm, type LayerFormProps } from "./types.ts";
 
 const ALIGNS = ["start", "center", "end", "stretch"] as const;
@@ -90,6 +92,11 @@ function StackForm({ doc, layer, onLayer }: LayerFormProps<StackLayerT>) {
         }
         min={0}
         onChange={(v) => set({ corner_radius: v === undefined || v === 0 ? undefined : v }, "radius")}
+      />
+      <RepeatFields
+        doc={doc}
+        layer={layer}
+        onRepeat={(repeat) => set({ repeat: repeat && stripUndefined(repeat) }, "repeat")}
       />
     </section>
   );

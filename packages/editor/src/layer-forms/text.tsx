@@ -7,6 +7,7 @@ import { PaintEditor } from "../controls/paint/paint.tsx";
 import { StrokeEditor } from "../controls/paint/stroke.tsx";
 import { HighlightEditor } from "../controls/paint/text-highlight.tsx";
 import { defineLayerForm, type LayerFormProps, withRebind } from "./types.ts";
+import { ValueFormatFields } from "./value-format-fields.tsx";
 
 function TextForm({ doc, layer, onLayer }: LayerFormProps<TextLayerT>) {
   const { families, reload } = useFontFamilies();
@@ -28,6 +29,7 @@ function TextForm({ doc, layer, onLayer }: LayerFormProps<TextLayerT>) {
         onChange={(text) => set({ text }, "text")}
       />
       <BindSelect prop="text" type="text" slots={doc.slots} bind={layer.bind} onChange={onBind} />
+      <ValueFormatFields doc={doc} layer={layer} onFormat={(format) => set({ format }, "format")} />
       <FontPicker
         value={layer.font.family}
         families={families.length ? families : [{ family: layer.font.family, faces: [] }]}

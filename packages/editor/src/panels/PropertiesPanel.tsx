@@ -3,11 +3,13 @@ import { NumberField, TextField } from "../controls/fields.tsx";
 import { PaletteEditor } from "../controls/paint/brand-palette.tsx";
 import { PaintEditor } from "../controls/paint/paint.tsx";
 import { colorsUsedIn, SwatchesContext } from "../controls/paint/palette.tsx";
+import { RepeatItemContext } from "../controls/repeat-item.ts";
 import type { FrameT, Layer, TemplateDocumentT } from "../engine/engine-types.ts";
 import { CommonForm, EffectsForm } from "../layer-forms/common.tsx";
 import { formOf } from "../layer-forms/registry.ts";
 import type { KindInfo } from "../layer-forms/types.ts";
 import { childLayers } from "../model/layer-tree.ts";
+import { repeatListOf } from "../model/repeat-scope.ts";
 
 /** The list (frame's or group's) holding the layer. */
 function siblingsOf(layers: readonly Layer[], id: string): readonly Layer[] {
@@ -152,7 +154,9 @@ function PanelBody({
   return (
     <div className="props" data-layer-type={layer.type}>
       <CommonForm layer={layer} label={form.label(layer)} onLayer={onLayer} />
-      <form.Form doc={doc} layer={layer} onLayer={onLayer} kinds={kinds} />
+      <RepeatItemContext.Provider value={repeatListOf(doc, frame.layers, layer.id)}>
+        <form.Form doc={doc} layer={layer} onLayer={onLayer} kinds={kinds} />
+      </RepeatItemContext.Provider>
       <EffectsForm
         doc={doc}
         layer={layer}

@@ -1,6 +1,7 @@
 import { CheckField, ColorField, NumberField, TextField } from "../controls/fields.tsx";
 import type { SlotT, TemplateDocumentT } from "../engine/engine-types.ts";
 import { renameBindings, stripUndefined, uniqueSlotName } from "../model/doc-ops.ts";
+import { DateSlotFields, ListSlotFields, NumberSlotFields } from "./data-slot-fields.tsx";
 
 interface Props {
   doc: TemplateDocumentT;
@@ -9,7 +10,7 @@ interface Props {
 
 const SLOT_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
-/** The template's inputs: text, image and colour slots that layer properties bind to. */
+/** The template's inputs: text, image, colour, number, date and list slots that layer properties bind to. */
 export function SlotsPanel({ doc, onDoc }: Props) {
   function add(type: SlotT["type"]) {
     const name = uniqueSlotName(doc, type === "color" ? "colour" : type);
@@ -68,6 +69,18 @@ export function SlotsPanel({ doc, onDoc }: Props) {
           >
             + Colour
           </button>
+          {(["number", "date", "list"] as const).map((type) => (
+            <button
+              key={type}
+              type="button"
+              className="btn small"
+              data-testid={`add-slot-${type}`}
+              onClick={() => add(type)}
+            >
+              + {type[0]?.toUpperCase()}
+              {type.slice(1)}
+            </button>
+          ))}
         </div>
       </section>
       {doc.slots.map((s, i) => (
@@ -125,6 +138,11 @@ export function SlotsPanel({ doc, onDoc }: Props) {
               />
             </>
           )}
+          {s.type === "number" && (
+            <NumberSlotFields slot={s} onUpdate={(patch, key) => update(i, patch, key)} />
+          )}
+          {s.type === "date" && <DateSlotFields slot={s} onUpdate={(patch, key) => update(i, patch, key)} />}
+          {s.type === "list" && <ListSlotFields slot={s} onUpdate={(patch, key) => update(i, patch, key)} />}
           {s.type === "color" && (
             <ColorField
               label="Default"
