@@ -1,0 +1,82 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { api } from "../api/support.ts";
+import { tinyTemplate } from "../callbacks/support.ts";
+import { exited, scratchForPictor, spawnServe } from "../cli/serve-process.ts";
+import { scrape, startHeldImage, untilStatus } from "./support.ts";
+
+// SIGTERM on `pictor serve` (embedded default) while callers wait for renders, one of them held
+// mid-render and others behind it: /readyz answers 503 at once and requests are still taken for the
+// drain delay; then every waiting caller gets its answer (the render, or 202 with its URL) and the
+// process exits 0. The time from SIGTERM to exit is printed (and logged as "stopped"), not asserted.
+const { dir, children } = scratchForPictor("pictor-shutdown-");
+
+it("answers every waiting caller and exits after SIGTERM, /readyz 503 during the drain delay", async () => {
+  const images = await startHeldImage();
+  const data = join(dir, "data");
+  mkdirSync(data);
+  try {
+    const server = await spawnServe(
+      data,
+      {
+        ...process.env,
+        PICTOR_LOG_LEVEL: "info",
+        PICTOR_DRAIN_DELAY_SECONDS: "1",
+        PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${images.port}`,
+        PICTOR_EXAMPLES_DIR: join(dir, "no-examples"),
+      },
+      children,
+    );
+    const key = /API key \(shown only now, store it\): (sk_live_\S+)/.exec(server.stdout())?.[1] as string;
+    expect(
+      (await api(server, "POST", "/v1/templates", { key, body: { document: tinyTemplate(), publish: true } }))
+        .status,
+    ).toBe(201);
+    await untilStatus(`${server.url}/readyz`, 200);
+    const held = api(server, "POST", "/v1/renders", {
+      key,
+      body: { template: "tiny", modifications: [{ name: "photo", image_url: images.url }], wait: 60 },
+    });
+    await images.requested;
+    const behind = Array.from({ length: 4 }, (_, i) =>
+      api(server, "POST", "/v1/renders", {
+        key,
+        body: { template: "tiny", modifications: [{ name: "title", text: `behind ${i}` }], wait: 60 },
+      }),
+    );
+    // All five are accepted (charged; four queued behind the held one) before the stop.
+    const deadline = Date.now() + 30_000;
+    while ((await scrape(server.url)).get('pictor_renders_accepted_total{format="png",mode="wait"}') !== 5) {
+      if (Date.now() > deadline) throw new Error("the renders were not all accepted");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const sigterm = performance.now();
+    server.child.kill("SIGTERM");
+    const draining = await untilStatus(`${server.url}/readyz`, 503);
+    expect(await draining.json()).toMatchObject({ status: "draining" });
+    images.release();
+    const answers = await Promise.all([held, ...behind]);
+    const { code } = await exited(server.child);
+    const seconds = (performance.now() - sigterm) / 1000;
+    expect(code).toBe(0);
+    for (const res of answers) {
+      expect([200, 202], JSON.stringify(res.body)).toContain(res.status);
+      if (res.status === 200) expect(res.body.status).toBe("completed");
+      else expect(res.headers.get("location")).toBe(`/v1/renders/${res.body.id}`);
+    }
+    expect(answers[0]?.status).toBe(200);
+    const stopped = server
+      .stderr()
+      .split("\n")
+      .filter((line) => line.includes('"msg":"stopped"'))
+      .map((line) => JSON.parse(line) as { duration_ms: number });
+    expect(stopped).toHaveLength(1);
+    console.log(
+      `SIGTERM to exit: ${seconds.toFixed(2)} s (drain delay 1 s; "stopped" logged after ${stopped[0]?.duration_ms} ms); answers ${answers.map((r) => r.status).join(", ")}`,
+    );
+  } finally {
+    images.release();
+    await images.close();
+  }
+});
