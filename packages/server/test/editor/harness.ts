@@ -120,19 +120,25 @@ export function apiClient(url: string, key: string) {
 
 export interface DocumentLike {
   key: string;
-  slots: { name: string; type: "text" | "image" | "color" }[];
+  slots: { name: string; type: "text" | "image" | "color" | "number" | "date" | "list" }[];
   frames: { name: string; width: number; height: number }[];
-  sample?: Record<string, string>;
+  sample?: Record<string, SlotSample>;
 }
 
+/** A slot's value as a document's sample holds it: text, a number, or list items. */
+export type SlotSample = string | number | Record<string, string | number>[];
+
 /** Slot values as the API's modifications (what a `curl` caller sends). */
-export function modificationsOf(doc: DocumentLike, values: Record<string, string>) {
+export function modificationsOf(doc: DocumentLike, values: Record<string, SlotSample>) {
   return doc.slots
     .filter((s) => values[s.name] !== undefined)
     .map((s) => {
-      const value = values[s.name] as string;
+      const value = values[s.name] as SlotSample;
+      if (s.type === "number") return { name: s.name, number: value };
+      if (s.type === "list") return { name: s.name, items: value };
+      if (s.type === "date") return { name: s.name, date: value };
       if (s.type === "text") return { name: s.name, text: value };
-      if (s.type === "image") return { name: s.name, image_url: value.replace(/^asset:\/\//, "") };
+      if (s.type === "image") return { name: s.name, image_url: String(value).replace(/^asset:\/\//, "") };
       return { name: s.name, color: value };
     });
 }
@@ -177,7 +183,7 @@ export interface EditorPixels {
 export async function editorPixels(
   page: Page,
   frame: string,
-  values: Record<string, string>,
+  values: Record<string, SlotSample>,
   scale: number,
 ): Promise<EditorPixels> {
   return page.evaluate(
