@@ -33,6 +33,7 @@ import { registerImageUrl } from "./routes/image-url.ts";
 import { registerKeysCreate } from "./routes/keys-create.ts";
 import { registerKeysList } from "./routes/keys-list.ts";
 import { registerKeysRevoke } from "./routes/keys-revoke.ts";
+import { registerLlmsTxt } from "./routes/llms-txt.ts";
 import { registerMcp } from "./routes/mcp.ts";
 import { registerOutputFile } from "./routes/output-file.ts";
 import { registerRenderCreate } from "./routes/render-create.ts";
@@ -193,6 +194,7 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
   }
   if (options.operations) registerOperations(app, options.operations);
   registerMcp(app);
+  registerLlmsTxt(app, deps);
   registerStaticEditor(app);
   return app;
 }
