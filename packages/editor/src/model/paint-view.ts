@@ -9,6 +9,7 @@ export interface GradientLike {
   angle?: number;
   center?: { x: number; y: number };
   radius?: number;
+  shape?: string;
   stops?: readonly { offset: number; color: string }[];
   pattern?: string;
   color?: string;
@@ -42,7 +43,7 @@ export function cssPaint(paint: PaintValue): string {
   if (stops === "") return "transparent";
   if (paint.type === "radial") {
     const c = paint.center ?? { x: 0.5, y: 0.5 };
-    return `radial-gradient(circle at ${c.x * 100}% ${c.y * 100}%, ${stops})`;
+    return `radial-gradient(${paint.shape === "ellipse" ? "ellipse" : "circle"} at ${c.x * 100}% ${c.y * 100}%, ${stops})`;
   }
   return `linear-gradient(${paint.angle ?? 180}deg, ${stops})`;
 }

@@ -58,7 +58,7 @@ export const LinearGradient = T.Object(
 /**
  * Radial gradient. `center` is a point of the box in fractions (0..1 on each axis, default the
  * centre); `radius` is a fraction of the larger side of the box (default 0.5: reaches the edges of a
- * square box).
+ * square box), or with `shape: "ellipse"` of each side.
  */
 export const RadialGradient = T.Object(
   {
@@ -70,6 +70,12 @@ export const RadialGradient = T.Object(
       ),
     ),
     radius: T.Optional(T.Number({ exclusiveMinimum: 0, maximum: 10, default: 0.5 })),
+    /**
+     * `circle` (the default): `radius` is a fraction of the box's larger side. `ellipse` (document
+     * v3): fitted to the box as CSS draws it, `radius` a fraction of the width across and of the
+     * height down (0.5 reaches all four edges from the centre).
+     */
+    shape: T.Optional(T.Union([T.Literal("circle"), T.Literal("ellipse")], { default: "circle" })),
     stops: Stops,
   },
   { additionalProperties: false },
@@ -143,6 +149,24 @@ export const BLEND_MODES = [
 export const BlendMode = T.Union(BLEND_MODES.map((mode) => T.Literal(mode)));
 
 /**
+ * Soft masks (document v3): the layer shows as much as the mask source is opaque at each point, as
+ * CSS `mask-image` does. The source is a gradient over the layer's box (its stops' alpha counts,
+ * their colours do not: a photo fading to transparent), turning with the layer, or another layer
+ * beside it (the same frame or group; any kind: an image's or a text's alpha) where that layer is
+ * drawn, usually hidden with `visible: false`; its own opacity, effects and mask play no part.
+ */
+const AlphaMasks = [
+  T.Object(
+    { type: T.Literal("alpha"), gradient: T.Union([LinearGradient, RadialGradient]) },
+    { additionalProperties: false },
+  ),
+  T.Object(
+    { type: T.Literal("alpha"), layer: T.String({ minLength: 1, maxLength: 64 }) },
+    { additionalProperties: false },
+  ),
+];
+
+/**
  * Clips the layer (and its effects' source) to a shape in the layer's box: a circle (the largest one
  * centred in the box), an ellipse filling the box, a rounded rectangle, or the outline of another layer
  * beside it, in the same frame or group (a shape, polygon, star or path layer, by id; usually hidden
@@ -157,6 +181,7 @@ export const Mask = T.Union([
     { additionalProperties: false },
   ),
   T.Object({ layer: T.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+  ...AlphaMasks,
 ]);
 
 /**
@@ -248,6 +273,12 @@ export const PATTERN_BACKGROUND = "#00000000";
 export type DropShadowT = Static<typeof DropShadow>;
 export type BlendModeT = Static<typeof BlendMode>;
 export type MaskT = Static<typeof Mask>;
+export type AlphaMaskT = Extract<MaskT, { type: "alpha" }>;
+
+/** Whether a mask is a soft (alpha) mask rather than an outline to clip to. */
+export function isAlphaMask(mask: MaskT | undefined): mask is AlphaMaskT {
+  return mask !== undefined && "type" in mask;
+}
 export type VisibleWhenT = Static<typeof VisibleWhen>;
 export type SizingT = Static<typeof Sizing>;
 export type LayoutT = Static<typeof Layout>;

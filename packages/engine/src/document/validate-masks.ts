@@ -1,3 +1,4 @@
+import { isAlphaMask } from "./common.ts";
 import type { LayerBase } from "./layers/kind.ts";
 import { definitionOf, LAYER_DEFINITIONS } from "./layers/registry.ts";
 import type { Layer } from "./schema.ts";
@@ -22,6 +23,7 @@ export function maskErrors(
 ): ValidationError[] {
   const mask = layer.mask;
   if (mask === undefined || !("layer" in mask)) return [];
+  const soft = isAlphaMask(mask);
   const path = `${layerPath}.mask.layer`;
   const name = mask.layer;
   if (name === layer.id) return [{ path, message: "a layer cannot be its own mask" }];
@@ -43,7 +45,7 @@ export function maskErrors(
       },
     ];
   }
-  if (definitionOf(source).canMask !== true) {
+  if (!soft && definitionOf(source).canMask !== true) {
     return [
       {
         path,

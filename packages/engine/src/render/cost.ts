@@ -1,4 +1,5 @@
 import type { ImageRequest, SlotValues } from "../api.ts";
+import { isAlphaMask } from "../document/common.ts";
 import type { Layer, TemplateDocumentT } from "../document/schema.ts";
 import { Bindings } from "./bindings.ts";
 import { isDrawn } from "./drawn-layers.ts";
@@ -249,7 +250,9 @@ function drawCost(layer: Layer, kind: RenderKind, path: string, walk: Walk, arou
         ),
         walk.clip,
       );
-  const compositeBytes = (composited ? 4 : 0) * layerPixels;
+  // A soft mask: the layer's offscreen drawing, and a source layer's own (render/soft-mask.ts).
+  const softMask = isAlphaMask(layer.mask) ? ("layer" in layer.mask ? 8 : 4) : 0;
+  const compositeBytes = ((composited ? 4 : 0) + softMask) * layerPixels;
 
   const content = (inner: Walk): Drawn => {
     if (kind.children) return layersCost(kind.children(layer) as Layer[], path, inner);

@@ -2,7 +2,7 @@ import type { Canvas, CanvasKit, Paint } from "canvaskit-wasm";
 import type { GradientT as Gradient, PaintT } from "../document/common.ts";
 import { parseHexColor } from "./color.ts";
 import type { PaintContext } from "./context.ts";
-import { applyPaint, linearEnds, type PaintBox } from "./paint.ts";
+import { applyPaint, linearEnds, type PaintBox, radialGeometry } from "./paint.ts";
 
 /**
  * Fills the canvas's current clip with a gradient drawn as bands of solid colour, one device pixel
@@ -46,14 +46,19 @@ export function fillClipWithGradient(
     }
     canvas.restore();
   } else {
-    const center = gradient.center ?? { x: 0.5, y: 0.5 };
-    const cx = box.x + center.x * box.width;
-    const cy = box.y + center.y * box.height;
-    const radius = Math.max((gradient.radius ?? 0.5) * Math.max(box.width, box.height), 1e-3);
+    const { cx, cy, rx, ry } = radialGeometry(gradient, box);
+    // An ellipse is a circle of radius rx squeezed vertically about the centre.
+    const radius = rx;
+    const squeezed = rx !== ry;
+    if (squeezed) {
+      canvas.save();
+      canvas.scale(1, ry / rx);
+      canvas.translate(0, (cy * (rx - ry)) / ry);
+    }
     // Each ring is a disc minus the one inside it; the last reaches far out, where the last colour
     // continues. Every pixel is drawn once: two draws under the antialiased clip would blend twice.
     const far = Math.hypot(box.width, box.height) * 2 + radius * 2;
-    for (const ring of bands(ramp, Math.max(1, Math.ceil(radius * density)))) {
+    for (const ring of bands(ramp, Math.max(1, Math.ceil(Math.max(rx, ry) * density)))) {
       const builder = new ck.PathBuilder();
       if (ring.to === 1) builder.addRect(ck.LTRBRect(cx - far, cy - far, cx + far, cy + far));
       else builder.addCircle(cx, cy, ring.to * radius);
@@ -64,6 +69,7 @@ export function fillClipWithGradient(
       canvas.drawPath(ringPath, paint);
       ringPath.delete();
     }
+    if (squeezed) canvas.restore();
   }
   paint.setAntiAlias(true);
 }

@@ -10,7 +10,7 @@ import {
   rasterMatrix,
 } from "./device-space.ts";
 import { rampPixels } from "./gradient-bands.ts";
-import { linearEnds, type PaintBox } from "./paint.ts";
+import { linearEnds, type PaintBox, radialGeometry } from "./paint.ts";
 import { pixelImage, RasterSurface } from "./surface.ts";
 import type { GlyphPaint } from "./text-layout.ts";
 
@@ -107,6 +107,7 @@ function recolor(
   let kx = 0;
   let ky = 0;
   let radius = 1;
+  let stretch = 1;
   let steps: number;
   if (gradient.type === "linear") {
     const [start, end] = linearEnds(gradient.angle ?? 180, box);
@@ -118,11 +119,13 @@ function recolor(
     ky = dy / lengthSquared;
     steps = Math.max(1, Math.ceil(Math.sqrt(lengthSquared) * density));
   } else {
-    const center = gradient.center ?? { x: 0.5, y: 0.5 };
-    ox = box.x + center.x * box.width;
-    oy = box.y + center.y * box.height;
-    radius = Math.max((gradient.radius ?? 0.5) * Math.max(box.width, box.height), 1e-3);
-    steps = Math.max(1, Math.ceil(radius * density));
+    const { cx, cy, rx, ry } = radialGeometry(gradient, box);
+    ox = cx;
+    oy = cy;
+    radius = rx;
+    // An ellipse: distances down count rx / ry times (1 for a circle: the same arithmetic as before).
+    stretch = rx / ry;
+    steps = Math.max(1, Math.ceil(Math.max(rx, ry) * density));
   }
   const ramp = ramps.get(`${steps}|${JSON.stringify(gradient)}`, () => rampPixels(gradient, path, steps));
   const last = steps - 1;
@@ -141,13 +144,16 @@ function recolor(
     const row = y * width;
     const v = (rect.top + y + 0.5 - t.ty) / t.sy - oy;
     const rowSteps = v * ky * steps;
+    const vr = stretch === 1 ? v : v * stretch;
     let inked = false;
     for (let x = 0; x < width; x++) {
       const word = words[row + x] as number;
       if (word === 0) continue;
       inked = true;
       const u = us[x] as number;
-      const at = linear ? (columnSteps[x] as number) + rowSteps : (Math.sqrt(u * u + v * v) / radius) * steps;
+      const at = linear
+        ? (columnSteps[x] as number) + rowSteps
+        : (Math.sqrt(u * u + vr * vr) / radius) * steps;
       const step = at <= 0 ? 0 : at >= last ? last : Math.floor(at);
       const s = step * 4;
       const coverage = word >>> 24;

@@ -1,4 +1,5 @@
 import type { Canvas, Path } from "canvaskit-wasm";
+import { isAlphaMask } from "../document/common.ts";
 import type { Layer } from "../document/schema.ts";
 import { laidOut } from "./arrange.ts";
 import type { PaintContext } from "./context.ts";
@@ -10,6 +11,7 @@ import { maskOutline } from "./mask.ts";
 import type { RenderKind } from "./painters/painter.ts";
 import { kindOf } from "./painters/registry.ts";
 import { drawSilhouetteShadows, intersectOutline, type Silhouette } from "./shadows.ts";
+import { drawSoftMasked } from "./soft-mask.ts";
 import type { Underlays } from "./underlay.ts";
 
 /**
@@ -100,8 +102,13 @@ function drawLayer(
   }
   // The mask's outline, built once: it cuts the shadows' silhouette, clips the canvas (or the kind
   // folds it in) and is what kinds that draw along the edge follow.
-  const mask = layer.mask === undefined ? null : maskOutline(ck, layer, layer.mask, siblings, path);
-  const silhouette = castsSilhouette(ctx, layer, path, mask);
+  const softMask = isAlphaMask(layer.mask) ? layer.mask : null;
+  const mask =
+    layer.mask === undefined || isAlphaMask(layer.mask)
+      ? null
+      : maskOutline(ck, layer, layer.mask, siblings, path);
+  // A soft mask fades the layer: its shadows come from the faded pixels, not an outline.
+  const silhouette = softMask === null ? castsSilhouette(ctx, layer, path, mask) : null;
   const shadows = layer.shadows ?? [];
   // Without a silhouette, shadows come from the layer's pixels: blurred in JS when the canvas is
   // axis-aligned (render/pixel-shadows.ts), else Skia's drop-shadow filter.
@@ -130,7 +137,7 @@ function drawLayer(
   }
   try {
     if (fromPixels === null) {
-      drawContent(ctx, layer, kind, path, mask);
+      drawContent(ctx, layer, kind, path, mask, siblings);
     } else {
       const margin = kind.overhang?.(layer) ?? 1;
       const box = {
@@ -145,7 +152,7 @@ function drawLayer(
           canvas: offscreen,
           paintLayers: (layers, parentPath, paths) => paintLayers(inRaster, layers, parentPath, null, paths),
         };
-        drawContent(inRaster, layer, kind, path, mask);
+        drawContent(inRaster, layer, kind, path, mask, siblings);
       });
     }
   } finally {
@@ -161,7 +168,15 @@ function drawContent(
   kind: RenderKind,
   path: string,
   mask: Path | null,
+  siblings: readonly Layer[],
 ): void {
+  if (isAlphaMask(layer.mask)) {
+    const soft = layer.mask;
+    drawSoftMasked(ctx, layer, soft, path, siblings, () =>
+      drawContent(ctx, { ...layer, mask: undefined } as Layer, kind, path, null, siblings),
+    );
+    return;
+  }
   if (mask !== null && !kind.masksItself) ctx.canvas.clipPath(mask, ctx.ck.ClipOp.Intersect, true);
   const outerMask = ctx.mask;
   ctx.mask = mask;

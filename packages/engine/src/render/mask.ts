@@ -1,5 +1,5 @@
 import type { CanvasKit, Path } from "canvaskit-wasm";
-import type { MaskT } from "../document/common.ts";
+import type { AlphaMaskT, MaskT } from "../document/common.ts";
 import type { Layer } from "../document/schema.ts";
 import { EngineError } from "./errors.ts";
 import { kindOf } from "./painters/registry.ts";
@@ -20,7 +20,7 @@ import { kindOf } from "./painters/registry.ts";
 export function maskOutline(
   ck: CanvasKit,
   layer: Layer,
-  mask: MaskT,
+  mask: Exclude<MaskT, AlphaMaskT>,
   siblings: readonly Layer[],
   path: string,
 ): Path {
@@ -60,7 +60,7 @@ export function maskOutline(
 }
 
 /** A layer's rotation and flip about its centre as a 3x3 matrix (as layers.ts applies them), or null. */
-function localTransform(ck: CanvasKit, layer: Layer): number[] | null {
+export function localTransform(ck: CanvasKit, layer: Layer): number[] | null {
   const rotation = layer.rotation ?? 0;
   const flipX = layer.flip_x === true;
   const flipY = layer.flip_y === true;

@@ -1,5 +1,5 @@
 import type { CanvasKit, Shader, Paint as SkPaint } from "canvaskit-wasm";
-import { isGradient, leadColor, type PaintT } from "../document/common.ts";
+import { isGradient, leadColor, type PaintT, type RadialGradientT } from "../document/common.ts";
 import type { Bindings, Resolved } from "./bindings.ts";
 import { parseHexColor } from "./color.ts";
 import { isOpaquePattern, patternShader } from "./pattern.ts";
@@ -102,15 +102,14 @@ export function applyPaint(
       INTERPOLATE_PREMULTIPLIED,
     );
   } else {
-    const center = value.center ?? { x: 0.5, y: 0.5 };
-    const radius = (value.radius ?? 0.5) * Math.max(box.width, box.height);
+    const { cx, cy, rx, ry } = radialGeometry(value, box);
     shader = ck.Shader.MakeRadialGradient(
-      [box.x + center.x * box.width, box.y + center.y * box.height],
-      Math.max(radius, 1e-3),
+      [cx, cy],
+      rx,
       colors,
       offsets,
       ck.TileMode.Clamp,
-      undefined,
+      rx === ry ? undefined : ck.Matrix.scaled(1, ry / rx, cx, cy),
       INTERPOLATE_PREMULTIPLIED,
     );
   }
@@ -153,4 +152,23 @@ export function linearEnds(angle: number, box: PaintBox): [[number, number], [nu
     [cx - dx * half, cy - dy * half],
     [cx + dx * half, cy + dy * half],
   ];
+}
+
+/**
+ * A radial gradient's centre and radii in the box: a circle of `radius` times the larger side, or
+ * (`shape: "ellipse"`) `radius` times each side.
+ */
+export function radialGeometry(
+  gradient: RadialGradientT,
+  box: PaintBox,
+): { cx: number; cy: number; rx: number; ry: number } {
+  const center = gradient.center ?? { x: 0.5, y: 0.5 };
+  const cx = box.x + center.x * box.width;
+  const cy = box.y + center.y * box.height;
+  const radius = gradient.radius ?? 0.5;
+  if (gradient.shape === "ellipse") {
+    return { cx, cy, rx: Math.max(radius * box.width, 1e-3), ry: Math.max(radius * box.height, 1e-3) };
+  }
+  const r = Math.max(radius * Math.max(box.width, box.height), 1e-3);
+  return { cx, cy, rx: r, ry: r };
 }

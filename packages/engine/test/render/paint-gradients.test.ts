@@ -3,7 +3,7 @@ import { createEngine, validateDocument } from "@pictor/engine";
 import { loadFontSet } from "@pictor/fonts";
 import { describe, expect, it } from "vitest";
 import { loadCanvasKit } from "../support/canvaskit.ts";
-import { documentOf, shapeLayer } from "../support/documents.ts";
+import { documentOf, shapeLayer, textLayer } from "../support/documents.ts";
 import { expectGolden } from "../support/render.ts";
 
 const FEATURE = "paint-gradients";
@@ -171,5 +171,70 @@ describe("gradient backgrounds kept between renders", () => {
     expect(render(backdrop("#BE185D"), 2).equals(await fresh(backdrop("#BE185D"), 2))).toBe(true);
     expect(render(backdrop("#312E81")).equals(first)).toBe(true);
     engine.dispose();
+  });
+});
+
+describe("radial gradients as ellipses", () => {
+  const STOPS = [
+    { offset: 0, color: "#FFFFFF" },
+    { offset: 0.6, color: "#F59E0B" },
+    { offset: 1, color: "#7C2D12" },
+  ];
+  // The same wide box as a circle (cut off at the short sides) and as an ellipse fitted to it; then
+  // an ellipse off-centre, on text (recoloured glyphs) and turned (through the shader).
+  const ellipses = () =>
+    documentOf([
+      shapeLayer({
+        id: "circle",
+        x: 10,
+        y: 10,
+        width: 185,
+        height: 80,
+        fill: { type: "radial", stops: STOPS },
+      }),
+      shapeLayer({
+        id: "ellipse",
+        x: 205,
+        y: 10,
+        width: 185,
+        height: 80,
+        fill: { type: "radial", shape: "ellipse", stops: STOPS },
+      }),
+      shapeLayer({
+        id: "off-centre",
+        x: 10,
+        y: 100,
+        width: 120,
+        height: 90,
+        fill: { type: "radial", shape: "ellipse", center: { x: 0.3, y: 0.3 }, radius: 0.8, stops: STOPS },
+      }),
+      textLayer({
+        id: "text",
+        text: "Glow",
+        x: 135,
+        y: 100,
+        width: 165,
+        height: 90,
+        font: { family: "Inter", size: 56, weight: 700 },
+        color: { type: "radial", shape: "ellipse", stops: STOPS },
+      }),
+      shapeLayer({
+        id: "turned",
+        x: 300,
+        y: 110,
+        width: 90,
+        height: 70,
+        rotation: 20,
+        stroke: { width: 8, color: { type: "radial", shape: "ellipse", stops: STOPS } },
+        fill: { type: "radial", shape: "ellipse", radius: 0.4, stops: STOPS },
+      }),
+    ]);
+
+  it("fits the ellipse to the box when shape is ellipse; the circle stays the default", async () => {
+    await expectGolden(FEATURE, "radial-ellipse", ellipses());
+  });
+
+  it("draws the same at scale 2", async () => {
+    await expectGolden(FEATURE, "radial-ellipse-scale-2", ellipses(), { scale: 2 });
   });
 });

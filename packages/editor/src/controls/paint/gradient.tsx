@@ -3,7 +3,7 @@ import type { GradientT, SlotT } from "../../engine/engine-types.ts";
 import { cssPaint } from "../../model/paint-view.ts";
 import { shiftStopBindings } from "../../model/stop-bindings.ts";
 import { BindSelect } from "../BindSelect.tsx";
-import { ColorField, NumberField } from "../fields.tsx";
+import { ColorField, NumberField, SelectField } from "../fields.tsx";
 
 export type { GradientT };
 
@@ -153,6 +153,13 @@ export function GradientEditor({ label, testId, value, onChange, bindProp, slots
             max={10}
             step={0.05}
             onChange={(radius) => radius !== undefined && onChange({ ...value, radius })}
+          />
+          <SelectField
+            label="Shape"
+            testId={`${testId}-shape`}
+            value={value.shape ?? "circle"}
+            options={["circle", "ellipse"] as const}
+            onChange={(shape) => onChange({ ...value, shape })}
           />
         </div>
       )}

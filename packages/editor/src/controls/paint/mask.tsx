@@ -1,7 +1,8 @@
 import type { Layer, MaskT } from "../../engine/engine-types.ts";
 import { NumberField, SelectField } from "../fields.tsx";
+import { GradientEditor, type GradientT } from "./gradient.tsx";
 
-type Kind = "none" | "circle" | "ellipse" | "rounded" | "layer";
+type Kind = "none" | "circle" | "ellipse" | "rounded" | "layer" | "fade" | "alpha-layer";
 
 /** Layer kinds whose outline can mask another layer (the engine's validate-masks.ts). */
 const OUTLINE_TYPES = new Set(["shape", "polygon", "star", "path"]);
@@ -16,17 +17,34 @@ interface Props {
 
 function kindOf(mask: MaskT | undefined): Kind {
   if (!mask) return "none";
+  if ("type" in mask) return "gradient" in mask ? "fade" : "alpha-layer";
   return "layer" in mask ? "layer" : mask.shape;
 }
 
-/** Clips the layer to a circle, an ellipse, a rounded rectangle or another layer's outline. */
+/** A soft mask's first gradient: opaque on the left, transparent on the right. */
+const FADE: GradientT = {
+  type: "linear",
+  angle: 90,
+  stops: [
+    { offset: 0.5, color: "#000000" },
+    { offset: 1, color: "#00000000" },
+  ],
+};
+
+/**
+ * Clips the layer to a circle, an ellipse, a rounded rectangle or another layer's outline, or fades it
+ * with a soft mask: a gradient's alpha or another layer's (an image's, a text's).
+ */
 export function MaskField({ value, siblings, selfId, onChange }: Props) {
   const kind = kindOf(value);
   const outlines = siblings.filter((l) => l.id !== selfId && OUTLINE_TYPES.has(l.type));
+  const others = siblings.filter((l) => l.id !== selfId);
   const make = (k: Kind): MaskT | undefined => {
     if (k === "none") return undefined;
     if (k === "rounded") return { shape: "rounded", radius: 24 };
     if (k === "layer") return outlines[0] ? { layer: outlines[0].id } : undefined;
+    if (k === "fade") return { type: "alpha", gradient: FADE };
+    if (k === "alpha-layer") return others[0] ? { type: "alpha", layer: others[0].id } : undefined;
     return { shape: k };
   };
   return (
@@ -43,6 +61,10 @@ export function MaskField({ value, siblings, selfId, onChange }: Props) {
           ...(outlines.length > 0 || kind === "layer"
             ? [{ value: "layer" as const, label: "another layer's outline" }]
             : []),
+          { value: "fade", label: "soft: gradient fade" },
+          ...(others.length > 0 || kind === "alpha-layer"
+            ? [{ value: "alpha-layer" as const, label: "soft: another layer's alpha" }]
+            : []),
         ]}
         onChange={(k) => onChange(make(k))}
       />
@@ -56,13 +78,30 @@ export function MaskField({ value, siblings, selfId, onChange }: Props) {
           onChange={(radius) => radius !== undefined && onChange({ shape: "rounded", radius })}
         />
       )}
-      {value && "layer" in value && (
+      {value && "layer" in value && !("type" in value) && (
         <SelectField
           label="Mask layer"
           testId="mask-layer"
           value={value.layer}
           options={[...new Set([value.layer, ...outlines.map((l) => l.id)])]}
           onChange={(layer) => onChange({ layer })}
+        />
+      )}
+      {value && "type" in value && "layer" in value && (
+        <SelectField
+          label="Mask layer (its alpha)"
+          testId="mask-alpha-layer"
+          value={value.layer}
+          options={[...new Set([value.layer, ...others.map((l) => l.id)])]}
+          onChange={(layer) => onChange({ type: "alpha", layer })}
+        />
+      )}
+      {value && "type" in value && "gradient" in value && (
+        <GradientEditor
+          label="Mask fade (alpha counts)"
+          testId="mask-gradient"
+          value={value.gradient}
+          onChange={(gradient) => onChange({ type: "alpha", gradient })}
         />
       )}
     </div>
