@@ -64,7 +64,17 @@ function arrangerFor(ctx: PaintContext): Arranger {
       const kind = kindOf(layer);
       if (kind.measure === undefined || kind.hugs !== true)
         return { width: layer.width, height: layer.height };
-      return measureWithin(ctx, layer, path, box, arranger);
+      let answers = ctx.measured.get(layer);
+      if (answers === undefined) {
+        answers = new Map();
+        ctx.measured.set(layer, answers);
+      }
+      const question = `${box.width}|${box.height}|${path}`;
+      const known = answers.get(question);
+      if (known !== undefined) return known;
+      const size = measureWithin(ctx, layer, path, box, arranger);
+      answers.set(question, size);
+      return size;
     },
     place(layer, path) {
       const kind = kindOf(layer);

@@ -7,6 +7,7 @@ import type { GradientGlyphs } from "./gradient-glyphs.ts";
 import type { IconLibrary } from "./icons.ts";
 import type { ComposedImages } from "./image-pixels.ts";
 import type { LayerRasters } from "./layer-rasters.ts";
+import type { Size } from "./painters/painter.ts";
 import type { PixelShadows } from "./pixel-shadows.ts";
 import type { ParagraphFactory } from "./text-layout.ts";
 
@@ -40,6 +41,11 @@ export interface PaintContext {
   mask: Path | null;
   /** Boxes layout gave layers in this render, by layer id (RenderResult.boxes). */
   boxes: Record<string, LayerBox>;
+  /**
+   * Content sizes measured in this render, by layer object and question: a nested stack asks its
+   * children the same questions while measuring and again while placing them.
+   */
+  measured: WeakMap<object, Map<string, Size>>;
   /**
    * Paints child layers (a group's) with every common property applied; `path` is the parent's JSON
    * path, `paths` each layer's own when they are not `path.layers[i]` (a stack's laid-out children).

@@ -157,6 +157,7 @@ export function createEngine({
         paint,
         mask: null,
         boxes: {},
+        measured: new WeakMap(),
         paintLayers: (layers, parentPath, paths) => paintLayers(ctx, layers, parentPath, null, paths),
       };
       // What lies under each top-level layer: the background, and where the layers before may have drawn.

@@ -29,18 +29,11 @@ export const stackPainter = definePainter<StackLayerT>({
     ctx.paintLayers(layer.layers, path, childPaths.get(layer));
   },
   measure(ctx, layer, path, box, arranger) {
-    const { width, height } = layOut(
-      ctx,
-      layer,
-      path,
-      box,
-      arranger,
-      stackEntries(layer, path, arranger, ctx.bindings),
-    );
+    const { width, height } = layOut(ctx, layer, path, box, arranger, entriesOf(ctx, layer, path, arranger));
     return { width, height };
   },
   arrange(ctx, layer, path, arranger) {
-    const entries = stackEntries(layer, path, arranger, ctx.bindings);
+    const entries = entriesOf(ctx, layer, path, arranger);
     const box = { width: layer.width, height: layer.height };
     const result = layOut(ctx, layer, path, box, arranger, entries);
     const layers = entries.map(({ layer: child, path: childPath }, i) => {
@@ -62,6 +55,22 @@ export const stackPainter = definePainter<StackLayerT>({
  * that anything expanding them (a repeat) plugs in here, before layout. Refuses more than
  * MAX_STACK_CHILDREN (validation refuses such documents; a direct engine caller gets the error).
  */
+/**
+ * stackEntries, once per render for each list of children: measuring a stack and placing it list the
+ * same children (a repeat's copies included), so their measures are asked of the same objects and
+ * answered from the render's cache.
+ */
+function entriesOf(ctx: PaintContext, layer: StackLayerT, path: string, arranger: Arranger): StackEntry[] {
+  const listed = listedThisRender.get(layer.layers);
+  if (listed !== undefined && listed.render === ctx.measured && listed.path === path) return listed.entries;
+  const entries = stackEntries(layer, path, arranger, ctx.bindings);
+  listedThisRender.set(layer.layers, { render: ctx.measured, path, entries });
+  return entries;
+}
+
+/** The entries last listed for a stack's children (by its `layers` array), and in which render. */
+const listedThisRender = new WeakMap<object, { render: object; path: string; entries: StackEntry[] }>();
+
 export function stackEntries(
   layer: StackLayerT,
   path: string,

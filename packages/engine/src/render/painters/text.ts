@@ -102,7 +102,12 @@ function measureText(ctx: PaintContext, layer: TextLayerT, path: string, box: Si
   if (width === null) {
     const unwrapped = ctx.paragraphs.build(spec, spec.size, UNBOUNDED, layer.max_lines);
     width = Math.ceil(unwrapped.getMaxIntrinsicWidth());
+    // Unwrapped, its lines are those it has at its own width: no second layout (without paragraph gaps).
+    const lines = unwrapped.getNumberOfLines();
+    const height = Math.max(unwrapped.getHeight(), lines * spec.size * spec.lineHeight);
     unwrapped.delete();
+    if (box.height !== null) return { width, height: box.height };
+    if ((layer.paragraph_spacing ?? 0) === 0 && width < UNBOUNDED) return { width, height };
   }
   if (box.height !== null) return { width, height: box.height };
   const layout = layoutText(
