@@ -211,6 +211,8 @@ export async function startServer(
   }
   const recovered = await rendering.start();
   if (recovered > 0) log.info({ recovered }, "re-enqueued renders accepted before the last stop");
+  // Checked once now, not only when probed: a dependency that fails at start is logged with its reason.
+  void readiness.report();
 
   let closing: Promise<void> | null = null;
   return {
