@@ -4,8 +4,8 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Engine, PreparedImage, TemplateDocumentT } from "@pictor/engine";
-import { createEngine, validateDocument } from "@pictor/engine";
+import type { Engine, PreparedImage, TemplateDocumentT, ValueFormatT } from "@pictor/engine";
+import { createEngine, formatDate, formatNumber, validateDocument } from "@pictor/engine";
 import { loadDeferredFontSet, loadFontSet } from "@pictor/fonts";
 import { loadCanvasKit, loadIconSet, prepareImage } from "@pictor/render-node";
 import type { Browser, Page } from "playwright-core";
@@ -178,6 +178,44 @@ async function writePng(file: string, rgba: Uint8Array, width: number, height: n
     await browser?.close();
     await server?.stop();
     if (bundleDir) await rm(bundleDir, { recursive: true, force: true });
+  });
+
+  test("formats numbers and dates to the same text as Node: the engine's pinned Intl, not each runtime's ICU", async () => {
+    const numbers: [number, ValueFormatT, string][] = [
+      [1234567.891, { decimals: 2 }, "en-US"],
+      [1234567.891, { decimals: 2 }, "de-DE"],
+      [1234567.891, { decimals: 2 }, "ar-EG"],
+      [7250.5, { style: "currency", currency: "EUR" }, "de-DE"],
+      [7250.5, { style: "currency", currency: "EGP" }, "ar-EG"],
+      [0.725, { style: "percent", max_decimals: 1 }, "fr"],
+      [1_250_000, { style: "compact" }, "ja"],
+      [98765, { style: "compact" }, "hi"],
+    ];
+    const dates: [string, ValueFormatT, string][] = [
+      ["2026-11-28T18:30:00Z", { date: "full", time: "short" }, "en-US"],
+      ["2026-11-28T18:30:00Z", { date: "long", time: "short" }, "de-DE"],
+      ["2026-11-28", { date: "long" }, "ar-EG"],
+      [
+        "2026-11-28T23:30:00-05:00",
+        { parts: { weekday: "short", hour: "numeric", minute: "2-digit" } },
+        "zh",
+      ],
+    ];
+    const inNode = [
+      ...numbers.map(([value, format, locale]) => formatNumber(value, format, locale)),
+      ...dates.map(([value, format, locale]) => formatDate(value, format, locale)),
+    ];
+    // As source text: the test runner rewrites `import()` in functions it compiles.
+    const inBrowser = await page.evaluate(`(async () => {
+      const engine = await import("/pictor-engine.browser.js");
+      const [numbers, dates] = ${JSON.stringify([numbers, dates])};
+      return [
+        ...numbers.map(([value, format, locale]) => engine.formatNumber(value, format, locale)),
+        ...dates.map(([value, format, locale]) => engine.formatDate(value, format, locale)),
+      ];
+    })()`);
+    expect(inBrowser).toEqual(inNode);
+    expect(inNode[1]).toBe("1.234.567,89");
   });
 
   test("examples/templates holds templates to compare", () => {
