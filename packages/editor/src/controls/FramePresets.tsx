@@ -3,6 +3,7 @@ import { useState } from "react";
 export const PRESETS = [
   { name: "og", label: "Open Graph 1200×630", width: 1200, height: 630 },
   { name: "square", label: "Square post 1080×1080", width: 1080, height: 1080 },
+  { name: "portrait", label: "Portrait post 4:5 1080×1350", width: 1080, height: 1350 },
   { name: "story", label: "Story 1080×1920", width: 1080, height: 1920 },
   { name: "banner", label: "X header 1500×500", width: 1500, height: 500 },
 ];

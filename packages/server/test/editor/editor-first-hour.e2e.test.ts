@@ -283,6 +283,14 @@ describe.skipIf(!haveChromium && !inCI)("editor: the first hour has no traps", (
     }
     const text = story?.layers.find((l) => l.id === "t") as LayerJson & { font: { size: number } };
     expect(text.font.size).toBe(46);
+    // And as a 4:5 portrait post (1080 × 1350: scaled by 1.08 too).
+    await page.getByTestId("add-frame").click();
+    await page.getByTestId("frame-from").selectOption("0");
+    await page.getByTestId("preset-1080x1350").click();
+    const portrait = (await currentDoc(page)).frames[2];
+    expect(portrait).toMatchObject({ width: 1080, height: 1350 });
+    for (const l of portrait?.layers ?? [])
+      for (const v of [l.x, l.y, l.width, l.height]) expect(Number.isInteger(v), `${l.id}: ${v}`).toBe(true);
   });
 
   it("7. once published, the publish button is disabled until the draft changes", async () => {
