@@ -10,130 +10,10 @@ export interface paths {
             cookie?: never;
         };
         /** List published templates (drafts too with include_drafts=true) */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    /** @description next_cursor of the previous page (tpl_…) */
-                    cursor?: string;
-                    include_drafts?: boolean;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                key: string;
-                                name: string;
-                                description: string | null;
-                                status: "draft" | "published" | "archived";
-                                published_version: number | null;
-                                frames: {
-                                    name: string;
-                                    width: number;
-                                    height: number;
-                                }[];
-                                created_at: string;
-                                updated_at: string;
-                            }[];
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listTemplates"];
         put?: never;
         /** Create a draft template from a document */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description A template document, version 2; a document of an earlier version is accepted and stored migrated to version 2 */
-                        document: unknown;
-                        publish?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            key: string;
-                            name: string;
-                            description: string | null;
-                            status: "draft" | "published" | "archived";
-                            published_version: number | null;
-                            frames: {
-                                name: string;
-                                width: number;
-                                height: number;
-                            }[];
-                            created_at: string;
-                            updated_at: string;
-                            /** @description The draft template document (version 2) */
-                            document: unknown;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["createTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -148,76 +28,7 @@ export interface paths {
             cookie?: never;
         };
         /** The slot contract of a template (published version; the draft if never published) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            slots: {
-                                name: string;
-                                /** @description text, image, color (the specification's), and Pictor's extension: number (value field `number`), date (`date`, ISO 8601) and list (`items`) */
-                                type: "text" | "image" | "color" | "number" | "date" | "list";
-                                folder?: string;
-                                /** @description Text (text, image, color, date slots), a number (number slots) or items (list slots) */
-                                default?: string | number | {
-                                    [key: string]: string | number;
-                                }[];
-                                max_length?: number;
-                                /** @description Values are rich text markup: <b>, <i>, <u>, <s>, <color value>, <br> */
-                                rich?: boolean;
-                                /** @description number slots: the smallest value accepted */
-                                min?: number;
-                                /** @description number slots: the largest value accepted */
-                                max?: number;
-                                /** @description list slots: the fields of each item */
-                                fields?: {
-                                    name: string;
-                                    type: "text" | "number" | "image" | "color";
-                                    required?: boolean;
-                                    max_length?: number;
-                                }[];
-                                /** @description list slots: the most items a value may hold (at most 100) */
-                                max_items?: number;
-                                description?: string;
-                                /** @description Frames whose layout uses the slot (binds it, or shows a layer only for some of its values) */
-                                frames: string[];
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getTemplateSchema"];
         put?: never;
         post?: never;
         delete?: never;
@@ -234,194 +45,15 @@ export interface paths {
             cookie?: never;
         };
         /** Read a template and its draft */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            key: string;
-                            name: string;
-                            description: string | null;
-                            status: "draft" | "published" | "archived";
-                            published_version: number | null;
-                            frames: {
-                                name: string;
-                                width: number;
-                                height: number;
-                            }[];
-                            created_at: string;
-                            updated_at: string;
-                            /** @description The draft template document (version 2) */
-                            document: unknown;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getTemplate"];
         /** Replace the draft document (published versions are not affected) */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description A template document, version 2; a document of an earlier version is accepted and stored migrated to version 2 */
-                        document: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            key: string;
-                            name: string;
-                            description: string | null;
-                            status: "draft" | "published" | "archived";
-                            published_version: number | null;
-                            frames: {
-                                name: string;
-                                width: number;
-                                height: number;
-                            }[];
-                            created_at: string;
-                            updated_at: string;
-                            /** @description The draft template document (version 2) */
-                            document: unknown;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        put: operations["replaceTemplateDraft"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Replace the draft document (published versions are not affected) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description A template document, version 2; a document of an earlier version is accepted and stored migrated to version 2 */
-                        document: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            key: string;
-                            name: string;
-                            description: string | null;
-                            status: "draft" | "published" | "archived";
-                            published_version: number | null;
-                            frames: {
-                                name: string;
-                                width: number;
-                                height: number;
-                            }[];
-                            created_at: string;
-                            updated_at: string;
-                            /** @description The draft template document (version 2) */
-                            document: unknown;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateTemplateDraft"];
         trace?: never;
     };
     "/v1/templates/{id}/publish": {
@@ -434,62 +66,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Freeze the draft as the next immutable version; renders accepted earlier keep their version */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            key: string;
-                            name: string;
-                            description: string | null;
-                            status: "draft" | "published" | "archived";
-                            published_version: number | null;
-                            frames: {
-                                name: string;
-                                width: number;
-                                height: number;
-                            }[];
-                            created_at: string;
-                            updated_at: string;
-                            /** @description The draft template document (version 2) */
-                            document: unknown;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["publishTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -504,57 +81,7 @@ export interface paths {
             cookie?: never;
         };
         /** List published versions, oldest first */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    /** @description next_cursor of the previous page (a version number) */
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                version: number;
-                                published_at: string;
-                                document: unknown;
-                            }[];
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listTemplateVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -573,65 +100,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Copy a template's draft into a new draft */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description Key of the copy */
-                    key?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            key: string;
-                            name: string;
-                            description: string | null;
-                            status: "draft" | "published" | "archived";
-                            published_version: number | null;
-                            frames: {
-                                name: string;
-                                width: number;
-                                height: number;
-                            }[];
-                            created_at: string;
-                            updated_at: string;
-                            /** @description The draft template document (version 2) */
-                            document: unknown;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["duplicateTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -648,62 +117,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Archive a template: hidden from lists, no new renders; publishing again restores it */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            key: string;
-                            name: string;
-                            description: string | null;
-                            status: "draft" | "published" | "archived";
-                            published_version: number | null;
-                            frames: {
-                                name: string;
-                                width: number;
-                                height: number;
-                            }[];
-                            created_at: string;
-                            updated_at: string;
-                            /** @description The draft template document (version 2) */
-                            document: unknown;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["archiveTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -723,123 +137,7 @@ export interface paths {
          * Check a render before sending it: valid or its exact error, cost, and per layer what the drawing reports; free
          * @description The body of POST /v1/renders (wait is ignored). Nothing is charged or stored and no image is returned; the render is drawn on a render thread as it would be, images fetched and prepared the same way. Its own rate limit per API key, apart from the API's: 20 at once, then 2 a second (429 rate_limited with Retry-After beyond).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Template key or id */
-                        template: string;
-                        modifications: {
-                            name: string;
-                            text?: string;
-                            image_url?: string;
-                            /** @description #RRGGBB */
-                            color?: string;
-                            /** @description Number slots (a Pictor extension): a JSON number */
-                            number?: number;
-                            /** @description Date slots (a Pictor extension): ISO 8601, "2026-11-28" or "2026-11-28T18:30:00Z" */
-                            date?: string;
-                            /** @description List slots (a Pictor extension): the items, at most 100, each field name -> text or number as the slot's fields declare */
-                            items?: {
-                                [key: string]: string | number;
-                            }[];
-                        }[];
-                        /**
-                         * @description 1 to 4; cost ceil(scale²)
-                         * @default 1
-                         */
-                        scale?: number;
-                        /** @description png (default), jpg/jpeg, webp, or pdf: one page per frame (see frames) */
-                        format?: "png" | "jpg" | "jpeg" | "webp" | "pdf";
-                        /** @description jpg/webp quality (default 90); pdf: store pages as JPEGs of this quality (default lossless) */
-                        quality?: number;
-                        /** @description Default: the first frame */
-                        frame?: string;
-                        /** @description pdf only, not with frame: the frames to draw, one page each in this order (no repeats), or "all" (the template's order) */
-                        frames?: string[] | "all";
-                        /** @description pdf only: frame pixels per inch, which set the page size (default 96: 1 px = 0.75 pt) */
-                        dpi?: number;
-                        metadata?: {
-                            [key: string]: string;
-                        };
-                        tags?: string[];
-                        webhook_url?: string;
-                        wait?: boolean | number;
-                    };
-                };
-            };
-            responses: {
-                /** @description A preflight: what a render of this request would cost and report; nothing charged or stored */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Whether the render would be accepted and drawn */
-                            valid: boolean;
-                            /** @description Credits the render would be charged (ceil(scale²) per image or PDF page); null when not valid */
-                            cost: number | null;
-                            /** @description Why it is not valid (the error code and body a render would get); null when valid */
-                            error: ({
-                                code: string;
-                                message: string;
-                            } & {
-                                [key: string]: unknown;
-                            }) | null;
-                            /** @description Whether the render was drawn to measure it (false on an API process without render threads: then only the checks ran) */
-                            measured: boolean;
-                            width: number | null;
-                            height: number | null;
-                            /** @description The layers with something to report; a text layer not listed was drawn as given */
-                            layers: {
-                                /** @description The layer's id */
-                                layer: string;
-                                /** @description The slot bound to what the finding is about */
-                                slot: string | null;
-                                findings: {
-                                    /** @description text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks; other fonts of the set drew them), unknown_font (family: not in the font set; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5) */
-                                    code: "text_shrunk" | "text_truncated" | "glyph_fallback" | "unknown_font" | "image_upscaled";
-                                    message: string;
-                                    from_px?: number;
-                                    to_px?: number;
-                                    lines?: number;
-                                    family?: string;
-                                    characters?: string[];
-                                    factor?: number;
-                                }[];
-                            }[];
-                            /** @description Slots not given, drawn with their defaults */
-                            slots_defaulted: string[];
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["preflightRender"];
         delete?: never;
         options?: never;
         head?: never;
@@ -859,97 +157,7 @@ export interface paths {
          * Check a batch before sending it: per row valid or its exact error, cost, and per layer what the drawing reports; free
          * @description The body of POST /v1/renders/batch (at most 1000 rows). Rows are checked and drawn one after another, nothing is charged or stored. Its own rate limit per API key, apart from the API's: 20 at once, then 2 a second (429 rate_limited with Retry-After beyond).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        webhook_url?: string;
-                        metadata?: {
-                            [key: string]: string;
-                        };
-                        /** @description 1 to 1000 rows; more is 413 payload_too_large */
-                        renders: unknown[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Credits the valid rows would be charged together */
-                            cost: number;
-                            valid_rows: number;
-                            renders: {
-                                index: number;
-                                /** @description Whether the render would be accepted and drawn */
-                                valid: boolean;
-                                /** @description Credits the render would be charged (ceil(scale²) per image or PDF page); null when not valid */
-                                cost: number | null;
-                                /** @description Why it is not valid (the error code and body a render would get); null when valid */
-                                error: ({
-                                    code: string;
-                                    message: string;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | null;
-                                /** @description Whether the render was drawn to measure it (false on an API process without render threads: then only the checks ran) */
-                                measured: boolean;
-                                width: number | null;
-                                height: number | null;
-                                /** @description The layers with something to report; a text layer not listed was drawn as given */
-                                layers: {
-                                    /** @description The layer's id */
-                                    layer: string;
-                                    /** @description The slot bound to what the finding is about */
-                                    slot: string | null;
-                                    findings: {
-                                        /** @description text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks; other fonts of the set drew them), unknown_font (family: not in the font set; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5) */
-                                        code: "text_shrunk" | "text_truncated" | "glyph_fallback" | "unknown_font" | "image_upscaled";
-                                        message: string;
-                                        from_px?: number;
-                                        to_px?: number;
-                                        lines?: number;
-                                        family?: string;
-                                        characters?: string[];
-                                        factor?: number;
-                                    }[];
-                                }[];
-                                /** @description Slots not given, drawn with their defaults */
-                                slots_defaulted: string[];
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["preflightBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -966,191 +174,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Render one image (asynchronous by default, or wait for it) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description `wait=N` (seconds, at most 60): wait for the image like `"wait": N` in the body. Completed in time: 200 with the completed job and `Preference-Applied: wait=N`; still running at the deadline: 202 as without it. */
-                    prefer?: string;
-                    /** @description Up to 255 printable ASCII characters, unique per intended operation (a UUID). The first answer is kept for 24 h and replayed to any retry with the same key and body (with `Idempotent-Replayed: true`), so a retry is never charged twice; if the server died after accepting, the retry resumes that same render or batch. The same key with another body is 422 `idempotency_key_reused`; while the first request still runs, 409 `idempotency_key_in_use`. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Template key or id */
-                        template: string;
-                        modifications: {
-                            name: string;
-                            text?: string;
-                            image_url?: string;
-                            /** @description #RRGGBB */
-                            color?: string;
-                            /** @description Number slots (a Pictor extension): a JSON number */
-                            number?: number;
-                            /** @description Date slots (a Pictor extension): ISO 8601, "2026-11-28" or "2026-11-28T18:30:00Z" */
-                            date?: string;
-                            /** @description List slots (a Pictor extension): the items, at most 100, each field name -> text or number as the slot's fields declare */
-                            items?: {
-                                [key: string]: string | number;
-                            }[];
-                        }[];
-                        /**
-                         * @description 1 to 4; cost ceil(scale²)
-                         * @default 1
-                         */
-                        scale?: number;
-                        /** @description png (default), jpg/jpeg, webp, or pdf: one page per frame (see frames) */
-                        format?: "png" | "jpg" | "jpeg" | "webp" | "pdf";
-                        /** @description jpg/webp quality (default 90); pdf: store pages as JPEGs of this quality (default lossless) */
-                        quality?: number;
-                        /** @description Default: the first frame */
-                        frame?: string;
-                        /** @description pdf only, not with frame: the frames to draw, one page each in this order (no repeats), or "all" (the template's order) */
-                        frames?: string[] | "all";
-                        /** @description pdf only: frame pixels per inch, which set the page size (default 96: 1 px = 0.75 pt) */
-                        dpi?: number;
-                        metadata?: {
-                            [key: string]: string;
-                        };
-                        tags?: string[];
-                        webhook_url?: string;
-                        wait?: boolean | number;
-                    };
-                };
-            };
-            responses: {
-                /** @description A render job */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description rnd_… */
-                            id: string;
-                            status: "queued" | "rendering" | "completed" | "failed";
-                            /** @description Addressing key of the template */
-                            template: string;
-                            /** @description Published version pinned at acceptance */
-                            template_version: number;
-                            /** @description The frame drawn; for a PDF, the first page's */
-                            frame: string;
-                            /** @description The frames drawn, in page order (an image: its one frame) */
-                            frames: string[];
-                            /** @description A PDF's page count; null for an image */
-                            pages: number | null;
-                            /** @description A PDF's density: frame pixels per inch (page size = frame size / dpi); null for an image */
-                            dpi: number | null;
-                            scale: number;
-                            format: "png" | "jpeg" | "webp" | "pdf";
-                            /** @description Output width in pixels; for a PDF, of the first page's image */
-                            width: number;
-                            /** @description Output height in pixels; for a PDF, of the first page's image */
-                            height: number;
-                            /** @description ceil(scale²) per image or PDF page */
-                            credits_charged: number;
-                            credits_refunded: number;
-                            output_url: string | null;
-                            asset_url: string | null;
-                            asset_id: string | null;
-                            metadata: {
-                                [key: string]: string;
-                            };
-                            tags: string[];
-                            warnings: {
-                                code: string;
-                                slot: string | null;
-                                message: string;
-                            }[];
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            webhook_url: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            completed_at: string | null;
-                        };
-                    };
-                };
-                /** @description A render job */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description rnd_… */
-                            id: string;
-                            status: "queued" | "rendering" | "completed" | "failed";
-                            /** @description Addressing key of the template */
-                            template: string;
-                            /** @description Published version pinned at acceptance */
-                            template_version: number;
-                            /** @description The frame drawn; for a PDF, the first page's */
-                            frame: string;
-                            /** @description The frames drawn, in page order (an image: its one frame) */
-                            frames: string[];
-                            /** @description A PDF's page count; null for an image */
-                            pages: number | null;
-                            /** @description A PDF's density: frame pixels per inch (page size = frame size / dpi); null for an image */
-                            dpi: number | null;
-                            scale: number;
-                            format: "png" | "jpeg" | "webp" | "pdf";
-                            /** @description Output width in pixels; for a PDF, of the first page's image */
-                            width: number;
-                            /** @description Output height in pixels; for a PDF, of the first page's image */
-                            height: number;
-                            /** @description ceil(scale²) per image or PDF page */
-                            credits_charged: number;
-                            credits_refunded: number;
-                            output_url: string | null;
-                            asset_url: string | null;
-                            asset_id: string | null;
-                            metadata: {
-                                [key: string]: string;
-                            };
-                            tags: string[];
-                            warnings: {
-                                code: string;
-                                slot: string | null;
-                                message: string;
-                            }[];
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            webhook_url: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            completed_at: string | null;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["createRender"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1165,91 +189,7 @@ export interface paths {
             cookie?: never;
         };
         /** Poll a render job */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A render job */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description rnd_… */
-                            id: string;
-                            status: "queued" | "rendering" | "completed" | "failed";
-                            /** @description Addressing key of the template */
-                            template: string;
-                            /** @description Published version pinned at acceptance */
-                            template_version: number;
-                            /** @description The frame drawn; for a PDF, the first page's */
-                            frame: string;
-                            /** @description The frames drawn, in page order (an image: its one frame) */
-                            frames: string[];
-                            /** @description A PDF's page count; null for an image */
-                            pages: number | null;
-                            /** @description A PDF's density: frame pixels per inch (page size = frame size / dpi); null for an image */
-                            dpi: number | null;
-                            scale: number;
-                            format: "png" | "jpeg" | "webp" | "pdf";
-                            /** @description Output width in pixels; for a PDF, of the first page's image */
-                            width: number;
-                            /** @description Output height in pixels; for a PDF, of the first page's image */
-                            height: number;
-                            /** @description ceil(scale²) per image or PDF page */
-                            credits_charged: number;
-                            credits_refunded: number;
-                            output_url: string | null;
-                            asset_url: string | null;
-                            asset_id: string | null;
-                            metadata: {
-                                [key: string]: string;
-                            };
-                            tags: string[];
-                            warnings: {
-                                code: string;
-                                slot: string | null;
-                                message: string;
-                            }[];
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            webhook_url: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            completed_at: string | null;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getRender"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1268,62 +208,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Render many images; each row is validated and charged on its own, in order */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Up to 255 printable ASCII characters, unique per intended operation (a UUID). The first answer is kept for 24 h and replayed to any retry with the same key and body (with `Idempotent-Replayed: true`), so a retry is never charged twice; if the server died after accepting, the retry resumes that same render or batch. The same key with another body is 422 `idempotency_key_reused`; while the first request still runs, 409 `idempotency_key_in_use`. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        webhook_url?: string;
-                        metadata?: {
-                            [key: string]: string;
-                        };
-                        /** @description 1 to 1000 rows; more is 413 payload_too_large */
-                        renders: unknown[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description bat_… */
-                            batch_id: string;
-                            renders: unknown[];
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["createBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1338,69 +223,7 @@ export interface paths {
             cookie?: never;
         };
         /** A batch: counts by status and every row's render or error */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            webhook_url: string | null;
-                            metadata: {
-                                [key: string]: string;
-                            };
-                            /** Format: date-time */
-                            created_at: string;
-                            /** @description accepting while rows are being taken; interrupted when accepting stopped (the process died): `renders` then holds the rows recorded before it stopped */
-                            state: "accepting" | "accepted" | "interrupted";
-                            /** @description Rows in the request; counts.rows is lower only while accepting or when interrupted */
-                            rows_submitted: number;
-                            counts: {
-                                rows: number;
-                                /** @description Rows refused at submission (not charged) */
-                                refused: number;
-                                queued: number;
-                                rendering: number;
-                                completed: number;
-                                /** @description Accepted, then failed while rendering (refunded) */
-                                failed: number;
-                            };
-                            renders: unknown[];
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getBatch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1417,62 +240,7 @@ export interface paths {
             cookie?: never;
         };
         /** The account's batches, newest first (GET /v1/batches/:id has the rows) */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    /** @description next_cursor of the previous page (bat_…) */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                /** @description accepting while rows are being taken; interrupted when accepting stopped (the process died): `renders` then holds the rows recorded before it stopped */
-                                state: "accepting" | "accepted" | "interrupted";
-                                rows_submitted: number;
-                                webhook_url: string | null;
-                                metadata: {
-                                    [key: string]: string;
-                                };
-                                /** Format: date-time */
-                                created_at: string;
-                            }[];
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listBatches"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1489,62 +257,7 @@ export interface paths {
             cookie?: never;
         };
         /** Delivery log of a render's completion callback */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            render_id: string;
-                            event_id: string | null;
-                            url: string | null;
-                            state: "pending" | "delivered" | "failed" | null;
-                            created_at: string | null;
-                            next_attempt_at: string | null;
-                            attempts: {
-                                /** @description 1-based, across redeliveries */
-                                attempt: number;
-                                /** Format: date-time */
-                                at: string;
-                                status_code: number | null;
-                                error: string | null;
-                                duration_ms: number;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listRenderDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1563,62 +276,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send the completion callback again: same bytes, signed with the current secret, fresh schedule */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            render_id: string;
-                            event_id: string | null;
-                            url: string | null;
-                            state: "pending" | "delivered" | "failed" | null;
-                            created_at: string | null;
-                            next_attempt_at: string | null;
-                            attempts: {
-                                /** @description 1-based, across redeliveries */
-                                attempt: number;
-                                /** Format: date-time */
-                                at: string;
-                                status_code: number | null;
-                                error: string | null;
-                                duration_ms: number;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["redeliverRenderCallback"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1633,49 +291,7 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's account and credit balance */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            credits_balance: number;
-                            created_at: string;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getAccount"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1692,61 +308,7 @@ export interface paths {
             cookie?: never;
         };
         /** Credit ledger entries, oldest first (or newest first with order=desc) */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    /** @description next_cursor of the previous page (an entry id) */
-                    cursor?: string;
-                    /** @description asc: oldest first (the default); desc: newest first. A cursor pages on in the same order. */
-                    order?: "asc" | "desc";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                kind: "grant" | "charge" | "refund";
-                                /** @description Signed: charges are negative */
-                                amount: number;
-                                render_id: string | null;
-                                note: string | null;
-                                created_at: string;
-                            }[];
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listLedgerEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1765,53 +327,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign up: create an account (30 trial credits, starter templates); the API key is shown once */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            account_id: string;
-                            api_key: string;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["signUp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1826,115 +342,10 @@ export interface paths {
             cookie?: never;
         };
         /** List API keys (prefix and last use only), oldest first */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    /** @description next_cursor of the previous page (key_…) */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                name: string | null;
-                                /** @description First characters of the key */
-                                prefix: string;
-                                created_at: string;
-                                last_used_at: string | null;
-                                revoked_at: string | null;
-                            }[];
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listApiKeys"];
         put?: never;
         /** Create an API key; the secret is in this response only */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            name: string | null;
-                            /** @description First characters of the key */
-                            prefix: string;
-                            created_at: string;
-                            last_used_at: string | null;
-                            revoked_at: string | null;
-                            /** @description sk_live_… */
-                            key: string;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1952,50 +363,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Revoke an API key; later requests with it get 401, renders already accepted still complete */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {boolean} */
-                            revoked: true;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2009,51 +377,7 @@ export interface paths {
             cookie?: never;
         };
         /** The account's HMAC secret for verifying callbacks (and the previous one during a rotation) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description whsec_…: signs every callback first attempted from now on */
-                            secret: string;
-                            /** @description Still valid until previous_expires_at */
-                            previous_secret?: string;
-                            /** Format: date-time */
-                            previous_expires_at?: string;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getWebhookSecret"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2072,51 +396,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Issue a new webhook secret; the previous one stays valid for a grace period */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description whsec_…: signs every callback first attempted from now on */
-                            secret: string;
-                            /** @description Still valid until previous_expires_at */
-                            previous_secret?: string;
-                            /** Format: date-time */
-                            previous_expires_at?: string;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2134,76 +414,7 @@ export interface paths {
          * Permanent asset URL: no API key; the 128-bit token is the capability; cacheable forever
          * @description Streams the file; one byte range (206) on request. Downloads are rate limited per client address and per account that owns the file: 429 rate_limited with Retry-After.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    file: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The file's bytes, with its Content-Type, Content-Length, ETag and Accept-Ranges: bytes */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "image/png": string;
-                        "image/jpeg": string;
-                        "image/webp": string;
-                        "image/gif": string;
-                        "font/ttf": string;
-                        "font/otf": string;
-                        "image/svg+xml": string;
-                        "application/pdf": string;
-                    };
-                };
-                /** @description One byte range of the file (Range: bytes=first-last, first- or -suffix), with Content-Range; several ranges, or an If-Range other than the ETag, get the whole file (200). A range outside the file is 416 range_not_satisfiable with Content-Range: bytes *\/size */
-                206: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "image/png": string;
-                        "image/jpeg": string;
-                        "image/webp": string;
-                        "image/gif": string;
-                        "font/ttf": string;
-                        "font/otf": string;
-                        "image/svg+xml": string;
-                        "application/pdf": string;
-                    };
-                };
-                /** @description Not modified: If-None-Match equals the ETag */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getAssetFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2220,195 +431,13 @@ export interface paths {
             cookie?: never;
         };
         /** List assets, optionally of one folder (with its subfolders when recursive=true) */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                    folder?: string;
-                    recursive?: boolean;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description ast_… */
-                                id: string;
-                                /** @description `a/b/` form; the root is "" */
-                                folder: string;
-                                name: string;
-                                content_type: string;
-                                width: number | null;
-                                height: number | null;
-                                bytes: number;
-                                /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
-                                sha256: string | null;
-                                tags: string[];
-                                metadata: {
-                                    [key: string]: string;
-                                };
-                                font: {
-                                    family: string;
-                                    weight: number;
-                                    style: string;
-                                } | null;
-                                render_id: string | null;
-                                /** @description Permanent, public, cacheable forever */
-                                asset_url: string;
-                                /** Format: date-time */
-                                created_at: string;
-                            }[];
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listAssets"];
         put?: never;
         /**
          * Upload an image (PNG, JPEG, WebP, GIF) or a font (TTF, OTF, WOFF, WOFF2) as multipart/form-data
          * @description Parts: `file` (required), `folder`, `name`, `tags` (JSON array or comma-separated), `metadata` (JSON object). Identical bytes already in the account answer 200 with the existing asset. A file that would take the account's stored files (uploads and render outputs) over its storage quota is 413 storage_quota_exceeded with quota_bytes, used_bytes and file_bytes; nothing is stored.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "multipart/form-data": {
-                        /** @description The image or font bytes; its filename names the asset unless `name` is given. */
-                        file: string;
-                        folder?: string;
-                        name?: string;
-                        /** @description A JSON array of strings, or comma-separated. */
-                        tags?: string;
-                        /** @description A JSON object of string values. */
-                        metadata?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description An asset of the library */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description ast_… */
-                            id: string;
-                            /** @description `a/b/` form; the root is "" */
-                            folder: string;
-                            name: string;
-                            content_type: string;
-                            width: number | null;
-                            height: number | null;
-                            bytes: number;
-                            /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
-                            sha256: string | null;
-                            tags: string[];
-                            metadata: {
-                                [key: string]: string;
-                            };
-                            font: {
-                                family: string;
-                                weight: number;
-                                style: string;
-                            } | null;
-                            render_id: string | null;
-                            /** @description Permanent, public, cacheable forever */
-                            asset_url: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        };
-                    };
-                };
-                /** @description An asset of the library */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description ast_… */
-                            id: string;
-                            /** @description `a/b/` form; the root is "" */
-                            folder: string;
-                            name: string;
-                            content_type: string;
-                            width: number | null;
-                            height: number | null;
-                            bytes: number;
-                            /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
-                            sha256: string | null;
-                            tags: string[];
-                            metadata: {
-                                [key: string]: string;
-                            };
-                            font: {
-                                family: string;
-                                weight: number;
-                                style: string;
-                            } | null;
-                            render_id: string | null;
-                            /** @description Permanent, public, cacheable forever */
-                            asset_url: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["uploadAsset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2426,73 +455,7 @@ export interface paths {
          * The account's uploaded fonts: family, weight and style, for templates and the editor
          * @description Every font in one answer (an editor needs them all to draw); `next_cursor` is always null. To page through them, use `POST /v1/assets/query` with `content_type: ["font/ttf", "font/otf", "font/woff", "font/woff2"]`.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description ast_… */
-                                id: string;
-                                /** @description `a/b/` form; the root is "" */
-                                folder: string;
-                                name: string;
-                                content_type: string;
-                                width: number | null;
-                                height: number | null;
-                                bytes: number;
-                                /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
-                                sha256: string | null;
-                                tags: string[];
-                                metadata: {
-                                    [key: string]: string;
-                                };
-                                font: {
-                                    family: string;
-                                    weight: number;
-                                    style: string;
-                                } | null;
-                                render_id: string | null;
-                                /** @description Permanent, public, cacheable forever */
-                                asset_url: string;
-                                /** Format: date-time */
-                                created_at: string;
-                            }[];
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listFonts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2514,104 +477,7 @@ export interface paths {
          * Search the asset library by tags, metadata, folder, content type and creation time
          * @description Filters combine with AND. Newest first; pass `next_cursor` back as `cursor` with the same filters for the next page.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description A bare array means all of them */
-                        tags?: string[] | {
-                            all?: string[];
-                            any?: string[];
-                        };
-                        /** @description Every key must equal its value */
-                        metadata?: {
-                            [key: string]: string;
-                        };
-                        folder?: string;
-                        /** @description Include subfolders of `folder` (default false) */
-                        recursive?: boolean;
-                        content_type?: string | string[];
-                        created?: {
-                            /** @description ISO-8601 */
-                            gt?: string;
-                            /** @description ISO-8601 */
-                            gte?: string;
-                            /** @description ISO-8601 */
-                            lt?: string;
-                            /** @description ISO-8601 */
-                            lte?: string;
-                        };
-                        /** @default 50 */
-                        limit?: number;
-                        cursor?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description ast_… */
-                                id: string;
-                                /** @description `a/b/` form; the root is "" */
-                                folder: string;
-                                name: string;
-                                content_type: string;
-                                width: number | null;
-                                height: number | null;
-                                bytes: number;
-                                /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
-                                sha256: string | null;
-                                tags: string[];
-                                metadata: {
-                                    [key: string]: string;
-                                };
-                                font: {
-                                    family: string;
-                                    weight: number;
-                                    style: string;
-                                } | null;
-                                render_id: string | null;
-                                /** @description Permanent, public, cacheable forever */
-                                asset_url: string;
-                                /** Format: date-time */
-                                created_at: string;
-                            }[];
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["queryAssets"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2626,193 +492,15 @@ export interface paths {
             cookie?: never;
         };
         /** Get one asset */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description An asset of the library */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description ast_… */
-                            id: string;
-                            /** @description `a/b/` form; the root is "" */
-                            folder: string;
-                            name: string;
-                            content_type: string;
-                            width: number | null;
-                            height: number | null;
-                            bytes: number;
-                            /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
-                            sha256: string | null;
-                            tags: string[];
-                            metadata: {
-                                [key: string]: string;
-                            };
-                            font: {
-                                family: string;
-                                weight: number;
-                                style: string;
-                            } | null;
-                            render_id: string | null;
-                            /** @description Permanent, public, cacheable forever */
-                            asset_url: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getAsset"];
         put?: never;
         post?: never;
         /** Delete an asset */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteAsset"];
         options?: never;
         head?: never;
         /** Move, rename, retag or change the metadata of an asset */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        folder?: string;
-                        name?: string;
-                        tags?: string[];
-                        metadata?: {
-                            [key: string]: string | null;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description An asset of the library */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description ast_… */
-                            id: string;
-                            /** @description `a/b/` form; the root is "" */
-                            folder: string;
-                            name: string;
-                            content_type: string;
-                            width: number | null;
-                            height: number | null;
-                            bytes: number;
-                            /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
-                            sha256: string | null;
-                            tags: string[];
-                            metadata: {
-                                [key: string]: string;
-                            };
-                            font: {
-                                family: string;
-                                weight: number;
-                                style: string;
-                            } | null;
-                            render_id: string | null;
-                            /** @description Permanent, public, cacheable forever */
-                            asset_url: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateAsset"];
         trace?: never;
     };
     "/o/{file}": {
@@ -2823,79 +511,7 @@ export interface paths {
             cookie?: never;
         };
         /** Signed output link (about one hour); tampered or expired gives 403 */
-        get: {
-            parameters: {
-                query?: {
-                    expires?: string;
-                    sig?: string;
-                };
-                header?: never;
-                path: {
-                    file: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The file's bytes, with its Content-Type, Content-Length, ETag and Accept-Ranges: bytes */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "image/png": string;
-                        "image/jpeg": string;
-                        "image/webp": string;
-                        "image/gif": string;
-                        "font/ttf": string;
-                        "font/otf": string;
-                        "image/svg+xml": string;
-                        "application/pdf": string;
-                    };
-                };
-                /** @description One byte range of the file (Range: bytes=first-last, first- or -suffix), with Content-Range; several ranges, or an If-Range other than the ETag, get the whole file (200). A range outside the file is 416 range_not_satisfiable with Content-Range: bytes *\/size */
-                206: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "image/png": string;
-                        "image/jpeg": string;
-                        "image/webp": string;
-                        "image/gif": string;
-                        "font/ttf": string;
-                        "font/otf": string;
-                        "image/svg+xml": string;
-                        "application/pdf": string;
-                    };
-                };
-                /** @description Not modified: If-None-Match equals the ETag */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getOutputFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2917,58 +533,7 @@ export interface paths {
          * Editor: an image prepared for an exact device box, as raw straight RGBA
          * @description At most 16 megapixels per answer: a larger box is answered downscaled to fit (same aspect, X-Image-Downscaled: 1). Per account: 400 requests at once then 40 a second, 256 megapixels of answers at once then 16 a second, 32 answers and 67 MB (or one answer) unanswered or unread at once, 268 MB for all accounts together; beyond, 429 rate_limited with Retry-After.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description asset://ast_…, ast_…, or an http(s) URL */
-                        src: string;
-                        width: number;
-                        height: number;
-                        fit: "cover" | "contain" | "fill";
-                        focal: {
-                            x: number;
-                            y: number;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Straight RGBA, width × height × 4 bytes; the size in X-Image-Width and X-Image-Height (the box asked, or that box downscaled to 16 megapixels, then X-Image-Downscaled 1), X-Image-Upscaled 1 when the source was enlarged */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/octet-stream": string;
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["prepareEditorImage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2983,117 +548,10 @@ export interface paths {
             cookie?: never;
         };
         /** The account's URL-signing keys (never their secrets), oldest first */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description usk_…: named in the path of every URL signed with this key */
-                                id: string;
-                                name: string | null;
-                                /** @description First characters of the current secret */
-                                secret_prefix: string;
-                                /** Format: date-time */
-                                created_at: string;
-                                rotated_at: string | null;
-                                /** @description Until then URLs signed with the secret the last rotation replaced still verify */
-                                previous_expires_at: string | null;
-                            }[];
-                            next_cursor: null;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["listUrlSigningKeys"];
         put?: never;
         /** Create a URL-signing key for on-demand image URLs; its secret is in this response only */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description usk_…: named in the path of every URL signed with this key */
-                            id: string;
-                            name: string | null;
-                            /** @description First characters of the current secret */
-                            secret_prefix: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            rotated_at: string | null;
-                            /** @description Until then URLs signed with the secret the last rotation replaced still verify */
-                            previous_expires_at: string | null;
-                            /** @description ussec_…: the HMAC key; shown only in this response */
-                            secret: string;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["createUrlSigningKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3110,66 +568,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Replace a key's secret; URLs signed with the replaced one keep working for grace_period_seconds (default 7 days) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @default 604800 */
-                        grace_period_seconds?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description usk_…: named in the path of every URL signed with this key */
-                            id: string;
-                            name: string | null;
-                            /** @description First characters of the current secret */
-                            secret_prefix: string;
-                            /** Format: date-time */
-                            created_at: string;
-                            rotated_at: string | null;
-                            /** @description Until then URLs signed with the secret the last rotation replaced still verify */
-                            previous_expires_at: string | null;
-                            /** @description ussec_…: the HMAC key; shown only in this response */
-                            secret: string;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["rotateUrlSigningKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3186,74 +585,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Sign an on-demand image URL with one of the account's keys, here instead of where the secret is kept (for agents and tools that should not hold it) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Key or id of a published template */
-                        template: string;
-                        /** @default png */
-                        format?: "png" | "jpg" | "webp";
-                        /** @description Slot values by slot name: text, colour (#RRGGBB), image URL or asset id */
-                        values?: {
-                            [key: string]: string;
-                        };
-                        frame?: string;
-                        /** @description Costs ceil(scale²) on the first request only */
-                        scale?: number;
-                        /** @description Pin a published version: the URL's image never changes */
-                        version?: number;
-                        /** @description Unix seconds after which the URL answers 403 */
-                        expires?: number;
-                        /**
-                         * @description Errors answer a small placeholder PNG instead of JSON
-                         * @enum {string}
-                         */
-                        fallback?: "image";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description The absolute signed URL */
-                            url: string;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["signImageUrl"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3271,50 +603,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a URL-signing key: every URL signed with it answers 403 from now on */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {boolean} */
-                            deleted: true;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteUrlSigningKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3341,77 +630,7 @@ export interface paths {
          *
          *     Errors (JSON, no-store, nothing charged): 403 forbidden (reason signature_missing, signature_invalid or expired), 400 invalid_request / invalid_scale, 404 not_found, 422 template_not_published / unknown_slot / image_out_of_folder, 402 insufficient_credits, 422 image_fetch_failed (refunded), 429 rate_limited (cache misses per account, downloads per URL-signing key and per client address; Retry-After), 503 unavailable.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    key: string;
-                    file: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The file's bytes, with its Content-Type, Content-Length, ETag and Accept-Ranges: bytes */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "image/png": string;
-                        "image/jpeg": string;
-                        "image/webp": string;
-                        "image/gif": string;
-                        "font/ttf": string;
-                        "font/otf": string;
-                        "image/svg+xml": string;
-                        "application/pdf": string;
-                    };
-                };
-                /** @description One byte range of the file (Range: bytes=first-last, first- or -suffix), with Content-Range; several ranges, or an If-Range other than the ETag, get the whole file (200). A range outside the file is 416 range_not_satisfiable with Content-Range: bytes *\/size */
-                206: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "image/png": string;
-                        "image/jpeg": string;
-                        "image/webp": string;
-                        "image/gif": string;
-                        "font/ttf": string;
-                        "font/otf": string;
-                        "image/svg+xml": string;
-                        "application/pdf": string;
-                    };
-                };
-                /** @description Not modified: If-None-Match equals the ETag */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getOnDemandImage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3430,35 +649,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** The MCP (Model Context Protocol) server, Streamable HTTP in stateless JSON mode: tools to list and describe templates, render, batch, get renders, sign image URLs, search and upload assets and read the balance (docs/agents.md) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["mcp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3478,118 +669,7 @@ export interface paths {
          * Add an image or font to the library from a public URL
          * @description Over the account's storage quota: 413 storage_quota_exceeded (quota_bytes, used_bytes, file_bytes), nothing stored.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description http(s); fetched through the SSRF guard */
-                        url: string;
-                        folder?: string;
-                        name?: string;
-                        tags?: string[];
-                        metadata?: {
-                            [key: string]: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description An asset of the library */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description ast_… */
-                            id: string;
-                            /** @description `a/b/` form; the root is "" */
-                            folder: string;
-                            name: string;
-                            content_type: string;
-                            width: number | null;
-                            height: number | null;
-                            bytes: number;
-                            /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
-                            sha256: string | null;
-                            tags: string[];
-                            metadata: {
-                                [key: string]: string;
-                            };
-                            font: {
-                                family: string;
-                                weight: number;
-                                style: string;
-                            } | null;
-                            render_id: string | null;
-                            /** @description Permanent, public, cacheable forever */
-                            asset_url: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        };
-                    };
-                };
-                /** @description An asset of the library */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description ast_… */
-                            id: string;
-                            /** @description `a/b/` form; the root is "" */
-                            folder: string;
-                            name: string;
-                            content_type: string;
-                            width: number | null;
-                            height: number | null;
-                            bytes: number;
-                            /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
-                            sha256: string | null;
-                            tags: string[];
-                            metadata: {
-                                [key: string]: string;
-                            };
-                            font: {
-                                family: string;
-                                weight: number;
-                                style: string;
-                            } | null;
-                            render_id: string | null;
-                            /** @description Permanent, public, cacheable forever */
-                            asset_url: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        };
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["importAsset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3637,4 +717,2992 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    listTemplates: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page (tpl_…) */
+                cursor?: string;
+                include_drafts?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            key: string;
+                            name: string;
+                            description: string | null;
+                            status: "draft" | "published" | "archived";
+                            published_version: number | null;
+                            frames: {
+                                name: string;
+                                width: number;
+                                height: number;
+                            }[];
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A template document, version 2; a document of an earlier version is accepted and stored migrated to version 2 */
+                    document: unknown;
+                    publish?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        key: string;
+                        name: string;
+                        description: string | null;
+                        status: "draft" | "published" | "archived";
+                        published_version: number | null;
+                        frames: {
+                            name: string;
+                            width: number;
+                            height: number;
+                        }[];
+                        created_at: string;
+                        updated_at: string;
+                        /** @description The draft template document (version 2) */
+                        document: unknown;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTemplateSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        slots: {
+                            name: string;
+                            /** @description text, image, color (the specification's), and Pictor's extension: number (value field `number`), date (`date`, ISO 8601) and list (`items`) */
+                            type: "text" | "image" | "color" | "number" | "date" | "list";
+                            folder?: string;
+                            /** @description Text (text, image, color, date slots), a number (number slots) or items (list slots) */
+                            default?: string | number | {
+                                [key: string]: string | number;
+                            }[];
+                            max_length?: number;
+                            /** @description Values are rich text markup: <b>, <i>, <u>, <s>, <color value>, <br> */
+                            rich?: boolean;
+                            /** @description number slots: the smallest value accepted */
+                            min?: number;
+                            /** @description number slots: the largest value accepted */
+                            max?: number;
+                            /** @description list slots: the fields of each item */
+                            fields?: {
+                                name: string;
+                                type: "text" | "number" | "image" | "color";
+                                required?: boolean;
+                                max_length?: number;
+                            }[];
+                            /** @description list slots: the most items a value may hold (at most 100) */
+                            max_items?: number;
+                            description?: string;
+                            /** @description Frames whose layout uses the slot (binds it, or shows a layer only for some of its values) */
+                            frames: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        key: string;
+                        name: string;
+                        description: string | null;
+                        status: "draft" | "published" | "archived";
+                        published_version: number | null;
+                        frames: {
+                            name: string;
+                            width: number;
+                            height: number;
+                        }[];
+                        created_at: string;
+                        updated_at: string;
+                        /** @description The draft template document (version 2) */
+                        document: unknown;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    replaceTemplateDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A template document, version 2; a document of an earlier version is accepted and stored migrated to version 2 */
+                    document: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        key: string;
+                        name: string;
+                        description: string | null;
+                        status: "draft" | "published" | "archived";
+                        published_version: number | null;
+                        frames: {
+                            name: string;
+                            width: number;
+                            height: number;
+                        }[];
+                        created_at: string;
+                        updated_at: string;
+                        /** @description The draft template document (version 2) */
+                        document: unknown;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateTemplateDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A template document, version 2; a document of an earlier version is accepted and stored migrated to version 2 */
+                    document: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        key: string;
+                        name: string;
+                        description: string | null;
+                        status: "draft" | "published" | "archived";
+                        published_version: number | null;
+                        frames: {
+                            name: string;
+                            width: number;
+                            height: number;
+                        }[];
+                        created_at: string;
+                        updated_at: string;
+                        /** @description The draft template document (version 2) */
+                        document: unknown;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    publishTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        key: string;
+                        name: string;
+                        description: string | null;
+                        status: "draft" | "published" | "archived";
+                        published_version: number | null;
+                        frames: {
+                            name: string;
+                            width: number;
+                            height: number;
+                        }[];
+                        created_at: string;
+                        updated_at: string;
+                        /** @description The draft template document (version 2) */
+                        document: unknown;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listTemplateVersions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page (a version number) */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            version: number;
+                            published_at: string;
+                            document: unknown;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    duplicateTemplate: {
+        parameters: {
+            query?: {
+                /** @description Key of the copy */
+                key?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        key: string;
+                        name: string;
+                        description: string | null;
+                        status: "draft" | "published" | "archived";
+                        published_version: number | null;
+                        frames: {
+                            name: string;
+                            width: number;
+                            height: number;
+                        }[];
+                        created_at: string;
+                        updated_at: string;
+                        /** @description The draft template document (version 2) */
+                        document: unknown;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    archiveTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        key: string;
+                        name: string;
+                        description: string | null;
+                        status: "draft" | "published" | "archived";
+                        published_version: number | null;
+                        frames: {
+                            name: string;
+                            width: number;
+                            height: number;
+                        }[];
+                        created_at: string;
+                        updated_at: string;
+                        /** @description The draft template document (version 2) */
+                        document: unknown;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    preflightRender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Template key or id */
+                    template: string;
+                    modifications: {
+                        name: string;
+                        text?: string;
+                        image_url?: string;
+                        /** @description #RRGGBB */
+                        color?: string;
+                        /** @description Number slots (a Pictor extension): a JSON number */
+                        number?: number;
+                        /** @description Date slots (a Pictor extension): ISO 8601, "2026-11-28" or "2026-11-28T18:30:00Z" */
+                        date?: string;
+                        /** @description List slots (a Pictor extension): the items, at most 100, each field name -> text or number as the slot's fields declare */
+                        items?: {
+                            [key: string]: string | number;
+                        }[];
+                    }[];
+                    /**
+                     * @description 1 to 4; cost ceil(scale²)
+                     * @default 1
+                     */
+                    scale?: number;
+                    /** @description png (default), jpg/jpeg, webp, or pdf: one page per frame (see frames) */
+                    format?: "png" | "jpg" | "jpeg" | "webp" | "pdf";
+                    /** @description jpg/webp quality (default 90); pdf: store pages as JPEGs of this quality (default lossless) */
+                    quality?: number;
+                    /** @description Default: the first frame */
+                    frame?: string;
+                    /** @description pdf only, not with frame: the frames to draw, one page each in this order (no repeats), or "all" (the template's order) */
+                    frames?: string[] | "all";
+                    /** @description pdf only: frame pixels per inch, which set the page size (default 96: 1 px = 0.75 pt) */
+                    dpi?: number;
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    tags?: string[];
+                    webhook_url?: string;
+                    wait?: boolean | number;
+                };
+            };
+        };
+        responses: {
+            /** @description A preflight: what a render of this request would cost and report; nothing charged or stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether the render would be accepted and drawn */
+                        valid: boolean;
+                        /** @description Credits the render would be charged (ceil(scale²) per image or PDF page); null when not valid */
+                        cost: number | null;
+                        /** @description Why it is not valid (the error code and body a render would get); null when valid */
+                        error: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                        /** @description Whether the render was drawn to measure it (false on an API process without render threads: then only the checks ran) */
+                        measured: boolean;
+                        width: number | null;
+                        height: number | null;
+                        /** @description The layers with something to report; a text layer not listed was drawn as given */
+                        layers: {
+                            /** @description The layer's id */
+                            layer: string;
+                            /** @description The slot bound to what the finding is about */
+                            slot: string | null;
+                            findings: {
+                                /** @description text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks; other fonts of the set drew them), unknown_font (family: not in the font set; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5) */
+                                code: "text_shrunk" | "text_truncated" | "glyph_fallback" | "unknown_font" | "image_upscaled";
+                                message: string;
+                                from_px?: number;
+                                to_px?: number;
+                                lines?: number;
+                                family?: string;
+                                characters?: string[];
+                                factor?: number;
+                            }[];
+                        }[];
+                        /** @description Slots not given, drawn with their defaults */
+                        slots_defaulted: string[];
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    preflightBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    webhook_url?: string;
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description 1 to 1000 rows; more is 413 payload_too_large */
+                    renders: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Credits the valid rows would be charged together */
+                        cost: number;
+                        valid_rows: number;
+                        renders: {
+                            index: number;
+                            /** @description Whether the render would be accepted and drawn */
+                            valid: boolean;
+                            /** @description Credits the render would be charged (ceil(scale²) per image or PDF page); null when not valid */
+                            cost: number | null;
+                            /** @description Why it is not valid (the error code and body a render would get); null when valid */
+                            error: ({
+                                code: string;
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            /** @description Whether the render was drawn to measure it (false on an API process without render threads: then only the checks ran) */
+                            measured: boolean;
+                            width: number | null;
+                            height: number | null;
+                            /** @description The layers with something to report; a text layer not listed was drawn as given */
+                            layers: {
+                                /** @description The layer's id */
+                                layer: string;
+                                /** @description The slot bound to what the finding is about */
+                                slot: string | null;
+                                findings: {
+                                    /** @description text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks; other fonts of the set drew them), unknown_font (family: not in the font set; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5) */
+                                    code: "text_shrunk" | "text_truncated" | "glyph_fallback" | "unknown_font" | "image_upscaled";
+                                    message: string;
+                                    from_px?: number;
+                                    to_px?: number;
+                                    lines?: number;
+                                    family?: string;
+                                    characters?: string[];
+                                    factor?: number;
+                                }[];
+                            }[];
+                            /** @description Slots not given, drawn with their defaults */
+                            slots_defaulted: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createRender: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `wait=N` (seconds, at most 60): wait for the image like `"wait": N` in the body. Completed in time: 200 with the completed job and `Preference-Applied: wait=N`; still running at the deadline: 202 as without it. */
+                prefer?: string;
+                /** @description Up to 255 printable ASCII characters, unique per intended operation (a UUID). The first answer is kept for 24 h and replayed to any retry with the same key and body (with `Idempotent-Replayed: true`), so a retry is never charged twice; if the server died after accepting, the retry resumes that same render or batch. The same key with another body is 422 `idempotency_key_reused`; while the first request still runs, 409 `idempotency_key_in_use`. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Template key or id */
+                    template: string;
+                    modifications: {
+                        name: string;
+                        text?: string;
+                        image_url?: string;
+                        /** @description #RRGGBB */
+                        color?: string;
+                        /** @description Number slots (a Pictor extension): a JSON number */
+                        number?: number;
+                        /** @description Date slots (a Pictor extension): ISO 8601, "2026-11-28" or "2026-11-28T18:30:00Z" */
+                        date?: string;
+                        /** @description List slots (a Pictor extension): the items, at most 100, each field name -> text or number as the slot's fields declare */
+                        items?: {
+                            [key: string]: string | number;
+                        }[];
+                    }[];
+                    /**
+                     * @description 1 to 4; cost ceil(scale²)
+                     * @default 1
+                     */
+                    scale?: number;
+                    /** @description png (default), jpg/jpeg, webp, or pdf: one page per frame (see frames) */
+                    format?: "png" | "jpg" | "jpeg" | "webp" | "pdf";
+                    /** @description jpg/webp quality (default 90); pdf: store pages as JPEGs of this quality (default lossless) */
+                    quality?: number;
+                    /** @description Default: the first frame */
+                    frame?: string;
+                    /** @description pdf only, not with frame: the frames to draw, one page each in this order (no repeats), or "all" (the template's order) */
+                    frames?: string[] | "all";
+                    /** @description pdf only: frame pixels per inch, which set the page size (default 96: 1 px = 0.75 pt) */
+                    dpi?: number;
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    tags?: string[];
+                    webhook_url?: string;
+                    wait?: boolean | number;
+                };
+            };
+        };
+        responses: {
+            /** @description A render job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description rnd_… */
+                        id: string;
+                        status: "queued" | "rendering" | "completed" | "failed";
+                        /** @description Addressing key of the template */
+                        template: string;
+                        /** @description Published version pinned at acceptance */
+                        template_version: number;
+                        /** @description The frame drawn; for a PDF, the first page's */
+                        frame: string;
+                        /** @description The frames drawn, in page order (an image: its one frame) */
+                        frames: string[];
+                        /** @description A PDF's page count; null for an image */
+                        pages: number | null;
+                        /** @description A PDF's density: frame pixels per inch (page size = frame size / dpi); null for an image */
+                        dpi: number | null;
+                        scale: number;
+                        format: "png" | "jpeg" | "webp" | "pdf";
+                        /** @description Output width in pixels; for a PDF, of the first page's image */
+                        width: number;
+                        /** @description Output height in pixels; for a PDF, of the first page's image */
+                        height: number;
+                        /** @description ceil(scale²) per image or PDF page */
+                        credits_charged: number;
+                        credits_refunded: number;
+                        output_url: string | null;
+                        asset_url: string | null;
+                        asset_id: string | null;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        tags: string[];
+                        warnings: {
+                            code: string;
+                            slot: string | null;
+                            message: string;
+                        }[];
+                        error: {
+                            code: string;
+                            message: string;
+                        } | null;
+                        webhook_url: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description A render job */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description rnd_… */
+                        id: string;
+                        status: "queued" | "rendering" | "completed" | "failed";
+                        /** @description Addressing key of the template */
+                        template: string;
+                        /** @description Published version pinned at acceptance */
+                        template_version: number;
+                        /** @description The frame drawn; for a PDF, the first page's */
+                        frame: string;
+                        /** @description The frames drawn, in page order (an image: its one frame) */
+                        frames: string[];
+                        /** @description A PDF's page count; null for an image */
+                        pages: number | null;
+                        /** @description A PDF's density: frame pixels per inch (page size = frame size / dpi); null for an image */
+                        dpi: number | null;
+                        scale: number;
+                        format: "png" | "jpeg" | "webp" | "pdf";
+                        /** @description Output width in pixels; for a PDF, of the first page's image */
+                        width: number;
+                        /** @description Output height in pixels; for a PDF, of the first page's image */
+                        height: number;
+                        /** @description ceil(scale²) per image or PDF page */
+                        credits_charged: number;
+                        credits_refunded: number;
+                        output_url: string | null;
+                        asset_url: string | null;
+                        asset_id: string | null;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        tags: string[];
+                        warnings: {
+                            code: string;
+                            slot: string | null;
+                            message: string;
+                        }[];
+                        error: {
+                            code: string;
+                            message: string;
+                        } | null;
+                        webhook_url: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A render job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description rnd_… */
+                        id: string;
+                        status: "queued" | "rendering" | "completed" | "failed";
+                        /** @description Addressing key of the template */
+                        template: string;
+                        /** @description Published version pinned at acceptance */
+                        template_version: number;
+                        /** @description The frame drawn; for a PDF, the first page's */
+                        frame: string;
+                        /** @description The frames drawn, in page order (an image: its one frame) */
+                        frames: string[];
+                        /** @description A PDF's page count; null for an image */
+                        pages: number | null;
+                        /** @description A PDF's density: frame pixels per inch (page size = frame size / dpi); null for an image */
+                        dpi: number | null;
+                        scale: number;
+                        format: "png" | "jpeg" | "webp" | "pdf";
+                        /** @description Output width in pixels; for a PDF, of the first page's image */
+                        width: number;
+                        /** @description Output height in pixels; for a PDF, of the first page's image */
+                        height: number;
+                        /** @description ceil(scale²) per image or PDF page */
+                        credits_charged: number;
+                        credits_refunded: number;
+                        output_url: string | null;
+                        asset_url: string | null;
+                        asset_id: string | null;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        tags: string[];
+                        warnings: {
+                            code: string;
+                            slot: string | null;
+                            message: string;
+                        }[];
+                        error: {
+                            code: string;
+                            message: string;
+                        } | null;
+                        webhook_url: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters, unique per intended operation (a UUID). The first answer is kept for 24 h and replayed to any retry with the same key and body (with `Idempotent-Replayed: true`), so a retry is never charged twice; if the server died after accepting, the retry resumes that same render or batch. The same key with another body is 422 `idempotency_key_reused`; while the first request still runs, 409 `idempotency_key_in_use`. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    webhook_url?: string;
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description 1 to 1000 rows; more is 413 payload_too_large */
+                    renders: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description bat_… */
+                        batch_id: string;
+                        renders: unknown[];
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        webhook_url: string | null;
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description accepting while rows are being taken; interrupted when accepting stopped (the process died): `renders` then holds the rows recorded before it stopped */
+                        state: "accepting" | "accepted" | "interrupted";
+                        /** @description Rows in the request; counts.rows is lower only while accepting or when interrupted */
+                        rows_submitted: number;
+                        counts: {
+                            rows: number;
+                            /** @description Rows refused at submission (not charged) */
+                            refused: number;
+                            queued: number;
+                            rendering: number;
+                            completed: number;
+                            /** @description Accepted, then failed while rendering (refunded) */
+                            failed: number;
+                        };
+                        renders: unknown[];
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listBatches: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page (bat_…) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @description accepting while rows are being taken; interrupted when accepting stopped (the process died): `renders` then holds the rows recorded before it stopped */
+                            state: "accepting" | "accepted" | "interrupted";
+                            rows_submitted: number;
+                            webhook_url: string | null;
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listRenderDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        render_id: string;
+                        event_id: string | null;
+                        url: string | null;
+                        state: "pending" | "delivered" | "failed" | null;
+                        created_at: string | null;
+                        next_attempt_at: string | null;
+                        attempts: {
+                            /** @description 1-based, across redeliveries */
+                            attempt: number;
+                            /** Format: date-time */
+                            at: string;
+                            status_code: number | null;
+                            error: string | null;
+                            duration_ms: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    redeliverRenderCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        render_id: string;
+                        event_id: string | null;
+                        url: string | null;
+                        state: "pending" | "delivered" | "failed" | null;
+                        created_at: string | null;
+                        next_attempt_at: string | null;
+                        attempts: {
+                            /** @description 1-based, across redeliveries */
+                            attempt: number;
+                            /** Format: date-time */
+                            at: string;
+                            status_code: number | null;
+                            error: string | null;
+                            duration_ms: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        credits_balance: number;
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listLedgerEntries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page (an entry id) */
+                cursor?: string;
+                /** @description asc: oldest first (the default); desc: newest first. A cursor pages on in the same order. */
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            kind: "grant" | "charge" | "refund";
+                            /** @description Signed: charges are negative */
+                            amount: number;
+                            render_id: string | null;
+                            note: string | null;
+                            created_at: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    signUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account_id: string;
+                        api_key: string;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page (key_…) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string | null;
+                            /** @description First characters of the key */
+                            prefix: string;
+                            created_at: string;
+                            last_used_at: string | null;
+                            revoked_at: string | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string | null;
+                        /** @description First characters of the key */
+                        prefix: string;
+                        created_at: string;
+                        last_used_at: string | null;
+                        revoked_at: string | null;
+                        /** @description sk_live_… */
+                        key: string;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {boolean} */
+                        revoked: true;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description whsec_…: signs every callback first attempted from now on */
+                        secret: string;
+                        /** @description Still valid until previous_expires_at */
+                        previous_secret?: string;
+                        /** Format: date-time */
+                        previous_expires_at?: string;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description whsec_…: signs every callback first attempted from now on */
+                        secret: string;
+                        /** @description Still valid until previous_expires_at */
+                        previous_secret?: string;
+                        /** Format: date-time */
+                        previous_expires_at?: string;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAssetFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes, with its Content-Type, Content-Length, ETag and Accept-Ranges: bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "image/gif": string;
+                    "font/ttf": string;
+                    "font/otf": string;
+                    "image/svg+xml": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description One byte range of the file (Range: bytes=first-last, first- or -suffix), with Content-Range; several ranges, or an If-Range other than the ETag, get the whole file (200). A range outside the file is 416 range_not_satisfiable with Content-Range: bytes *\/size */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "image/gif": string;
+                    "font/ttf": string;
+                    "font/otf": string;
+                    "image/svg+xml": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Not modified: If-None-Match equals the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAssets: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                folder?: string;
+                recursive?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ast_… */
+                            id: string;
+                            /** @description `a/b/` form; the root is "" */
+                            folder: string;
+                            name: string;
+                            content_type: string;
+                            width: number | null;
+                            height: number | null;
+                            bytes: number;
+                            /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
+                            sha256: string | null;
+                            tags: string[];
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            font: {
+                                family: string;
+                                weight: number;
+                                style: string;
+                            } | null;
+                            render_id: string | null;
+                            /** @description Permanent, public, cacheable forever */
+                            asset_url: string;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    uploadAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description The image or font bytes; its filename names the asset unless `name` is given. */
+                    file: string;
+                    folder?: string;
+                    name?: string;
+                    /** @description A JSON array of strings, or comma-separated. */
+                    tags?: string;
+                    /** @description A JSON object of string values. */
+                    metadata?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An asset of the library */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ast_… */
+                        id: string;
+                        /** @description `a/b/` form; the root is "" */
+                        folder: string;
+                        name: string;
+                        content_type: string;
+                        width: number | null;
+                        height: number | null;
+                        bytes: number;
+                        /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
+                        sha256: string | null;
+                        tags: string[];
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        font: {
+                            family: string;
+                            weight: number;
+                            style: string;
+                        } | null;
+                        render_id: string | null;
+                        /** @description Permanent, public, cacheable forever */
+                        asset_url: string;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description An asset of the library */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ast_… */
+                        id: string;
+                        /** @description `a/b/` form; the root is "" */
+                        folder: string;
+                        name: string;
+                        content_type: string;
+                        width: number | null;
+                        height: number | null;
+                        bytes: number;
+                        /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
+                        sha256: string | null;
+                        tags: string[];
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        font: {
+                            family: string;
+                            weight: number;
+                            style: string;
+                        } | null;
+                        render_id: string | null;
+                        /** @description Permanent, public, cacheable forever */
+                        asset_url: string;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listFonts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ast_… */
+                            id: string;
+                            /** @description `a/b/` form; the root is "" */
+                            folder: string;
+                            name: string;
+                            content_type: string;
+                            width: number | null;
+                            height: number | null;
+                            bytes: number;
+                            /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
+                            sha256: string | null;
+                            tags: string[];
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            font: {
+                                family: string;
+                                weight: number;
+                                style: string;
+                            } | null;
+                            render_id: string | null;
+                            /** @description Permanent, public, cacheable forever */
+                            asset_url: string;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    queryAssets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A bare array means all of them */
+                    tags?: string[] | {
+                        all?: string[];
+                        any?: string[];
+                    };
+                    /** @description Every key must equal its value */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    folder?: string;
+                    /** @description Include subfolders of `folder` (default false) */
+                    recursive?: boolean;
+                    content_type?: string | string[];
+                    created?: {
+                        /** @description ISO-8601 */
+                        gt?: string;
+                        /** @description ISO-8601 */
+                        gte?: string;
+                        /** @description ISO-8601 */
+                        lt?: string;
+                        /** @description ISO-8601 */
+                        lte?: string;
+                    };
+                    /** @default 50 */
+                    limit?: number;
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description ast_… */
+                            id: string;
+                            /** @description `a/b/` form; the root is "" */
+                            folder: string;
+                            name: string;
+                            content_type: string;
+                            width: number | null;
+                            height: number | null;
+                            bytes: number;
+                            /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
+                            sha256: string | null;
+                            tags: string[];
+                            metadata: {
+                                [key: string]: string;
+                            };
+                            font: {
+                                family: string;
+                                weight: number;
+                                style: string;
+                            } | null;
+                            render_id: string | null;
+                            /** @description Permanent, public, cacheable forever */
+                            asset_url: string;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An asset of the library */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ast_… */
+                        id: string;
+                        /** @description `a/b/` form; the root is "" */
+                        folder: string;
+                        name: string;
+                        content_type: string;
+                        width: number | null;
+                        height: number | null;
+                        bytes: number;
+                        /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
+                        sha256: string | null;
+                        tags: string[];
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        font: {
+                            family: string;
+                            weight: number;
+                            style: string;
+                        } | null;
+                        render_id: string | null;
+                        /** @description Permanent, public, cacheable forever */
+                        asset_url: string;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    folder?: string;
+                    name?: string;
+                    tags?: string[];
+                    metadata?: {
+                        [key: string]: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description An asset of the library */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ast_… */
+                        id: string;
+                        /** @description `a/b/` form; the root is "" */
+                        folder: string;
+                        name: string;
+                        content_type: string;
+                        width: number | null;
+                        height: number | null;
+                        bytes: number;
+                        /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
+                        sha256: string | null;
+                        tags: string[];
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        font: {
+                            family: string;
+                            weight: number;
+                            style: string;
+                        } | null;
+                        render_id: string | null;
+                        /** @description Permanent, public, cacheable forever */
+                        asset_url: string;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOutputFile: {
+        parameters: {
+            query?: {
+                expires?: string;
+                sig?: string;
+            };
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes, with its Content-Type, Content-Length, ETag and Accept-Ranges: bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "image/gif": string;
+                    "font/ttf": string;
+                    "font/otf": string;
+                    "image/svg+xml": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description One byte range of the file (Range: bytes=first-last, first- or -suffix), with Content-Range; several ranges, or an If-Range other than the ETag, get the whole file (200). A range outside the file is 416 range_not_satisfiable with Content-Range: bytes *\/size */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "image/gif": string;
+                    "font/ttf": string;
+                    "font/otf": string;
+                    "image/svg+xml": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Not modified: If-None-Match equals the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    prepareEditorImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description asset://ast_…, ast_…, or an http(s) URL */
+                    src: string;
+                    width: number;
+                    height: number;
+                    fit: "cover" | "contain" | "fill";
+                    focal: {
+                        x: number;
+                        y: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Straight RGBA, width × height × 4 bytes; the size in X-Image-Width and X-Image-Height (the box asked, or that box downscaled to 16 megapixels, then X-Image-Downscaled 1), X-Image-Upscaled 1 when the source was enlarged */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listUrlSigningKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description usk_…: named in the path of every URL signed with this key */
+                            id: string;
+                            name: string | null;
+                            /** @description First characters of the current secret */
+                            secret_prefix: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            rotated_at: string | null;
+                            /** @description Until then URLs signed with the secret the last rotation replaced still verify */
+                            previous_expires_at: string | null;
+                        }[];
+                        next_cursor: null;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createUrlSigningKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description usk_…: named in the path of every URL signed with this key */
+                        id: string;
+                        name: string | null;
+                        /** @description First characters of the current secret */
+                        secret_prefix: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        rotated_at: string | null;
+                        /** @description Until then URLs signed with the secret the last rotation replaced still verify */
+                        previous_expires_at: string | null;
+                        /** @description ussec_…: the HMAC key; shown only in this response */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotateUrlSigningKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default 604800 */
+                    grace_period_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description usk_…: named in the path of every URL signed with this key */
+                        id: string;
+                        name: string | null;
+                        /** @description First characters of the current secret */
+                        secret_prefix: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        rotated_at: string | null;
+                        /** @description Until then URLs signed with the secret the last rotation replaced still verify */
+                        previous_expires_at: string | null;
+                        /** @description ussec_…: the HMAC key; shown only in this response */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    signImageUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Key or id of a published template */
+                    template: string;
+                    /** @default png */
+                    format?: "png" | "jpg" | "webp";
+                    /** @description Slot values by slot name: text, colour (#RRGGBB), image URL or asset id */
+                    values?: {
+                        [key: string]: string;
+                    };
+                    frame?: string;
+                    /** @description Costs ceil(scale²) on the first request only */
+                    scale?: number;
+                    /** @description Pin a published version: the URL's image never changes */
+                    version?: number;
+                    /** @description Unix seconds after which the URL answers 403 */
+                    expires?: number;
+                    /**
+                     * @description Errors answer a small placeholder PNG instead of JSON
+                     * @enum {string}
+                     */
+                    fallback?: "image";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The absolute signed URL */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteUrlSigningKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOnDemandImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes, with its Content-Type, Content-Length, ETag and Accept-Ranges: bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "image/gif": string;
+                    "font/ttf": string;
+                    "font/otf": string;
+                    "image/svg+xml": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description One byte range of the file (Range: bytes=first-last, first- or -suffix), with Content-Range; several ranges, or an If-Range other than the ETag, get the whole file (200). A range outside the file is 416 range_not_satisfiable with Content-Range: bytes *\/size */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "image/gif": string;
+                    "font/ttf": string;
+                    "font/otf": string;
+                    "image/svg+xml": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Not modified: If-None-Match equals the ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JSON-RPC answer (result or error) to the request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A notification or response from the client, accepted; no body */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    importAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description http(s); fetched through the SSRF guard */
+                    url: string;
+                    folder?: string;
+                    name?: string;
+                    tags?: string[];
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description An asset of the library */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ast_… */
+                        id: string;
+                        /** @description `a/b/` form; the root is "" */
+                        folder: string;
+                        name: string;
+                        content_type: string;
+                        width: number | null;
+                        height: number | null;
+                        bytes: number;
+                        /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
+                        sha256: string | null;
+                        tags: string[];
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        font: {
+                            family: string;
+                            weight: number;
+                            style: string;
+                        } | null;
+                        render_id: string | null;
+                        /** @description Permanent, public, cacheable forever */
+                        asset_url: string;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description An asset of the library */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ast_… */
+                        id: string;
+                        /** @description `a/b/` form; the root is "" */
+                        folder: string;
+                        name: string;
+                        content_type: string;
+                        width: number | null;
+                        height: number | null;
+                        bytes: number;
+                        /** @description Of the stored bytes; null only for starter images and for render outputs stored before outputs were hashed */
+                        sha256: string | null;
+                        tags: string[];
+                        metadata: {
+                            [key: string]: string;
+                        };
+                        font: {
+                            family: string;
+                            weight: number;
+                            style: string;
+                        } | null;
+                        render_id: string | null;
+                        /** @description Permanent, public, cacheable forever */
+                        asset_url: string;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every error response. Details specific to a code are extra flat fields of `error`. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+}

@@ -3,6 +3,7 @@ import type { FastifyInstance, RouteOptions } from "fastify";
 import { API_ERROR_CODES } from "../errors.ts";
 import { renderDocsPage } from "./docs-page.ts";
 import { globalPlugin } from "./global-plugin.ts";
+import { withOperationIds } from "./operation-ids.ts";
 
 export const ERROR_BODY_SCHEMA_ID = "ErrorBody";
 
@@ -117,6 +118,7 @@ export const openApiPlugin = globalPlugin<OpenApiOptions>("pictor-openapi", asyn
       openapi: "3.1.0",
       info: {
         title: options.title ?? "Pictor API",
+        license: { name: "MIT", identifier: "MIT" },
         version: options.version ?? "1.0.0",
         description:
           options.description ??
@@ -144,7 +146,8 @@ export const openApiPlugin = globalPlugin<OpenApiOptions>("pictor-openapi", asyn
   });
 
   let docsHtml: string | undefined;
-  const document = (instance: FastifyInstance) => instance.swagger() as unknown as Record<string, unknown>;
+  const document = (instance: FastifyInstance) =>
+    withOperationIds(instance.swagger() as unknown as { paths?: Record<string, Record<string, unknown>> });
 
   app.get(documentPath, { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) =>
     reply.type("application/json; charset=utf-8").send(document(app)),

@@ -1,4 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { Type as T } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { App } from "../app-types.ts";
 import { ApiError, errorBody } from "../errors.ts";
@@ -45,6 +46,13 @@ export function registerMcp(app: App): void {
     summary:
       "The MCP (Model Context Protocol) server, Streamable HTTP in stateless JSON mode: tools to list and describe templates, render, batch, get renders, sign image URLs, search and upload assets and read the balance (docs/agents.md)",
     tags: ["agents"],
+    response: {
+      200: T.Object(
+        { jsonrpc: T.Literal("2.0"), id: T.Union([T.String(), T.Number()]) },
+        { additionalProperties: true, description: "The JSON-RPC answer (result or error) to the request" },
+      ),
+      202: T.Null({ description: "A notification or response from the client, accepted; no body" }),
+    },
   };
   app.post("/v1/mcp", { schema }, handle);
   // No server-initiated stream and no session to end in stateless mode: the transport answers 405.

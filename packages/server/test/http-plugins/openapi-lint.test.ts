@@ -1,0 +1,50 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../api/support.ts";
+
+// The served /v1/openapi.json through Redocly's own linter, recommended ruleset: no error, no warning.
+const require = createRequire(import.meta.url);
+const REDOCLY = join(dirname(require.resolve("@redocly/cli/package.json")), "bin/cli.js");
+
+let t: TestServer;
+const dir = mkdtempSync(join(tmpdir(), "pictor-openapi-lint-"));
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it("Redocly lint (recommended) finds 0 errors and 0 warnings, and every operation has a unique operationId", async () => {
+  const document = (await (await fetch(`${t.url}/v1/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { operationId?: string }>>;
+  };
+  const ids = Object.values(document.paths).flatMap((item) =>
+    Object.values(item).map((op) => op.operationId),
+  );
+  expect(ids.every((id) => typeof id === "string" && id !== "")).toBe(true);
+  expect(new Set(ids).size).toBe(ids.length);
+
+  const file = join(dir, "openapi.json");
+  writeFileSync(file, JSON.stringify(document));
+  const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [REDOCLY, "lint", file, "--extends", "recommended", "--format", "json"],
+      { env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+  const report = JSON.parse(run.stdout) as {
+    totals: { errors: number; warnings: number };
+    problems: unknown[];
+  };
+  expect(report.problems, run.stderr).toEqual([]);
+  expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  expect(run.code).toBe(0);
+}, 120_000);
