@@ -44,8 +44,13 @@ function textCost(layer: TextLayerT, _path: string, ctx: CostContext): KindCost 
     layer.font.size,
     layer.fit === "fill" ? (layer.max_size ?? defaultMaxSize(layer)) : 0,
   );
-  const width = Math.max(layer.width, 2 * size + Math.abs(layer.font.letter_spacing ?? 0)) + size;
-  const height = Math.max(layer.height, size * (layer.font.line_height ?? 1.2)) + 2 * size;
+  // A box that hugs its text may grow up to its maximum, else to the frame (the clip bounds the raster).
+  const boxWidth =
+    layer.layout?.width === "hug" ? (layer.layout.max_width ?? ctx.clip.width / ctx.scale) : layer.width;
+  const boxHeight =
+    layer.layout?.height === "hug" ? (layer.layout.max_height ?? ctx.clip.height / ctx.scale) : layer.height;
+  const width = Math.max(boxWidth, 2 * size + Math.abs(layer.font.letter_spacing ?? 0)) + size;
+  const height = Math.max(boxHeight, size * (layer.font.line_height ?? 1.2)) + 2 * size;
   const pixels = (Math.ceil(width * ctx.scale) + 1) * (Math.ceil(height * ctx.scale) + 1);
   return { drawing: { heap: 8 * pixels, outside: 0 } };
 }
