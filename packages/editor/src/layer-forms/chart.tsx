@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { BindSelect } from "../controls/BindSelect.tsx";
 import { CheckField, ColorField, NumberField, SelectField, TextField } from "../controls/fields.tsx";
 import { LabelFontFields } from "../controls/label-font.tsx";
+import { NumberFormatFields } from "../controls/number-format.tsx";
 import { PaintEditor } from "../controls/paint/paint.tsx";
 import { defineLayerForm, type LayerFormProps, withRebind } from "./types.ts";
 
@@ -205,27 +206,41 @@ function ChartForm({ doc, layer, onLayer }: LayerFormProps<ChartLayerT>) {
           <NumberField label="Axis max" value={layer.max} optional onChange={(max) => set({ max }, "max")} />
         </div>
       )}
-      <div className="grid3">
-        <NumberField
-          label="Decimals"
-          value={layer.decimals}
-          optional
-          min={0}
-          max={6}
-          step={1}
-          onChange={(d) => (d === undefined || Number.isInteger(d)) && set({ decimals: d }, "decimals")}
-        />
-        <TextField
-          label="Before"
-          value={layer.prefix ?? ""}
-          onChange={(p) => set({ prefix: p || undefined }, "prefix")}
-        />
-        <TextField
-          label="After"
-          value={layer.suffix ?? ""}
-          onChange={(s) => set({ suffix: s || undefined }, "suffix")}
-        />
-      </div>
+      {layer.format === undefined && (
+        <div className="grid3">
+          <NumberField
+            label="Decimals"
+            value={layer.decimals}
+            optional
+            min={0}
+            max={6}
+            step={1}
+            onChange={(d) => (d === undefined || Number.isInteger(d)) && set({ decimals: d }, "decimals")}
+          />
+          <TextField
+            label="Before"
+            value={layer.prefix ?? ""}
+            onChange={(p) => set({ prefix: p || undefined }, "prefix")}
+          />
+          <TextField
+            label="After"
+            value={layer.suffix ?? ""}
+            onChange={(s) => set({ suffix: s || undefined }, "suffix")}
+          />
+        </div>
+      )}
+      <NumberFormatFields
+        testId="prop-chart-format"
+        value={layer.format}
+        onChange={(format) =>
+          set(
+            format === undefined
+              ? { format }
+              : { format, decimals: undefined, prefix: undefined, suffix: undefined },
+            "format",
+          )
+        }
+      />
       {layer.kind === "bar" && (
         <div className="grid2">
           <NumberField

@@ -2,6 +2,7 @@ import type { ProgressLabelT, ProgressLayerT } from "@pictor/engine";
 import { BindSelect } from "../controls/BindSelect.tsx";
 import { CheckField, ColorField, NumberField, SelectField, TextField } from "../controls/fields.tsx";
 import { LabelFontFields } from "../controls/label-font.tsx";
+import { NumberFormatFields } from "../controls/number-format.tsx";
 import { PaintEditor } from "../controls/paint/paint.tsx";
 import { square } from "../model/new-layer.ts";
 import { defineLayerForm, type LayerFormProps, withRebind } from "./types.ts";
@@ -135,29 +136,46 @@ function ProgressForm({ doc, layer, onLayer }: LayerFormProps<ProgressLayerT>) {
                 onChange={(align) => setLabel({ align }, "align")}
               />
             )}
-            <NumberField
-              label="Decimals"
-              value={label.decimals ?? 0}
-              min={0}
-              max={6}
-              step={1}
-              onChange={(d) =>
-                d !== undefined && Number.isInteger(d) && setLabel({ decimals: d || undefined }, "decimals")
-              }
-            />
+            {label.format === undefined && (
+              <NumberField
+                label="Decimals"
+                value={label.decimals ?? 0}
+                min={0}
+                max={6}
+                step={1}
+                onChange={(d) =>
+                  d !== undefined && Number.isInteger(d) && setLabel({ decimals: d || undefined }, "decimals")
+                }
+              />
+            )}
           </div>
-          <div className="grid2">
-            <TextField
-              label="Before"
-              value={label.prefix ?? ""}
-              onChange={(prefix) => setLabel({ prefix: prefix || undefined }, "prefix")}
-            />
-            <TextField
-              label="After"
-              value={label.suffix ?? ""}
-              onChange={(suffix) => setLabel({ suffix: suffix || undefined }, "suffix")}
-            />
-          </div>
+          {label.format === undefined && (
+            <div className="grid2">
+              <TextField
+                label="Before"
+                value={label.prefix ?? ""}
+                onChange={(prefix) => setLabel({ prefix: prefix || undefined }, "prefix")}
+              />
+              <TextField
+                label="After"
+                value={label.suffix ?? ""}
+                onChange={(suffix) => setLabel({ suffix: suffix || undefined }, "suffix")}
+              />
+            </div>
+          )}
+          <NumberFormatFields
+            testId="prop-progress-label-format"
+            value={label.format}
+            defaultStyle={label.content === "value" ? "decimal" : "percent"}
+            onChange={(format) =>
+              setLabel(
+                format === undefined
+                  ? { format }
+                  : { format, decimals: undefined, prefix: undefined, suffix: undefined },
+                "format",
+              )
+            }
+          />
           <LabelFontFields
             testId="prop-progress-label-font"
             value={label.font}
