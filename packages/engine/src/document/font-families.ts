@@ -1,6 +1,18 @@
 import type { TemplateDocumentT } from "./schema.ts";
 
-type AnyLayer = { type: string; font?: { family: string }; layers?: AnyLayer[] };
+type AnyLayer = {
+  type: string;
+  font?: { family: string };
+  layers?: AnyLayer[];
+  /** A repeating stack's "and N more" line is a text layer too. */
+  repeat?: { more?: AnyLayer };
+};
+
+/** A layer's own layers and its repeat's "more" line, if any. */
+const innerLayers = (layer: AnyLayer): AnyLayer[] => [
+  ...(layer.layers ?? []),
+  ...(layer.repeat?.more === undefined ? [] : [layer.repeat.more]),
+];
 
 /**
  * Every font family the document's text layers name, in any frame or group. Whoever supplies fonts
@@ -11,7 +23,7 @@ export function documentFontFamilies(document: TemplateDocumentT): Set<string> {
   const walk = (layers: readonly AnyLayer[]) => {
     for (const layer of layers) {
       if (layer.font) families.add(layer.font.family);
-      if (layer.layers) walk(layer.layers);
+      walk(innerLayers(layer));
     }
   };
   for (const frame of document.frames) walk(frame.layers as AnyLayer[]);
@@ -34,7 +46,7 @@ export function renameFontFamilies(
     for (const layer of layers) {
       const renamed = layer.font ? names.get(layer.font.family) : undefined;
       if (layer.font && renamed) layer.font.family = renamed;
-      if (layer.layers) walk(layer.layers);
+      walk(innerLayers(layer));
     }
   };
   for (const frame of copy.frames) walk(frame.layers as AnyLayer[]);

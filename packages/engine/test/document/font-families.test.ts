@@ -55,3 +55,47 @@ describe("font families of a document", () => {
     );
   });
 });
+
+describe("a repeating stack's more line", () => {
+  it("names its font family and is renamed with the rest", () => {
+    const more = {
+      id: "more",
+      type: "text",
+      x: 0,
+      y: 0,
+      width: 100,
+      height: 20,
+      text: "and {n} more",
+      font: { family: "Brand Sans", size: 12 },
+      color: "#000000",
+    };
+    const document = {
+      version: 3,
+      key: "k",
+      name: "n",
+      slots: [],
+      frames: [
+        {
+          name: "f",
+          width: 100,
+          height: 100,
+          layers: [
+            {
+              id: "s",
+              type: "stack",
+              x: 0,
+              y: 0,
+              width: 100,
+              height: 100,
+              repeat: { slot: "l", more },
+              layers: [],
+            },
+          ],
+        },
+      ],
+    } as unknown as TemplateDocumentT;
+    expect([...documentFontFamilies(document)]).toEqual(["Brand Sans"]);
+    const renamed = renameFontFamilies(document, new Map([["Brand Sans", "acct1-Brand Sans"]]));
+    expect(JSON.stringify(renamed)).toContain('"family":"acct1-Brand Sans"');
+  });
+});
