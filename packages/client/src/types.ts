@@ -32,7 +32,14 @@ export type BatchRequest = Omit<JsonBody<paths["/v1/renders/batch"]["post"]["req
  */
 export type BatchRowResult =
   | (RenderJob & { index: number; error: RenderJob["error"]; replayed?: true })
-  | { index: number; error: ErrorBody["error"]; id?: undefined };
+  | { index: number; error: BatchRowError; id?: undefined };
+/**
+ * Why a row was refused: the error a single render would get (without `request_id`: a row is not a
+ * request), or `not_accepted` in GET /v1/batches/:id for a row cut off mid-charge (not charged).
+ */
+export type BatchRowError = Omit<ErrorBody["error"], "code" | "request_id"> & {
+  code: ApiErrorCode | "not_accepted";
+};
 export type BatchResponse = Omit<Ok<paths["/v1/renders/batch"]["post"], 202>, "renders"> & {
   renders: BatchRowResult[];
 };

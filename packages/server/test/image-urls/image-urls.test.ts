@@ -132,6 +132,9 @@ describe("signed image URLs and the render cache", () => {
     const cached = await get(url, { "if-none-match": etag });
     expect(cached.status).toBe(304);
     expect(cached.bytes.byteLength).toBe(0);
+    // A CDN refreshing the cached image's headers from a 304 must not take a JSON type from it.
+    expect(cached.headers.get("content-type")).toBeNull();
+    expect(cached.headers.get("content-length")).toBeNull();
     expect(cached.headers.get("etag")).toBe(etag);
     expect((await get(url, { "if-none-match": `W/${etag}, "other"` })).status).toBe(304);
     expect((await get(url, { "if-none-match": '"other"' })).status).toBe(200);
