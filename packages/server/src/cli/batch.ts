@@ -164,8 +164,16 @@ async function readRows(path: string): Promise<InputRow[]> {
   }
 }
 
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 /** The render request of a row, or what is wrong with it. */
-function rowBody(
+export function rowBody(
   row: InputRow,
   template: string,
   slots: Map<string, string>,
@@ -214,7 +222,17 @@ function rowBody(
       if (!HEX.test(value)) return { error: `${column}: "${value}" is not a colour in the form #RRGGBB` };
       modifications.push({ name: column, color: value });
     } else if (type === "image") modifications.push({ name: column, image_url: value });
-    else modifications.push({ name: column, text: value });
+    else if (type === "number") {
+      // A CSV cell is text: a number slot's is a decimal number, a list slot's its items as JSON.
+      const number = Number(value);
+      if (!Number.isFinite(number)) return { error: `${column}: "${value}" is not a number` };
+      modifications.push({ name: column, number });
+    } else if (type === "date") modifications.push({ name: column, date: value });
+    else if (type === "list") {
+      const items = parsedJson(value);
+      if (!Array.isArray(items)) return { error: `${column}: not a JSON array of items` };
+      modifications.push({ name: column, items });
+    } else modifications.push({ name: column, text: value });
   }
   if (Object.keys(metadata).length > 0) body.metadata = metadata;
   return { body };
