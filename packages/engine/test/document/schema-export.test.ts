@@ -46,6 +46,22 @@ describe("exported JSON Schema (packages/engine/schema/template-v3.schema.json)"
     expect(committed.properties.version.const).toBe(3);
   });
 
+  it("names the progress and chart layers (document v3), with their bindable data and limit", () => {
+    const { ProgressLayer, ChartLayer } = committed.$defs;
+    expect(ProgressLayer.properties.type.const).toBe("progress");
+    expect(ProgressLayer.properties.shape.anyOf.map((s: { const: string }) => s.const)).toEqual([
+      "bar",
+      "ring",
+    ]);
+    expect(ChartLayer.properties.type.const).toBe("chart");
+    expect(ChartLayer.properties.kind.anyOf.map((s: { const: string }) => s.const)).toEqual([
+      "bar",
+      "line",
+      "donut",
+    ]);
+    expect(ChartLayer.properties.data.maxItems).toBe(50);
+  });
+
   it("defines each layer type once, under $defs, and refers to it from frames and groups", () => {
     // A layer's schema: an object schema whose `type` is the constant and which has a box (a slot has none).
     const isLayerOf = (node: Record<string, unknown>, type: string) => {
