@@ -1,7 +1,7 @@
 import type { ListItemValue, SlotT, StackLayerT, TemplateDocumentT } from "@pictor/engine";
 import { describe, expect, it } from "vitest";
 import { validateDocument } from "../../src/document/validate.ts";
-import { documentOf, stackLayer, textLayer } from "../support/documents.ts";
+import { documentOf, imageLayer, stackLayer, textLayer } from "../support/documents.ts";
 import { testEngine } from "../support/engine.ts";
 import { expectGolden } from "../support/render.ts";
 
@@ -189,6 +189,41 @@ describe("stack repeat: save-time rules", () => {
         message:
           "3 children x 100 items = 300 layers; a stack holds at most 200 (lower max, or repeat one row stack)",
       },
+    ]);
+  });
+});
+
+describe("stack repeat: images and value checks see the copies", () => {
+  it("plans each item's image (item.photo), and none for an item without one", async () => {
+    const slots: SlotT[] = [
+      {
+        name: "team",
+        type: "list",
+        fields: [
+          { name: "photo", type: "image" },
+          { name: "name", type: "text" },
+        ],
+      },
+    ];
+    const list = stackLayer({
+      id: "team",
+      width: 200,
+      height: 400,
+      repeat: { slot: "team" },
+      layers: [imageLayer({ id: "face", width: 40, height: 40, src: "", bind: { src: "item.photo" } })],
+    });
+    const doc = documentOf([list], { height: 400, slots });
+    expect(validateDocument(doc).ok).toBe(true);
+    const engine = await testEngine();
+    const team = [
+      { photo: "https://example.com/a.jpg" },
+      { name: "no photo" },
+      { photo: "https://example.com/b.jpg" },
+    ];
+    const planned = engine.planImages(doc, { values: { team } });
+    expect(planned.map((r) => [r.src, r.width, r.height])).toEqual([
+      ["https://example.com/a.jpg", 40, 40],
+      ["https://example.com/b.jpg", 40, 40],
     ]);
   });
 });
