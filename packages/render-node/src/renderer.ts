@@ -86,6 +86,8 @@ export interface NodeRenderOptions {
 
 export interface NodeRenderResult extends EncodedImage {
   warnings: RenderWarning[];
+  /** Milliseconds this format's encode took (after the draw), for a caller's timing of its renders. */
+  encodeMs: number;
 }
 
 export interface NodeRenderPdfOptions
@@ -391,14 +393,15 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
       const frame = copy ? { ...drawn, pixels: copy } : drawn;
       // Encoders run on libuv threads, so several formats of the same pixels encode in parallel.
       const encoded = Promise.all(
-        formats.map(async (format) => ({
-          ...(await encodeImage(frame, {
+        formats.map(async (format) => {
+          const started = performance.now();
+          const image = await encodeImage(frame, {
             format,
             quality: render.quality,
             pngCompressionLevel: render.pngCompressionLevel,
-          })),
-          warnings: drawn.warnings,
-        })),
+          });
+          return { ...image, warnings: drawn.warnings, encodeMs: performance.now() - started };
+        }),
       );
       if (copy) void encoded.finally(() => copies.give(copy)).catch(() => undefined);
       return { encoded, inPlace: copy === null };

@@ -108,6 +108,7 @@ export async function runRenderJob(
     queueWait: Math.max(0, startedMs - acceptedMs) / 1000,
     total: Math.max(0, endedAt.getTime() - acceptedMs) / 1000,
     ...(result.ok && result.drawMs !== undefined ? { draw: result.drawMs / 1000 } : {}),
+    ...(result.ok && result.encodeMs !== undefined ? { encode: result.encodeMs / 1000 } : {}),
     ...(result.ok && result.storeMs !== undefined ? { store: result.storeMs / 1000 } : {}),
   };
   if (!result.ok) {
@@ -175,6 +176,7 @@ export async function runRenderJob(
         bytes: result.byteSize,
         queue_ms: Math.round(phases.queueWait * 1000),
         draw_ms: result.drawMs === undefined ? undefined : Math.round(result.drawMs),
+        encode_ms: result.encodeMs === undefined ? undefined : Math.round(result.encodeMs),
         store_ms: result.storeMs === undefined ? undefined : Math.round(result.storeMs),
         duration_ms: Math.round(phases.total * 1000),
       },

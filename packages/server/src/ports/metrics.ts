@@ -7,8 +7,10 @@ export type RenderMode = "wait" | "async" | "batch" | "image_url";
 export interface RenderPhases {
   /** From acceptance to a render thread taking it. */
   queueWait: number;
-  /** Drawing and encoding on the render thread (one step in the renderer). */
+  /** Drawing on the render thread: images in, layout and raster (a PDF's page encodes too). */
   draw?: number;
+  /** Encoding the drawn pixels (PNG, JPEG, WebP). */
+  encode?: number;
   /** Writing the output to the blob store. */
   store?: number;
   /** From acceptance to its end. */

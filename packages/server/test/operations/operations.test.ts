@@ -72,7 +72,7 @@ describe("operations on the embedded default", () => {
     expect(moved('pictor_renders_completed_total{format="png"}')).toBe(1);
     expect(moved("pictor_credits_charged_total")).toBe(res.body.credits_charged);
     expect(moved('pictor_render_duration_seconds_count{format="png",outcome="completed"}')).toBe(1);
-    for (const phase of ["queue_wait", "draw", "store"]) {
+    for (const phase of ["queue_wait", "draw", "encode", "store"]) {
       expect(moved(`pictor_render_phase_seconds_count{phase="${phase}"}`)).toBe(1);
     }
     expect(

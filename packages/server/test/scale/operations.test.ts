@@ -152,7 +152,7 @@ describe.skipIf(!cluster || !s3)("operations of an API and a worker process on P
         'pictor_render_duration_seconds_count{format="png",outcome="completed"}',
       ),
     ).toBe(1);
-    for (const phase of ["queue_wait", "draw", "store"]) {
+    for (const phase of ["queue_wait", "draw", "encode", "store"]) {
       expect(moved(workerBefore, workerAfter, `pictor_render_phase_seconds_count{phase="${phase}"}`)).toBe(1);
     }
     expect(apiAfter.get('pictor_info{role="api",version="0.1.0"}')).toBe(1);

@@ -102,7 +102,7 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
   });
   const phase = new Histogram({
     name: "pictor_render_phase_seconds",
-    help: "Parts of completed renders: queue_wait (accepted to started), draw (layout, raster and encode on a render thread), store (the output written).",
+    help: "Parts of completed renders: queue_wait (accepted to started), draw (images in, layout and raster on a render thread; a PDF's page encodes too), encode (PNG, JPEG, WebP), store (the output written).",
     labelNames: ["phase"],
     buckets: RENDER_BUCKETS,
     registers: [registry],
@@ -217,6 +217,7 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
   const observePhases = (phases: RenderPhases) => {
     phase.labels("queue_wait").observe(phases.queueWait);
     if (phases.draw !== undefined) phase.labels("draw").observe(phases.draw);
+    if (phases.encode !== undefined) phase.labels("encode").observe(phases.encode);
     if (phases.store !== undefined) phase.labels("store").observe(phases.store);
   };
 

@@ -60,8 +60,12 @@ export interface RenderTaskSuccess {
   warnings: RenderWarningView[];
   /** Set for a `measureOnly` task (nothing was stored): every warning of the draw. */
   measured?: MeasuredWarning[];
-  /** Milliseconds the render thread spent drawing and encoding, and writing the output. */
+  /**
+   * Milliseconds on the render thread: drawing (images in, layout, raster; with the encode for a
+   * PDF, whose pages are encoded as they are drawn), encoding, and writing the output.
+   */
   drawMs?: number;
+  encodeMs?: number;
   storeMs?: number;
 }
 

@@ -124,8 +124,8 @@ export function createRenderTaskRunner(deps: {
       // Writing (and hashing) the output here keeps both off the API thread (a 600 KB PNG took about
       // 1 ms of SHA-256 there), and the bytes never cross threads.
       // S3 signs the payload's hash: computed once here, it serves the signature and the asset record.
-      const sha256 = deps.hashBeforeStore ? createHash("sha256").update(out.bytes).digest("hex") : undefined;
       const storeStarted = performance.now();
+      const sha256 = deps.hashBeforeStore ? createHash("sha256").update(out.bytes).digest("hex") : undefined;
       try {
         await blobs.put(task.outputKey, out.bytes, sha256 ? { sha256 } : {});
       } catch (error) {
@@ -144,7 +144,9 @@ export function createRenderTaskRunner(deps: {
           contentType: out.contentType,
           width: out.width,
           height: out.height,
-          drawMs: storeStarted - drawStarted,
+          ...("encodeMs" in out
+            ? { drawMs: storeStarted - drawStarted - out.encodeMs, encodeMs: out.encodeMs }
+            : { drawMs: storeStarted - drawStarted }),
           storeMs: performance.now() - storeStarted,
           warnings: out.warnings.map((w) => ({
             code: w.code,
