@@ -149,7 +149,8 @@ export interface RenderWarning {
   /**
    * The measured figures behind the warning, for reports (preflight): `text_shrunk` from_px, to_px;
    * `text_truncated` lines; `image_upscaled` factor (when the host knows it); `glyph_fallback`
-   * family (as the layer names it), characters (those it lacks) and lacking (`family`: not in the
+   * family (as the layer names it), characters (those it lacks), fallback_families (those that
+   * have them, in the order tried) and lacking (`family`: not in the
    * font set at all; `glyphs`: it lacks those characters).
    */
   details?: Record<string, number | string | string[]>;

@@ -1395,7 +1395,7 @@ export interface operations {
                             /** @description The slot bound to what the finding is about */
                             slot: string | null;
                             findings: {
-                                /** @description text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks; other fonts of the set drew them), unknown_font (family: not in the font set; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5) */
+                                /** @description text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks, fallback_families that drew them), unknown_font (family: not in the font set; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5) */
                                 code: "text_shrunk" | "text_truncated" | "glyph_fallback" | "unknown_font" | "image_upscaled";
                                 message: string;
                                 from_px?: number;
@@ -1403,6 +1403,8 @@ export interface operations {
                                 lines?: number;
                                 family?: string;
                                 characters?: string[];
+                                /** @description The fallback fonts that drew those characters, in the order tried */
+                                fallback_families?: string[];
                                 factor?: number;
                             }[];
                         }[];
@@ -1485,7 +1487,7 @@ export interface operations {
                                 /** @description The slot bound to what the finding is about */
                                 slot: string | null;
                                 findings: {
-                                    /** @description text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks; other fonts of the set drew them), unknown_font (family: not in the font set; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5) */
+                                    /** @description text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks, fallback_families that drew them), unknown_font (family: not in the font set; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5) */
                                     code: "text_shrunk" | "text_truncated" | "glyph_fallback" | "unknown_font" | "image_upscaled";
                                     message: string;
                                     from_px?: number;
@@ -1493,6 +1495,8 @@ export interface operations {
                                     lines?: number;
                                     family?: string;
                                     characters?: string[];
+                                    /** @description The fallback fonts that drew those characters, in the order tried */
+                                    fallback_families?: string[];
                                     factor?: number;
                                 }[];
                             }[];

@@ -228,6 +228,23 @@ export class FontLibrary {
     return missing.filter((ch) => alsoMissing.has(ch));
   }
 
+  /**
+   * The fallback families that have glyphs for `characters` (what `family` lacks), in the order a
+   * paragraph tries them, each named once for the characters it is the first to have.
+   */
+  fallbacksFor(family: string, characters: readonly string[]): string[] {
+    const first = new Set([family, this.companions[family]]);
+    let left = [...characters];
+    const used: string[] = [];
+    for (const candidate of this.familiesFor(family).filter((f) => !first.has(f))) {
+      if (left.length === 0) break;
+      const lacking = new Set(this.missingCharacters(candidate, left.join("")));
+      if (lacking.size < left.length) used.push(candidate);
+      left = left.filter((ch) => lacking.has(ch));
+    }
+    return used;
+  }
+
   /** Distinct characters of `text` that `family` has no glyph for (all of them if the family is unknown). */
   missingCharacters(family: string, text: string): string[] {
     if (this.deferred.has(family)) this.load([family]);

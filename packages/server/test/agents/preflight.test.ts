@@ -161,7 +161,12 @@ it("reports the shrink, the truncation, the emoji fallback, the unknown font, th
   expect(byLayer.headline.findings[0].to_px).toBeGreaterThanOrEqual(14);
   expect(byLayer.tagline.findings).toEqual([expect.objectContaining({ code: "text_truncated", lines: 2 })]);
   expect(byLayer.icon.findings).toEqual([
-    expect.objectContaining({ code: "glyph_fallback", family: "Inter", characters: ["🚀", "🎉"] }),
+    expect.objectContaining({
+      code: "glyph_fallback",
+      family: "Inter",
+      characters: ["🚀", "🎉"],
+      fallback_families: ["Noto Color Emoji"],
+    }),
   ]);
   expect(byLayer.mystery.findings).toEqual([
     expect.objectContaining({ code: "unknown_font", family: "Nonexistent Grotesk" }),

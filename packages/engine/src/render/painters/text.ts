@@ -213,6 +213,7 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
       details: {
         family: font.family,
         characters: missing,
+        fallback_families: ctx.fonts.fallbacksFor(font.family, missing),
         lacking: ctx.fonts.hasFamily(font.family) ? "glyphs" : "family",
       },
     });

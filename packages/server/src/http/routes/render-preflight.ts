@@ -32,7 +32,7 @@ const Finding = T.Object(
       ],
       {
         description:
-          "text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks; other fonts of the set drew them), unknown_font (family: not in the font set; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5)",
+          "text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks, fallback_families that drew them), unknown_font (family: not in the font set; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5)",
       },
     ),
     message: T.String(),
@@ -41,6 +41,11 @@ const Finding = T.Object(
     lines: T.Optional(T.Integer()),
     family: T.Optional(T.String()),
     characters: T.Optional(T.Array(T.String())),
+    fallback_families: T.Optional(
+      T.Array(T.String(), {
+        description: "The fallback fonts that drew those characters, in the order tried",
+      }),
+    ),
     factor: T.Optional(T.Number()),
   },
   { additionalProperties: false },
@@ -142,6 +147,7 @@ function findingOf(warning: MeasuredWarning): Report["layers"][number]["findings
         message: warning.message,
         ...(typeof d.family === "string" ? { family: d.family } : {}),
         ...(Array.isArray(d.characters) ? { characters: d.characters } : {}),
+        ...(Array.isArray(d.fallback_families) ? { fallback_families: d.fallback_families } : {}),
       };
     case "image_upscaled": {
       const factor = typeof d.factor === "number" ? d.factor : null;
