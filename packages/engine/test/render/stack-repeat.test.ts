@@ -215,7 +215,7 @@ describe("stack repeat: images and value checks see the copies", () => {
     const doc = documentOf([list], { height: 400, slots });
     expect(validateDocument(doc).ok).toBe(true);
     const engine = await testEngine();
-    const team = [
+    const team: ListItemValue[] = [
       { photo: "https://example.com/a.jpg" },
       { name: "no photo" },
       { photo: "https://example.com/b.jpg" },
