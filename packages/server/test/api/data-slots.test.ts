@@ -1,3 +1,4 @@
+import { signImageUrl } from "@pictor/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, balanceOf, newAccount, publishTemplate, startTestServer, type TestServer } from "./support.ts";
 
@@ -158,5 +159,44 @@ describe("number, date and list slots over HTTP", () => {
         frames: [],
       },
     ]);
+  });
+
+  it("on-demand image URLs take a number as decimal text and a list's items as JSON; else 400 naming the slot, free", async () => {
+    const created = await api(t, "POST", "/v1/url-signing-keys", { key, body: { name: "site" } });
+    expect(created.status).toBe(201);
+    const sign = (values: Record<string, string>) =>
+      signImageUrl({
+        baseUrl: t.url,
+        keyId: created.body.id,
+        secret: created.body.secret,
+        template: "fundraiser",
+        values,
+      });
+    const before = await balanceOf(t, key);
+    const ok = await fetch(
+      await sign({
+        raised: "7250.5",
+        ends: "2026-12-24",
+        donors: JSON.stringify([{ name: "Ada", amount: 5 }]),
+      }),
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("content-type")).toBe("image/png");
+    expect(await balanceOf(t, key)).toBe(before - 1);
+    const cases: [Record<string, string>, string][] = [
+      [{ raised: "lots" }, "Slot 'raised' is a number slot: give a number."],
+      [{ donors: "Ada" }, "Slot 'donors' is a list slot: give its items as a JSON array."],
+      [
+        { donors: JSON.stringify([{ name: "Bob" }]) },
+        `Slot 'donors' item [0] lacks the required field "amount".`,
+      ],
+    ];
+    for (const [values, message] of cases) {
+      const res = await fetch(await sign(values));
+      expect(res.status, message).toBe(400);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error).toMatchObject({ code: "invalid_request", message });
+    }
+    expect(await balanceOf(t, key)).toBe(before - 1);
   });
 });
