@@ -127,7 +127,23 @@ export interface RenderOptions {
   scale?: number;
 }
 
+/**
+ * A text layer's words where the render drew them, for a PDF's invisible, selectable text: the
+ * axis-aligned bounds of the layer's box (turned boxes included) in output pixels, and the font size
+ * in output pixels.
+ */
+export interface DrawnText {
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  size: number;
+}
+
 export interface RenderInput extends RenderOptions {
+  /** Also list the words of the text layers drawn (`RenderResult.texts`), in paint order. */
+  collectText?: boolean;
   /** ImageRequest.key -> prepared pixels. A missing entry draws nothing for that layer. */
   images?: ReadonlyMap<string, PreparedImage>;
 }
@@ -173,6 +189,8 @@ export interface RenderResult {
    * by nothing are not listed.
    */
   boxes: Readonly<Record<string, LayerBox>>;
+  /** With `collectText`: the text layers' words and where they were drawn. */
+  texts?: DrawnText[];
 }
 
 /** A layer's box as drawn (template px, in its parent's coordinates). */

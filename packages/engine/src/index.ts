@@ -12,6 +12,13 @@ export {
   migrateDocument,
   migrations,
 } from "./document/migrate.ts";
+export {
+  FramePrint,
+  type FramePrintT,
+  PAGE_SIZES_MM,
+  type PrintGeometry,
+  printGeometry,
+} from "./document/print.ts";
 export { ITEM_PREFIX, Repeat, type RepeatT } from "./document/repeat.ts";
 export { parseRichText, plainTextOf, type RichRun, type RichTextResult } from "./document/rich-text.ts";
 export * from "./document/schema.ts";

@@ -6,6 +6,7 @@ import {
   type IconSet,
   type ImageRequest,
   type PreparedImage,
+  printGeometry,
   type RenderWarning,
   type SlotValues,
   type TemplateDocumentT,
@@ -430,8 +431,10 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
     const names = options.frames ?? [document.frames[0]?.name ?? ""];
     if (names.length === 0) throw new RangeError("a PDF needs at least one frame");
     const dpi = options.dpi ?? DEFAULT_PDF_DPI;
+    const print = document.frames.find((f) => f.name === names[0])?.print;
     const pdf = new PdfAssembler({
-      title: options.title ?? document.name,
+      title: options.title ?? print?.title ?? document.name,
+      ...(print?.author === undefined ? {} : { author: print.author }),
       createdAt: options.createdAt ?? new Date(),
     });
     const warnings = new Map<string, RenderWarning>();
@@ -446,11 +449,17 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
       // The page reads the pixels in place, so the engine is held until it has them.
       const turn = engineFree.then(async () => {
         await replaceIfFaulted();
-        const drawn = guardedDraw(document, (engine) => engine.render(document, { ...plan, images }));
+        const drawn = guardedDraw(document, (engine) =>
+          engine.render(document, { ...plan, images, collectText: true }),
+        );
         noteSize(drawn.width, drawn.height);
+        // A frame that declares its print page has that size whatever density the caller sends.
+        const page = frame.print === undefined ? null : printGeometry(frame.print);
         await pdf.addPage(drawn, {
-          widthPt: pixelsToPoints(frame.width, dpi),
-          heightPt: pixelsToPoints(frame.height, dpi),
+          widthPt: page === null ? pixelsToPoints(frame.width, dpi) : page.trimWidth + 2 * page.bleed,
+          heightPt: page === null ? pixelsToPoints(frame.height, dpi) : page.trimHeight + 2 * page.bleed,
+          ...(page === null ? {} : { bleedPt: page.bleed, slugPt: page.slug }),
+          texts: drawn.texts ?? [],
           ...(options.quality === undefined ? {} : { quality: options.quality }),
         });
         return drawn;

@@ -1,6 +1,7 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { Bindings, HexColor, MAX_LIST_ITEMS, Paint, SlotName } from "./common.ts";
 import { LAYER_SCHEMAS, type Layer } from "./layers/registry.ts";
+import { FramePrint } from "./print.ts";
 import { LocaleTag } from "./value-format.ts";
 
 /**
@@ -130,6 +131,8 @@ export const Frame = T.Object(
     background: T.Optional(Paint),
     bind: T.Optional(Bindings),
     layers: T.Array(AnyLayer, { maxItems: 500 }),
+    /** How the frame prints as a PDF page (page size, bleed, crop marks, metadata): print.ts. */
+    print: T.Optional(FramePrint),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,5 @@
 import type { Canvas, CanvasKit, Paint, Path } from "canvaskit-wasm";
-import type { LayerBox, PreparedImage, RenderWarning } from "../api.ts";
+import type { DrawnText, LayerBox, PreparedImage, RenderWarning } from "../api.ts";
 import type { Layer } from "../document/schema.ts";
 import type { Bindings } from "./bindings.ts";
 import type { FontLibrary } from "./fonts.ts";
@@ -39,6 +39,8 @@ export interface PaintContext {
    * borders) can follow it.
    */
   mask: Path | null;
+  /** Where drawn texts are listed when the caller asked (`collectText`), else null. */
+  texts: DrawnText[] | null;
   /** Boxes layout gave layers in this render, by layer id (RenderResult.boxes). */
   boxes: Record<string, LayerBox>;
   /**

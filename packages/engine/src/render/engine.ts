@@ -156,6 +156,7 @@ export function createEngine({
         scale,
         paint,
         mask: null,
+        texts: input.collectText === true ? [] : null,
         boxes: {},
         measured: new WeakMap(),
         paintLayers: (layers, parentPath, paths) => paintLayers(ctx, layers, parentPath, null, paths),
@@ -207,7 +208,17 @@ export function createEngine({
       // Source-over drawing never lowers alpha, so an opaque background means an opaque image.
       const opaque = backgroundOpaque || isOpaque(pixels);
       const { boxes } = ctx;
-      return { width, height, pixels, premultiplied: true, opaque, warnings: oncePerSlot(warnings), boxes };
+      const texts = ctx.texts === null ? {} : { texts: ctx.texts };
+      return {
+        width,
+        height,
+        pixels,
+        premultiplied: true,
+        opaque,
+        warnings: oncePerSlot(warnings),
+        boxes,
+        ...texts,
+      };
     },
 
     registerFonts(faces) {

@@ -1,4 +1,5 @@
 import type { Canvas, Path } from "canvaskit-wasm";
+import type { DrawnText } from "../api.ts";
 import { isAlphaMask } from "../document/common.ts";
 import type { Layer } from "../document/schema.ts";
 import { laidOut } from "./arrange.ts";
@@ -7,7 +8,7 @@ import { type AxisAligned, axisAligned, inDeviceSpace } from "./device-space.ts"
 import { isDrawn } from "./drawn-layers.ts";
 import { compositingPaint, shadowReach } from "./effects.ts";
 import { drawsThroughRaster } from "./layer-rasters.ts";
-import { maskOutline } from "./mask.ts";
+import { localTransform, maskOutline } from "./mask.ts";
 import type { RenderKind } from "./painters/painter.ts";
 import { kindOf } from "./painters/registry.ts";
 import { drawSilhouetteShadows, intersectOutline, type Silhouette } from "./shadows.ts";
@@ -69,6 +70,7 @@ function paintLayer(
   index: number,
 ): void {
   const kind = kindOf(layer);
+  if (ctx.texts !== null && kind.readableText !== undefined) noteText(ctx, ctx.texts, layer, kind, path);
   if (drawsThroughRaster(layer, kind)) {
     const drawn = ctx.layerRasters.paint(
       ctx.canvas,
@@ -206,4 +208,28 @@ function castsSilhouette(
   const outline = intersectOutline(ctx.ck, silhouette.outline, mask);
   // Cut to the mask, the outline is no longer the rounded rectangle it may have been.
   return outline === null ? null : { outline, alpha: silhouette.alpha };
+}
+
+/** Lists the layer's words with the bounds of its box in output pixels (the canvas's transform and its own turn). */
+function noteText(ctx: PaintContext, texts: DrawnText[], layer: Layer, kind: RenderKind, path: string): void {
+  const readable = kind.readableText?.(ctx, layer, path);
+  if (!readable || readable.text.trim() === "") return;
+  const { ck, canvas } = ctx;
+  const own = localTransform(ck, layer);
+  const matrix = own === null ? canvas.getTotalMatrix() : ck.Matrix.multiply(canvas.getTotalMatrix(), own);
+  const { x, y, width, height } = layer;
+  const corners = ck.Matrix.mapPoints(matrix, [x, y, x + width, y, x, y + height, x + width, y + height]);
+  const xs = corners.filter((_, i) => i % 2 === 0);
+  const ys = corners.filter((_, i) => i % 2 === 1);
+  const left = Math.min(...xs);
+  const top = Math.min(...ys);
+  const [a = 1, b = 0, , d = 0, e = 1] = matrix;
+  texts.push({
+    text: readable.text,
+    x: left,
+    y: top,
+    width: Math.max(...xs) - left,
+    height: Math.max(...ys) - top,
+    size: readable.size * Math.sqrt(Math.abs(a * e - b * d)),
+  });
 }

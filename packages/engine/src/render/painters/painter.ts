@@ -13,6 +13,8 @@ import type { Silhouette } from "../shadows.ts";
 export interface LayerPainter<L extends LayerBase = LayerBase> {
   /** Draws the layer in its parent's coordinate space (rotation, flip, mask, opacity and effects applied). */
   paint(ctx: PaintContext, layer: L, path: string): void;
+  /** The words the layer shows in this render and their font size (template px), for a PDF's selectable text. */
+  readableText?(ctx: PaintContext, layer: L, path: string): { text: string; size: number } | null;
   /**
    * Template pixels the drawing may reach beyond the box (text overhang, centred strokes); bounds the
    * offscreen layer used for opacity. Default 1.

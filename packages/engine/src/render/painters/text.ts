@@ -15,6 +15,7 @@ import { type CostContext, definePainter, type KindCost, type Size, type SizeQue
 
 export const textPainter = definePainter<TextLayerT>({
   paint: paintText,
+  readableText,
   measure: measureText,
   // Text bound to an empty value (or designed empty) draws nothing: a stack gives it no space.
   isEmpty(layer, path, bindings) {
@@ -53,6 +54,18 @@ function textCost(layer: TextLayerT, _path: string, ctx: CostContext): KindCost 
   const height = Math.max(boxHeight, size * (layer.font.line_height ?? 1.2)) + 2 * size;
   const pixels = (Math.ceil(width * ctx.scale) + 1) * (Math.ceil(height * ctx.scale) + 1);
   return { drawing: { heap: 8 * pixels, outside: 0 } };
+}
+
+/** The words a text layer shows in this render (bound, formatted, rich text flattened, letter case applied). */
+function readableText(
+  ctx: PaintContext,
+  layer: TextLayerT,
+  path: string,
+): { text: string; size: number } | null {
+  const text = ctx.bindings.formatted(layer.bind, "text", layer.text, `${path}.text`, layer.id, layer.format);
+  const runs = richRuns(ctx.bindings, text, layer.transform);
+  const content = runs === undefined ? applyLetterCase(text.value, layer.transform) : plainTextOf(runs);
+  return content === "" ? null : { text: content, size: layer.font.size };
 }
 
 /** The text layer's paragraph spec in this render (after binding and letter case), or null: nothing to draw. */
