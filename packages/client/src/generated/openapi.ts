@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Check a render before sending it: valid or its exact error, cost, and per layer what the drawing reports; free
-         * @description The body of POST /v1/renders (wait is ignored). Nothing is charged or stored and no image is returned; the render is drawn on a render thread as it would be, images fetched and prepared the same way. Its own rate limit per API key, apart from the API's: 20 at once, then 2 a second (429 rate_limited with Retry-After beyond).
+         * @description The body of POST /v1/renders (wait is ignored). Nothing is charged or stored and no image is returned; the render is drawn on a render thread as it would be, images fetched and prepared the same way. Its own rate limit per API key, apart from the API's: 20 at once, then 2 a second; and per account 1000 renders (batch rows) measured at once, then as many again over 10 minutes; one preflight of an account draws at a time, and preflights never take the last render thread (429 rate_limited, or 503 unavailable when the threads are busy, with Retry-After).
          */
         post: operations["preflightRender"];
         delete?: never;
@@ -155,7 +155,7 @@ export interface paths {
         put?: never;
         /**
          * Check a batch before sending it: per row valid or its exact error, cost, and per layer what the drawing reports; free
-         * @description The body of POST /v1/renders/batch (at most 1000 rows). Rows are checked and drawn one after another, nothing is charged or stored. Its own rate limit per API key, apart from the API's: 20 at once, then 2 a second (429 rate_limited with Retry-After beyond).
+         * @description The body of POST /v1/renders/batch (at most 1000 rows). Rows are checked and drawn one after another, nothing is charged or stored. Its own rate limit per API key, apart from the API's: 20 at once, then 2 a second; and per account 1000 renders (batch rows) measured at once, then as many again over 10 minutes; one preflight of an account draws at a time, and preflights never take the last render thread (429 rate_limited, or 503 unavailable when the threads are busy, with Retry-After).
          */
         post: operations["preflightBatch"];
         delete?: never;

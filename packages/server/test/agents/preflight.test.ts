@@ -277,3 +277,29 @@ it("has its own rate limit per key", async () => {
   // The API's own budget is untouched: other requests of the key still pass.
   expect((await api(t, "GET", "/v1/account", { key })).status).toBe(200);
 });
+
+it("each account has a budget of measured renders, whatever its keys: a batch takes its rows at once, then 429", async () => {
+  const account = await newAccount(t, 10);
+  const rows = Array.from({ length: 1000 }, () => ({ template: "not-here", modifications: [] }));
+  const batch = await api(t, "POST", "/v1/renders/batch/preflight", {
+    key: account.key,
+    body: { renders: rows },
+  });
+  expect(batch.status).toBe(200);
+  expect(batch.body.renders).toHaveLength(1000);
+  // The account's 1,000 measured renders are spent: a further preflight waits for the budget to refill.
+  const refused = await api(t, "POST", "/v1/renders/preflight", {
+    key: account.key,
+    body: { template: "preflight-card", modifications: [] },
+  });
+  expect(refused.status).toBe(429);
+  expect(refused.body.error.code).toBe("rate_limited");
+  expect(refused.body.error.message).toMatch(/measured by preflight/);
+  expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+  // Another account is not affected.
+  const other = await api(t, "POST", "/v1/renders/preflight", {
+    key: owner.key,
+    body: { template: "preflight-card", modifications: [] },
+  });
+  expect(other.status).toBe(200);
+});

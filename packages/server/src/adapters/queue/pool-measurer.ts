@@ -6,23 +6,28 @@ const BUSY_RETRY_AFTER_S = 2;
 
 /**
  * Preflight measurements on the render threads (never on the API's event loop): each one a render
- * task that draws and answers its warnings without encoding or storing anything. At most
- * `pool.capacity` at once, so preflights never hold more of the threads than that; beyond, the
- * caller is told the threads are busy (`unavailable`, retry shortly).
+ * task that draws and answers its warnings without encoding or storing anything. Nobody pays for
+ * them, so they never hold every render thread (at most all but one, and one on a single thread)
+ * and an account has one measuring at a time; beyond, the caller is told the threads are busy
+ * (`unavailable`, retry shortly). The pool places them like renders, by the account's share of
+ * render time (render-shares.ts), so an account that preflights a lot draws on a background thread.
  */
 export function poolMeasurer(pool: WorkerPool): RenderMeasurer & { retryAfter: number } {
-  let running = 0;
+  const atOnce = Math.max(1, pool.size - 1);
+  const measuring = new Set<string>();
   return {
     retryAfter: BUSY_RETRY_AFTER_S,
     async measure(request) {
-      if (running >= pool.capacity) {
+      if (measuring.size >= atOnce || measuring.has(request.accountId)) {
         return {
           ok: false,
           code: "unavailable",
-          message: "The render threads are busy; retry the preflight shortly.",
+          message: measuring.has(request.accountId)
+            ? "Another preflight of this account is being measured; retry shortly."
+            : "The render threads are busy; retry the preflight shortly.",
         };
       }
-      running++;
+      measuring.add(request.accountId);
       try {
         const outcome = await pool.run({
           accountId: request.accountId,
@@ -43,7 +48,7 @@ export function poolMeasurer(pool: WorkerPool): RenderMeasurer & { retryAfter: n
         if (!outcome.ok) return { ok: false, code: outcome.code, message: outcome.message };
         return { ok: true, warnings: outcome.measured ?? [] };
       } finally {
-        running--;
+        measuring.delete(request.accountId);
       }
     },
   };

@@ -10,6 +10,7 @@ import { ApiError } from "../errors.ts";
 import { orThrow, toApiError } from "../failure.ts";
 import { defaultRateLimitKey } from "../plugins/rate-limit.ts";
 import { BATCH_BODY_LIMIT } from "../plugins/server-options.ts";
+import { TokenBuckets } from "../plugins/token-bucket-store.ts";
 import { BatchBody } from "./batch-create.ts";
 import { checkBatchRow } from "./batch-row-shape.ts";
 import { RenderRequestBody } from "./render-create.ts";
@@ -17,6 +18,13 @@ import { RenderRequestBody } from "./render-create.ts";
 /** Preflight requests a key may send at once, and the window in which that many come back. */
 export const PREFLIGHT_BURST = 20;
 export const PREFLIGHT_WINDOW_MS = 10_000;
+/**
+ * Frames one account may have measured (drawn) for free: a full batch at once, then as many again
+ * over ten minutes. Preflight draws on the render threads and nobody pays for it, so this bounds
+ * what one account takes of them on average, whatever its number of keys.
+ */
+export const PREFLIGHT_FRAMES_BURST = MAX_BATCH_ROWS;
+export const PREFLIGHT_FRAMES_WINDOW_MS = 10 * 60_000;
 /** An image enlarged more than this is reported (less is hardly visible). */
 const UPSCALE_REPORTED_ABOVE = 1.5;
 
@@ -164,7 +172,28 @@ const rateLimit = {
   timeWindow: PREFLIGHT_WINDOW_MS,
   keyGenerator: (request: FastifyRequest) => `preflight:${defaultRateLimitKey(request)}`,
 };
-const LIMIT_TEXT = `Its own rate limit per API key, apart from the API's: ${PREFLIGHT_BURST} at once, then ${(PREFLIGHT_BURST * 1000) / PREFLIGHT_WINDOW_MS} a second (429 rate_limited with Retry-After beyond).`;
+const LIMIT_TEXT = `Its own rate limit per API key, apart from the API's: ${PREFLIGHT_BURST} at once, then ${(PREFLIGHT_BURST * 1000) / PREFLIGHT_WINDOW_MS} a second; and per account ${PREFLIGHT_FRAMES_BURST} renders (batch rows) measured at once, then as many again over ${PREFLIGHT_FRAMES_WINDOW_MS / 60_000} minutes; one preflight of an account draws at a time, and preflights never take the last render thread (429 rate_limited, or 503 unavailable when the threads are busy, with Retry-After).`;
+
+/**
+ * Takes `frames` from the account's preflight budget, or answers 429 with when to retry. A batch
+ * takes its rows at once, so it either measures whole or not at all.
+ */
+function takeFrames(buckets: TokenBuckets, accountId: string, frames: number): void {
+  const taken = buckets.take(
+    `preflight:${accountId}`,
+    PREFLIGHT_FRAMES_BURST,
+    PREFLIGHT_FRAMES_WINDOW_MS,
+    frames,
+  );
+  if (taken.taken) return;
+  const wait = Math.max(1, Math.ceil(taken.ttl / 1000));
+  throw new ApiError(
+    "rate_limited",
+    `This account has had ${PREFLIGHT_FRAMES_BURST} renders measured by preflight in the last ${PREFLIGHT_FRAMES_WINDOW_MS / 60_000} minutes; retry in ${wait} s.`,
+    {},
+    { "Retry-After": String(wait) },
+  );
+}
 
 const { wait: _wait, ...preflightProperties } = RenderRequestBody.properties;
 export const PreflightBody = T.Object(
@@ -179,6 +208,7 @@ export const PreflightBody = T.Object(
  * reported.
  */
 export function registerRenderPreflight(app: App, deps: AppDeps): void {
+  const frames = new TokenBuckets();
   app.post(
     "/v1/renders/preflight",
     {
@@ -194,6 +224,7 @@ export function registerRenderPreflight(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const { wait: _ignored, ...body } = request.body;
+      takeFrames(frames, request.accountId, 1);
       const result = await deps.renderService.preflight(request.accountId, body);
       // A full house is the server's state, not the request's: answered as an error to retry.
       if (!result.ok && result.code === "unavailable") throw toApiError(result);
@@ -235,6 +266,7 @@ export function registerRenderPreflight(app: App, deps: AppDeps): void {
       const body = request.body;
       const badWebhook = malformedWebhookUrl(body.webhook_url);
       if (badWebhook) throw toApiError(badWebhook);
+      takeFrames(frames, request.accountId, body.renders.length);
       const renders: ({ index: number } & Report)[] = [];
       for (const [index, raw] of body.renders.entries()) {
         const row = checkBatchRow(raw, index);

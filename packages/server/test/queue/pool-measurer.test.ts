@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { poolMeasurer } from "../../src/adapters/queue/pool-measurer.ts";
+import { createWorkerPool, type WorkerPool } from "../../src/adapters/queue/worker-pool.ts";
+import { openDataDir } from "../../src/main/data-dir.ts";
+import { testTemplate } from "../api/support.ts";
+
+let dir: string;
+let pool: WorkerPool;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "pictor-measurer-"));
+  const data = openDataDir(dir);
+  pool = createWorkerPool(2, {
+    databaseFile: data.paths.database,
+    blobRoot: data.paths.blobs,
+    outboundAllowlist: [],
+  });
+  data.close();
+  await pool.ready();
+});
+afterAll(async () => {
+  await pool?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const request = (accountId: string) => ({
+  accountId,
+  documentKey: "tpl_measure@1",
+  document: testTemplate() as never,
+  frames: ["main"],
+  values: { title: "measured" },
+  scale: 1,
+});
+
+describe("preflight measurements on the render threads (pool-measurer.ts)", () => {
+  it("measures one preflight of an account at a time and never takes the last render thread", async () => {
+    const measurer = poolMeasurer(pool);
+    // Two render threads: one preflight at once, whoever sends it.
+    const first = measurer.measure(request("acct_a"));
+    const sameAccount = await measurer.measure(request("acct_a"));
+    const otherAccount = await measurer.measure(request("acct_b"));
+    expect(sameAccount).toMatchObject({ ok: false, code: "unavailable" });
+    expect(sameAccount.ok === false && sameAccount.message).toMatch(/Another preflight of this account/);
+    expect(otherAccount).toMatchObject({ ok: false, code: "unavailable" });
+    expect(otherAccount.ok === false && otherAccount.message).toMatch(/render threads are busy/);
+    expect(await first).toMatchObject({ ok: true });
+    // Once it is done, the next one measures.
+    expect(await measurer.measure(request("acct_b"))).toMatchObject({ ok: true });
+  });
+});
