@@ -1,4 +1,5 @@
 import { type ReactNode, useMemo } from "react";
+import { FramePrintFields } from "../controls/FramePrint.tsx";
 import { NumberField, TextField } from "../controls/fields.tsx";
 import { PaletteEditor } from "../controls/paint/brand-palette.tsx";
 import { PaintEditor } from "../controls/paint/paint.tsx";
@@ -121,6 +122,7 @@ function PanelBody({
             bind={frame.bind}
             onBind={(bind) => onFrame({ bind }, "frame-bind")}
           />
+          <FramePrintFields value={frame.print} onChange={(print) => onFrame({ print }, "frame-print")} />
           <button
             type="button"
             className="btn small ghost danger"
