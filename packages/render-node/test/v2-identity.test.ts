@@ -1,14 +1,5 @@
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { CURRENT_VERSION, createEngine, type PreparedImage, validateDocument } from "@pictor/engine";
-import { loadFontSet } from "@pictor/fonts";
-import { describe, expect, it } from "vitest";
-import { loadCanvasKit } from "../src/canvaskit.ts";
-import { loadIconSet } from "../src/icons.ts";
-import { prepareImage } from "../src/prepare-image.ts";
+import { expect } from "vitest";
+import { describeExampleIdentity } from "./support/example-identity.ts";
 
 /**
  * Document v3 acceptance: every example template (v1 and v2) renders byte-identically after migration
@@ -18,46 +9,10 @@ import { prepareImage } from "../src/prepare-image.ts";
  * migrating it to the current version, and must produce the very same bytes.
  */
 
-const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
-const templatesDir = join(repoRoot, "examples/templates");
-const fixture = JSON.parse(
-  readFileSync(new URL("./fixtures/v2-example-renders.json", import.meta.url), "utf8"),
-) as { renders: Record<string, string> };
-
-const cases = Object.entries(fixture.renders).map(([name, sha256]) => {
-  const [file = "", rest = ""] = name.split("#");
-  const [frame = "", scale = "1"] = rest.split("@");
-  return { name, file: `${file}.json`, frame, scale: Number(scale), sha256 };
-});
-
-const engine = (async () =>
-  createEngine({
-    canvasKit: await loadCanvasKit(),
-    fonts: await loadFontSet(),
-    icons: await loadIconSet(),
-  }))();
-
-describe("every example renders byte-identically after migration to v3", () => {
-  it("covers every example template", () => {
-    const files = new Set(cases.map((c) => c.file));
-    expect(files.size).toBeGreaterThanOrEqual(12);
-  });
-
-  it.each(cases)("$name", async ({ file, frame, scale, sha256 }) => {
-    const raw = JSON.parse(readFileSync(join(templatesDir, file), "utf8"));
-    expect(raw.version).toBeLessThan(3);
-    const checked = validateDocument(raw);
-    if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
-    expect(checked.document.version).toBe(CURRENT_VERSION);
-    const document = checked.document;
-    const ready = await engine;
-    const options = { frame, values: document.sample ?? {}, scale };
-    const images = new Map<string, PreparedImage>();
-    for (const request of ready.planImages(document, options)) {
-      const bytes = new Uint8Array(await readFile(resolve(templatesDir, request.src)));
-      images.set(request.key, await prepareImage(bytes, request));
-    }
-    const result = ready.render(document, { ...options, images });
-    expect(createHash("sha256").update(result.pixels).digest("hex")).toBe(sha256);
-  });
+describeExampleIdentity({
+  fixture: "v2-example-renders.json",
+  title: "every example renders byte-identically after migration to v3",
+  coverageTitle: "covers every example template",
+  minTemplates: 12,
+  expectSourceVersion: (version) => expect(version).toBeLessThan(3),
 });
