@@ -1,4 +1,5 @@
 import {
+  checkRenderValues,
   createEngine,
   type Engine,
   type FontFace,
@@ -422,13 +423,8 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
 
   async function renderPdfNow(input: unknown, options: NodeRenderPdfOptions): Promise<NodeRenderPdfResult> {
     const document = checkDocument(input);
-    let values: SlotValues | undefined;
-    if (options.values !== undefined) {
-      const checked = validateSlotValues(document, options.values, "values");
-      if (!checked.ok) throw new InvalidSlotValuesError(checked.errors);
-      values = checked.values;
-    }
     const names = options.frames ?? [document.frames[0]?.name ?? ""];
+    const values = options.values === undefined ? undefined : checkedValues(document, options.values, names);
     if (names.length === 0) throw new RangeError("a PDF needs at least one frame");
     const dpi = options.dpi ?? DEFAULT_PDF_DPI;
     const print = document.frames.find((f) => f.name === names[0])?.print;
@@ -499,12 +495,8 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
     formats: readonly OutputFormat[],
   ): Promise<NodeRenderResult[]> {
     const document = checkDocument(input);
-    let values: SlotValues | undefined;
-    if (render.values !== undefined) {
-      const checked = validateSlotValues(document, render.values, "values");
-      if (!checked.ok) throw new InvalidSlotValuesError(checked.errors);
-      values = checked.values;
-    }
+    const values =
+      render.values === undefined ? undefined : checkedValues(document, render.values, [render.frame]);
     const requests = engine.planImages(document, {
       frame: render.frame,
       values,
@@ -521,14 +513,11 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
     began();
     try {
       const document = checkDocument(input);
-      let values: SlotValues | undefined;
-      if (options.values !== undefined) {
-        const checked = validateSlotValues(document, options.values, "values");
-        if (!checked.ok) throw new InvalidSlotValuesError(checked.errors);
-        values = checked.values;
-      }
+      const names = options.frames ?? [document.frames[0]?.name ?? ""];
+      const values =
+        options.values === undefined ? undefined : checkedValues(document, options.values, names);
       const warnings: RenderWarning[] = [];
-      for (const name of options.frames ?? [document.frames[0]?.name ?? ""]) {
+      for (const name of names) {
         const plan = { frame: name, values, scale: options.scale };
         const images = new Map(
           await Promise.all(engine.planImages(document, plan).map((r) => prepared(r, options))),
@@ -617,4 +606,24 @@ class FrameCopies {
     if (this.#free.length >= 2) this.#free.shift();
     this.#free.push(copy);
   }
+}
+
+/**
+ * Slot values checked as the API checks them before a charge: their types and shapes, then what the
+ * frames' layers refuse for their shape (a list longer than a chart shows, a progress range a bound
+ * number empties), as `invalid_request`. Values a code cannot encode are left to the drawing, which
+ * refuses them with `value_not_encodable`.
+ */
+function checkedValues(
+  document: TemplateDocumentT,
+  given: unknown,
+  frames: readonly (string | undefined)[],
+): SlotValues {
+  const checked = validateSlotValues(document, given, "values");
+  if (!checked.ok) throw new InvalidSlotValuesError(checked.errors);
+  const refused = frames
+    .flatMap((frame) => checkRenderValues(document, frame, checked.values))
+    .filter((error) => error.kind === "invalid");
+  if (refused.length > 0) throw new InvalidSlotValuesError(refused);
+  return checked.values;
 }

@@ -158,6 +158,68 @@ describe("createNodeRenderer", () => {
     expect((colour as Error).message).toMatch(/values\.brand/);
   });
 
+  it("refuses a list longer than a chart shows and an empty bound progress range, as the API does", async () => {
+    const charted = {
+      version: 3,
+      key: "charted",
+      name: "Charted",
+      slots: [
+        { name: "goal", type: "number" },
+        { name: "points", type: "list", fields: [{ name: "value", type: "number" }] },
+      ],
+      frames: [
+        {
+          name: "main",
+          width: 200,
+          height: 100,
+          layers: [
+            {
+              id: "bar",
+              type: "progress",
+              x: 0,
+              y: 0,
+              width: 200,
+              height: 10,
+              value: 5,
+              bind: { max: "goal" },
+            },
+            {
+              id: "chart",
+              type: "chart",
+              kind: "bar",
+              x: 0,
+              y: 20,
+              width: 200,
+              height: 80,
+              data: [],
+              bind: { data: "points" },
+            },
+          ],
+        },
+      ],
+    };
+    const points = (n: number) => Array.from({ length: n }, (_, i) => ({ value: i }));
+    const ok = await renderer.render(charted, {
+      values: { points: points(50), goal: 10 },
+      format: "png",
+      loadImage,
+    });
+    expect(ok.width).toBe(200);
+    const long = await renderer
+      .render(charted, { values: { points: points(51) }, format: "png", loadImage })
+      .catch((e: unknown) => e);
+    expect(long).toBeInstanceOf(InvalidSlotValuesError);
+    expect((long as InvalidSlotValuesError).code).toBe("invalid_request");
+    expect((long as Error).message).toBe(
+      'values.points: has 51 items, but chart "chart" shows at most 50 points',
+    );
+    const empty = await renderer
+      .render(charted, { values: { goal: 0 }, format: "png", loadImage })
+      .catch((e: unknown) => e);
+    expect((empty as InvalidSlotValuesError).code).toBe("invalid_request");
+    expect((empty as Error).message).toMatch(/^values\.goal: must be greater than the progress layer's min/);
+  });
+
   it("keeps renders correct when many run at once on one engine", async () => {
     const renders = [1, 2, 1.5, 3, 1].map((scale) =>
       renderer.render(doc, { frame: "square", scale, format: "png", loadImage }),
