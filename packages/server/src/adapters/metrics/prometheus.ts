@@ -214,11 +214,17 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
   // Label sets are few (routes x methods x statuses): their children are kept, so an answered request
   // costs a map lookup and an observe, not a label hash.
   const httpChildren = new Map<string, ReturnType<typeof http.labels>>();
-  const observePhases = (phases: RenderPhases) => {
-    phase.labels("queue_wait").observe(phases.queueWait);
-    if (phases.draw !== undefined) phase.labels("draw").observe(phases.draw);
-    if (phases.encode !== undefined) phase.labels("encode").observe(phases.encode);
-    if (phases.store !== undefined) phase.labels("store").observe(phases.store);
+  const phaseChildren = {
+    queueWait: phase.labels("queue_wait"),
+    draw: phase.labels("draw"),
+    encode: phase.labels("encode"),
+    store: phase.labels("store"),
+  };
+  const observePhases = (took: RenderPhases) => {
+    phaseChildren.queueWait.observe(took.queueWait);
+    if (took.draw !== undefined) phaseChildren.draw.observe(took.draw);
+    if (took.encode !== undefined) phaseChildren.encode.observe(took.encode);
+    if (took.store !== undefined) phaseChildren.store.observe(took.store);
   };
 
   return {
