@@ -1,5 +1,6 @@
 import type { TextLayerT, ValueFormatT } from "@pictor/engine";
-import { CheckField, NumberField, SelectField, TextField } from "../controls/fields.tsx";
+import { SelectField, TextField } from "../controls/fields.tsx";
+import { NumberStyleFields } from "../controls/number-format.tsx";
 import { useRepeatList } from "../controls/repeat-item.ts";
 import type { TemplateDocumentT } from "../engine/engine-types.ts";
 import { stripUndefined } from "../model/doc-ops.ts";
@@ -10,7 +11,6 @@ interface Props {
   onFormat(format: ValueFormatT | undefined): void;
 }
 
-const STYLES = ["decimal", "percent", "currency", "compact"] as const;
 const DATE_STYLES = ["none", "full", "long", "medium", "short"] as const;
 const TIME_STYLES = ["none", "medium", "short"] as const;
 
@@ -35,44 +35,7 @@ export function ValueFormatFields({ doc, layer, onFormat }: Props) {
     <>
       <h4>{kind === "number" ? "Number format" : "Date format"}</h4>
       {kind === "number" ? (
-        <>
-          <SelectField
-            label="Style"
-            testId="prop-format-style"
-            value={format.style ?? "decimal"}
-            options={STYLES}
-            onChange={(style) =>
-              set({
-                style: style === "decimal" ? undefined : style,
-                currency: style === "currency" ? (format.currency ?? "USD") : undefined,
-              })
-            }
-          />
-          {format.style === "currency" && (
-            <TextField
-              label="Currency (ISO 4217)"
-              testId="prop-format-currency"
-              value={format.currency ?? ""}
-              onChange={(code) => /^[A-Z]{3}$/.test(code) && set({ currency: code })}
-            />
-          )}
-          <NumberField
-            label="Decimals"
-            testId="prop-format-decimals"
-            optional
-            value={format.decimals}
-            min={0}
-            max={20}
-            step={1}
-            onChange={(decimals) => set({ decimals, max_decimals: undefined })}
-          />
-          <CheckField
-            label="Group thousands"
-            testId="prop-format-grouping"
-            value={format.grouping !== false}
-            onChange={(on) => set({ grouping: on ? undefined : false })}
-          />
-        </>
+        <NumberStyleFields format={format} set={set} testId="prop-format" />
       ) : (
         <div className="grid2">
           <SelectField
