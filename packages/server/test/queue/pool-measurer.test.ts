@@ -1,30 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { poolMeasurer } from "../../src/adapters/queue/pool-measurer.ts";
-import { createWorkerPool, type WorkerPool } from "../../src/adapters/queue/worker-pool.ts";
-import { openDataDir } from "../../src/main/data-dir.ts";
 import { testTemplate } from "../api/support.ts";
+import { useTempWorkerPool } from "../support/worker-pool.ts";
 
-let dir: string;
-let pool: WorkerPool;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "pictor-measurer-"));
-  const data = openDataDir(dir);
-  pool = createWorkerPool(2, {
-    databaseFile: data.paths.database,
-    blobRoot: data.paths.blobs,
-    outboundAllowlist: [],
-  });
-  data.close();
-  await pool.ready();
-});
-afterAll(async () => {
-  await pool?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempWorkerPool("pictor-measurer-", 2);
 
 const request = (accountId: string) => ({
   accountId,
@@ -37,7 +16,7 @@ const request = (accountId: string) => ({
 
 describe("preflight measurements on the render threads (pool-measurer.ts)", () => {
   it("measures one preflight of an account at a time and never takes the last render thread", async () => {
-    const measurer = poolMeasurer(pool);
+    const measurer = poolMeasurer(temp.pool);
     // Two render threads: one preflight at once, whoever sends it.
     const first = measurer.measure(request("acct_a"));
     const sameAccount = await measurer.measure(request("acct_a"));

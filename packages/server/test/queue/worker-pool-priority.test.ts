@@ -1,15 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
 import { BACKGROUND_NICE } from "../../src/adapters/queue/thread-priority.ts";
-import {
-  createWorkerPool,
-  RENDER_THREAD_NAME,
-  type WorkerPool,
-} from "../../src/adapters/queue/worker-pool.ts";
-import { openDataDir } from "../../src/main/data-dir.ts";
+import { RENDER_THREAD_NAME } from "../../src/adapters/queue/worker-pool.ts";
 import { testTemplate } from "../api/support.ts";
+import { useTempWorkerPool } from "../support/worker-pool.ts";
 
 // Thread ids, nice values and context switches come from /proc: Linux only, as deployed and in CI.
 const linux = process.platform === "linux";
@@ -22,24 +16,7 @@ const niceIn = (stat: string) => Number(stat.slice(stat.lastIndexOf(")") + 2).sp
  */
 const OWN_NICE = linux ? niceIn(readFileSync("/proc/self/stat", "utf8")) : 0;
 
-let dir: string;
-let pool: WorkerPool;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "pictor-pool-priority-"));
-  const data = openDataDir(dir);
-  pool = createWorkerPool(
-    2,
-    { databaseFile: data.paths.database, blobRoot: data.paths.blobs, outboundAllowlist: [] },
-    { backgroundThreads: true },
-  );
-  data.close();
-  await pool.ready();
-});
-afterAll(async () => {
-  await pool?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempWorkerPool("pictor-pool-priority-", 2, { backgroundThreads: true });
 
 /**
  * This process's render threads: nice value, and the CPU time each has run for (ns, the first field of
@@ -83,7 +60,8 @@ async function cpuDuring(
   renders = RENDERS,
 ): Promise<{ background: number; normal: number }> {
   const before = renderThreads();
-  for (let i = 0; i < renders; i++) expect((await pool.run(task(i, interactive, accountId))).ok).toBe(true);
+  for (let i = 0; i < renders; i++)
+    expect((await temp.pool.run(task(i, interactive, accountId))).ok).toBe(true);
   const after = renderThreads();
   const delta = (nice: number) => {
     const was = before.find((t) => t.nice === nice);

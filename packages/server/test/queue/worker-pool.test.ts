@@ -1,32 +1,9 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { createWorkerPool, type WorkerPool } from "../../src/adapters/queue/worker-pool.ts";
-import { openDataDir } from "../../src/main/data-dir.ts";
+import { expect, it } from "vitest";
 import { testTemplate } from "../api/support.ts";
+import { useTempWorkerPool } from "../support/worker-pool.ts";
 
-let dir: string;
-let pool: WorkerPool;
-let blobs: ReturnType<typeof openDataDir>["blobs"];
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "pictor-pool-"));
-  const data = openDataDir(dir);
-  blobs = data.blobs;
-  pool = createWorkerPool(1, {
-    databaseFile: data.paths.database,
-    blobRoot: data.paths.blobs,
-    outboundAllowlist: [],
-  });
-  data.close();
-  await pool.ready();
-});
-afterAll(async () => {
-  await pool?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempWorkerPool("pictor-pool-", 1);
 
 const task = (outputKey: string, documentKey = "tpl_pool@1") => ({
   accountId: "acct_pool",
@@ -41,10 +18,10 @@ const task = (outputKey: string, documentKey = "tpl_pool@1") => ({
 });
 
 it("a worker writes the output blob and reports its size, then the SHA-256 of the stored bytes", async () => {
-  const result = await pool.run(task("renders/one.png"));
+  const result = await temp.pool.run(task("renders/one.png"));
   expect(result).toMatchObject({ ok: true, width: 200, height: 100, contentType: "image/png" });
   if (!result.ok) throw new Error("render failed");
-  const bytes = await blobs.get("renders/one.png");
+  const bytes = await temp.blobs.get("renders/one.png");
   expect(result.byteSize).toBe(bytes?.byteLength);
   expect(await result.sha256).toBe(
     createHash("sha256")
@@ -54,46 +31,46 @@ it("a worker writes the output blob and reports its size, then the SHA-256 of th
 });
 
 it("a worker holding a second task draws it while the first encodes; every output is the lone render's", async () => {
-  const lone = await pool.run(task("renders/lone.png"));
+  const lone = await temp.pool.run(task("renders/lone.png"));
   expect(lone.ok).toBe(true);
-  const expected = await blobs.get("renders/lone.png");
+  const expected = await temp.blobs.get("renders/lone.png");
   // One worker, three tasks at once: the second is sent behind the first (queuedBehind), the third waits.
-  const results = await Promise.all([1, 2, 3].map((i) => pool.run(task(`renders/piped-${i}.png`))));
+  const results = await Promise.all([1, 2, 3].map((i) => temp.pool.run(task(`renders/piped-${i}.png`))));
   expect(results.map((r) => r.ok)).toEqual([true, true, true]);
-  for (const i of [1, 2, 3]) expect(await blobs.get(`renders/piped-${i}.png`)).toEqual(expected);
+  for (const i of [1, 2, 3]) expect(await temp.blobs.get(`renders/piped-${i}.png`)).toEqual(expected);
 });
 
 it("both tasks a dying worker held are run again on its replacement", async () => {
-  const running = [pool.run(task("renders/held-1.png")), pool.run(task("renders/held-2.png"))];
-  await pool.crashWorker(0);
+  const running = [temp.pool.run(task("renders/held-1.png")), temp.pool.run(task("renders/held-2.png"))];
+  await temp.pool.crashWorker(0);
   const results = await Promise.all(running);
   expect(results.map((r) => r.ok)).toEqual([true, true]);
-  expect(await blobs.get("renders/held-2.png")).not.toBeNull();
+  expect(await temp.blobs.get("renders/held-2.png")).not.toBeNull();
 });
 
 it("a hash the worker never posted (it died first) resolves to null instead of hanging", async () => {
-  const result = await pool.run(task("renders/unhashed.png"));
+  const result = await temp.pool.run(task("renders/unhashed.png"));
   if (!result.ok) throw new Error("render failed");
   // The hash message may already be on its way; either it arrives or the death settles it.
-  await pool.crashWorker(0);
+  await temp.pool.crashWorker(0);
   const sha256 = await result.sha256;
   expect(sha256 === null || /^[0-9a-f]{64}$/.test(sha256)).toBe(true);
 });
 
 it("a task whose worker crashes is run again on the replacement and completes once", async () => {
-  const running = pool.run(task("renders/two.png"));
-  await pool.crashWorker(0);
+  const running = temp.pool.run(task("renders/two.png"));
+  await temp.pool.crashWorker(0);
   const result = await running;
   expect(result.ok).toBe(true);
-  expect(await blobs.get("renders/two.png")).not.toBeNull();
+  expect(await temp.blobs.get("renders/two.png")).not.toBeNull();
 });
 
 it("a worker renders a document it holds, and still after the pool made it forget the others", async () => {
   // More versions than a worker holds: the pool sends forgetDocuments and the documents again.
   for (let v = 1; v <= 70; v++) {
-    const result = await pool.run(task(`renders/v${v}.png`, `tpl_many@${v}`));
+    const result = await temp.pool.run(task(`renders/v${v}.png`, `tpl_many@${v}`));
     expect(result.ok).toBe(true);
   }
-  const again = await pool.run(task("renders/again.png", "tpl_many@1"));
+  const again = await temp.pool.run(task("renders/again.png", "tpl_many@1"));
   expect(again).toMatchObject({ ok: true, width: 200, height: 100 });
 });
