@@ -200,10 +200,11 @@ describe("with a small --memory-budget", () => {
     });
     expect(photo.status, JSON.stringify(photo.body)).toBe(422);
     expect(photo.body.error).toMatchObject({ code: "render_too_large", layer: "photo", frame: "main" });
-    // Over the budget (1024 MiB, one thread: 1024 - 120 main - 130 thread - 256 - 32 caches = 486 MiB).
-    expect(photo.body.error.limit_bytes).toBe(486 * 1024 * 1024);
+    // Over the budget (1024 MiB, one thread: 1024 - 120 main - 102.4 editor images - 130 thread - 256
+    // - 32 caches = 383.6 MiB).
+    expect(photo.body.error.limit_bytes).toBe(Math.floor(383.6 * 1024 * 1024));
     expect(photo.body.error.estimated_bytes).toBeGreaterThan(photo.body.error.limit_bytes);
-    expect(photo.body.error.message).toMatch(/over this server's 486 MiB per render/);
+    expect(photo.body.error.message).toMatch(/over this server's 384 MiB per render/);
 
     expect(await balanceOf(t, account.key)).toBe(10);
     const ok = await api(t, "POST", "/v1/renders", {

@@ -428,7 +428,18 @@ export async function runHostileMix(options: HostileOptions): Promise<HostileRep
   const held: Socket[] = [];
   const stalled = async (part: string, count: number, open: () => ReturnType<typeof stalledRequest>) => {
     if (!wanted(part)) return;
-    const clients = await Promise.allSettled(Array.from({ length: count }, open));
+    // A hostile client refused for now (429: the account holds its share already) tries again after
+    // Retry-After, until it holds an answer it never reads or the mix ends.
+    const persistent = async () => {
+      for (;;) {
+        const client = await open();
+        if (client.status !== "429" || stop.signal.aborted) return client;
+        tally(part, "429");
+        client.socket.destroy();
+        await pause(1000);
+      }
+    };
+    const clients = await Promise.allSettled(Array.from({ length: count }, persistent));
     for (const c of clients) {
       report.sent++;
       if (c.status === "fulfilled") {

@@ -1,6 +1,7 @@
 import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { processLog } from "../../src/adapters/process-log.ts";
 import {
   api,
   balanceOf,
@@ -42,17 +43,18 @@ it("runs a render again when its output could not be stored, and it completes, c
   const away = `${outputs}.away`;
   renameSync(outputs, away);
   writeFileSync(outputs, "not a directory"); // every write under renders/ now fails
-  // The first run's failure is logged by the queue (this process): the store comes back then, so
-  // the run after the backoff is the first to find it.
+  // The first run's failure is logged by the queue (this process's log): the store comes back then,
+  // so the run after the backoff is the first to find it.
   let failures = 0;
-  const log = console.error;
-  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
-    if (String(args[0]).includes('"render job failed"') && ++failures === 1) {
+  const log = processLog();
+  const error = log.error.bind(log);
+  vi.spyOn(log, "error").mockImplementation(((...args: Parameters<typeof log.error>) => {
+    if (args.some((arg) => arg === "render job failed") && ++failures === 1) {
       rmSync(outputs);
       renameSync(away, outputs);
     }
-    log(...args);
-  });
+    error(...args);
+  }) as typeof log.error);
   const res = await api(t, "POST", "/v1/renders", {
     key,
     body: { template: "test-card", modifications: [], wait: 30 },

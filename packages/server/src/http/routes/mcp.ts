@@ -46,6 +46,13 @@ export function registerMcp(app: App): void {
     summary:
       "The MCP (Model Context Protocol) server, Streamable HTTP in stateless JSON mode: tools to list and describe templates, render, batch, get renders, sign image URLs, search and upload assets and read the balance (docs/agents.md)",
     tags: ["agents"],
+    body: T.Object(
+      { jsonrpc: T.Literal("2.0") },
+      {
+        additionalProperties: true,
+        description: "One JSON-RPC 2.0 message of the MCP protocol (a request, notification or response)",
+      },
+    ),
     response: {
       200: T.Object(
         { jsonrpc: T.Literal("2.0"), id: T.Union([T.String(), T.Number()]) },
