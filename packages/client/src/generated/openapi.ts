@@ -3553,7 +3553,17 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description One JSON-RPC 2.0 message of the MCP protocol (a request, notification or response) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
             /** @description The JSON-RPC answer (result or error) to the request */
             200: {

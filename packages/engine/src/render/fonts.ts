@@ -230,7 +230,9 @@ export class FontLibrary {
 
   /**
    * The fallback families that have glyphs for `characters` (what `family` lacks), in the order a
-   * paragraph tries them, each named once for the characters it is the first to have.
+   * paragraph tries them, each named once for the characters it is the first to have. Families still
+   * deferred are passed over without loading them: the paragraph could not use them either, and
+   * loading every fallback family to name them would undo the deferred loading's memory saving.
    */
   fallbacksFor(family: string, characters: readonly string[]): string[] {
     const first = new Set([family, this.companions[family]]);
@@ -238,6 +240,7 @@ export class FontLibrary {
     const used: string[] = [];
     for (const candidate of this.familiesFor(family).filter((f) => !first.has(f))) {
       if (left.length === 0) break;
+      if (this.deferred.has(candidate)) continue;
       const lacking = new Set(this.missingCharacters(candidate, left.join("")));
       if (lacking.size < left.length) used.push(candidate);
       left = left.filter((ch) => lacking.has(ch));
