@@ -13,9 +13,9 @@ describe("RenderShares (which account's renders go to the background threads)", 
     const end = shares.started("a");
     c.advance(2000);
     end();
-    expect(shares.othersRendering("a")).toBe(false);
-    expect(shares.othersRendering("b")).toBe(true);
-    expect(shares.isHeaviest("a")).toBe(false);
+    expect(shares.standing("a")).toBe("alone");
+    expect(shares.standing("b")).not.toBe("alone");
+    expect(shares.standing("a")).not.toBe("heaviest");
   });
 
   it("names the account that used more render time lately, counting running tasks to now", () => {
@@ -26,9 +26,9 @@ describe("RenderShares (which account's renders go to the background threads)", 
     const light = shares.started("light");
     c.advance(10);
     light();
-    expect(shares.othersRendering("light")).toBe(true);
-    expect(shares.isHeaviest("hostile")).toBe(true);
-    expect(shares.isHeaviest("light")).toBe(false);
+    expect(shares.standing("light")).not.toBe("alone");
+    expect(shares.standing("hostile")).toBe("heaviest");
+    expect(shares.standing("light")).toBe("lighter");
   });
 
   it("lets the time decay with its half-life, so an account that stopped loses the title", () => {
@@ -40,14 +40,14 @@ describe("RenderShares (which account's renders go to the background threads)", 
     const b = shares.started("b");
     c.advance(100);
     b();
-    expect(shares.isHeaviest("a")).toBe(true);
+    expect(shares.standing("a")).toBe("heaviest");
     // Four half-lives later a's 400 ms count about 23 and b's 100 about 6: 30 ms more of b outweigh a.
     c.advance(4000);
     const b2 = shares.started("b");
     c.advance(30);
     b2();
-    expect(shares.isHeaviest("b")).toBe(true);
-    expect(shares.isHeaviest("a")).toBe(false);
+    expect(shares.standing("b")).toBe("heaviest");
+    expect(shares.standing("a")).not.toBe("heaviest");
   });
 
   it("forgets accounts whose time decayed to nothing", () => {
@@ -59,9 +59,9 @@ describe("RenderShares (which account's renders go to the background threads)", 
     const b = shares.started("b");
     c.advance(10);
     b();
-    expect(shares.othersRendering("a")).toBe(true);
+    expect(shares.standing("a")).not.toBe("alone");
     c.advance(10_000);
-    expect(shares.othersRendering("a")).toBe(false);
-    expect(shares.isHeaviest("a")).toBe(false);
+    expect(shares.standing("a")).toBe("alone");
+    expect(shares.standing("a")).not.toBe("heaviest");
   });
 });

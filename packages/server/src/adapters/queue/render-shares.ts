@@ -45,10 +45,11 @@ export class RenderShares {
   }
 
   /**
-   * True when another account rendered lately and `accountId` used more render time than each of
-   * them (running tasks counted to now): its tasks should take the background threads first.
+   * Where `accountId` stands among the accounts that rendered lately (running tasks counted to now):
+   * `alone` when no other did, `heaviest` when it used more render time than each of them (its tasks
+   * should take the background threads first), else `lighter`. Forgets accounts whose time decayed.
    */
-  isHeaviest(accountId: string): boolean {
+  standing(accountId: string): "alone" | "heaviest" | "lighter" {
     const now = this.#now();
     let own = 0;
     let others = 0;
@@ -65,17 +66,8 @@ export class RenderShares {
         heaviestOther = Math.max(heaviestOther, ms);
       }
     }
-    return others > 0 && own > heaviestOther;
-  }
-
-  /** True when an account other than `accountId` rendered lately (or is rendering). */
-  othersRendering(accountId: string): boolean {
-    const now = this.#now();
-    for (const [account, usage] of this.#usage) {
-      if (account === accountId) continue;
-      if (usage.running.length > 0 || this.#current(usage, now) >= FORGOTTEN_MS) return true;
-    }
-    return false;
+    if (others === 0) return "alone";
+    return own > heaviestOther ? "heaviest" : "lighter";
   }
 
   #current(usage: Usage, now: number): number {

@@ -180,9 +180,8 @@ export function createWorkerPool(
   const pump = () => {
     while (waiting.length > 0) {
       const next = waiting[0] as Pending;
-      const wantsBackground = shares.othersRendering(next.task.accountId)
-        ? shares.isHeaviest(next.task.accountId)
-        : next.task.interactive !== true;
+      const standing = shares.standing(next.task.accountId);
+      const wantsBackground = standing === "alone" ? next.task.interactive !== true : standing === "heaviest";
       let slot: Slot | null = null;
       for (const s of slots) {
         if (!s?.ready || s.running.length >= TASKS_PER_WORKER) continue;
