@@ -176,8 +176,12 @@ describe.concurrent("pictor render (the binary)", () => {
   });
 });
 
-describe("every example template renders at every scale and format", async () => {
-  const FORMATS = ["png", "jpeg", "webp"] as const;
+describe("every example template renders at every scale and in every format", async () => {
+  // The output size comes from the drawn surface, never from the encoder: every scale is checked in
+  // PNG, and JPEG and WebP at the one scale whose rounding matters (x1.5). WebP at x4 of a 1080x1920
+  // story alone cost seconds a case, repeated for every example, for no fact PNG does not prove.
+  const formatsAt = (scale: number) =>
+    scale === 1.5 ? (["png", "jpeg", "webp"] as const) : (["png"] as const);
   const files = (await readdir(templatesDir)).filter((f) => f.endsWith(".json")).sort();
   const templates = await Promise.all(
     files.map(async (file) => ({ file, doc: JSON.parse(await readFile(join(templatesDir, file), "utf8")) })),
@@ -196,18 +200,21 @@ describe("every example template renders at every scale and format", async () =>
 
   for (const { file, doc } of templates) {
     for (const frame of doc.frames as { name: string; width: number; height: number }[]) {
-      for (const scale of [1, 1.5, 2, 3, 4]) {
-        it(`${file} ${frame.name} x${scale}: round(frame size x scale) in png, jpeg and webp`, async () => {
-          // One draw, three encodings of the same pixels: the matrix stays affordable at scale 4.
+      // x1, the fractional x1.5 whose rounding matters, and the largest x4 (the memory plan's worst case);
+      // x2 and x3 prove nothing those three do not, at half the matrix's time.
+      for (const scale of [1, 1.5, 4]) {
+        const formats = formatsAt(scale);
+        it(`${file} ${frame.name} x${scale}: round(frame size x scale) in ${formats.join(", ")}`, async () => {
+          // One draw, each encoding of the same pixels.
           const outputs = await renderer.renderFormats(
             doc,
             { frame: frame.name, values: doc.sample, scale, loadImage },
-            FORMATS,
+            formats,
           );
           const expected = [Math.round(frame.width * scale), Math.round(frame.height * scale)];
           for (const [i, out] of outputs.entries()) {
             const meta = await sharp(out.bytes).metadata();
-            expect([meta.format, meta.width, meta.height]).toEqual([FORMATS[i], ...expected]);
+            expect([meta.format, meta.width, meta.height]).toEqual([formats[i], ...expected]);
             expect([out.width, out.height]).toEqual(expected);
           }
         });
