@@ -231,6 +231,7 @@ export const deliveryFromRow = (row: Row): ClaimedDelivery => ({
   claim_token: String(row.claim_token),
   lease_until: Number(row.lease_until),
   ...(row.request_id ? { request_id: String(row.request_id) } : {}),
+  ...(row.traceparent ? { traceparent: String(row.traceparent) } : {}),
 });
 
 export const deliveryAttemptFromRow = (row: Row): DeliveryAttemptRecord => ({

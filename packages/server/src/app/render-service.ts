@@ -19,6 +19,7 @@ import type { FinishedRender, RenderDispatcher } from "../ports/render-dispatche
 import type { MeasuredWarning, RenderMeasurer } from "../ports/render-measurer.ts";
 import type { RenderRecord, RenderStore } from "../ports/render-store.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
+import { noTracing, type TraceSpan, type Tracing } from "../ports/tracing.ts";
 import { settleWhenReachable } from "./idempotency-settlements.ts";
 
 /** Seconds a caller refused for a full queue is told to wait before retrying. */
@@ -34,6 +35,8 @@ export interface RenderServiceDeps extends PrepareRenderDeps {
   metrics?: Pick<RenderMetrics, "accepted">;
   /** Draws preflights on render threads; absent in a process without them (preflight then checks only). */
   measurer?: RenderMeasurer;
+  /** Acceptance and charge as spans of the request's trace; absent: none. */
+  tracing?: Tracing;
 }
 
 /**
@@ -55,6 +58,8 @@ export interface SubmitOptions {
   mode?: RenderMode;
   /** The X-Request-Id of the request asking for it: kept with the render, sent with its callback. */
   requestId?: string;
+  /** The span of the request asking for it: the render's trace continues it. */
+  trace?: TraceSpan;
 }
 
 /**
@@ -74,7 +79,7 @@ export interface RenderService {
   submitBatch(
     accountId: string,
     batch: BatchRequest,
-    options: { idempotencyKey?: string; resume?: BatchRecord; requestId?: string },
+    options: { idempotencyKey?: string; resume?: BatchRecord; requestId?: string; trace?: TraceSpan },
   ): Promise<Result<{ batch: BatchRecord; outcomes: BatchRowOutcome[] }>>;
   /**
    * Everything a render of this request would go through before drawing (validation, cost, assets,
@@ -93,6 +98,7 @@ const queueFull = (): Failure => ({
 
 export function createRenderService(deps: RenderServiceDeps): RenderService {
   const { dispatcher } = deps;
+  const tracing = deps.tracing ?? noTracing;
   // A row key given up while its store was unreachable (the row failed in a database outage) is
   // freed once the store answers again, not left claimed until its lock times out.
   const batchDeps: RenderServiceDeps = {
@@ -100,13 +106,32 @@ export function createRenderService(deps: RenderServiceDeps): RenderService {
     idempotency: settleWhenReachable(deps.idempotency, { lockTimeoutMs: IDEMPOTENCY_LIMITS.lockTimeoutMs }),
   };
 
-  /** Charges and dispatches a prepared render: the render as recorded, or `insufficient_credits`. */
+  /**
+   * Charges and dispatches a prepared render: the render as recorded, or `insufficient_credits`. The
+   * charge is a span under `trace`; its context goes with the render to the process that draws it.
+   */
   async function dispatch(
     render: RenderRecord,
     waiting: boolean,
     mode: RenderMode,
+    trace?: TraceSpan,
   ): Promise<Result<RenderRecord>> {
-    const submitted = await dispatcher.submit(render, { waiting });
+    const charge = tracing.start("render.charge", {
+      kind: "producer",
+      parent: trace,
+      attributes: { "pictor.render.id": render.id, "pictor.render.credits": render.creditsCharged },
+    });
+    let submitted: Awaited<ReturnType<RenderDispatcher["submit"]>>;
+    try {
+      submitted = await dispatcher.submit(render, {
+        waiting,
+        ...(charge.traceparent ? { traceparent: charge.traceparent } : {}),
+      });
+    } catch (error) {
+      charge.end({ error: "internal_error" });
+      throw error;
+    }
+    charge.end(submitted.accepted ? {} : { error: "insufficient_credits" });
     if (submitted.accepted) {
       deps.metrics?.accepted(render.format, mode, render.creditsCharged);
       return { ok: true, value: submitted.render };
@@ -121,13 +146,29 @@ export function createRenderService(deps: RenderServiceDeps): RenderService {
   return {
     async submit(accountId, request, options) {
       if (!dispatcher.hasRoom(1)) return queueFull();
-      const prepared = await prepareRender(deps, accountId, request, {
-        ...(options.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
-        ...(options.version !== undefined ? { version: options.version } : {}),
-        ...(options.requestId !== undefined ? { requestId: options.requestId } : {}),
+      const mode = options.mode ?? (options.waiting ? "wait" : "async");
+      const span = tracing.start("render.accept", {
+        parent: options.trace,
+        attributes: { "pictor.render.mode": mode, "pictor.account.id": accountId },
       });
-      if (!prepared.ok) return prepared;
-      return dispatch(prepared.value, options.waiting, options.mode ?? (options.waiting ? "wait" : "async"));
+      try {
+        const prepared = await prepareRender(deps, accountId, request, {
+          ...(options.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
+          ...(options.version !== undefined ? { version: options.version } : {}),
+          ...(options.requestId !== undefined ? { requestId: options.requestId } : {}),
+        });
+        if (!prepared.ok) {
+          span.end({ error: prepared.code });
+          return prepared;
+        }
+        span.set({ "pictor.render.id": prepared.value.id, "pictor.render.format": prepared.value.format });
+        const accepted = await dispatch(prepared.value, options.waiting, mode, span);
+        span.end(accepted.ok ? {} : { error: accepted.code });
+        return accepted;
+      } catch (error) {
+        span.end({ error: "internal_error" });
+        throw error;
+      }
     },
 
     async submitBatch(accountId, batch, options) {
@@ -181,10 +222,15 @@ export function createRenderService(deps: RenderServiceDeps): RenderService {
  */
 async function acceptBatch(
   deps: RenderServiceDeps,
-  dispatch: (render: RenderRecord, waiting: boolean, mode: RenderMode) => Promise<Result<RenderRecord>>,
+  dispatch: (
+    render: RenderRecord,
+    waiting: boolean,
+    mode: RenderMode,
+    trace?: TraceSpan,
+  ) => Promise<Result<RenderRecord>>,
   accountId: string,
   batch: BatchRequest,
-  options: { idempotencyKey?: string; resume?: BatchRecord; requestId?: string },
+  options: { idempotencyKey?: string; resume?: BatchRecord; requestId?: string; trace?: TraceSpan },
 ): Promise<{ batch: BatchRecord; outcomes: BatchRowOutcome[] }> {
   const rowDeps = { ...deps, ...memoizedLookups(deps) };
   const { resume } = options;
@@ -224,7 +270,7 @@ async function acceptBatch(
     if (prepared.ok) {
       // Recorded before the charge, so a crash between the two leaves the charged render reachable.
       await deps.batches.recordRow(header.id, { index, renderId: prepared.value.id, error: null });
-      accepted = await dispatch(prepared.value, false, "batch");
+      accepted = await dispatch(prepared.value, false, "batch", options.trace);
     }
     return accepted.ok ? { index, render: accepted.value } : { index, error: accepted };
   };

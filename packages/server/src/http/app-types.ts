@@ -22,6 +22,7 @@ import type { RenderStore } from "../ports/render-store.ts";
 import type { SafeFetch } from "../ports/safe-fetch.ts";
 import type { StarterCatalog } from "../ports/starter-catalog.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
+import type { TraceSpan } from "../ports/tracing.ts";
 import type { UploadInspector } from "../ports/upload-inspector.ts";
 import type { WebhookOutbox } from "../ports/webhook-outbox.ts";
 import type { DownloadLimiter } from "./download-limits.ts";
@@ -36,6 +37,8 @@ declare module "fastify" {
     renderId: string;
     /** The error code it was answered with, for its log line ("" for a success). */
     errorCode: string;
+    /** This request's span when traces are on (the tracing plugin); null otherwise. */
+    traceSpan: TraceSpan | null;
   }
   interface FastifyContextConfig {
     /** Routes reachable without an API key (sign-up, OpenAPI, public asset links). */

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, LogController } from "fastify";
 import { createMediaUploadInspector } from "../adapters/media/upload-inspector.ts";
 import type { IdempotencyStore } from "../ports/idempotency-store.ts";
+import type { Tracing } from "../ports/tracing.ts";
 import type { App, AppDeps, AppDepsInput, PrepareImageBudget } from "./app-types.ts";
 import { createAuthenticator } from "./auth.ts";
 import type { AuthFailureLimit } from "./auth-failure-budget.ts";
@@ -18,6 +19,7 @@ import { openApiPlugin } from "./plugins/openapi.ts";
 import { type RateLimitOptions, rateLimitPlugin } from "./plugins/rate-limit.ts";
 import { requestIdPlugin } from "./plugins/request-id.ts";
 import { type RequestLogOptions, requestLogPlugin } from "./plugins/request-log.ts";
+import { requestTracingPlugin } from "./plugins/request-tracing.ts";
 import { httpServerOptions } from "./plugins/server-options.ts";
 import { shuttingDownPlugin } from "./plugins/shutting-down.ts";
 import { registerAccountGet } from "./routes/account-get.ts";
@@ -63,6 +65,8 @@ export interface BuildAppOptions {
   operations?: OperationsOptions;
   /** Told of every answered API request (the HTTP metrics). */
   observeRequest?: RequestLogOptions["observe"];
+  /** A span per API request (traces on); absent: none. */
+  tracing?: Tracing;
   /** Faults meaning a backing store is briefly unreachable (503 instead of 500); see ErrorHandlerOptions. */
   isUnavailable?: (error: unknown) => boolean;
   idempotencyStore?: IdempotencyStore;
@@ -126,6 +130,7 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
   app.decorateRequest("apiKeyId", "");
   await app.register(requestIdPlugin);
   await app.register(requestLogPlugin, options.observeRequest ? { observe: options.observeRequest } : {});
+  await app.register(requestTracingPlugin, options.tracing ? { tracing: options.tracing } : {});
   await app.register(
     errorHandlerPlugin,
     options.isUnavailable ? { isUnavailable: options.isUnavailable } : {},

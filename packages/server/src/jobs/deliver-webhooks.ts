@@ -8,6 +8,7 @@ import {
   type RandomSource,
 } from "../domain/webhooks/index.ts";
 import { OutboundError, type SafeFetch } from "../ports/safe-fetch.ts";
+import { noTracing, type Tracing } from "../ports/tracing.ts";
 import type { ClaimedDelivery, WebhookOutbox } from "../ports/webhook-outbox.ts";
 
 export interface WebhookDelivererOptions {
@@ -48,6 +49,8 @@ export interface WebhookDelivererOptions {
   onError?: (error: unknown) => void;
   /** Told of each attempt once recorded: what came of it and how long the receiver took. */
   onAttempt?: (outcome: "delivered" | "retrying" | "failed", seconds: number) => void;
+  /** Each attempt is a span of its render's trace (the event's `traceparent`); absent: none. */
+  tracing?: Tracing;
 }
 
 export interface DeliveryRunSummary {
@@ -97,6 +100,7 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     // Errors here are database faults (the attempt itself never throws); the default keeps them
     // visible until the server wires its logger in.
     onError = (error: unknown) => console.error("webhook deliverer:", error),
+    tracing = noTracing,
   } = options;
   if (leaseMs <= timeoutMs) throw new RangeError("leaseMs must exceed timeoutMs");
   if (deadAfterMs < 2 * heartbeatMs) throw new RangeError("deadAfterMs must be at least two heartbeats");
@@ -151,6 +155,15 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
   async function attempt(event: ClaimedDelivery): Promise<"delivered" | "pending" | "failed"> {
     const at = now();
     const started = performance.now();
+    // Neither the URL (its query may hold the receiver's token) nor the body: the render and the attempt.
+    const span = tracing.start("webhook.deliver", {
+      kind: "client",
+      parent: event.traceparent,
+      attributes: {
+        "pictor.render.id": event.render_id,
+        "pictor.webhook.attempt": event.schedule_attempts + 1,
+      },
+    });
     let outcome: DeliveryOutcome;
     try {
       const signature = await signatureFor(event);
@@ -191,6 +204,11 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       next,
     );
     options.onAttempt?.(next.state === "pending" ? "retrying" : next.state, durationMs / 1000);
+    if (outcome.kind === "response") span.set({ "http.response.status_code": outcome.status });
+    span.set({ "pictor.webhook.outcome": next.state === "pending" ? "retrying" : next.state });
+    span.end(
+      verdict.kind === "delivered" ? {} : { error: outcome.kind === "error" ? outcome.code : "rejected" },
+    );
     return next.state;
   }
 

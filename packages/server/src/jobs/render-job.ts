@@ -11,6 +11,7 @@ import type { Clock } from "../ports/clock.ts";
 import type { RenderMetrics, RenderPhases } from "../ports/metrics.ts";
 import type { FinishedRender } from "../ports/render-dispatcher.ts";
 import type { RenderRecord, RenderStore } from "../ports/render-store.ts";
+import { noTracing, type TraceSpan, type Tracing } from "../ports/tracing.ts";
 import type { OutboxEventInput } from "../ports/webhook-outbox.ts";
 
 const EXT = { png: "png", jpeg: "jpg", webp: "webp", pdf: "pdf" } as const;
@@ -38,6 +39,8 @@ export interface RenderJobDeps {
   metrics?: Pick<RenderMetrics, "completed" | "failed">;
   /** One line per render's end (completed at `completedLevel`, failed at warn); absent: none. */
   log?: RenderLog;
+  /** The run as spans of the render's trace (queue wait, draw, encode, store, completion); absent: none. */
+  tracing?: Tracing;
 }
 
 /** The part of the process's logger (pino) a render's end is written with. */
@@ -67,11 +70,49 @@ export async function runRenderJob(
    * did. Nothing of the render's end is written before that is known.
    */
   admitted?: Promise<boolean>,
+  /** The W3C trace context the render was queued under (its acceptance's span), when traced. */
+  traceparent?: string,
 ): Promise<FinishedRender | null> {
+  const tracing = deps.tracing ?? noTracing;
+  const span = tracing.start("render.run", {
+    kind: "consumer",
+    parent: traceparent,
+    attributes: { "pictor.render.id": renderId },
+  });
+  try {
+    const ended = await runClaimed(deps, renderId, accepted, admitted, span, traceparent);
+    span.end(ended?.render.status === "failed" ? { error: ended.render.error?.code ?? "failed" } : {});
+    return ended;
+  } catch (error) {
+    span.end({ error: "retried" });
+    throw error;
+  }
+}
+
+async function runClaimed(
+  deps: RenderJobDeps,
+  renderId: string,
+  accepted: RenderRecord | undefined,
+  admitted: Promise<boolean> | undefined,
+  span: TraceSpan,
+  traceparent: string | undefined,
+): Promise<FinishedRender | null> {
+  const tracing = deps.tracing ?? noTracing;
   const job = await deps.renders.claim(renderId, accepted);
   if (!job) return null;
   const { render, document } = job;
   const startedMs = deps.clock.now().getTime();
+  if (tracing.on) {
+    span.set({ "pictor.render.format": render.format, "pictor.account.id": render.accountId });
+    // From its acceptance to this claim: the time it spent in the queue.
+    tracing
+      .start("render.queue_wait", {
+        kind: "internal",
+        parent: traceparent || span,
+        startMs: Date.parse(render.createdAt),
+      })
+      .end({ endMs: startedMs });
+  }
   const ext = EXT[render.format];
   const blobKey = `renders/${render.id}.${ext}`;
   let result: RenderTaskOutcome;
@@ -94,6 +135,7 @@ export async function runRenderJob(
     processLog().error({ render_id: renderId, err: error }, "render task crashed");
     result = { taskId: 0, ok: false, code: "internal_error", message: RENDER_FAULT_MESSAGE };
   }
+  if (tracing.on) traceTask(tracing, span, startedMs, deps.clock.now().getTime(), result);
   if (admitted && !(await admitted)) {
     // Refused after all (the charge lost a race for the last credits): no row names this output.
     if (result.ok) await deps.discardOutput?.(blobKey);
@@ -149,6 +191,7 @@ export async function runRenderJob(
     createdAt: at,
   };
   const sha256 = deps.hashWithCompletion ? await result.sha256 : null;
+  const completing = tracing.start("render.complete", { parent: span });
   const completed = await deps.renders.complete(renderId, {
     at,
     warnings: result.warnings,
@@ -162,10 +205,12 @@ export async function runRenderJob(
             asset,
             result.warnings,
             deps.assetLinks,
+            span.traceparent,
           ),
         }
       : {}),
   });
+  completing.end();
   if (!completed) return null;
   deps.metrics?.completed(render.format, phases);
   if (deps.log) {
@@ -228,6 +273,7 @@ async function completionCallback(
   asset: AssetRecord,
   warnings: readonly unknown[],
   links: NonNullable<RenderJobDeps["assetLinks"]>,
+  traceparent: string,
 ): Promise<OutboxEventInput> {
   const completedAt = Date.parse(asset.createdAt);
   const { output_url, asset_url } = await links(asset);
@@ -250,5 +296,39 @@ async function completionCallback(
     url,
     created_at: completedAt,
     ...(render.requestId ? { request_id: render.requestId } : {}),
+    ...(traceparent ? { traceparent } : {}),
   };
+}
+
+/**
+ * The render thread's task as a span, with its draw, encode and store as children. The thread
+ * measures the three; they ran one after the other and the thread answered once the output was
+ * stored, so they are laid back to back ending at the answer (the time before them is the thread's
+ * queue and the message passing).
+ */
+function traceTask(
+  tracing: Tracing,
+  parent: TraceSpan,
+  startMs: number,
+  endMs: number,
+  result: RenderTaskOutcome,
+): void {
+  const task = tracing.start("render.task", { parent, startMs });
+  if (!result.ok) {
+    task.end({ error: result.code, endMs });
+    return;
+  }
+  task.set({ "pictor.render.bytes": result.byteSize });
+  let at = endMs;
+  const steps: [string, number | undefined][] = [
+    ["render.store", result.storeMs],
+    ["render.encode", result.encodeMs],
+    ["render.draw", result.drawMs],
+  ];
+  for (const [name, ms] of steps) {
+    if (ms === undefined) continue;
+    tracing.start(name, { parent: task, startMs: at - ms }).end({ endMs: at });
+    at -= ms;
+  }
+  task.end({ endMs });
 }

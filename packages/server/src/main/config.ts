@@ -8,6 +8,7 @@ import { DEFAULT_DOWNLOAD_LIMIT } from "../http/download-limits.ts";
 import { DEFAULT_PREPARE_BUDGET } from "../http/routes/editor-prepare-image.ts";
 import type { BackendConfig } from "./backend.ts";
 import { type MemoryPlan, machineMemoryMiB, planMemory } from "./memory-plan.ts";
+import { readTracingConfig, type TracingConfig } from "./tracing-config.ts";
 
 /** The scalar settings of `pictor serve`, from flags first, then environment. */
 export const ServeSettings = T.Object({
@@ -79,6 +80,8 @@ export const ServeSettings = T.Object({
   healthPort: T.Optional(T.Integer({ minimum: 0, maximum: 65535 })),
   /** Set: /metrics answers only `Authorization: Bearer <token>`. */
   metricsToken: T.Optional(T.String({ minLength: 16 })),
+  /** Off: nothing is counted and /metrics is not served (404). */
+  metrics: T.Boolean(),
   /**
    * Seconds between SIGTERM (readiness turns 503 at once) and refusing new connections, for a load
    * balancer to take the process out of rotation first.
@@ -108,6 +111,8 @@ export type ServeConfig = ServeSettings & {
   backend: Backend;
   /** Render threads (`workers` is their number) and cache sizes chosen for the memory budget. */
   memory: MemoryPlan;
+  /** Where traces go (OTEL_EXPORTER_OTLP_*); absent or null: traces off. */
+  tracing?: TracingConfig | null;
 };
 
 export interface ServeFlags {
@@ -179,6 +184,13 @@ const bool = (v: string | undefined): boolean | string | undefined => {
   return word === "true" ? true : word === "false" ? false : v;
 };
 
+const onOff = (v: string | undefined): boolean | string | undefined => {
+  const word = v?.trim().toLowerCase();
+  if (word === "on") return true;
+  if (word === "off") return false;
+  return bool(v);
+};
+
 /** What each setting must be, as a person reads it in the error. */
 const EXPECTED: Record<keyof ServeSettings, string> = {
   role: "api, worker or all",
@@ -217,6 +229,7 @@ const EXPECTED: Record<keyof ServeSettings, string> = {
   queueSuperviseSeconds: "a whole number from 1 to 3600",
   healthPort: "a whole number from 0 to 65535",
   metricsToken: "a token of at least 16 characters",
+  metrics: "on or off",
   drainDelaySeconds: "a number of seconds from 0 to 300",
 };
 
@@ -297,6 +310,7 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     queueSuperviseSeconds: num(given("queueSuperviseSeconds", null, "PICTOR_QUEUE_SUPERVISE_SECONDS")) ?? 10,
     healthPort: num(given("healthPort", null, "PICTOR_HEALTH_PORT")),
     metricsToken: given("metricsToken", null, "PICTOR_METRICS_TOKEN"),
+    metrics: onOff(given("metrics", null, "PICTOR_METRICS")) ?? true,
     drainDelaySeconds: num(given("drainDelaySeconds", null, "PICTOR_DRAIN_DELAY_SECONDS")) ?? 0,
   };
   if (raw.publicUrl === undefined) delete raw.publicUrl;
@@ -317,6 +331,7 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
       }),
     ),
   ];
+  const tracing = readTracingConfig(env, lines);
   const backend = readBackend(
     raw as ServeSettings,
     { dataDirGiven: origin.dataDir !== undefined },
@@ -332,7 +347,7 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     budgetMiB: settings.memoryBudget,
     machineMiB: machineMemoryMiB(),
   });
-  return { ...settings, workers: memory.threads, backend, memory };
+  return { ...settings, workers: memory.threads, backend, memory, tracing };
 }
 
 /**

@@ -96,8 +96,8 @@ export async function openPostgresServe(
             ...(config.accountConcurrency > 0 ? { accountConcurrency: config.accountConcurrency } : {}),
             spareThread: config.spareThread,
             giveUp: (id) => giveUpRenderJob(state, id),
-            run: async (id) => {
-              const ended = await runRenderJob(job, id);
+            run: async (id, traceparent) => {
+              const ended = await runRenderJob(job, id, undefined, undefined, traceparent);
               onEnded(ended);
               return ended;
             },

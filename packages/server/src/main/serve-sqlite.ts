@@ -56,12 +56,13 @@ export async function openSqliteServe(config: ServeConfig): Promise<ServeBackend
         ...(config.accountConcurrency > 0 ? { accountConcurrency: config.accountConcurrency } : {}),
         ...(config.spareThread ? { spareThreadOf: { threads: pool.size } } : {}),
         giveUp: (id) => giveUpRenderJob(data, id),
-        run: async (id, accepted, admitted, interactive) => {
+        run: async (id, accepted, admitted, interactive, traceparent) => {
           const ended = await runRenderJob(
             interactive ? interactiveJobDeps : jobDeps,
             id,
             accepted,
             admitted,
+            traceparent,
           );
           onEnded(ended);
           return ended;

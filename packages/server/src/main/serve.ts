@@ -12,6 +12,8 @@ import { assetLinksAt } from "../http/views.ts";
 import { createWebhookDeliverer } from "../jobs/deliver-webhooks.ts";
 import { OutputHashes } from "../jobs/output-hashes.ts";
 import type { RenderJobDeps } from "../jobs/render-job.ts";
+import { noMetrics } from "../ports/metrics.ts";
+import { noTracing, type Tracing } from "../ports/tracing.ts";
 import type { ServeConfig } from "./config.ts";
 import { type HealthServer, startHealthServer } from "./health-server.ts";
 import { createProcessLog } from "./process-log.ts";
@@ -85,16 +87,21 @@ export async function startServer(
     ],
     log,
   );
-  const metrics = createPrometheusMetrics({
-    role: config.role,
-    version: pictorVersion(),
-    backlog: backend.backlog,
-    ready: async () => (await readiness.report()).ready,
-    ...(pool ? { renderThreads: () => pool.threads() } : {}),
-  });
+  // PICTOR_METRICS=off: nothing counted, no /metrics (what the overhead benchmark compares against).
+  const prometheus = config.metrics
+    ? createPrometheusMetrics({
+        role: config.role,
+        version: pictorVersion(),
+        backlog: backend.backlog,
+        ready: async () => (await readiness.report()).ready,
+        ...(pool ? { renderThreads: () => pool.threads() } : {}),
+      })
+    : null;
+  const metrics = prometheus ?? noMetrics;
+  const tracing = await startTracing(config);
   const operations = {
     readiness: () => readiness.report(),
-    metrics,
+    ...(prometheus ? { metrics: prometheus } : {}),
     ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
   };
   // Probes and scrapes of a process without the API (or moved off the API's port): up before the
@@ -105,6 +112,7 @@ export async function startServer(
       : await startHealthServer(operations, { port: config.healthPort, host: config.host });
   const job: RenderJobDeps = {
     metrics,
+    tracing,
     log: {
       info: (fields, message) => log.info(fields, message),
       debug: (fields, message) => log.debug(fields, message),
@@ -139,6 +147,7 @@ export async function startServer(
       dispatcher: rendering.dispatcher,
       ...(pool ? { measurer: poolMeasurer(pool) } : {}),
       metrics,
+      tracing,
       // Renders are refused above what one render thread's share of the memory budget leaves.
       renderBudgetBytes: config.memory.renderBytes,
     });
@@ -172,8 +181,13 @@ export async function startServer(
       {
         loggerInstance: log,
         operations,
-        observeRequest: (method, route, status, seconds) =>
-          metrics.httpRequest(method, route, status, seconds),
+        ...(prometheus
+          ? {
+              observeRequest: (method: string, route: string, status: number, seconds: number) =>
+                prometheus.httpRequest(method, route, status, seconds),
+            }
+          : {}),
+        tracing,
         isUnavailable: backend.isUnavailable,
         idempotencyStore: state.idempotency,
         rateLimit: { burst: config.rateLimitBurst, refillPerSecond: config.rateLimitPerSecond },
@@ -205,6 +219,7 @@ export async function startServer(
       pollIntervalMs: backend.deliveryPollMs,
       onError: (error) => log.error({ err: error }, "webhook delivery fault"),
       onAttempt: (outcome, seconds) => metrics.webhookAttempt(outcome, seconds),
+      tracing,
     });
     // Events left pending or in flight by a previous process are due again (leases expire): resumed here.
     deliverer.start();
@@ -237,10 +252,22 @@ export async function startServer(
         // The health port answers (503, draining) until the work above is done.
         await health?.close();
         await backend.close();
+        // Last: the spans of everything above are sent before the process ends.
+        await tracing.close();
       })();
       return closing;
     },
   };
+}
+
+/**
+ * Traces only when configured (OTEL_EXPORTER_OTLP_*): the OpenTelemetry SDK is not even loaded
+ * otherwise, and every span is the inert one.
+ */
+async function startTracing(config: ServeConfig): Promise<Tracing> {
+  if (!config.tracing) return noTracing;
+  const { createOtlpTracing } = await import("../adapters/tracing/opentelemetry.ts");
+  return createOtlpTracing({ ...config.tracing, version: pictorVersion(), role: config.role });
 }
 
 /** Each backend's modules load only when it is chosen: pg, pg-boss and the S3 SDK cost the embedded process 43 MB. */

@@ -27,9 +27,10 @@ export interface RenderDispatcher {
    * was charged and will be drawn; a refused one (the balance does not cover it) was neither.
    * `waiting`: a caller waits for the outcome, so the dispatcher may start the render before its
    * charge commits, and record it as `rendering` when it starts at once. The render as recorded is
-   * returned (its status may differ from the one submitted).
+   * returned (its status may differ from the one submitted). `traceparent`: the W3C trace context of
+   * its acceptance, carried with the render to whichever process draws it (tracing on).
    */
-  submit(render: RenderRecord, options: { waiting: boolean }): Promise<Submission>;
+  submit(render: RenderRecord, options: { waiting: boolean; traceparent?: string }): Promise<Submission>;
   /** Resolves with the finished render, or null when it is still running at the deadline. */
   wait(accountId: string, renderId: string, timeoutMs: number): Promise<FinishedRender | null>;
 }

@@ -17,6 +17,8 @@ export interface OutboxEventInput {
   created_at: number;
   /** The X-Request-Id of the request that created the render: sent as that header. */
   request_id?: string | null;
+  /** The W3C trace context of the render's trace (tracing on): its delivery is traced under it. */
+  traceparent?: string | null;
 }
 
 export type OutboxState = "pending" | "delivered" | "failed";
@@ -36,6 +38,8 @@ export interface ClaimedDelivery {
   lease_until: number;
   /** The X-Request-Id of the request that created the render; absent when none was kept. */
   request_id?: string;
+  /** The W3C trace context its delivery is traced under; absent when tracing was off. */
+  traceparent?: string;
 }
 
 export interface DeliveryAttemptInput {

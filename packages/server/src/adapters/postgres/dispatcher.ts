@@ -79,12 +79,12 @@ export async function createPgDispatcher(options: {
       // A batch larger than the whole limit needs an empty queue, not a retry that can never succeed.
       return queued + Math.min(incoming, options.maxQueued) <= options.maxQueued;
     },
-    submit(render) {
+    submit(render, { traceparent }) {
       return withTransaction(options.pool, async (client) => {
         const outcome = await chargeAndRecord(client, render, DEFAULT_QUEUED_COUNT_CAP);
         if (!outcome.accepted) return outcome;
         const recorded: RenderRecord = { ...render, status: "queued" };
-        await enqueue(client, recorded, outcome.queuedAhead);
+        await enqueue(client, recorded, outcome.queuedAhead, traceparent);
         return { accepted: true, render: recorded };
       });
     },

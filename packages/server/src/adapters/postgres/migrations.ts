@@ -335,6 +335,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE renders ADD COLUMN request_id text;
   ALTER TABLE webhook_events ADD COLUMN request_id text;
   `,
+  // 17, mirrors SQLite migration 14: the W3C trace context of the render a callback belongs to, so
+  // its delivery joins the render's trace whichever process sends it, whenever.
+  `
+  ALTER TABLE webhook_events ADD COLUMN traceparent text;
+  `,
 ];
 
 // Any constant works; it only has to be the same in every process migrating this database.

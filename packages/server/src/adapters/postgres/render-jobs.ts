@@ -3,11 +3,13 @@ import type { PgBoss } from "pg-boss";
 import type { RenderRecord } from "../../ports/render-store.ts";
 import type { PgExecutor } from "./pool.ts";
 
-/** pg-boss queue carrying render jobs; the payload is the id only, the render row holds the rest. */
+/** pg-boss queue carrying render jobs; the payload is the id (the render row holds the rest). */
 export const RENDER_QUEUE = "render";
 
 export interface RenderJobData {
   renderId: string;
+  /** The W3C trace context of the render's acceptance, when traced: the worker's spans continue it. */
+  traceparent?: string;
 }
 
 /**
@@ -87,9 +89,9 @@ const executorOf = (client: PgExecutor) => ({
  */
 export function enqueueRenderJobs(
   boss: PgBoss,
-): (client: PgExecutor, render: RenderRecord, queuedAhead: number) => Promise<void> {
-  return async (client, render, queuedAhead) => {
-    const data: RenderJobData = { renderId: render.id };
+): (client: PgExecutor, render: RenderRecord, queuedAhead: number, traceparent?: string) => Promise<void> {
+  return async (client, render, queuedAhead, traceparent) => {
+    const data: RenderJobData = { renderId: render.id, ...(traceparent ? { traceparent } : {}) };
     const jobId = await boss.send(RENDER_QUEUE, data, {
       db: executorOf(client),
       id: renderJobId(render.id),

@@ -67,8 +67,11 @@ export async function startPgRenderWorkers(
     spareThread?: boolean;
     /** How long an account counts as rendering after a start here (spare thread); default 5 s. */
     spareThreadWindowMs?: number;
-    /** Runs the render to its end state (a no-op for one that has ended); a throw means retry. */
-    run(renderId: string): Promise<unknown>;
+    /**
+     * Runs the render to its end state (a no-op for one that has ended); a throw means retry.
+     * `traceparent`: the trace context the job was sent with, when traced.
+     */
+    run(renderId: string, traceparent: string | undefined): Promise<unknown>;
     /** Ends a render whose job was given up (failed and refunded; a no-op if it had finished). */
     giveUp(renderId: string): Promise<unknown>;
   },
@@ -164,7 +167,7 @@ export async function startPgRenderWorkers(
   const runOne = async (job: { id: string; data: RenderJobData; groupId?: string | null }) => {
     counted(job.groupId, 1);
     try {
-      await options.run(job.data.renderId);
+      await options.run(job.data.renderId, job.data.traceparent);
       ack(job.id);
     } catch (error) {
       await boss.fail(RENDER_QUEUE, job.id, { message: String(error) }).catch(() => {});

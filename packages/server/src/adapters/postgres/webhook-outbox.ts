@@ -21,8 +21,8 @@ const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number
  */
 export async function insertWebhookEvent(db: PgExecutor, event: OutboxEventInput): Promise<boolean> {
   const res = await db.query(
-    `INSERT INTO webhook_events (event_id, account_id, render_id, url, body, signature, created_at, state, next_attempt_at, request_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $7, $8)
+    `INSERT INTO webhook_events (event_id, account_id, render_id, url, body, signature, created_at, state, next_attempt_at, request_id, traceparent)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $7, $8, $9)
      ON CONFLICT (render_id) DO NOTHING`,
     [
       event.event_id,
@@ -33,6 +33,7 @@ export async function insertWebhookEvent(db: PgExecutor, event: OutboxEventInput
       event.signature ?? null,
       event.created_at,
       event.request_id ?? null,
+      event.traceparent ?? null,
     ],
   );
   return res.rowCount === 1;

@@ -17,7 +17,7 @@ export function createLocalDispatcher(deps: {
   const { queue } = deps;
   return {
     hasRoom: (incoming) => !queue.isFull(incoming),
-    async submit(submitted, { waiting }): Promise<Submission> {
+    async submit(submitted, { waiting, traceparent }): Promise<Submission> {
       // Asked this late so that renders accepted while this one was being checked are counted.
       const render: RenderRecord =
         waiting && queue.startsAtOnce(submitted.accountId)
@@ -26,7 +26,7 @@ export function createLocalDispatcher(deps: {
       const admit =
         render.status === "rendering" &&
         (await deps.ledger.balance(render.accountId)) >= render.creditsCharged
-          ? await queue.startEarly(render)
+          ? await queue.startEarly(render, traceparent)
           : null;
       let outcome: Awaited<ReturnType<RenderStore["accept"]>>;
       try {
@@ -37,7 +37,7 @@ export function createLocalDispatcher(deps: {
       }
       admit?.(outcome.accepted);
       if (!outcome.accepted) return { accepted: false, balance: outcome.balance };
-      queue.enqueue(render.id, render.accountId, render);
+      queue.enqueue(render.id, render.accountId, render, traceparent);
       return { accepted: true, render };
     },
     wait: (accountId, renderId, timeoutMs) => queue.waitFor(accountId, renderId, timeoutMs),

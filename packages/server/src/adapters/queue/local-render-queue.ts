@@ -13,9 +13,10 @@ const DRAINED = Symbol("drained");
 export interface LocalRenderQueue {
   /**
    * Called after the render's acceptance committed; the row is already durable. `accepted`: the
-   * record just inserted, which the run may hand to `RenderStore.claim`. A second call is a no-op.
+   * record just inserted, which the run may hand to `RenderStore.claim`. `traceparent`: the trace
+   * context its run continues (tracing on). A second call is a no-op.
    */
-  enqueue(renderId: string, accountId: string, accepted?: RenderRecord): void;
+  enqueue(renderId: string, accountId: string, accepted?: RenderRecord, traceparent?: string): void;
   /** True while the queue cannot take `incoming` more renders (a batch asks for its rows). */
   isFull(incoming: number): boolean;
   /**
@@ -30,7 +31,7 @@ export interface LocalRenderQueue {
    * render's end is not written, and if it did not, the render is thrown away, output and all. A later
    * `enqueue` of it is a no-op.
    */
-  startEarly(render: RenderRecord): Promise<((admitted: boolean) => void) | null>;
+  startEarly(render: RenderRecord, traceparent?: string): Promise<((admitted: boolean) => void) | null>;
   /** Resolves with the finished render, or null when it is still running at the deadline. */
   waitFor(accountId: string, renderId: string, timeoutMs: number): Promise<FinishedRender | null>;
   /** Re-enqueues every `queued` / `rendering` render: the renders table is the durable queue. */
@@ -56,12 +57,14 @@ export function createLocalRenderQueue(options: {
    * `accepted`: the record as accepted, on its first run in this process (see RenderStore.claim).
    * `admitted`: for a render started before its acceptance committed (startEarly), whether it did.
    * `interactive`: someone waits for it (started early for a waiting caller, or `waitFor` called).
+   * `traceparent`: the trace context it was enqueued with, on every run of it in this process.
    */
   run(
     renderId: string,
     accepted: RenderRecord | undefined,
     admitted: Promise<boolean> | undefined,
     interactive: boolean,
+    traceparent: string | undefined,
   ): Promise<FinishedRender | null>;
   /** Ends a render whose runs kept failing (failed and refunded; a no-op if it had finished). */
   giveUp(renderId: string): Promise<unknown>;
@@ -86,6 +89,7 @@ export function createLocalRenderQueue(options: {
   const known = new Set<string>();
   const accountOf = new Map<string, string>();
   const acceptedRecords = new Map<string, RenderRecord>();
+  const traceparents = new Map<string, string>();
   const failedRuns = new Map<string, number>();
   const retryDelays = options.retryDelaysMs ?? [1000, 2000, 4000, 8000, 16_000];
   const inFlight = new Map<string, Promise<void>>();
@@ -110,7 +114,7 @@ export function createLocalRenderQueue(options: {
     runningByAccount.set(account, running(account) + 1);
     recent.started(account);
     const interactive = admitted !== undefined || finished.listenerCount(id) > 0;
-    const done = options.run(id, accepted, admitted, interactive).then(
+    const done = options.run(id, accepted, admitted, interactive, traceparents.get(id)).then(
       (ended) => settle(id, ended, false),
       (error: unknown) => {
         logFault("render job failed", id, error);
@@ -172,6 +176,7 @@ export function createLocalRenderQueue(options: {
     }
     failedRuns.delete(id);
     accountOf.delete(id);
+    traceparents.delete(id);
     known.delete(id);
     finished.emit(id, ended);
     pump();
@@ -211,19 +216,21 @@ export function createLocalRenderQueue(options: {
   };
 
   return {
-    enqueue(renderId, accountId, accepted) {
+    enqueue(renderId, accountId, accepted, traceparent) {
       if (known.has(renderId)) return;
       known.add(renderId);
       accountOf.set(renderId, accountId);
+      if (traceparent) traceparents.set(renderId, traceparent);
       if (accepted) acceptedRecords.set(renderId, accepted);
       push(renderId, accountId);
       pump();
     },
     startsAtOnce,
-    async startEarly(render) {
+    async startEarly(render, traceparent) {
       if (!startsAtOnce(render.accountId) || known.has(render.id)) return null;
       known.add(render.id);
       accountOf.set(render.id, render.accountId);
+      if (traceparent) traceparents.set(render.id, traceparent);
       let admit: (admitted: boolean) => void = () => {};
       const admitted = new Promise<boolean>((resolve) => {
         admit = resolve;

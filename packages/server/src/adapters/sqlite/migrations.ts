@@ -275,6 +275,11 @@ export const MIGRATIONS: readonly SqliteMigration[] = [
   ALTER TABLE renders ADD COLUMN request_id TEXT;
   ALTER TABLE webhook_events ADD COLUMN request_id TEXT;
   `,
+  // 14: the W3C trace context of the render a callback belongs to, so its delivery joins the
+  // render's trace whichever process sends it, whenever.
+  `
+  ALTER TABLE webhook_events ADD COLUMN traceparent TEXT;
+  `,
 ];
 
 /**

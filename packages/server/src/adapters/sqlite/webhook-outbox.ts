@@ -36,8 +36,8 @@ function inTransaction<T>(db: DatabaseSync, work: () => T): T {
 }
 
 const INSERT_EVENT = `
-    INSERT INTO webhook_events (event_id, account_id, render_id, url, body, signature, created_at, state, next_attempt_at, request_id)
-    VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)
+    INSERT INTO webhook_events (event_id, account_id, render_id, url, body, signature, created_at, state, next_attempt_at, request_id, traceparent)
+    VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)
     ON CONFLICT (render_id) DO NOTHING`;
 
 /**
@@ -59,6 +59,7 @@ function runInsertEvent(insert: StatementSync, event: OutboxEventInput): boolean
     event.created_at,
     event.created_at,
     event.request_id ?? null,
+    event.traceparent ?? null,
   );
   return Number(result.changes) === 1;
 }
@@ -76,7 +77,7 @@ export function createSqliteWebhookOutbox(db: DatabaseSync): WebhookOutbox {
     ORDER BY next_attempt_at, event_id LIMIT :limit`);
   const lease = db.prepare(`
     UPDATE webhook_events SET lease_until = ?, claim_token = ?, claimed_by = ? WHERE event_id = ?
-    RETURNING event_id, account_id, render_id, url, body, signature, created_at, schedule_attempts, claim_token, lease_until, request_id`);
+    RETURNING event_id, account_id, render_id, url, body, signature, created_at, schedule_attempts, claim_token, lease_until, request_id, traceparent`);
   const beat = db.prepare(`
     INSERT INTO webhook_deliverers (deliverer_id, last_seen) VALUES (?, ?)
     ON CONFLICT (deliverer_id) DO UPDATE SET last_seen = excluded.last_seen`);

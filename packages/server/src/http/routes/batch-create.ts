@@ -91,6 +91,7 @@ export function registerBatchCreate(app: App, deps: AppDeps): void {
           },
           {
             requestId: request.id,
+            ...(request.traceSpan ? { trace: request.traceSpan } : {}),
             ...(typeof key === "string" ? { idempotencyKey: key } : {}),
             ...(resume ? { resume } : {}),
           },

@@ -120,6 +120,7 @@ async function accept(
     await deps.renderService.submit(request.accountId, body, {
       waiting,
       requestId: request.id,
+      ...(request.traceSpan ? { trace: request.traceSpan } : {}),
       ...(typeof key === "string" ? { idempotencyKey: key } : {}),
     }),
   );
