@@ -202,6 +202,7 @@ export function createEngine({
         throw error;
       } finally {
         canvas.restoreToCount(saved);
+        paragraphs.endRender();
       }
       target.flush();
       const pixels = surface.pixels();

@@ -36,6 +36,9 @@ export function rangesHave(ranges: CodePointRanges, cp: number): boolean {
 // font (ICU's u_iscntrl): they never make a paragraph look further down its family list.
 const ALWAYS_RESOLVED = /^[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]$/u;
 
+// Characters whose answers one family keeps before it starts over (a CJK family sees thousands).
+const MAX_GLYPH_ANSWERS = 8192;
+
 let graphemeSegmenter: Intl.Segmenter | undefined;
 
 /**
@@ -58,6 +61,8 @@ export class FontLibrary {
   private readonly deferred = new Map<string, DeferredFontFamily>();
   /** What deferred families cover, loaded or not: exact for every face, where a typeface answers for one. */
   private readonly deferredCoverage = new Map<string, DeferredFontFamily>();
+  /** Per family, whether its coverage face has a glyph for a character (missingCharacters' answers). */
+  private readonly glyphAnswers = new Map<string, Map<string, boolean>>();
   /** Texts (with their family lists) whose families are loaded already. */
   private readonly prepared = new Set<string>();
 
@@ -252,15 +257,21 @@ export class FontLibrary {
   missingCharacters(family: string, text: string): string[] {
     if (this.deferred.has(family)) this.load([family]);
     const typeface = this.coverage.get(family);
-    const missing = new Set<string>();
     const candidates = [...new Set(text)].filter(needsGlyph);
     if (candidates.length === 0) return [];
     if (!typeface) return candidates;
-    const glyphs = typeface.getGlyphIDs(candidates.join(""), candidates.length);
-    candidates.forEach((ch, index) => {
-      if (glyphs[index] === 0) missing.add(ch);
-    });
-    return [...missing];
+    // A family's coverage face never changes once set: its answers are kept (asked for every text drawn).
+    let known = this.glyphAnswers.get(family);
+    if (known === undefined || known.size > MAX_GLYPH_ANSWERS) {
+      known = new Map();
+      this.glyphAnswers.set(family, known);
+    }
+    const asked = candidates.filter((ch) => !known.has(ch));
+    if (asked.length > 0) {
+      const glyphs = typeface.getGlyphIDs(asked.join(""), asked.length);
+      for (const [index, ch] of asked.entries()) known.set(ch, glyphs[index] !== 0);
+    }
+    return candidates.filter((ch) => known.get(ch) === false);
   }
 
   dispose(): void {

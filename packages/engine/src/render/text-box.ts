@@ -177,7 +177,11 @@ export function layoutText(
     maxLines: number | undefined,
     truncated: boolean,
   ) => {
-    const gaps = paragraphIndexes(final.getLineMetrics());
+    // Without spacing every offset is 0: no need for the line metrics (costly to read from CanvasKit).
+    const gaps =
+      spacing === 0
+        ? new Array<number>(final.getNumberOfLines()).fill(0)
+        : paragraphIndexes(final.getLineMetrics());
     return {
       paragraph: final,
       size,

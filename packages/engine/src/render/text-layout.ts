@@ -13,6 +13,7 @@ import type { TextLayerT } from "../document/schema.ts";
 import { parseHexColor } from "./color.ts";
 import { splitEmojiRuns } from "./emoji-runs.ts";
 import type { FontLibrary } from "./fonts.ts";
+import { BuilderPool, KeptParagraphs } from "./paragraph-reuse.ts";
 
 /**
  * Text layout decisions (all deterministic, identical in Node and the browser):
@@ -80,6 +81,10 @@ export class ParagraphFactory {
   private readonly ck: CanvasKit;
   private readonly fonts: FontLibrary;
   private readonly aligns: Record<TextSpec["align"], TextAlign>;
+  private readonly pool = new BuilderPool();
+  private readonly kept = new KeptParagraphs();
+  /** What each reusable paragraph was built as (its key) and laid out at. */
+  private readonly builds = new WeakMap<Paragraph, { key: string; width: number }>();
 
   constructor(canvasKit: CanvasKit, fonts: FontLibrary) {
     this.ck = canvasKit;
@@ -95,13 +100,27 @@ export class ParagraphFactory {
     };
   }
 
+  /**
+   * A paragraph of `spec` at `size` laid out `width` wide, the caller's to delete (or to `release`).
+   * The same build measured earlier in this render and released is laid out again instead of shaped
+   * again.
+   */
   build(spec: TextSpec, size: number, width: number, maxLines: number | undefined): Paragraph {
     const ck = this.ck;
+    const style = styleKey(spec, size, maxLines);
+    // Glyph paints are objects of one drawing pass: such builds are never kept.
+    const key = spec.glyphs === undefined ? paragraphKey(style, spec) : null;
+    if (key !== null) {
+      const kept = this.kept.take(key, width);
+      if (kept !== undefined) {
+        this.builds.set(kept, { key, width });
+        return kept;
+      }
+    }
     const fontStyle = {
       weight: { value: spec.weight } as FontWeight,
       slant: spec.italic ? ck.FontSlant.Italic : ck.FontSlant.Upright,
     };
-    const direction: TextDirection = spec.rtl ? ck.TextDirection.RTL : ck.TextDirection.LTR;
     const textStyle = {
       color: spec.color,
       fontFamilies: spec.families,
@@ -112,26 +131,29 @@ export class ParagraphFactory {
       halfLeading: true,
       ...(spec.decoration ? { decoration: spec.decoration, decorationColor: spec.color } : {}),
     };
-    const style = new ck.ParagraphStyle({
-      textStyle,
-      // A forced strut makes every line exactly size x line_height tall, whatever fallback font
-      // (emoji, CJK, Arabic) a line happens to contain, so lines are evenly spaced.
-      strutStyle: {
-        strutEnabled: true,
-        forceStrutHeight: true,
-        fontFamilies: spec.families,
-        fontStyle,
-        fontSize: size,
-        heightMultiplier: spec.lineHeight,
-        halfLeading: true,
-      },
-      textAlign: this.aligns[spec.align],
-      textDirection: direction,
-      replaceTabCharacters: true,
-      ...(maxLines === undefined ? {} : { maxLines, ellipsis: ELLIPSIS }),
-    });
     this.prepareFonts(spec);
-    const builder = ck.ParagraphBuilder.MakeFromFontCollection(style, this.fonts.collection);
+    const builder = this.pool.take(style, this.fonts.collection, () => {
+      const direction: TextDirection = spec.rtl ? ck.TextDirection.RTL : ck.TextDirection.LTR;
+      const paragraphStyle = new ck.ParagraphStyle({
+        textStyle,
+        // A forced strut makes every line exactly size x line_height tall, whatever fallback font
+        // (emoji, CJK, Arabic) a line happens to contain, so lines are evenly spaced.
+        strutStyle: {
+          strutEnabled: true,
+          forceStrutHeight: true,
+          fontFamilies: spec.families,
+          fontStyle,
+          fontSize: size,
+          heightMultiplier: spec.lineHeight,
+          halfLeading: true,
+        },
+        textAlign: this.aligns[spec.align],
+        textDirection: direction,
+        replaceTabCharacters: true,
+        ...(maxLines === undefined ? {} : { maxLines, ellipsis: ELLIPSIS }),
+      });
+      return ck.ParagraphBuilder.MakeFromFontCollection(paragraphStyle, this.fonts.collection);
+    });
     const glyphs = spec.glyphs;
     const hideExtras = glyphs !== undefined && !glyphs.emojiAndDecorations;
     const runStyleOf = (style: TextStyleSpec): TextStyleSpec =>
@@ -161,9 +183,24 @@ export class ParagraphFactory {
       }
     }
     const paragraph = builder.build();
-    builder.delete();
     paragraph.layout(width);
+    if (key !== null) this.builds.set(paragraph, { key, width });
     return paragraph;
+  }
+
+  /**
+   * Done with a paragraph of `build` for now: kept for the same build later in this render (a hugging
+   * text measured, then drawn), else deleted.
+   */
+  release(paragraph: Paragraph): void {
+    const built = this.builds.get(paragraph);
+    if (built === undefined) paragraph.delete();
+    else this.kept.keep(built.key, paragraph, built.width);
+  }
+
+  /** Deletes the paragraphs released in this render and not built again. */
+  endRender(): void {
+    this.kept.clear();
   }
 
   /**
@@ -226,6 +263,8 @@ export class ParagraphFactory {
   private transparent: Paint | null = null;
 
   dispose(): void {
+    this.kept.clear();
+    this.pool.clear();
     this.transparent?.delete();
     this.transparent = null;
   }
@@ -238,4 +277,26 @@ export class ParagraphFactory {
     }
     return this.transparent;
   }
+}
+
+/** Everything a builder's paragraph style holds: builds with the same key can share a builder. */
+function styleKey(spec: TextSpec, size: number, maxLines: number | undefined): string {
+  return [
+    spec.families.join("\u0001"),
+    size,
+    spec.lineHeight,
+    spec.letterSpacing,
+    spec.weight,
+    spec.italic,
+    spec.color.join(","),
+    spec.align,
+    spec.rtl,
+    spec.decoration ?? 0,
+    maxLines ?? "",
+  ].join("\u0000");
+}
+
+/** A whole build but its width: the style, the rich runs and the text. */
+function paragraphKey(style: string, spec: TextSpec): string {
+  return `${style}\u0000${spec.runs === undefined ? "" : JSON.stringify(spec.runs)}\u0000${spec.text}`;
 }

@@ -123,7 +123,8 @@ function measureText(ctx: PaintContext, layer: TextLayerT, path: string, box: Si
     // Unwrapped, its lines are those it has at its own width: no second layout (without paragraph gaps).
     const lines = unwrapped.getNumberOfLines();
     const height = Math.max(unwrapped.getHeight(), lines * spec.size * spec.lineHeight);
-    unwrapped.delete();
+    // Kept: the box's width is usually this one, and the paint lays the same paragraph out again there.
+    ctx.paragraphs.release(unwrapped);
     if (box.height !== null) return { width, height: box.height };
     if ((layer.paragraph_spacing ?? 0) === 0 && width < UNBOUNDED) return { width, height };
   }
@@ -145,7 +146,8 @@ function measureText(ctx: PaintContext, layer: TextLayerT, path: string, box: Si
     layout.height,
     lines * spec.size * spec.lineHeight + (layout.lineOffsets.at(-1) ?? 0),
   );
-  layout.paragraph.delete();
+  // Kept for the paint, which lays out the same paragraph in the box this measure gives.
+  ctx.paragraphs.release(layout.paragraph);
   return { width, height };
 }
 
