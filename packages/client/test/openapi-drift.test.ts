@@ -21,13 +21,11 @@ it("the committed types equal those generated from the live server's /v1/openapi
 
   // And the comparison is sharp: one new optional field in one route's body is a difference.
   const changed = structuredClone(document) as {
-    paths: Record<
-      string,
-      { post: { requestBody: { content: Record<string, { schema: { properties: object } }> } } }
-    >;
+    components: { schemas: Record<string, { properties: object }> };
   };
-  const schema = changed.paths["/v1/renders"]?.post.requestBody.content["application/json"]?.schema;
-  if (!schema) throw new Error("no POST /v1/renders body in the document");
+  // POST /v1/renders's body is the named component RenderRequest.
+  const schema = changed.components.schemas.RenderRequest;
+  if (!schema) throw new Error("no RenderRequest schema in the document");
   schema.properties = { ...schema.properties, drift_probe: { type: "string" } };
   expect(await typesFromDocument(changed as never)).not.toBe(committed);
 });

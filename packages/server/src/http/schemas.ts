@@ -25,10 +25,17 @@ export const listQueryWithCursor = (pattern: string, description: string) =>
 export const idCursorQuery = (prefix: string) =>
   listQueryWithCursor(`^${prefix}_[A-Za-z0-9]{1,64}$`, `${prefix}_…`);
 
-export const listOf = <S extends TSchema>(item: S) =>
-  T.Object({ data: T.Array(item), next_cursor: T.Union([T.String(), T.Null()]) });
+/** A page of `item`s; `title` names it in the OpenAPI document (`AssetList`). */
+export const listOf = <S extends TSchema>(item: S, title?: string) =>
+  T.Object(
+    { data: T.Array(item), next_cursor: T.Union([T.String(), T.Null()]) },
+    title === undefined ? {} : { title },
+  );
 
-const Warning = T.Object({ code: T.String(), slot: T.Union([T.String(), T.Null()]), message: T.String() });
+const Warning = T.Object(
+  { code: T.String(), slot: T.Union([T.String(), T.Null()]), message: T.String() },
+  { title: "RenderWarning" },
+);
 
 export const Job = T.Object(
   {
@@ -66,22 +73,28 @@ export const Job = T.Object(
     created_at: T.String({ format: "date-time" }),
     completed_at: T.Union([T.String({ format: "date-time" }), T.Null()]),
   },
-  { description: "A render job" },
+  { title: "Render", description: "A render job" },
 );
 
-export const TemplateSummary = T.Object({
-  id: T.String(),
-  key: T.String(),
-  name: T.String(),
-  description: T.Union([T.String(), T.Null()]),
-  status: T.Union([T.Literal("draft"), T.Literal("published"), T.Literal("archived")]),
-  published_version: T.Union([T.Integer(), T.Null()]),
-  frames: T.Array(T.Object({ name: T.String(), width: T.Integer(), height: T.Integer() })),
-  created_at: T.String(),
-  updated_at: T.String(),
-});
+export const TemplateSummary = T.Object(
+  {
+    id: T.String(),
+    key: T.String(),
+    name: T.String(),
+    description: T.Union([T.String(), T.Null()]),
+    status: T.Union([T.Literal("draft"), T.Literal("published"), T.Literal("archived")]),
+    published_version: T.Union([T.Integer(), T.Null()]),
+    frames: T.Array(T.Object({ name: T.String(), width: T.Integer(), height: T.Integer() })),
+    created_at: T.String(),
+    updated_at: T.String(),
+  },
+  { title: "TemplateSummary" },
+);
 
-export const TemplateDetail = T.Composite([
-  TemplateSummary,
-  T.Object({ document: T.Unknown({ description: "The draft template document (version 2)" }) }),
-]);
+export const TemplateDetail = T.Composite(
+  [
+    TemplateSummary,
+    T.Object({ document: T.Unknown({ description: "The draft template document (version 2)" }) }),
+  ],
+  { title: "Template" },
+);

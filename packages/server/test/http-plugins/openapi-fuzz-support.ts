@@ -552,17 +552,37 @@ export const agentClose = () => agent.destroy();
 // ---------------------------------------------------------------------------------------------
 // Responses against the document.
 
-export function responseValidator() {
+/** Every header name some response of the document declares (lower case). */
+export function declaredHeaderNames(document: Schema): Set<string> {
+  const out = new Set<string>();
+  for (const { operation } of operationsOf(document)) {
+    for (const response of Object.values((operation.responses ?? {}) as Record<string, Schema>)) {
+      for (const name of Object.keys(response.headers ?? {})) out.add(name.toLowerCase());
+    }
+  }
+  return out;
+}
+
+/**
+ * Checks answers against the document: the exact status (no `4XX` range), its body and content
+ * type, and its headers: each required one present, and none the document declares elsewhere
+ * (`known`: Location, ETag, RateLimit, Retry-After, …) sent where this response does not declare it.
+ */
+export function responseValidator(known: Set<string> = new Set()) {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   ajv.addFormat("date-time", {
     validate: (s: string) =>
       /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i.test(s) && !Number.isNaN(Date.parse(s)),
   });
+  // By text: the error responses of many operations are the same schema (compiled once).
+  const byText = new Map<string, ValidateFunction>();
   const cache = new Map<object, ValidateFunction>();
   const compile = (schema: object) => {
     let validate = cache.get(schema);
     if (!validate) {
-      validate = ajv.compile(schema);
+      const text = JSON.stringify(schema);
+      validate = byText.get(text) ?? ajv.compile(schema);
+      byText.set(text, validate);
       cache.set(schema, validate);
     }
     return validate;
@@ -576,12 +596,24 @@ export function responseValidator() {
     if (typeof requestId !== "string" || requestId === "") out.push("no X-Request-Id header");
     const responses = op.operation.responses as Record<string, Schema>;
     const status = String(res.status);
-    const declared = responses[status] ?? responses[`${status[0]}XX`] ?? responses.default;
+    const declared = responses[status];
     if (!declared)
       return [
         ...out,
         `status ${status} is not in the document (declared: ${Object.keys(responses).join(", ")})`,
       ];
+    const headers = Object.fromEntries(
+      Object.entries((declared.headers ?? {}) as Record<string, Schema>).map(([k, v]) => [
+        k.toLowerCase(),
+        v,
+      ]),
+    );
+    for (const [name, header] of Object.entries(headers)) {
+      if (header.required && res.headers[name] === undefined) out.push(`required header ${name} missing`);
+    }
+    for (const name of Object.keys(res.headers)) {
+      if (known.has(name) && !headers[name]) out.push(`header ${name} sent but not declared for ${status}`);
+    }
     const content = declared.content as Record<string, { schema?: Schema }> | undefined;
     const type = (res.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
     if (!content) {

@@ -15,6 +15,7 @@ import {
 import {
   agentClose,
   conforming as conformingBody,
+  declaredHeaderNames,
   type FuzzRequest,
   familyOf,
   type GenContext,
@@ -663,7 +664,7 @@ async function exchange(op: Operation, req: FuzzRequest, problemsOf: ReturnType<
 }
 
 it("every documented operation answers fuzzed requests below 500 and as its document says", async () => {
-  const problemsOf = responseValidator();
+  const problemsOf = responseValidator(declaredHeaderNames(document));
   // Reads, then creations, then changes to existing resources (archive, revoke), deletions last: an
   // archived template or a deleted asset early would leave the later operations only 404s and 422s.
   const rank = (op: Operation) =>
@@ -706,7 +707,11 @@ it("every documented operation answers fuzzed requests below 500 and as its docu
       const res = await send(port, req);
       sent += 1;
       // Mostly 404; a parametric route may take it (PATCH /v1/assets/fonts is PATCH /v1/assets/{id}).
-      const errorOnly = { responses: { "4XX": op.operation.responses["4XX"] } };
+      const errorBody = {
+        headers: op.operation.responses["400"]?.headers,
+        content: { "application/json": { schema: document.components.schemas.ErrorBody } },
+      };
+      const errorOnly = { responses: { [String(res.status)]: errorBody } };
       const problems = res.status < 300 ? [] : problemsOf({ ...op, method, operation: errorOnly }, res);
       if (problems.length > 0) failures.push(describeExchange(req, res, problems));
     }

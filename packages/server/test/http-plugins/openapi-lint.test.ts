@@ -48,3 +48,30 @@ it("Redocly lint (recommended) finds 0 errors and 0 warnings, and every operatio
   expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   expect(run.code).toBe(0);
 }, 120_000);
+
+it("names its objects: no object schema is repeated inline, and the render, asset and template are components", async () => {
+  const document = (await (await fetch(`${t.url}/v1/openapi.json`)).json()) as {
+    paths: Record<string, unknown>;
+    components: { schemas: Record<string, unknown> };
+  };
+  const seen = new Map<string, string[]>();
+  const walk = (node: unknown, at: string) => {
+    if (typeof node !== "object" || node === null) return;
+    const schema = node as { type?: unknown; properties?: unknown };
+    if (!Array.isArray(node) && schema.type === "object" && schema.properties) {
+      const text = JSON.stringify(node);
+      // Small objects ({ id, deleted }) may repeat; a named thing is larger than that.
+      if (text.length > 200) seen.set(text, [...(seen.get(text) ?? []), at]);
+    }
+    for (const [key, child] of Object.entries(node)) walk(child, `${at}/${key}`);
+  };
+  walk(document.paths, "");
+  expect([...seen.values()].filter((places) => places.length > 1)).toEqual([]);
+  expect(Object.keys(document.components.schemas)).toEqual(
+    expect.arrayContaining(["Render", "Asset", "Template", "RenderRequest", "Modification", "ErrorBody"]),
+  );
+  const post = (document.paths["/v1/renders"] as Record<string, { responses: Record<string, unknown> }>).post;
+  expect(post?.responses["202"]).toMatchObject({
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Render" } } },
+  });
+});

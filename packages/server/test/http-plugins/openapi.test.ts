@@ -70,15 +70,21 @@ describe("OpenAPI document", () => {
       "message",
       "request_id",
     ]);
+    // Each error status with the codes the operation answers with it (no 4XX/5XX ranges).
     const post = document.paths["/v1/renders"].post;
-    expect(post.responses["402"].content["application/json"].schema.$ref).toBe(
-      "#/components/schemas/ErrorBody",
+    expect(post.responses["4XX"]).toBeUndefined();
+    const invalid = post.responses["400"].content["application/json"].schema;
+    expect(invalid.allOf[0].$ref).toBe("#/components/schemas/ErrorBody");
+    expect(invalid.allOf[1].properties.error.properties.code.enum).toEqual(
+      expect.arrayContaining(["invalid_request", "invalid_json"]),
     );
-    // A route declaring no error response still documents them.
     const get = document.paths["/v1/renders/{id}"].get;
-    expect(get.responses["4XX"].content["application/json"].schema.$ref).toBe(
-      "#/components/schemas/ErrorBody",
-    );
+    expect(Object.keys(get.responses)).toEqual(["200", "400", "401", "404", "429", "500", "503"]);
+    expect(get.responses["404"].description).toBe("`not_found`");
+    // Headers as the server sends them: X-Request-Id always, Retry-After with 429.
+    expect(get.responses["200"].headers["X-Request-Id"].$ref).toBe("#/components/headers/XRequestId");
+    expect(document.components.headers.XRequestId.required).toBe(true);
+    expect(get.responses["429"].headers["Retry-After"].$ref).toBe("#/components/headers/RetryAfter");
     expect(document.paths["/docs"]).toBeUndefined();
   });
 

@@ -1,8 +1,10 @@
 import swagger from "@fastify/swagger";
 import type { FastifyInstance, RouteOptions } from "fastify";
 import { API_ERROR_CODES } from "../errors.ts";
+import { withDeclaredResponses } from "./declared-responses.ts";
 import { renderDocsPage } from "./docs-page.ts";
 import { globalPlugin } from "./global-plugin.ts";
+import { withNamedSchemas } from "./named-schemas.ts";
 import { withOperationIds } from "./operation-ids.ts";
 
 export const ERROR_BODY_SCHEMA_ID = "ErrorBody";
@@ -147,7 +149,16 @@ export const openApiPlugin = globalPlugin<OpenApiOptions>("pictor-openapi", asyn
 
   let docsHtml: string | undefined;
   const document = (instance: FastifyInstance) =>
-    withOperationIds(instance.swagger() as unknown as { paths?: Record<string, Record<string, unknown>> });
+    withDeclaredResponses(
+      withNamedSchemas(
+        withOperationIds(
+          structuredClone(instance.swagger()) as unknown as {
+            paths?: Record<string, Record<string, unknown>>;
+            components?: Record<string, unknown>;
+          },
+        ),
+      ),
+    );
 
   app.get(documentPath, { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) =>
     reply.type("application/json; charset=utf-8").send(document(app)),

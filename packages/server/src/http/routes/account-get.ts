@@ -2,12 +2,15 @@ import { Type as T } from "@sinclair/typebox";
 import type { App, AppDeps } from "../app-types.ts";
 import { notFound } from "../failure.ts";
 
-export const AccountView = T.Object({
-  id: T.String(),
-  name: T.String(),
-  credits_balance: T.Integer(),
-  created_at: T.String(),
-});
+export const AccountView = T.Object(
+  {
+    id: T.String(),
+    name: T.String(),
+    credits_balance: T.Integer(),
+    created_at: T.String(),
+  },
+  { title: "Account" },
+);
 
 export function registerAccountGet(app: App, deps: AppDeps): void {
   app.get(

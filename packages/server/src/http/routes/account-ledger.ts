@@ -31,7 +31,7 @@ export function registerAccountLedger(app: App, deps: AppDeps): void {
         summary: "Credit ledger entries, oldest first (or newest first with order=desc)",
         tags: ["account"],
         querystring: LedgerQuery,
-        response: { 200: listOf(Entry) },
+        response: { 200: listOf(Entry, "LedgerPage") },
       },
     },
     async (request) => {

@@ -32,7 +32,7 @@ export const Asset = T.Object(
     asset_url: T.String({ description: "Permanent, public, cacheable forever" }),
     created_at: T.String({ format: "date-time" }),
   },
-  { description: "An asset of the library" },
+  { title: "Asset", description: "An asset of the library" },
 );
 
 export function assetView(deps: AppDeps, request: FastifyRequest, a: LibraryAsset) {

@@ -18,7 +18,7 @@ export function registerAssetsList(app: App, deps: AppDeps): void {
           ListQuery,
           T.Object({ folder: T.Optional(T.String({ maxLength: 700 })), recursive: T.Optional(T.Boolean()) }),
         ]),
-        response: { 200: listOf(Asset) },
+        response: { 200: listOf(Asset, "AssetList") },
       },
     },
     async (request) => {
@@ -43,7 +43,7 @@ export function registerAssetsList(app: App, deps: AppDeps): void {
         tags: ["assets"],
         description:
           'Every font in one answer (an editor needs them all to draw); `next_cursor` is always null. To page through them, use `POST /v1/assets/query` with `content_type: ["font/ttf", "font/otf", "font/woff", "font/woff2"]`.',
-        response: { 200: listOf(Asset) },
+        response: { 200: listOf(Asset, "AssetList") },
       },
     },
     async (request) => ({

@@ -69,7 +69,7 @@ export function registerAssetsQuery(app: App, deps: AppDeps): void {
           "Filters combine with AND. Newest first; pass `next_cursor` back as `cursor` with the same filters for the next page.",
         tags: ["assets"],
         body: AssetQueryBody,
-        response: { 200: listOf(Asset) },
+        response: { 200: listOf(Asset, "AssetList") },
       },
     },
     async (request) => {

@@ -27,7 +27,7 @@ export const BatchBody = T.Object(
       },
     ),
   },
-  { additionalProperties: false },
+  { title: "BatchRequest", additionalProperties: false },
 );
 
 export const BatchRowResult = T.Unknown({

@@ -24,7 +24,7 @@ export function registerBatchList(app: App, deps: AppDeps): void {
         summary: "The account's batches, newest first (GET /v1/batches/:id has the rows)",
         tags: ["renders"],
         querystring: idCursorQuery("bat"),
-        response: { 200: listOf(BatchSummary) },
+        response: { 200: listOf(BatchSummary, "BatchList") },
       },
     },
     async (request) => {

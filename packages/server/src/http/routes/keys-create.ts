@@ -4,14 +4,17 @@ import type { ApiKeyRecord } from "../../ports/account-store.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { orThrow } from "../failure.ts";
 
-export const KeyView = T.Object({
-  id: T.String(),
-  name: T.Union([T.String(), T.Null()]),
-  prefix: T.String({ description: "First characters of the key" }),
-  created_at: T.String(),
-  last_used_at: T.Union([T.String(), T.Null()]),
-  revoked_at: T.Union([T.String(), T.Null()]),
-});
+export const KeyView = T.Object(
+  {
+    id: T.String(),
+    name: T.Union([T.String(), T.Null()]),
+    prefix: T.String({ description: "First characters of the key" }),
+    created_at: T.String(),
+    last_used_at: T.Union([T.String(), T.Null()]),
+    revoked_at: T.Union([T.String(), T.Null()]),
+  },
+  { title: "ApiKey" },
+);
 
 /** A key as the API shows it: never the secret, only its prefix. */
 export function keyView(

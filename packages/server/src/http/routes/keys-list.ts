@@ -11,7 +11,7 @@ export function registerKeysList(app: App, deps: AppDeps): void {
         summary: "List API keys (prefix and last use only), oldest first",
         tags: ["keys"],
         querystring: idCursorQuery("key"),
-        response: { 200: listOf(KeyView) },
+        response: { 200: listOf(KeyView, "ApiKeyList") },
       },
     },
     async (request) =>

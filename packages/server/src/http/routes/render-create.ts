@@ -35,7 +35,7 @@ const Modification = T.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { title: "Modification", additionalProperties: false },
 );
 
 export const RenderRequestBody = T.Object(
@@ -85,7 +85,7 @@ export const RenderRequestBody = T.Object(
     webhook_url: T.Optional(T.String({ minLength: 1, maxLength: 2048 })),
     wait: T.Optional(T.Union([T.Boolean(), T.Number({ minimum: 0, maximum: MAX_WAIT_S })])),
   },
-  { additionalProperties: false },
+  { title: "RenderRequest", additionalProperties: false },
 );
 
 /** `"wait": true | seconds` in the body, or `Prefer: wait=N` (RFC 7240); the body wins. */

@@ -6,28 +6,34 @@ import { findRenderOr404 } from "./find-or-404.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export const DeliveryLogView = T.Object({
-  render_id: T.String(),
-  event_id: T.Union([T.String(), T.Null()]),
-  url: T.Union([T.String(), T.Null()]),
-  state: T.Union([
-    T.Literal("pending"),
-    T.Literal("delivered"),
-    T.Literal("failed"),
-    T.Null({ description: "No callback (no webhook_url, not completed yet, or failed render)" }),
-  ]),
-  created_at: T.Union([T.String({ format: "date-time" }), T.Null()]),
-  next_attempt_at: T.Union([T.String({ format: "date-time" }), T.Null()]),
-  attempts: T.Array(
-    T.Object({
-      attempt: T.Integer({ description: "1-based, across redeliveries" }),
-      at: T.String({ format: "date-time" }),
-      status_code: T.Union([T.Integer(), T.Null()]),
-      error: T.Union([T.String(), T.Null()]),
-      duration_ms: T.Integer(),
-    }),
-  ),
-});
+export const DeliveryLogView = T.Object(
+  {
+    render_id: T.String(),
+    event_id: T.Union([T.String(), T.Null()]),
+    url: T.Union([T.String(), T.Null()]),
+    state: T.Union([
+      T.Literal("pending"),
+      T.Literal("delivered"),
+      T.Literal("failed"),
+      T.Null({ description: "No callback (no webhook_url, not completed yet, or failed render)" }),
+    ]),
+    created_at: T.Union([T.String({ format: "date-time" }), T.Null()]),
+    next_attempt_at: T.Union([T.String({ format: "date-time" }), T.Null()]),
+    attempts: T.Array(
+      T.Object(
+        {
+          attempt: T.Integer({ description: "1-based, across redeliveries" }),
+          at: T.String({ format: "date-time" }),
+          status_code: T.Union([T.Integer(), T.Null()]),
+          error: T.Union([T.String(), T.Null()]),
+          duration_ms: T.Integer(),
+        },
+        { title: "DeliveryAttempt" },
+      ),
+    ),
+  },
+  { title: "DeliveryLog" },
+);
 
 export function deliveryLogView(renderId: string, webhookUrl: string | null, log: DeliveryLog | null) {
   return {

@@ -56,7 +56,7 @@ const Finding = T.Object(
     ),
     factor: T.Optional(T.Number()),
   },
-  { additionalProperties: false },
+  { title: "PreflightFinding", additionalProperties: false },
 );
 
 export const PreflightReport = T.Object(
@@ -83,16 +83,22 @@ export const PreflightReport = T.Object(
     width: T.Union([T.Integer(), T.Null()]),
     height: T.Union([T.Integer(), T.Null()]),
     layers: T.Array(
-      T.Object({
-        layer: T.String({ description: "The layer's id" }),
-        slot: T.Union([T.String(), T.Null()], { description: "The slot bound to what the finding is about" }),
-        findings: T.Array(Finding),
-      }),
+      T.Object(
+        {
+          layer: T.String({ description: "The layer's id" }),
+          slot: T.Union([T.String(), T.Null()], {
+            description: "The slot bound to what the finding is about",
+          }),
+          findings: T.Array(Finding),
+        },
+        { title: "PreflightLayer" },
+      ),
       { description: "The layers with something to report; a text layer not listed was drawn as given" },
     ),
     slots_defaulted: T.Array(T.String(), { description: "Slots not given, drawn with their defaults" }),
   },
   {
+    title: "PreflightReport",
     description:
       "A preflight: what a render of this request would cost and report; nothing charged or stored",
   },
@@ -198,7 +204,8 @@ function takeFrames(buckets: TokenBuckets, accountId: string, frames: number): v
 const { wait: _wait, ...preflightProperties } = RenderRequestBody.properties;
 export const PreflightBody = T.Object(
   { ...preflightProperties, wait: T.Optional(RenderRequestBody.properties.wait) },
-  { additionalProperties: false },
+  // The same document schema as a render's body, so one named RenderRequest in the OpenAPI document.
+  { title: "RenderRequest", additionalProperties: false },
 );
 
 /**

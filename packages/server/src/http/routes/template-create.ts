@@ -12,7 +12,7 @@ export const DocumentBody = T.Object(
         "A template document, version 2; a document of an earlier version is accepted and stored migrated to version 2",
     }),
   },
-  { additionalProperties: false },
+  { title: "TemplateDocumentBody", additionalProperties: false },
 );
 
 export function registerTemplateCreate(app: App, deps: AppDeps): void {

@@ -17,7 +17,7 @@ export function registerTemplateVersions(app: App, deps: AppDeps): void {
         tags: ["templates"],
         params: IdParams,
         querystring: VersionsQuery,
-        response: { 200: listOf(Version) },
+        response: { 200: listOf(Version, "TemplateVersionList") },
       },
     },
     async (request) => {

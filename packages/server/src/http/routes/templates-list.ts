@@ -17,7 +17,7 @@ export function registerTemplatesList(app: App, deps: AppDeps): void {
         summary: "List published templates (drafts too with include_drafts=true)",
         tags: ["templates"],
         querystring: TemplatesListQuery,
-        response: { 200: listOf(TemplateSummary) },
+        response: { 200: listOf(TemplateSummary, "TemplateList") },
       },
     },
     async (request) =>

@@ -14,20 +14,23 @@ import { ApiError } from "../errors.ts";
 import { notFound, orThrow } from "../failure.ts";
 import { IdParams } from "../schemas.ts";
 
-export const UrlSigningKeyView = T.Object({
-  id: T.String({ description: "usk_…: named in the path of every URL signed with this key" }),
-  name: T.Union([T.String(), T.Null()]),
-  secret_prefix: T.String({ description: "First characters of the current secret" }),
-  created_at: T.String({ format: "date-time" }),
-  rotated_at: T.Union([T.String({ format: "date-time" }), T.Null()]),
-  previous_expires_at: T.Union([T.String({ format: "date-time" }), T.Null()], {
-    description: "Until then URLs signed with the secret the last rotation replaced still verify",
-  }),
-});
+export const UrlSigningKeyView = T.Object(
+  {
+    id: T.String({ description: "usk_…: named in the path of every URL signed with this key" }),
+    name: T.Union([T.String(), T.Null()]),
+    secret_prefix: T.String({ description: "First characters of the current secret" }),
+    created_at: T.String({ format: "date-time" }),
+    rotated_at: T.Union([T.String({ format: "date-time" }), T.Null()]),
+    previous_expires_at: T.Union([T.String({ format: "date-time" }), T.Null()], {
+      description: "Until then URLs signed with the secret the last rotation replaced still verify",
+    }),
+  },
+  { title: "UrlSigningKey" },
+);
 const WithSecret = T.Composite([
   UrlSigningKeyView,
   T.Object({ secret: T.String({ description: "ussec_…: the HMAC key; shown only in this response" }) }),
-]);
+], { title: "UrlSigningKeyWithSecret" });
 
 export function urlSigningKeyView(key: UrlSigningKey) {
   return {

@@ -11,11 +11,14 @@ import { notFound } from "../failure.ts";
  */
 export const WEBHOOK_SECRET_GRACE_MS = 7 * 24 * 3_600_000;
 
-export const WebhookSecretView = T.Object({
-  secret: T.String({ description: "whsec_…: signs every callback first attempted from now on" }),
-  previous_secret: T.Optional(T.String({ description: "Still valid until previous_expires_at" })),
-  previous_expires_at: T.Optional(T.String({ format: "date-time" })),
-});
+export const WebhookSecretView = T.Object(
+  {
+    secret: T.String({ description: "whsec_…: signs every callback first attempted from now on" }),
+    previous_secret: T.Optional(T.String({ description: "Still valid until previous_expires_at" })),
+    previous_expires_at: T.Optional(T.String({ format: "date-time" })),
+  },
+  { title: "WebhookSecret" },
+);
 
 export function webhookSecretView(secrets: WebhookSecrets) {
   return secrets.previous
