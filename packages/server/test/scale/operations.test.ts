@@ -10,14 +10,17 @@ import { openScaledState } from "../../src/main/scaled-state.ts";
 import { api, untilFinished } from "../api/support.ts";
 import { tinyTemplate } from "../callbacks/support.ts";
 import { samples, startHeldImage, untilStatus } from "../operations/support.ts";
+import { expectOneRenderTrace, renderTraceArrived, startOtlpReceiver } from "../support/otlp-receiver.ts";
 import { startPostgres } from "../support/postgres.ts";
 import { s3Env, startS3 } from "../support/s3.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
+import { startReceiver, type TestReceiver } from "../webhooks/support/receiver.ts";
 import { freePort, type PictorProcess, spawnPictor } from "./processes.ts";
 
 // Health, readiness and metrics of the scaled roles: an API and a worker process on PostgreSQL and
 // S3 (Swift), each reached through a TCP proxy the test cuts as an outage would. Debian's prometheus
-// package checks the expositions (promtool) and scrapes a worker for real.
+// package checks the expositions (promtool) and scrapes a worker for real. Both processes export
+// traces to an OTLP/HTTP receiver on loopback.
 const SUITE = "scale/operations (PostgreSQL + S3)";
 const cluster = await startPostgres(SUITE);
 const s3 = cluster ? await startS3(SUITE) : null;
@@ -40,6 +43,9 @@ describe.skipIf(!cluster || !s3)("operations of an API and a worker process on P
   let pgProxy: TcpProxy;
   let s3Proxy: TcpProxy;
   let images: Awaited<ReturnType<typeof startHeldImage>>;
+  let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let callbacks: TestReceiver;
+  const callbackSecrets: string[] = [];
   let apiProcess: PictorProcess;
   let worker: PictorProcess;
   let apiUrl: string;
@@ -64,6 +70,8 @@ describe.skipIf(!cluster || !s3)("operations of an API and a worker process on P
     pgProxy = await startTcpProxy(pgPort);
     s3Proxy = await startTcpProxy(Number(new URL(s3.endpoint).port));
     images = await startHeldImage();
+    otlp = await startOtlpReceiver();
+    callbacks = await startReceiver(callbackSecrets);
     const apiPort = await freePort();
     apiUrl = `http://127.0.0.1:${apiPort}`;
     env = {
@@ -72,7 +80,10 @@ describe.skipIf(!cluster || !s3)("operations of an API and a worker process on P
       ...s3Env(s3, "ops/", `http://127.0.0.1:${s3Proxy.port}`),
       PICTOR_SIGNING_SECRET: randomBytes(32).toString("hex"),
       PICTOR_PUBLIC_URL: apiUrl,
-      PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${images.port}`,
+      PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${images.port},127.0.0.1:${callbacks.port}`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_BSP_SCHEDULE_DELAY: "100",
       PICTOR_LOG_LEVEL: "info",
       PICTOR_DB_POOL_MAX: "4",
       PICTOR_QUEUE_SUPERVISE_SECONDS: "1",
@@ -105,6 +116,8 @@ describe.skipIf(!cluster || !s3)("operations of an API and a worker process on P
     await pgProxy?.close();
     await s3Proxy?.close();
     await images?.close();
+    await otlp?.close();
+    await callbacks?.close();
     await Promise.all([cluster?.stop(), s3?.stop()]);
     rmSync(dir, { recursive: true, force: true });
   });
@@ -224,6 +237,31 @@ describe.skipIf(!cluster || !s3)("operations of an API and a worker process on P
       }
     },
   );
+
+  it("sends one trace per render across both processes: request, charge, queue, draw, encode, store, callback", async () => {
+    callbackSecrets.push((await api({ url: apiUrl }, "GET", "/v1/webhook-secret", { key })).body.secret);
+    const res = await api({ url: apiUrl }, "POST", "/v1/renders", {
+      key,
+      body: { template: "tiny", modifications: [], webhook_url: callbacks.url("/hook"), wait: 30 },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await callbacks.waitForRequest(1);
+    await otlp.until((spans) => renderTraceArrived(spans, res.body.id));
+    const spans = expectOneRenderTrace(otlp.spans(), res.body.id);
+    // The context crossed the pg-boss job (API to worker) and the outbox (the worker's deliverer).
+    for (const name of ["POST /v1/renders", "render.accept", "render.charge"]) {
+      expect(spans.get(name)?.role, name).toBe("api");
+    }
+    for (const name of [
+      "render.run",
+      "render.queue_wait",
+      "render.draw",
+      "render.store",
+      "webhook.deliver",
+    ]) {
+      expect(spans.get(name)?.role, name).toBe("worker");
+    }
+  });
 
   it("answers /readyz 503 while PostgreSQL is unreachable and 200 once it is back, in both roles", async () => {
     pgProxy.cut();
