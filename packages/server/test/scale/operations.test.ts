@@ -8,6 +8,7 @@ import { createAccount } from "../../src/domain/accounts.ts";
 import { readServeConfig } from "../../src/main/config.ts";
 import { openScaledState } from "../../src/main/scaled-state.ts";
 import { api, untilFinished } from "../api/support.ts";
+import { pngBytes, upload } from "../assets/support.ts";
 import { tinyTemplate } from "../callbacks/support.ts";
 import { samples, startHeldImage, untilStatus } from "../operations/support.ts";
 import { expectOneRenderTrace, renderTraceArrived, startOtlpReceiver } from "../support/otlp-receiver.ts";
@@ -51,6 +52,19 @@ describe.skipIf(!cluster || !s3)("operations of an API and a worker process on P
   let apiUrl: string;
   let workerHealth: string;
   let key: string;
+
+  /** A template whose photo is an image asset of the account, uploaded now (no worker has it cached). */
+  const templateWithOwnPhoto = async (templateKey: string) => {
+    const uploaded = await upload({ url: apiUrl }, key, await pngBytes(16, "#c33"), {}, "photo.png");
+    expect(uploaded.status).toBe(201);
+    const document = tinyTemplate(templateKey);
+    document.slots[2] = { name: "photo", type: "image", default: uploaded.body.id } as never;
+    const published = await api({ url: apiUrl }, "POST", "/v1/templates", {
+      key,
+      body: { document, publish: true },
+    });
+    expect(published.status, JSON.stringify(published.body)).toBe(201);
+  };
 
   const startWorker = async (extra: NodeJS.ProcessEnv = {}) => {
     const port = await freePort();
@@ -331,17 +345,40 @@ describe.skipIf(!cluster || !s3)("operations of an API and a worker process on P
     expect(worker.stderr()).not.toContain(String(env.S3_SECRET_ACCESS_KEY));
   });
 
-  it("a worker with a wrong S3 secret is not ready and says why", async () => {
+  it("a worker with a wrong S3 secret is not ready, says why, and fails renders as internal_error after retries", async () => {
+    await templateWithOwnPhoto("own-photo");
     const wrong = await startWorker({ S3_SECRET_ACCESS_KEY: "not-the-secret" });
     try {
       const res = await untilStatus(`${wrong.health}/readyz`, 503);
       expect(await res.json()).toMatchObject({ status: "not_ready", checks: { object_store: "failing" } });
       expect(wrong.child.stderr()).toContain("refused these credentials (HTTP 403)");
+      // Its renders are the deployment's fault, not the caller's: run again, and once the retries are
+      // spent, failed as internal_error and refunded (never image_fetch_failed, which blames the image).
+      const before = (await api({ url: apiUrl }, "GET", "/v1/account", { key })).body.credits_balance;
+      const accepted = await api({ url: apiUrl }, "POST", "/v1/renders", {
+        key,
+        body: { template: "own-photo", modifications: [] },
+      });
+      expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
+      const failed = await untilFinished({ url: apiUrl }, key, accepted.body.id, 90_000);
+      expect(failed).toMatchObject({
+        status: "failed",
+        error: { code: "internal_error" },
+        credits_charged: 1,
+        credits_refunded: 1,
+      });
+      expect((await api({ url: apiUrl }, "GET", "/v1/account", { key })).body.credits_balance).toBe(before);
+      const retried = wrong.child
+        .stderr()
+        .split("\n")
+        .filter((line) => line.includes("render inputs unreadable") && line.includes(accepted.body.id));
+      expect(retried.length).toBeGreaterThan(1);
+      expect(retried[0]).toContain("reading the image from the object store");
       expect(wrong.child.stderr()).not.toContain("not-the-secret");
     } finally {
       await wrong.child.stop("SIGKILL");
     }
-  });
+  }, 150_000);
 });
 
 async function promtoolCheckMetrics(exposition: string): Promise<{ code: number; output: string }> {

@@ -4,6 +4,7 @@ import { engineFamilyName } from "../../domain/assets/account-fonts.ts";
 import type { TemplateDocumentT } from "../../domain/document.ts";
 import type { BlobStore } from "../../ports/blob-store.ts";
 import type { RenderLookups } from "../../ports/render-lookups.ts";
+import { fromInputStore } from "./input-store-fault.ts";
 
 const SHIPPED = new Set(FONT_FAMILIES.map((f) => f.family));
 
@@ -33,13 +34,17 @@ export function createAccountFontLoader(deps: {
     if (wanted.length === 0) return { document, familyOf };
     const names = new Map<string, string>();
     for (const family of wanted) {
-      const faces = await deps.facesOf(accountId, family);
+      const faces = await fromInputStore("looking up the account's fonts", () =>
+        deps.facesOf(accountId, family),
+      );
       if (faces.length === 0) continue;
       const name = engineFamilyName(accountId, family, faces);
       if (!registered.has(name)) {
         const loaded: FontFace[] = [];
         for (const face of faces) {
-          const bytes = await deps.blobs.get(face.blobKey);
+          const bytes = await fromInputStore("reading a font from the object store", () =>
+            deps.blobs.get(face.blobKey),
+          );
           // style/weight are read by CanvasKit from the face itself; these fields are informational.
           if (bytes) loaded.push({ family: name, weight: 400, style: "normal", bytes });
         }

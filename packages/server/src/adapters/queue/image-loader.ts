@@ -2,6 +2,7 @@ import { LRUCache } from "lru-cache";
 import { assetIdOf } from "../../domain/render-request.ts";
 import type { BlobStore } from "../../ports/blob-store.ts";
 import { OutboundError, type SafeFetch } from "../../ports/safe-fetch.ts";
+import { fromInputStore } from "./input-store-fault.ts";
 
 /**
  * The cache key of an `asset://` reference in a render of `accountId`: per account, so another
@@ -49,8 +50,12 @@ export function createImageLoader(deps: {
   async function load(accountId: string, src: string): Promise<Uint8Array> {
     const assetId = assetIdOf(src);
     if (assetId !== null) {
-      const blobKey = await deps.blobKeyOf(accountId, assetId);
-      const bytes = blobKey ? await deps.blobs.get(blobKey) : null;
+      const blobKey = await fromInputStore("looking up the image's asset", () =>
+        deps.blobKeyOf(accountId, assetId),
+      );
+      const bytes = blobKey
+        ? await fromInputStore("reading the image from the object store", () => deps.blobs.get(blobKey))
+        : null;
       if (!bytes) throw new ImageLoadError(`Asset ${assetId} is not available.`);
       return bytes;
     }

@@ -7,6 +7,7 @@ import type { SafeFetch } from "../../ports/safe-fetch.ts";
 import { processLog } from "../process-log.ts";
 import { createAccountFontLoader } from "./account-font-loader.ts";
 import { accountAssetKey, createImageLoader, ImageLoadError } from "./image-loader.ts";
+import { inputStoreFaultIn } from "./input-store-fault.ts";
 import {
   RENDER_FAULT_MESSAGE,
   type RenderTask,
@@ -158,6 +159,15 @@ export function createRenderTaskRunner(deps: {
         ...(sha256 ? { sha256 } : {}),
       };
     } catch (error) {
+      // Checked first: the renderer reports any loader error as the image's (image_fetch_failed).
+      const storeFault = inputStoreFaultIn(error);
+      if (storeFault) {
+        processLog().error(
+          { output: task.outputKey, err: storeFault.message },
+          "render inputs unreadable (database or object store); the job will run again",
+        );
+        return { result: { ...failure(task, "internal_error", RENDER_FAULT_MESSAGE), retryable: true } };
+      }
       const code = (error as { code?: unknown }).code;
       if (error instanceof ImageLoadError || code === "image_fetch_failed") {
         return { result: failure(task, "image_fetch_failed", (error as Error).message) };
