@@ -1,30 +1,32 @@
 import { useState } from "react";
+import { FRAME_SIZES } from "../model/frame-sizes.ts";
 
-export const PRESETS = [
-  { name: "og", label: "Open Graph 1200×630", width: 1200, height: 630 },
-  { name: "square", label: "Square post 1080×1080", width: 1080, height: 1080 },
-  { name: "portrait", label: "Portrait post 4:5 1080×1350", width: 1080, height: 1350 },
-  { name: "story", label: "Story 1080×1920", width: 1080, height: 1920 },
-  { name: "banner", label: "X header 1500×500", width: 1500, height: 500 },
-];
+type Size = { width: number; height: number; name: string };
 
 /**
- * "Add frame" menu: size presets or a custom size, empty or as a resized copy of an existing frame
- * (its layers scaled and placed proportionally, bindings kept).
+ * "Add frame" menu: a size preset (one click), several presets at once (ticked, then "Add sizes")
+ * or a custom size, empty or as a copy of an existing frame with its layers placed by their
+ * constraints (bindings kept).
  */
 export function FramePresets({
   frames,
   onAdd,
 }: {
   frames: readonly { name: string }[];
-  onAdd(width: number, height: number, name: string, from: number | null): void;
+  onAdd(sizes: readonly Size[], from: number | null): void;
 }) {
   const [open, setOpen] = useState(false);
   const [from, setFrom] = useState("");
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const source = from === "" ? null : Number(from);
   const [w, setW] = useState("800");
   const [h, setH] = useState("600");
   const valid = (v: string) => Number.isInteger(Number(v)) && Number(v) >= 1 && Number(v) <= 8000;
+  const add = (sizes: readonly Size[]) => {
+    onAdd(sizes, source);
+    setPicked(new Set());
+    setOpen(false);
+  };
   return (
     <div className="menu-wrap">
       <button type="button" className="btn small" data-testid="add-frame" onClick={() => setOpen(!open)}>
@@ -43,19 +45,34 @@ export function FramePresets({
               ))}
             </select>
           </label>
-          {PRESETS.map((p) => (
-            <button
-              key={p.name}
-              type="button"
-              data-testid={`preset-${p.width}x${p.height}`}
-              onClick={() => {
-                onAdd(p.width, p.height, p.name, source);
-                setOpen(false);
-              }}
-            >
-              {p.label}
-            </button>
+          {FRAME_SIZES.map((p) => (
+            <div key={p.name} className="menu-size">
+              <input
+                type="checkbox"
+                aria-label={`Pick ${p.label}`}
+                data-testid={`pick-${p.width}x${p.height}`}
+                checked={picked.has(p.name)}
+                onChange={(e) => {
+                  const next = new Set(picked);
+                  if (e.target.checked) next.add(p.name);
+                  else next.delete(p.name);
+                  setPicked(next);
+                }}
+              />
+              <button type="button" data-testid={`preset-${p.width}x${p.height}`} onClick={() => add([p])}>
+                {p.label}
+              </button>
+            </div>
           ))}
+          <button
+            type="button"
+            className="btn small"
+            data-testid="add-sizes"
+            disabled={picked.size === 0}
+            onClick={() => add(FRAME_SIZES.filter((p) => picked.has(p.name)))}
+          >
+            Add {picked.size === 1 ? "1 size" : `${picked.size} sizes`}
+          </button>
           <div className="menu-custom">
             <input aria-label="Custom width" value={w} onChange={(e) => setW(e.target.value)} />
             <span>×</span>
@@ -64,10 +81,7 @@ export function FramePresets({
               type="button"
               className="btn small"
               disabled={!valid(w) || !valid(h)}
-              onClick={() => {
-                onAdd(Number(w), Number(h), "custom", source);
-                setOpen(false);
-              }}
+              onClick={() => add([{ width: Number(w), height: Number(h), name: "custom" }])}
             >
               Add
             </button>

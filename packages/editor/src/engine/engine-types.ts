@@ -6,6 +6,7 @@
 import type * as EngineApi from "@pictor/engine";
 
 export type {
+  ConstraintsT,
   DropShadowT,
   Engine,
   FontFace,

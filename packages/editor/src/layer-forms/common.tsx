@@ -25,6 +25,7 @@ export const COMMON_KEYS: ReadonlySet<string> = new Set([
   "mask",
   "visible_when",
   "layout",
+  "constraints",
 ]);
 
 type BlendMode = NonNullable<Layer["blend_mode"]>;

@@ -16,6 +16,7 @@ export function LeftPanel() {
   const selection = useEditor((s) => s.selection);
   const locked = useEditor((s) => s.prefs.locked);
   const toFrame = useEditor((s) => s.toFrame);
+  const resizeNotes = useEditor((s) => s.resizeNotes);
   const ids = selectedIds(selection);
   const frame = frames[Math.max(0, Math.min(selection?.frame ?? 0, frames.length - 1))];
   const layerOf = (id: string) => (frame ? findLayer(frame.layers as Layer[], id) : null);
@@ -25,8 +26,23 @@ export function LeftPanel() {
       <Toolbar />
       <div className="panel-title">
         <span>Frames &amp; layers</span>
-        <FramePresets frames={frames} onAdd={(w, h, name, from) => editor.addFrame(w, h, name, from)} />
+        <FramePresets frames={frames} onAdd={(sizes, from) => editor.addFrames(sizes, from)} />
       </div>
+      {resizeNotes.length > 0 && (
+        <div className="resize-notes" role="status" data-testid="resize-notes">
+          <p>Check after resizing:</p>
+          <ul>
+            {resizeNotes.map((n) => (
+              <li key={`${n.layer}:${n.message}`}>
+                {n.layer}: {n.message}
+              </li>
+            ))}
+          </ul>
+          <button type="button" className="btn small" onClick={() => editor.dismissResizeNotes()}>
+            OK
+          </button>
+        </div>
+      )}
       <LayersPanel
         frames={frames}
         selection={selection}

@@ -1,4 +1,5 @@
 import { type ReactNode, useMemo } from "react";
+import { ConstraintFields } from "../controls/ConstraintFields.tsx";
 import { FramePrintFields } from "../controls/FramePrint.tsx";
 import { NumberField, TextField } from "../controls/fields.tsx";
 import { PaletteEditor } from "../controls/paint/brand-palette.tsx";
@@ -156,6 +157,9 @@ function PanelBody({
   return (
     <div className="props" data-layer-type={layer.type}>
       <CommonForm layer={layer} label={form.label(layer)} onLayer={onLayer} />
+      {frame.layers.some((l) => l.id === layer.id) && (
+        <ConstraintFields layer={layer} frame={frame} onLayer={onLayer} />
+      )}
       <RepeatItemContext.Provider value={repeatListOf(doc, frame.layers, layer.id)}>
         <form.Form doc={doc} layer={layer} onLayer={onLayer} kinds={kinds} />
       </RepeatItemContext.Provider>

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { api, type TemplateDetail, type TemplateSummary } from "../api/client.ts";
 import { navigate } from "../app/route.ts";
-import { PRESETS } from "../controls/FramePresets.tsx";
 import { blankDocument } from "../model/doc-ops.ts";
+import { FRAME_SIZES as PRESETS } from "../model/frame-sizes.ts";
 import { Thumbnail } from "./Thumbnail.tsx";
 
 interface Props {

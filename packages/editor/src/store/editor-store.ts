@@ -6,7 +6,7 @@ import type { FrameGuides } from "../model/geometry.ts";
 import { History } from "../model/history.ts";
 import { type NewLayerSpec, newLayer } from "../model/new-layer.ts";
 import { forgetLegacyPalette, legacyPalette, withLegacyPalette } from "../model/palette.ts";
-import { resizedFrameCopy } from "../model/resize-design.ts";
+import { type ResizeNote, resizedFrameCopy } from "../model/resize-design.ts";
 import { rememberLaidOutBoxes, type Selection, selectedIds } from "../model/selection.ts";
 import { type ArrangeActions, createArrangeActions } from "./arrange-actions.ts";
 import { loadPrefs, type Prefs, savePrefs, toggledLocks } from "./prefs.ts";
@@ -60,6 +60,8 @@ export interface EditorState {
   /** The canvas's last draw of each frame, by frame index. */
   status: Readonly<Record<number, FrameStatus>>;
   prefs: Prefs;
+  /** What the last copy of a frame to other sizes changed that the designer should check. */
+  resizeNotes: readonly ResizeNote[];
 }
 
 /** What the store needs from the page: the engine, the API and the window's size. */
@@ -124,6 +126,7 @@ export class EditorStore {
       save: "saved",
       status: {},
       prefs: loadPrefs(templateId),
+      resizeNotes: [],
     };
     this.arrange = createArrangeActions(this);
   }
@@ -389,18 +392,37 @@ export class EditorStore {
 
   /** A frame of this size at the end: empty, or a resized copy of frame `from`; every frame kept in view. */
   addFrame(width: number, height: number, name: string, from: number | null): void {
+    this.addFrames([{ width, height, name }], from);
+  }
+
+  /**
+   * Adds frames of these sizes in one step: empty, or copies of frame `from` with its layers placed
+   * by their constraints (model/resize-design.ts). The first added frame is selected.
+   */
+  addFrames(sizes: readonly { width: number; height: number; name: string }[], from: number | null): void {
     const doc = this.#state.doc;
-    const frameName = uniqueFrameName(doc, name);
     const source = from === null ? undefined : doc.frames[from];
-    const added = source
-      ? resizedFrameCopy(source, frameName, width, height)
-      : { name: frameName, width, height, background: "#FFFFFF", layers: [] };
-    const frames = [...doc.frames, added];
+    const notes: ResizeNote[] = [];
+    let frames = doc.frames;
+    for (const { width, height, name } of sizes) {
+      const frameName = uniqueFrameName({ ...doc, frames }, name);
+      const found: ResizeNote[] = [];
+      const added = source
+        ? resizedFrameCopy(source, frameName, width, height, found)
+        : { name: frameName, width, height, background: "#FFFFFF", layers: [] };
+      notes.push(...found.map((n) => ({ ...n, layer: `${frameName} / ${n.layer}` })));
+      frames = [...frames, added];
+    }
     this.setDocument({ ...doc, frames });
     this.#update({
       zoom: fitZoom(frames, this.#deps.viewport()),
       selection: { frame: doc.frames.length, layer: null },
+      resizeNotes: notes,
     });
+  }
+
+  dismissResizeNotes(): void {
+    this.#update({ resizeNotes: [] });
   }
 
   deleteFrame(frameIndex: number): void {

@@ -219,6 +219,37 @@ export const Layout = T.Object(
   { additionalProperties: false },
 );
 
+/**
+ * Where a layer stays when its frame is copied to another size (the editor's "copy to size"; a
+ * render never reads it): pinned to one edge, to both (it stretches), to the centre, or placed and
+ * sized in proportion (`scale`). Absent, the editor infers it from where the layer sits.
+ */
+export const Constraints = T.Object(
+  {
+    horizontal: T.Optional(
+      T.Union([
+        T.Literal("left"),
+        T.Literal("right"),
+        T.Literal("left_right"),
+        T.Literal("center"),
+        T.Literal("scale"),
+      ]),
+    ),
+    vertical: T.Optional(
+      T.Union([
+        T.Literal("top"),
+        T.Literal("bottom"),
+        T.Literal("top_bottom"),
+        T.Literal("center"),
+        T.Literal("scale"),
+      ]),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type ConstraintsT = Static<typeof Constraints>;
+
 const PaddingSide = T.Number({ minimum: 0, maximum: 10_000 });
 
 /** Around a container's children, inside its box: one number for every side, or [top, right, bottom, left]. */
@@ -246,6 +277,7 @@ export const layerCommon = {
   mask: T.Optional(Mask),
   visible_when: T.Optional(VisibleWhen),
   layout: T.Optional(Layout),
+  constraints: T.Optional(Constraints),
 };
 
 export type HexColorT = Static<typeof HexColor>;

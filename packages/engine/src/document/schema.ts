@@ -169,6 +169,7 @@ export const TemplateDocument = T.Object(
 
 export type {
   BlendModeT,
+  ConstraintsT,
   DropShadowT,
   GradientT,
   HexColorT,
