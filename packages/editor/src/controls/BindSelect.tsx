@@ -1,5 +1,9 @@
 import type { SlotT } from "../engine/engine-types.ts";
+import { useNewSlot } from "./new-slot.ts";
 import { useRepeatList } from "./repeat-item.ts";
+
+/** The bind menu's entry that makes a new slot from the layer's current content. */
+const NEW_SLOT = "+new"; // never a slot name (the schema allows no "+")
 
 interface Props {
   prop: string;
@@ -17,13 +21,15 @@ const fits = (expected: SlotT["type"], actual: SlotT["type"]) =>
 
 /**
  * Binds one layer property to a slot of the matching type (or unbinds it); inside a repeating stack,
- * to a field of the repeated item (`item.<field>`) too.
+ * to a field of the repeated item (`item.<field>`) too. "+ New slot from this layer" makes a slot
+ * of that type holding the layer's current content and binds the property to it.
  */
 export function BindSelect({ prop, label, type, slots, bind, onChange }: Props) {
   const current = bind?.[prop] ?? "";
   const list = useRepeatList();
   const fields = (list?.fields ?? []).filter((f) => fits(type, f.type)).map((f) => `item.${f.name}`);
   const candidates = slots.filter((s) => fits(type, s.type));
+  const newSlot = useNewSlot();
   return (
     <label className="bind" title={`Bind ${prop} to a ${type} slot`}>
       <span aria-hidden="true">⚯</span>
@@ -33,6 +39,10 @@ export function BindSelect({ prop, label, type, slots, bind, onChange }: Props) 
         data-testid={`bind-${prop}`}
         value={current}
         onChange={(e) => {
+          if (e.target.value === NEW_SLOT) {
+            newSlot?.(prop, type);
+            return;
+          }
           const next = { ...(bind ?? {}) };
           if (e.target.value === "") delete next[prop];
           else next[prop] = e.target.value;
@@ -50,6 +60,7 @@ export function BindSelect({ prop, label, type, slots, bind, onChange }: Props) 
             {s.name}
           </option>
         ))}
+        {newSlot && <option value={NEW_SLOT}>+ New slot from this layer</option>}
       </select>
     </label>
   );

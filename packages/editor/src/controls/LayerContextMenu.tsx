@@ -4,6 +4,7 @@ import type { Layer } from "../engine/engine-types.ts";
 import { findLayer, updateLayer } from "../model/doc-ops.ts";
 import { childLayers } from "../model/layer-tree.ts";
 import { selectedIds } from "../model/selection.ts";
+import { slotFromLayer } from "../model/slot-from-layer.ts";
 import { useEditor } from "../store/use-editor.ts";
 
 interface Props {
@@ -61,6 +62,15 @@ export function LayerContextMenu({ x, y, onClose }: Props) {
                 bind: { ...(l.bind ?? {}), [prop]: slot.name },
               })),
             ),
+        });
+      if (!bound)
+        bindItems.push({
+          id: `newslot-${prop}`,
+          label: `New slot from ${prop}`,
+          run: () => {
+            const made = slotFromLayer(editor.getState().doc, fi, one.id, prop, slotType);
+            if (made) editor.setDocument(made.doc);
+          },
         });
       if (bound)
         bindItems.push({

@@ -1,8 +1,10 @@
 import { type ReactNode, useMemo } from "react";
-import type { Layer, TemplateDocumentT } from "../engine/engine-types.ts";
+import { NewSlotContext } from "../controls/new-slot.ts";
+import type { Layer, SlotT, TemplateDocumentT } from "../engine/engine-types.ts";
 import type { KindInfo } from "../layer-forms/types.ts";
 import { findLayer, stripUndefined, updateFrame, updateLayer } from "../model/doc-ops.ts";
 import { selectedIds } from "../model/selection.ts";
+import { slotFromLayer } from "../model/slot-from-layer.ts";
 import type { Tab } from "../store/editor-store.ts";
 import { useEditor } from "../store/use-editor.ts";
 import { GetUrlPanel } from "./GetUrlPanel.tsx";
@@ -162,28 +164,37 @@ function DesignTab() {
         }}
       />
     );
+  const newSlot = (prop: string, type: SlotT["type"]) => {
+    const id = editor.getState().selection?.layer;
+    const made = id ? slotFromLayer(editor.getState().doc, frameIndex, id, prop, type) : null;
+    if (made) editor.setDocument(made.doc);
+  };
   return (
-    <PropertiesPanel
-      doc={doc}
-      frameIndex={frameIndex}
-      layer={layer}
-      kinds={kinds}
-      onLayer={(patch, key) => {
-        const id = editor.getState().selection?.layer;
-        if (!id) return;
-        const next = updateLayer(editor.getState().doc, frameIndex, id, (l) =>
-          stripUndefined({ ...l, ...patch } as Layer),
-        );
-        editor.setDocument(next, `${id}:${key}`);
-      }}
-      onFrame={(patch, key) =>
-        editor.setDocument(
-          updateFrame(editor.getState().doc, frameIndex, (f) => stripUndefined({ ...f, ...patch })),
-          `frame${frameIndex}:${key}`,
-        )
-      }
-      onDoc={(patch, key) => editor.setDocument(stripUndefined({ ...editor.getState().doc, ...patch }), key)}
-      onDeleteFrame={() => editor.deleteFrame(frameIndex)}
-    />
+    <NewSlotContext.Provider value={layer ? newSlot : null}>
+      <PropertiesPanel
+        doc={doc}
+        frameIndex={frameIndex}
+        layer={layer}
+        kinds={kinds}
+        onLayer={(patch, key) => {
+          const id = editor.getState().selection?.layer;
+          if (!id) return;
+          const next = updateLayer(editor.getState().doc, frameIndex, id, (l) =>
+            stripUndefined({ ...l, ...patch } as Layer),
+          );
+          editor.setDocument(next, `${id}:${key}`);
+        }}
+        onFrame={(patch, key) =>
+          editor.setDocument(
+            updateFrame(editor.getState().doc, frameIndex, (f) => stripUndefined({ ...f, ...patch })),
+            `frame${frameIndex}:${key}`,
+          )
+        }
+        onDoc={(patch, key) =>
+          editor.setDocument(stripUndefined({ ...editor.getState().doc, ...patch }), key)
+        }
+        onDeleteFrame={() => editor.deleteFrame(frameIndex)}
+      />
+    </NewSlotContext.Provider>
   );
 }
