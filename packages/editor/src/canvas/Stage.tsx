@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef } from "react";
 import { useEditor } from "../store/use-editor.ts";
 import { FrameView, type PasteboardPress } from "./FrameView.tsx";
+import { useFileDrop } from "./use-file-drop.ts";
 import { useStageView } from "./use-stage-view.ts";
 
 /** Distance from a point to a rectangle (0 inside). */
@@ -13,7 +14,8 @@ function distanceTo(rect: DOMRect, x: number, y: number): number {
 /**
  * The centre of the editor: every frame side by side, zoomed and panned (use-stage-view.ts). A press
  * on the pasteboard (the stage around the frames) selects no layer and starts a marquee in the
- * nearest frame, so a marquee can begin outside a frame.
+ * nearest frame, so a marquee can begin outside a frame. Image and font files dropped on it (or
+ * pasted) are uploaded and used (use-file-drop.ts).
  */
 export function Stage() {
   const editor = useEditor();
@@ -21,6 +23,7 @@ export function Stage() {
   const zoom = useEditor((s) => s.zoom);
   const wrap = useRef<HTMLElement>(null);
   const view = useStageView(wrap, { zoom, setZoom: (z) => editor.setZoom(z) });
+  const files = useFileDrop(editor);
   const latestView = useRef(view);
   latestView.current = view;
 
@@ -39,6 +42,8 @@ export function Stage() {
     <main
       ref={wrap}
       className={`stage-wrap ${view.panning ? "panning" : ""}`}
+      onDragOver={files.onDragOver}
+      onDrop={files.onDrop}
       onPointerDown={(e) => {
         const target = e.target as HTMLElement;
         // The pasteboard: the stage itself, its padding, the space beside a frame's label.
@@ -61,6 +66,14 @@ export function Stage() {
           <FrameView key={f.name} frameIndex={i} frame={f} onPasteboard={onPasteboard} />
         ))}
       </div>
+      {files.status && (
+        <div className="drop-status" role="status" data-testid="drop-status">
+          {files.status}
+          <button type="button" className="icon-btn" aria-label="Dismiss" onClick={files.dismiss}>
+            ✕
+          </button>
+        </div>
+      )}
     </main>
   );
 }

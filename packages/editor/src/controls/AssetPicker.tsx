@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ApiFailure, api, apiBytes, type Page, storedKey } from "../api/client.ts";
+import { ApiFailure, api, apiBytes, type Page } from "../api/client.ts";
+import { IMAGE_TYPES, uploadAsset } from "../api/upload-asset.ts";
 
 export interface LibraryAsset {
   id: string;
@@ -11,7 +12,6 @@ export interface LibraryAsset {
   tags: string[];
 }
 
-const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"];
 const THUMB = 88;
 
 /**
@@ -87,17 +87,10 @@ export function AssetPicker({ folder: initialFolder, onPick, onClose }: Props) {
     setUploading(true);
     setError(null);
     try {
-      const form = new FormData();
-      form.append("file", file);
-      if (folder.trim()) form.append("folder", folder.trim());
-      if (tag.trim()) form.append("tags", JSON.stringify([tag.trim()]));
-      const res = await fetch("/v1/assets", {
-        method: "POST",
-        headers: { Authorization: `Bearer ${storedKey() ?? ""}` },
-        body: form,
+      const body = await uploadAsset(file, {
+        folder: folder.trim() || undefined,
+        tags: tag.trim() ? [tag.trim()] : [],
       });
-      const body = (await res.json()) as LibraryAsset & { error?: { message: string } };
-      if (!res.ok) throw new Error(body.error?.message ?? `HTTP ${res.status}`);
       await load();
       onPick(body.id);
     } catch (err) {

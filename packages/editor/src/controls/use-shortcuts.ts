@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import type { AlignEdge, ZOrder } from "../model/arrange.ts";
 import type { EditorStore } from "../store/editor-store.ts";
 import type { ZoomTarget } from "../store/view.ts";
+import { takePasteClaim } from "./paste-claim.ts";
 import { toolOfKey } from "./tools.ts";
 
 export interface ShortcutActions {
@@ -90,7 +91,13 @@ function modKey(a: ShortcutActions, e: KeyboardEvent, key: string): boolean | un
   if (key === "a") return a.selectAll();
   if (key === "c") return a.copy();
   if (key === "x") return a.cut();
-  if (key === "v") return a.paste();
+  if (key === "v") {
+    // Not prevented, so the browser's paste event (files on the clipboard) comes first.
+    setTimeout(() => {
+      if (!takePasteClaim()) a.paste();
+    }, 0);
+    return false;
+  }
   if (key === "g") return e.shiftKey ? a.ungroup() : a.group();
   if (key === "l" && e.shiftKey) return a.toggleLock();
   if (key === "h" && e.shiftKey) return a.toggleHidden();

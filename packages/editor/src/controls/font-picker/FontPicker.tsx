@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { storedKey } from "../../api/client.ts";
+import { isFontFile, uploadAsset } from "../../api/upload-asset.ts";
 import { accountFonts } from "../../engine/account-fonts.ts";
 import type { FamilyInfo } from "./font-families.ts";
 import { loadPreviewFace } from "./preview-faces.ts";
@@ -66,7 +66,8 @@ function FamilyOption({
 
 /**
  * The text layer's font: every shipped and uploaded family, each shown in its own face, searchable;
- * upload a TTF/OTF/WOFF/WOFF2 into the account's fonts/ folder from here (docs/assets.md).
+ * upload a TTF/OTF/WOFF/WOFF2 into the account's fonts/ folder from here, or drop one on it
+ * (docs/assets.md).
  */
 export function FontPicker({ value, families, onChange, onUploaded }: Props) {
   const [open, setOpen] = useState(false);
@@ -89,16 +90,7 @@ export function FontPicker({ value, families, onChange, onUploaded }: Props) {
   async function upload(file: File) {
     setStatus("Uploading…");
     try {
-      const form = new FormData();
-      form.append("file", file);
-      form.append("folder", "fonts/");
-      const res = await fetch("/v1/assets", {
-        method: "POST",
-        headers: { Authorization: `Bearer ${storedKey() ?? ""}` },
-        body: form,
-      });
-      const body = (await res.json()) as { font?: { family: string } | null; error?: { message: string } };
-      if (!res.ok) throw new Error(body.error?.message ?? `HTTP ${res.status}`);
+      const body = await uploadAsset(file, { folder: "fonts/" });
       const family = body.font?.family;
       // List the account's fonts again before the document names the family, so the engine's
       // account-font loader finds the new face on the very next draw (renders do the same).
@@ -111,7 +103,22 @@ export function FontPicker({ value, families, onChange, onUploaded }: Props) {
   }
 
   return (
-    <div className="font-picker field">
+    // A font file dropped on the picker is uploaded and used, as "Upload a font…" does.
+    // biome-ignore lint/a11y/noStaticElementInteractions: a drop target; the upload button is the keyboard's way
+    <div
+      className="font-picker field"
+      data-testid="font-picker-drop"
+      onDragOver={(e) => {
+        if ([...e.dataTransfer.items].some((i) => i.kind === "file")) e.preventDefault();
+      }}
+      onDrop={(e) => {
+        const file = [...e.dataTransfer.files].find(isFontFile);
+        if (!file) return;
+        e.preventDefault();
+        e.stopPropagation();
+        void upload(file);
+      }}
+    >
       <span>Font</span>
       <button
         type="button"
