@@ -208,7 +208,9 @@ describe.skipIf(!haveChromium && !inCI)("editor: designing without detours", () 
     const file = { name: "promo.png", type: "image/png", base64: png.toString("base64") };
     await dropFile(page, ".stage-wrap", { x: ov.x + 300 * zoom, y: ov.y + 700 * zoom }, file);
     await expect
-      .poll(async () => (await currentDoc(page)).frames[0]?.layers.filter((l) => l.type === "image").length)
+      .poll(async () => (await currentDoc(page)).frames[0]?.layers.filter((l) => l.type === "image").length, {
+        timeout: 15_000,
+      })
       .toBe(1);
     const dropped = (await currentDoc(page)).frames[0]?.layers.find((l) => l.type === "image") as LayerJson;
     // Natural size (400 x 200 fits in 60 % of the frame), centred where it was dropped.
@@ -245,7 +247,9 @@ describe.skipIf(!haveChromium && !inCI)("editor: designing without detours", () 
       );
     }, file);
     await expect
-      .poll(async () => (await currentDoc(page)).frames[0]?.layers.filter((l) => l.type === "image").length)
+      .poll(async () => (await currentDoc(page)).frames[0]?.layers.filter((l) => l.type === "image").length, {
+        timeout: 15_000,
+      })
       .toBe(2);
     const pasted = (await currentDoc(page)).frames[0]?.layers.filter((l) => l.type === "image")[1];
     expect(box(pasted)).toEqual([300, 400, 400, 200]);
@@ -261,7 +265,7 @@ describe.skipIf(!haveChromium && !inCI)("editor: designing without detours", () 
       const title = (await currentDoc(page)).frames[0]?.layers.find((l) => l.id === "title");
       return (title?.font as { family?: string } | undefined)?.family;
     };
-    await expect.poll(titleFamily).toBe(ACME_FAMILY);
+    await expect.poll(titleFamily, { timeout: 15_000 }).toBe(ACME_FAMILY);
     const fonts = await call<{ data: { folder: string; font: { family: string } }[] }>("/v1/assets/fonts");
     expect(fonts.data.map((f) => [f.folder, f.font.family])).toContainEqual(["fonts/", ACME_FAMILY]);
   });
