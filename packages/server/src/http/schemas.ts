@@ -2,7 +2,10 @@ import { Type as T, type TSchema } from "@sinclair/typebox";
 
 /** Shared response schemas; each route file keeps its own request schema. */
 
-export const IdParams = T.Object({ id: T.String({ minLength: 1, maxLength: 200 }) });
+/** The router refuses a path parameter over this many characters (Fastify's maxParamLength). */
+export const MAX_PATH_PARAM_LENGTH = 100;
+
+export const IdParams = T.Object({ id: T.String({ minLength: 1, maxLength: MAX_PATH_PARAM_LENGTH }) });
 
 export const ListQuery = T.Object({
   limit: T.Optional(T.Integer({ minimum: 1, maximum: 200, default: 50 })),

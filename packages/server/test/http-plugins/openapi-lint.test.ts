@@ -75,3 +75,32 @@ it("names its objects: no object schema is repeated inline, and the render, asse
     content: { "application/json": { schema: { $ref: "#/components/schemas/Render" } } },
   });
 });
+
+it("path limits are true: a parameter of its documented maxLength reaches the route, one more character is refused", async () => {
+  const document = (await (await fetch(`${t.url}/v1/openapi.json`)).json()) as {
+    paths: Record<
+      string,
+      Record<string, { parameters?: { in: string; name: string; schema: { maxLength?: number } }[] }>
+    >;
+  };
+  let checked = 0;
+  for (const [path, item] of Object.entries(document.paths)) {
+    const get = item.get;
+    for (const param of get?.parameters?.filter((p) => p.in === "path") ?? []) {
+      const max = param.schema.maxLength;
+      expect(max, `${path} ${param.name}`).toBeTypeOf("number");
+      const at = (n: number) =>
+        path.replace(/\{([^}]+)\}/g, (_m, name: string) => (name === param.name ? "a".repeat(n) : "x"));
+      // The router's refusal (one character over) is a 400 whose message the route's own answer at
+      // the limit (401, 403, 404, or the route's own 400 for a missing signature) does not repeat.
+      const over = await fetch(`${t.url}${at((max as number) + 1)}`);
+      expect(over.status, `${path} ${param.name} at ${(max as number) + 1}`).toBe(400);
+      const refusal = ((await over.json()) as { error: { message: string } }).error.message;
+      const fits = await fetch(`${t.url}${at(max as number)}`);
+      const answer = ((await fits.json()) as { error: { message: string } }).error.message;
+      expect(answer, `${path} ${param.name} at ${max}`).not.toBe(refusal);
+      checked += 1;
+    }
+  }
+  expect(checked).toBeGreaterThan(8);
+});

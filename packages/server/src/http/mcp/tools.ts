@@ -151,7 +151,7 @@ export const PICTOR_TOOLS: readonly PictorTool[] = [
       "A signed URL (/i/…) that renders a published template with the given slot values when first requested, and is served from cache after: for og:image tags, <img> and e-mails. Signed on the server with the account's URL-signing key key_id (usk_…, POST /v1/url-signing-keys), so no secret passes through the agent. Nothing is charged until the URL is first requested.",
     inputSchema: T.Object(
       {
-        key_id: T.String({ minLength: 1, maxLength: 200, description: "usk_… of a URL-signing key" }),
+        key_id: T.String({ ...IdParams.properties.id, description: "usk_… of a URL-signing key" }),
         ...SignImageUrlBody.properties,
       },
       { additionalProperties: false },

@@ -6,6 +6,7 @@ import type { App, AppDeps } from "../app-types.ts";
 import { ApiError, type ApiErrorCode, STATUS_BY_CODE } from "../errors.ts";
 import { fileHeaders } from "../file-headers.ts";
 import { TokenBuckets } from "../plugins/token-bucket-store.ts";
+import { MAX_PATH_PARAM_LENGTH } from "../schemas.ts";
 import { FileResponses, sendAsset } from "./asset-file.ts";
 
 /** How long a browser or CDN may keep an unpinned URL's image: republishing reaches viewers within it. */
@@ -86,7 +87,10 @@ export function registerImageUrl(app: App, deps: AppDeps): void {
         ].join("\n\n"),
         tags: ["image urls"],
         security: [],
-        params: T.Object({ key: T.String({ maxLength: 100 }), file: T.String({ maxLength: 300 }) }),
+        params: T.Object({
+          key: T.String({ maxLength: 100 }),
+          file: T.String({ maxLength: MAX_PATH_PARAM_LENGTH }),
+        }),
         response: FileResponses,
       },
     },

@@ -27,10 +27,13 @@ export const UrlSigningKeyView = T.Object(
   },
   { title: "UrlSigningKey" },
 );
-const WithSecret = T.Composite([
-  UrlSigningKeyView,
-  T.Object({ secret: T.String({ description: "ussec_…: the HMAC key; shown only in this response" }) }),
-], { title: "UrlSigningKeyWithSecret" });
+const WithSecret = T.Composite(
+  [
+    UrlSigningKeyView,
+    T.Object({ secret: T.String({ description: "ussec_…: the HMAC key; shown only in this response" }) }),
+  ],
+  { title: "UrlSigningKeyWithSecret" },
+);
 
 export function urlSigningKeyView(key: UrlSigningKey) {
   return {
