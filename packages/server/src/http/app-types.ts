@@ -39,6 +39,10 @@ declare module "fastify" {
     errorCode: string;
     /** This request's span when traces are on (the tracing plugin); null otherwise. */
     traceSpan: TraceSpan | null;
+    /** The request an in-process call was made for (an MCP tool's API call); null for any other. */
+    parentRequest: FastifyRequest | null;
+    /** The MCP tool a /v1/mcp request called, for its log line ("" for any other request). */
+    toolName: string;
   }
   interface FastifyContextConfig {
     /** Routes reachable without an API key (sign-up, OpenAPI, public asset links). */

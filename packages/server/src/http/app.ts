@@ -14,6 +14,7 @@ import {
 import { type OperationsOptions, registerOperations } from "./operations.ts";
 import { errorHandlerPlugin } from "./plugins/errors.ts";
 import { idempotencyPlugin } from "./plugins/idempotency.ts";
+import { innerCallsPlugin } from "./plugins/inner-calls.ts";
 import { jsonBodyPlugin } from "./plugins/json-body.ts";
 import { openApiPlugin } from "./plugins/openapi.ts";
 import { type RateLimitOptions, rateLimitPlugin } from "./plugins/rate-limit.ts";
@@ -129,6 +130,7 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
   app.decorateRequest("accountId", "");
   app.decorateRequest("apiKeyId", "");
   await app.register(requestIdPlugin);
+  await app.register(innerCallsPlugin);
   await app.register(requestLogPlugin, options.observeRequest ? { observe: options.observeRequest } : {});
   await app.register(requestTracingPlugin, options.tracing ? { tracing: options.tracing } : {});
   await app.register(

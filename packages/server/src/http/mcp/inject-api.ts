@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { App } from "../app-types.ts";
+import { openInnerCalls } from "../plugins/inner-calls.ts";
 import { type ApiAnswer, type ApiCall, type PictorApi, parseJsonOrNull } from "./pictor-api.ts";
 
 /**
@@ -17,11 +18,13 @@ const CARRIED_HEADERS = [
 
 /**
  * The API as the caller of `request` sees it, called inside this process: each call runs through
- * the app's own routes and hooks (auth, rate limit per key, validation, the render service), from the
- * caller's address, so nothing is charged, limited or scoped differently from the same call over
- * HTTP.
+ * the app's own routes and hooks (auth, validation, the render service), from the caller's address,
+ * so nothing is charged or scoped differently from the same call over HTTP. The calls are part of
+ * `request` (plugins/inner-calls.ts): it spent the one rate-limit token and is the one request
+ * logged and counted. `close` when `request` is answered.
  */
-export function injectPictorApi(app: App, request: FastifyRequest): PictorApi {
+export function injectPictorApi(app: App, request: FastifyRequest): PictorApi & { close(): void } {
+  const inner = openInnerCalls(request);
   const carried: Record<string, string> = {};
   for (const name of CARRIED_HEADERS) {
     const value = request.headers[name];
@@ -38,12 +41,13 @@ export function injectPictorApi(app: App, request: FastifyRequest): PictorApi {
     app.inject({
       method,
       url: path,
-      headers: { ...carried, ...headers },
+      headers: { ...carried, ...headers, ...inner.headers },
       remoteAddress,
       ...(payload !== undefined ? { payload } : {}),
     });
 
   return {
+    close: inner.close,
     async call(call: ApiCall): Promise<ApiAnswer> {
       const headers: Record<string, string> = { accept: "application/json" };
       let payload: Buffer | string | undefined;

@@ -67,6 +67,8 @@ export const rateLimitPlugin = globalPlugin<RateLimitOptions>("pictor-rate-limit
     hook: options.hook ?? "onRequest",
     store: tokenBucketStore(options.now ? { now: options.now } : {}),
     keyGenerator: keyOf,
+    // An in-process call (an MCP tool's API call) is paid for by the request that made it.
+    allowList: (request) => request.parentRequest !== null,
     addHeaders: { [LIMIT]: true, [REMAINING]: true, [RESET]: true, "retry-after": true },
     addHeadersOnExceeding: { [LIMIT]: true, [REMAINING]: true, [RESET]: true },
     errorResponseBuilder: (_request, context) =>

@@ -16,9 +16,17 @@ export const requestLogPlugin = globalPlugin<RequestLogOptions>(
   async (app, options) => {
     const { observe } = options;
     app.decorateRequest("renderId", "");
+    app.decorateRequest("toolName", "");
     app.addHook("onResponse", (request, reply, done) => {
       const config = request.routeOptions.config;
       if (config?.operational === true) return done();
+      // An in-process call is part of its parent's line: the render it created, the error it met.
+      const parent = request.parentRequest;
+      if (parent) {
+        if (request.renderId) parent.renderId = request.renderId;
+        if (request.errorCode) parent.errorCode = request.errorCode;
+        return done();
+      }
       const ms = reply.elapsedTime;
       if (request.renderId || request.errorCode) {
         request.log.info(
@@ -26,12 +34,22 @@ export const requestLogPlugin = globalPlugin<RequestLogOptions>(
             req: request,
             res: reply,
             responseTime: ms,
+            ...(request.toolName ? { tool: request.toolName } : {}),
             ...(request.renderId ? { render_id: request.renderId } : {}),
             ...(request.errorCode ? { code: request.errorCode } : {}),
           },
           "request completed",
         );
-      } else request.log.info({ req: request, res: reply, responseTime: ms }, "request completed");
+      } else
+        request.log.info(
+          {
+            req: request,
+            res: reply,
+            responseTime: ms,
+            ...(request.toolName ? { tool: request.toolName } : {}),
+          },
+          "request completed",
+        );
       observe?.(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode, ms / 1000);
       done();
     });

@@ -17,7 +17,8 @@ export const requestTracingPlugin = globalPlugin<RequestTracingOptions>(
     app.decorateRequest("traceSpan", null);
     if (!tracing.on) return;
     app.addHook("onRequest", (request, _reply, done) => {
-      if (request.routeOptions.config?.operational === true) return done();
+      // An in-process call (an MCP tool's API call) is part of its parent request's span.
+      if (request.routeOptions.config?.operational === true || request.parentRequest) return done();
       const route = request.routeOptions.url ?? "unmatched";
       const incoming = request.headers.traceparent;
       request.traceSpan = tracing.start(`${request.method} ${route}`, {

@@ -15,7 +15,9 @@ import { createPictorMcpServer } from "../mcp/server.ts";
  */
 export function registerMcp(app: App): void {
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
-    const server = createPictorMcpServer(injectPictorApi(app, request));
+    const api = injectPictorApi(app, request);
+    const server = createPictorMcpServer(api);
+    request.toolName = toolNameOf(request.body);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -40,6 +42,7 @@ export function registerMcp(app: App): void {
       return reply.send(body === "" ? undefined : body);
     } finally {
       await server.close();
+      api.close();
     }
   };
   const schema = {
@@ -78,6 +81,13 @@ export function registerMcp(app: App): void {
       );
   app.get("/v1/mcp", { schema: { hide: true } }, notAllowed);
   app.delete("/v1/mcp", { schema: { hide: true } }, notAllowed);
+}
+
+/** The tool a `tools/call` message calls, for the request's log line; "" for any other message. */
+function toolNameOf(body: unknown): string {
+  const message = body as { method?: unknown; params?: { name?: unknown } } | null;
+  const name = message?.method === "tools/call" ? message.params?.name : undefined;
+  return typeof name === "string" ? name.slice(0, 64) : "";
 }
 
 function transportMessage(body: string, status: number): string {
