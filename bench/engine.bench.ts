@@ -20,6 +20,7 @@ import { createNodeRenderer, encodeImage, loadCanvasKit, prepareImage } from "@p
 import sharp from "sharp";
 import { startChromiumBaseline } from "./baselines/chromium.ts";
 import { satoriResvgRenderer, type TtfFace } from "./baselines/satori-resvg.ts";
+import { type TakumiRender, takumiRenderer } from "./baselines/takumi.ts";
 import { layoutChildren, layoutStack } from "./lib/layout-children.ts";
 import {
   loadAverageAtStart,
@@ -27,7 +28,7 @@ import {
   measureInterleaved,
   type RoundOptions,
 } from "./lib/measure.ts";
-import { makeReferencePhoto } from "./lib/reference-photo.ts";
+import { makeReferencePhoto, photoWithNewBytes } from "./lib/reference-photo.ts";
 import { readReferenceScene } from "./lib/reference-scene.ts";
 import { residentAfterRenders } from "./lib/render-loop.ts";
 
@@ -35,9 +36,12 @@ type Format = "png" | "jpeg" | "webp";
 const FORMATS: Format[] = ["png", "jpeg", "webp"];
 
 interface Row extends Measurement {
-  group: "engine" | "floor" | "satori+resvg" | "chromium";
-  /** `reference`: the v1 reference scene; `rich`: the v2 one (gradient, shadow, rich text, QR, masked and filtered photo). */
-  scene: "reference" | "rich" | "layout";
+  group: "engine" | "floor" | "satori+resvg" | "chromium" | "takumi";
+  /**
+   * `reference`: the v1 reference scene; `rich`: the v2 one (gradient, shadow, rich text, QR, masked
+   * and filtered photo); `fresh-photo`: the reference scene with new photo bytes on every render.
+   */
+  scene: "reference" | "rich" | "layout" | "fresh-photo";
   scale: number;
   format: Format | "rgba" | "pdf";
 }
@@ -91,7 +95,10 @@ type Candidate = {
   format: Row["format"];
 };
 
-async function engineCandidates(scale: number, scene: Row["scene"] = "reference"): Promise<Candidate[]> {
+async function engineCandidates(
+  scale: number,
+  scene: Exclude<Row["scene"], "fresh-photo"> = "reference",
+): Promise<Candidate[]> {
   const doc = { reference: document, rich: richDocument, layout: layoutDocument }[scene];
   const tag = scene === "reference" ? "" : `${scene} `;
   const options = { frame: "og", values: doc.sample ?? {}, scale };
@@ -187,6 +194,64 @@ if (chromiumBaseline) {
   console.error("baseline Chromium: SKIPPED (/usr/bin/chromium not installed)");
 }
 
+// Takumi (native Rust, the fastest open-source peer) draws the same scene; PICTOR_BENCH_TAKUMI=0 skips it.
+const withTakumi = process.env.PICTOR_BENCH_TAKUMI !== "0";
+const takumi: TakumiRender | null = withTakumi ? await takumiRenderer(faces) : null;
+const takumiValues = { headline: sceneValues.headline, body: sceneValues.body };
+const takumiCandidate = (scale: number): Candidate[] =>
+  takumi
+    ? [
+        {
+          name: `takumi png x${scale}`,
+          group: "takumi",
+          scale,
+          format: "png",
+          run: () => takumi(takumiValues, photo, { scale }),
+        },
+      ]
+    : [];
+baselines.push(...takumiCandidate(1));
+
+/**
+ * The photo changes on every render (an avatar or product URL per request): each call gets the
+ * reference JPEG with new bytes (same pixels), so neither Pictor's content-hashed prepared-image
+ * cache nor Takumi's decoded-image cache can serve it.
+ */
+let freshCount = 0;
+const freshPhoto = () => photoWithNewBytes(photo, freshCount++);
+const freshCandidates: Candidate[] = [
+  {
+    name: "fresh-photo compose+png x1",
+    group: "engine",
+    scene: "fresh-photo",
+    scale: 1,
+    format: "png",
+    run: () => {
+      const bytes = freshPhoto();
+      return renderer.render(document, {
+        frame: "og",
+        values,
+        scale: 1,
+        format: "png",
+        loadImage: async () => bytes,
+        sourceIdentity: () => null,
+      });
+    },
+  },
+  ...(takumi
+    ? [
+        {
+          name: "fresh-photo takumi png x1",
+          group: "takumi",
+          scene: "fresh-photo",
+          scale: 1,
+          format: "png",
+          run: () => takumi(takumiValues, freshPhoto(), { fresh: true }),
+        } satisfies Candidate,
+      ]
+    : []),
+];
+
 const rows: Row[] = [];
 async function runGroup(label: string, candidates: Candidate[], options: RoundOptions): Promise<void> {
   console.error(`${label}: ${candidates.map((c) => c.name).join(", ")} (interleaved)`);
@@ -194,7 +259,9 @@ async function runGroup(label: string, candidates: Candidate[], options: RoundOp
   for (const [i, m] of measured.entries()) {
     const c = candidates[i] as Candidate;
     rows.push({ ...m, group: c.group, scene: c.scene ?? "reference", scale: c.scale, format: c.format });
-    console.error(`  ${m.name}: median ${m.medianMs.toFixed(2)} ms (${m.iterations} runs)`);
+    console.error(
+      `  ${m.name}: median ${m.medianMs.toFixed(2)} ms, ${m.medianCpuMs.toFixed(2)} ms CPU (${m.iterations} runs)`,
+    );
   }
 }
 
@@ -203,7 +270,11 @@ await runGroup("scale 1", [...(await engineCandidates(1)), ...baselines], {
   minRounds: 30,
   targetMs: 30_000,
 });
-await runGroup("scale 4", await engineCandidates(4), { minRounds: 8, targetMs: 25_000 });
+await runGroup("scale 4", [...(await engineCandidates(4)), ...takumiCandidate(4)], {
+  minRounds: 8,
+  targetMs: 25_000,
+});
+await runGroup("fresh photo, scale 1", freshCandidates, { minRounds: 30, targetMs: 15_000 });
 await runGroup("rich scene, scale 1", await engineCandidates(1, "rich"), { minRounds: 30, targetMs: 15_000 });
 await runGroup("layout scene, scale 1", await engineCandidates(1, "layout"), {
   minRounds: 30,
@@ -244,8 +315,19 @@ const pdfOverPng = (scale: number) => {
   const png = find("engine", scale, "png");
   return pdf && png ? pdf.medianMs / png.medianMs : null;
 };
+/** How many times faster Pictor is than Takumi, by CPU and by wall time, in this run. */
+const overTakumi = (scale: number, scene: Row["scene"] = "reference") => {
+  const theirs = find("takumi", scale, "png", scene);
+  const mine = find("engine", scale, "png", scene);
+  return theirs && mine
+    ? { cpu: theirs.medianCpuMs / mine.medianCpuMs, wall: theirs.medianMs / mine.medianMs }
+    : null;
+};
 const ratios = {
   composePngOverFloor: ours.medianMs / floor.medianMs,
+  fasterThanTakumiX1: overTakumi(1),
+  fasterThanTakumiX4: overTakumi(4),
+  freshPhotoFasterThanTakumi: overTakumi(1, "fresh-photo"),
   composePdfOverComposePng: pdfOverPng(1),
   composePdfOverComposePngX4: pdfOverPng(4),
   richComposePngOverFloor: richOurs.medianMs / richFloor.medianMs,
@@ -263,12 +345,15 @@ const targets = {
   richResidentWithin20Percent: ratios.richResidentOverReference <= 1.2,
   atLeast2_5xFasterThanSatoriResvg: ratios.fasterThanSatoriResvg >= 2.5,
   atLeast6xFasterThanChromium: ratios.fasterThanChromium === null ? null : ratios.fasterThanChromium >= 6,
+  freshPhotoAtLeast1_6xTakumiByCpu:
+    ratios.freshPhotoFasterThanTakumi === null ? null : ratios.freshPhotoFasterThanTakumi.cpu >= 1.6,
 };
 
-const header = ["measurement", "median ms", "p95 ms", "renders/s/core", "runs"];
+const header = ["measurement", "median ms", "CPU ms", "p95 ms", "renders/s/core", "runs"];
 const table = rows.map((r) => [
   r.name,
   r.medianMs.toFixed(2),
+  r.medianCpuMs.toFixed(2),
   r.p95Ms.toFixed(2),
   r.rendersPerSecond.toFixed(1),
   String(r.iterations),
@@ -306,6 +391,18 @@ console.log(
 );
 console.log(
   `compose+PNG x1 is ${ratios.fasterThanSatoriResvg.toFixed(2)}x faster than satori+resvg (target >= 2.5x: ${verdict(targets.atLeast2_5xFasterThanSatoriResvg)})`,
+);
+const takumiRatio = (label: string, ratio: { cpu: number; wall: number } | null) =>
+  console.log(
+    ratio === null
+      ? `${label}: Takumi not measured (PICTOR_BENCH_TAKUMI=0)`
+      : `${label}: ${ratio.cpu.toFixed(2)}x faster than Takumi by CPU, ${ratio.wall.toFixed(2)}x by wall time`,
+  );
+takumiRatio("compose+PNG x1", ratios.fasterThanTakumiX1);
+takumiRatio("compose+PNG x4", ratios.fasterThanTakumiX4);
+takumiRatio("fresh photo compose+PNG x1", ratios.freshPhotoFasterThanTakumi);
+console.log(
+  `fresh photo target (>= 1.6x Takumi by CPU): ${verdict(targets.freshPhotoAtLeast1_6xTakumiByCpu)}`,
 );
 const pdfRatio = (ratio: number | null) => (ratio === null ? "not measured" : `${ratio.toFixed(2)}x`);
 console.log(

@@ -224,6 +224,7 @@ const engineOnly: Measurement = {
   medianMs: median(engineTimes.map((m) => m.medianMs)),
   p95Ms: median(engineTimes.map((m) => m.p95Ms)),
   rendersPerSecond: 1000 / median(engineTimes.map((m) => m.medianMs)),
+  medianCpuMs: median(engineTimes.map((m) => m.medianCpuMs)),
 };
 console.error(`  engine only: median ${engineOnly.medianMs.toFixed(2)} ms`);
 /** The rounds' runs at one concurrency as one row: mean req/s, percentiles over all their latencies. */

@@ -8,6 +8,12 @@ export interface Measurement {
   p95Ms: number;
   /** 1000 / median: one render at a time on one core. */
   rendersPerSecond: number;
+  /**
+   * Median CPU milliseconds of the whole process per call (user + system, every thread: a native
+   * renderer's worker threads and libuv's encoder threads count too). On a shared machine this moves
+   * less than wall time, which includes waiting for a core.
+   */
+  medianCpuMs: number;
 }
 
 export interface Candidate {
@@ -40,21 +46,27 @@ export async function measureInterleaved(
 ): Promise<Measurement[]> {
   for (let i = 0; i < warmupRounds; i++) for (const c of candidates) await c.run();
   const times = candidates.map((): number[] => []);
+  const cpuTimes = candidates.map((): number[] => []);
   const started = performance.now();
   let rounds = 0;
   while (rounds < maxRounds && (rounds < minRounds || performance.now() - started < targetMs)) {
     for (const [i, c] of candidates.entries()) {
       const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
       await c.run();
       times[i]?.push(performance.now() - t0);
+      const cpu = process.cpuUsage(cpu0);
+      cpuTimes[i]?.push((cpu.user + cpu.system) / 1000);
     }
     rounds++;
   }
   return candidates.map((c, i) => {
     const sorted = (times[i] ?? []).sort((a, b) => a - b);
     const medianMs = percentile(sorted, 50);
+    const sortedCpu = (cpuTimes[i] ?? []).sort((a, b) => a - b);
     return {
       name: c.name,
+      medianCpuMs: percentile(sortedCpu, 50),
       iterations: sorted.length,
       medianMs,
       p95Ms: percentile(sorted, 95),

@@ -24,3 +24,19 @@ export async function makeReferencePhoto(): Promise<Uint8Array> {
   const jpeg = await sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
   return new Uint8Array(jpeg);
 }
+
+/**
+ * The same JPEG with different bytes: a comment segment carrying `n` right after the start-of-image
+ * marker. The pixels are identical, so a render costs what a new photo of this size costs, while any
+ * cache keyed by the bytes (a content hash) misses.
+ */
+export function photoWithNewBytes(jpeg: Uint8Array, n: number): Uint8Array {
+  const text = new TextEncoder().encode(`fresh ${n}`);
+  const length = text.byteLength + 2;
+  const out = new Uint8Array(jpeg.byteLength + 2 + length);
+  out.set(jpeg.subarray(0, 2), 0);
+  out.set([0xff, 0xfe, length >> 8, length & 0xff], 2);
+  out.set(text, 6);
+  out.set(jpeg.subarray(2), 6 + text.byteLength);
+  return out;
+}

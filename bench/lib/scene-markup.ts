@@ -88,3 +88,23 @@ html,body{margin:0;padding:0;overflow:hidden}
 <div id="body" style="${css(styles.body)}">${values.body}</div>
 </div></body></html>`;
 }
+
+/** Takumi's node tree: the same boxes and styles; the photo is named by `photoSrc` and handed over as bytes. */
+export function takumiScene(values: Omit<SceneValues, "photo">, photoSrc: string): TakumiNode {
+  return {
+    type: "container",
+    style: styles.frame,
+    children: [
+      { type: "image", src: photoSrc, width: 600, height: 630, style: styles.photo },
+      { type: "container", style: styles.panel },
+      { type: "text", text: values.headline, style: styles.headline },
+      { type: "text", text: values.body, style: styles.body },
+    ],
+  };
+}
+
+/** The subset of Takumi's node types the scene uses (a structural copy: bench code, no import of its types here). */
+export type TakumiNode =
+  | { type: "container"; style: object; children?: TakumiNode[] }
+  | { type: "text"; text: string; style: object }
+  | { type: "image"; src: string; width: number; height: number; style: object };
