@@ -7,6 +7,7 @@ export {
   encodeImage,
   type OutputFormat,
   type PixelFrame,
+  type PngOptimize,
 } from "./encode.ts";
 export {
   type DocumentIssue,

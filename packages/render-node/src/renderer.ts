@@ -18,7 +18,7 @@ import { loadDeferredFontSet } from "@pictor/fonts";
 import type { CanvasKit } from "canvaskit-wasm";
 import { createCanvasKit, forgetCanvasKit, loadCanvasKit } from "./canvaskit.ts";
 import { collectGarbage } from "./collect-garbage.ts";
-import { type EncodedImage, encodeImage, type OutputFormat } from "./encode.ts";
+import { type EncodedImage, encodeImage, type OutputFormat, type PngOptimize } from "./encode.ts";
 import { ImageFetchError, InvalidDocumentError, InvalidSlotValuesError, RenderError } from "./errors.ts";
 import { loadIconSet } from "./icons.ts";
 import { PreparedImageCache } from "./image-cache.ts";
@@ -71,6 +71,8 @@ export interface NodeRenderOptions {
   format: OutputFormat;
   quality?: number;
   pngCompressionLevel?: number;
+  /** PNG encoder effort (encode.ts); default `speed`. */
+  pngOptimize?: PngOptimize;
   /**
    * Copy the drawn pixels out and free the engine for the next render at once, instead of holding it
    * until they are encoded: for a host with renders waiting, so a draw overlaps the previous encode
@@ -93,7 +95,10 @@ export interface NodeRenderResult extends EncodedImage {
 }
 
 export interface NodeRenderPdfOptions
-  extends Omit<NodeRenderOptions, "format" | "frame" | "pngCompressionLevel" | "releaseEngineAfterDraw"> {
+  extends Omit<
+    NodeRenderOptions,
+    "format" | "frame" | "pngCompressionLevel" | "pngOptimize" | "releaseEngineAfterDraw"
+  > {
   /** The frames to draw, one page each in this order. Default: the document's first frame. */
   frames?: readonly string[];
   /** Frame pixels per inch, which set the page size; default 96 (1 px = 0.75 pt). */
@@ -401,6 +406,7 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
             format,
             quality: render.quality,
             pngCompressionLevel: render.pngCompressionLevel,
+            ...(render.pngOptimize ? { pngOptimize: render.pngOptimize } : {}),
           });
           return { ...image, warnings: drawn.warnings, encodeMs: performance.now() - started };
         }),

@@ -61,4 +61,48 @@ describe("encodeImage", () => {
       encodeImage({ width: 3, height: 3, pixels: new Uint8Array(8), opaque: true }, { format: "png" }),
     ).rejects.toThrow(/expected 36 bytes/);
   });
+
+  describe("pngOptimize: size", () => {
+    /** Decoded as sRGB RGBA whatever the colour type (palette, grey, RGB): the pixels a viewer shows. */
+    const decoded = (png: Buffer) => sharp(png).toColourspace("srgb").ensureAlpha().raw().toBuffer();
+    /** Encodes with both efforts; the `size` PNG must decode to exactly the `speed` one's pixels. */
+    async function bothEfforts(input: Parameters<typeof encodeImage>[0]) {
+      const speed = await encodeImage(input, { format: "png" });
+      const size = await encodeImage(input, { format: "png", pngOptimize: "size" });
+      expect(size.contentType).toBe("image/png");
+      expect([size.width, size.height]).toEqual([input.width, input.height]);
+      expect(Buffer.compare(await decoded(size.bytes), await decoded(speed.bytes))).toBe(0);
+      expect(size.bytes.byteLength).toBeLessThan(speed.bytes.byteLength);
+      return { speed, size };
+    }
+    /** An opaque photo-like frame: smooth gradients with a little seeded noise. */
+    function photoLike(width: number, height: number) {
+      const pixels = new Uint8Array(width * height * 4);
+      let seed = 7;
+      for (let i = 0; i < width * height; i++) {
+        seed = (seed * 1103515245 + 12345) >>> 0;
+        const x = i % width;
+        const y = Math.floor(i / width);
+        const grain = (seed >>> 28) - 8;
+        pixels.set([(x * 255) / width + grain, (y * 255) / height + grain, 128 + grain, 255], i * 4);
+      }
+      return { width, height, pixels, opaque: true };
+    }
+
+    it("stores an opaque photo-like frame in fewer bytes with the same pixels", async () => {
+      await bothEfforts(photoLike(320, 200));
+    });
+
+    it("stores a translucent frame of few colours as a palette PNG with the same pixels", async () => {
+      const input = frame(120, 80, [64, 32, 0, 128], false);
+      // A second colour in a band, so the palette has two entries and transparency.
+      for (let i = 0; i < 120 * 20; i++) input.pixels.set([0, 0, 200, 255], i * 4);
+      const { size } = await bothEfforts(input);
+      expect((await sharp(size.bytes).metadata()).isPalette).toBe(true);
+    });
+
+    it("encodes a frame above oxipng's size bound with zlib effort, same pixels", async () => {
+      await bothEfforts(photoLike(1600, 1300));
+    });
+  });
 });
