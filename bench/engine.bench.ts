@@ -13,6 +13,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { losslessCompressPng } from "@napi-rs/image";
 import type { PreparedImage } from "@pictor/engine";
 import { createEngine } from "@pictor/engine";
 import { FONT_FACES, fontFilePath, loadFontSet } from "@pictor/fonts";
@@ -304,6 +305,76 @@ const layoutOurs = find("engine", 1, "png", "layout");
 const layoutFloor = find("floor", 1, "png", "layout");
 if (!ours || !floor || !satoriRow || !richOurs || !richFloor || !layoutOurs || !layoutFloor)
   throw new Error("missing a scale 1 PNG measurement");
+/**
+ * Bytes of the reference scene's PNG: Pictor's `speed` and `size` encodings against Takumi's, and the
+ * lossless encoders that were candidates for `size`, each on the same frame (CPU ms of one encode,
+ * median of `runs`). oxipng at scale 4 takes seconds, so it runs once there.
+ */
+async function pngBytes(scale: number, runs: number) {
+  const options = { frame: "og", values, scale };
+  const images = new Map<string, PreparedImage>();
+  for (const request of engine.planImages(document, options)) {
+    images.set(request.key, await prepareImage(await loadImage(request.src), request));
+  }
+  const drawn = engine.render(document, { ...options, images });
+  const frame = { ...drawn, pixels: drawn.pixels.slice() };
+  const raw = () =>
+    sharp(Buffer.from(frame.pixels), {
+      raw: { width: frame.width, height: frame.height, channels: 4 },
+    }).removeAlpha();
+  const fast = (await encodeImage(frame, { format: "png" })).bytes;
+  const encoders: [string, () => Promise<Uint8Array>, number][] = [
+    [
+      "speed: libspng zlib 1, no filter",
+      async () => (await encodeImage(frame, { format: "png" })).bytes,
+      runs,
+    ],
+    [
+      "size (what Pictor picks)",
+      async () => (await encodeImage(frame, { format: "png", pngOptimize: "size" })).bytes,
+      scale === 1 ? runs : 1,
+    ],
+    [
+      "libspng zlib 6, no filter",
+      () => raw().png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer(),
+      runs,
+    ],
+    [
+      "libspng zlib 6, adaptive",
+      () => raw().png({ compressionLevel: 6, adaptiveFiltering: true }).toBuffer(),
+      1,
+    ],
+    [
+      "libspng zlib 9, no filter",
+      () => raw().png({ compressionLevel: 9, adaptiveFiltering: false }).toBuffer(),
+      1,
+    ],
+    [
+      "libspng zlib 9, adaptive",
+      () => raw().png({ compressionLevel: 9, adaptiveFiltering: true }).toBuffer(),
+      1,
+    ],
+    ["oxipng (@napi-rs/image), filters None+Sub", () => losslessCompressPng(fast, { filter: [0, 1] }), 1],
+  ];
+  const rows: { encoder: string; bytes: number; cpuMs: number }[] = [];
+  for (const [encoder, run, n] of encoders) {
+    const cpu: number[] = [];
+    let bytes = 0;
+    for (let i = 0; i < n; i++) {
+      const before = process.cpuUsage();
+      bytes = (await run()).byteLength;
+      const used = process.cpuUsage(before);
+      cpu.push((used.user + used.system) / 1000);
+    }
+    rows.push({ encoder, bytes, cpuMs: cpu.sort((a, b) => a - b)[Math.floor(cpu.length / 2)] ?? 0 });
+  }
+  const takumiBytes = takumi ? (await takumi(takumiValues, photo, { scale })).byteLength : null;
+  const size = rows[1]?.bytes ?? 0;
+  return { scale, takumiBytes, encoders: rows, sizeOverTakumi: takumiBytes ? size / takumiBytes : null };
+}
+console.error("PNG bytes: speed, size and other encoders against Takumi");
+const bytes = [await pngBytes(1, 5), await pngBytes(4, 1)];
+
 console.error("memory: 1,000 renders of each scene, each in a fresh process");
 const memory = {
   reference: await residentAfterRenders("reference", 1000),
@@ -404,6 +475,18 @@ takumiRatio("fresh photo compose+PNG x1", ratios.freshPhotoFasterThanTakumi);
 console.log(
   `fresh photo target (>= 1.6x Takumi by CPU): ${verdict(targets.freshPhotoAtLeast1_6xTakumiByCpu)}`,
 );
+for (const b of bytes) {
+  console.log(`\nPNG bytes x${b.scale}: Takumi ${b.takumiBytes ?? "not measured"}`);
+  for (const e of b.encoders) {
+    const vs = b.takumiBytes ? ` = ${(e.bytes / b.takumiBytes).toFixed(2)}x Takumi` : "";
+    console.log(`  ${e.encoder}: ${e.bytes} bytes${vs}, ${e.cpuMs.toFixed(1)} ms CPU`);
+  }
+  if (b.sizeOverTakumi !== null) {
+    console.log(
+      `  optimize size = ${b.sizeOverTakumi.toFixed(2)}x Takumi's bytes (target <= 1.0x: ${verdict(b.sizeOverTakumi <= 1)})`,
+    );
+  }
+}
 const pdfRatio = (ratio: number | null) => (ratio === null ? "not measured" : `${ratio.toFixed(2)}x`);
 console.log(
   `compose+PDF / compose+PNG (same pixels, lossless page): x1 ${pdfRatio(ratios.composePdfOverComposePng)}, x4 ${pdfRatio(ratios.composePdfOverComposePngX4)}`,
@@ -429,6 +512,7 @@ await writeFile(
       rows,
       layoutThousandChildren: layoutThousand,
       memory,
+      pngBytes: bytes,
       ratios,
       targets,
     },

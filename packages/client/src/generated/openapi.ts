@@ -792,6 +792,8 @@ export interface components {
             format?: "png" | "jpg" | "jpeg" | "webp" | "pdf";
             /** @description jpg/webp quality (default 90); pdf: store pages as JPEGs of this quality (default lossless) */
             quality?: number;
+            /** @description png only: the encoder's effort. speed: least CPU. size: fewer bytes for exactly the same pixels (more encoder effort, lossless palette when the image has at most 256 colours). Default: speed when the caller waits (wait, Prefer: wait), size for asynchronous and batch renders. An output never changes once stored. */
+            optimize?: "speed" | "size";
             /** @description Default: the first frame */
             frame?: string;
             /** @description pdf only, not with frame: the frames to draw, one page each in this order (no repeats), or "all" (the template's order) */

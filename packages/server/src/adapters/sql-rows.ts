@@ -48,6 +48,7 @@ export const renderFromRow = (r: Row, d: ColumnDecoding): RenderRecord => ({
   createdAt: d.time(r.created_at),
   completedAt: d.timeOrNull(r.completed_at),
   ...(r.request_id ? { requestId: String(r.request_id) } : {}),
+  ...(r.optimize === "size" ? { optimize: "size" as const } : {}),
 });
 
 /** Renders with their refund (at most one per render: a ledger uniqueness rule). */
@@ -73,7 +74,7 @@ export const batchIdByIdempotencyKey = (style: "?" | "$"): string =>
 /** A newly accepted render: columns and values in the same order. */
 export const RENDER_INSERT_COLUMNS = `id, account_id, template_id, template_key, template_version, frame, scale,
   format, quality, width, height, slot_values, metadata, tags, webhook_url, status, credits_charged, created_at,
-  idempotency_key, frames, dpi, request_id`;
+  idempotency_key, frames, dpi, request_id, optimize`;
 /** `INSERT INTO renders …` with the placeholders of each dialect. */
 export const renderInsert = (style: "?" | "$"): string =>
   `INSERT INTO renders (${RENDER_INSERT_COLUMNS}) VALUES (${placeholders(RENDER_INSERT_COLUMNS.split(",").length, style)})`;
@@ -100,6 +101,7 @@ export const renderInsertValues = (r: RenderRecord): unknown[] => [
   r.frames === null ? null : JSON.stringify(r.frames),
   r.dpi,
   r.requestId ?? null,
+  r.optimize === "size" ? "size" : null,
 ];
 
 export const assetFromRow = (r: Row, d: ColumnDecoding): AssetRecord => ({

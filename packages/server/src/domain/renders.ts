@@ -77,6 +77,11 @@ export interface RenderRequest {
   scale?: unknown;
   format?: "png" | "jpg" | "jpeg" | "webp" | "pdf";
   quality?: number;
+  /**
+   * PNG encoder effort: `speed` (least CPU) or `size` (fewer bytes, same pixels). Default `speed`
+   * when a caller waits for the render, `size` otherwise (async and batch renders).
+   */
+  optimize?: "speed" | "size";
   frame?: string;
   /** PDF only: the frames to draw, one page each in this order, or "all" (the template's order). */
   frames?: string[] | "all";
@@ -145,6 +150,8 @@ export async function prepareRender(
     version?: number;
     /** The X-Request-Id of the request asking for it: kept with the render and sent with its callback. */
     requestId?: string;
+    /** A caller waits for the render: the PNG encoder effort defaults to `speed`, else to `size`. */
+    waiting?: boolean;
   } = {},
 ): Promise<Result<RenderRecord>> {
   const scale = req.scale === undefined ? 1 : req.scale;
@@ -239,6 +246,9 @@ export async function prepareRender(
     scale,
     format,
     quality: req.quality ?? null,
+    ...((req.optimize ?? (options.waiting ? "speed" : "size")) === "size" && format === "png"
+      ? { optimize: "size" as const }
+      : {}),
     width: size.width,
     height: size.height,
     values: values.value,

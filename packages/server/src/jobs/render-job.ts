@@ -129,6 +129,7 @@ async function runClaimed(
       scale: render.scale,
       format: render.format,
       quality: render.quality,
+      ...(render.optimize === "size" ? { optimize: "size" as const } : {}),
       outputKey: blobKey,
     });
   } catch (error) {

@@ -26,6 +26,11 @@ export interface RenderRecord {
   scale: number;
   format: OutputFormat;
   quality: number | null;
+  /**
+   * PNG encoder effort: `size` spends more CPU for fewer bytes of the same pixels. Absent: `speed`.
+   * Fixed at acceptance, so a re-run of the job writes the same bytes.
+   */
+  optimize?: "size";
   /** Output size in pixels; for a PDF, the first page's image. */
   width: number;
   height: number;

@@ -147,6 +147,36 @@ describe("POST /v1/renders: happy paths", () => {
   });
 });
 
+describe("optimize: PNG encoder effort", () => {
+  const bytesOf = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
+  const pixelsOf = (png: Buffer) => sharp(png).toColourspace("srgb").ensureAlpha().raw().toBuffer();
+
+  it("defaults to speed when waiting and size otherwise: fewer bytes, identical pixels", async () => {
+    const body = { modifications: [{ name: "photo", image_url: t.images.url("/photo.png") }] };
+    const waited = await render({ ...body, wait: true });
+    const queued = await render(body);
+    expect(queued.status).toBe(202);
+    const done = await untilFinished(t, key, queued.body.id);
+    const [speed, size] = await Promise.all([bytesOf(waited.body.asset_url), bytesOf(done.asset_url)]);
+    expect(size.byteLength).toBeLessThan(speed.byteLength);
+    expect(Buffer.compare(await pixelsOf(size), await pixelsOf(speed))).toBe(0);
+    // Asked for explicitly, each way round.
+    const waitedSmall = await render({ ...body, wait: true, optimize: "size" });
+    expect((await bytesOf(waitedSmall.body.asset_url)).equals(size)).toBe(true);
+    const queuedFast = await render({ ...body, optimize: "speed" });
+    const fast = await untilFinished(t, key, queuedFast.body.id);
+    expect((await bytesOf(fast.asset_url)).equals(speed)).toBe(true);
+  });
+
+  it("refuses a value other than speed or size with 400, nothing charged", async () => {
+    const before = await balanceOf(t, key);
+    const res = await render({ wait: true, optimize: "max" });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("invalid_request");
+    expect(await balanceOf(t, key)).toBe(before);
+  });
+});
+
 describe("asset_url and output_url", () => {
   it("asset_url is public, immutable, with an ETag honoured by If-None-Match", async () => {
     const res = await render({ wait: true });

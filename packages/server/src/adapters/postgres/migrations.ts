@@ -340,6 +340,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE webhook_events ADD COLUMN traceparent text;
   `,
+  // 18, mirrors SQLite migration 15: the PNG encoder effort a render was accepted with ('size');
+  // null is 'speed'.
+  `
+  ALTER TABLE renders ADD COLUMN optimize text;
+  `,
 ];
 
 // Any constant works; it only has to be the same in every process migrating this database.

@@ -27,6 +27,8 @@ export interface RenderTask {
   scale: number;
   format: OutputFormat;
   quality: number | null;
+  /** PNG encoder effort `size` (NodeRenderOptions.pngOptimize); absent: `speed`. */
+  optimize?: "size";
   /**
    * Sent while the worker still had another task: work is backing up, so the worker should free its
    * engine for the next draw as soon as this one is drawn (NodeRenderOptions.releaseEngineAfterDraw).

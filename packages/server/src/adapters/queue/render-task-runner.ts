@@ -119,6 +119,7 @@ export function createRenderTaskRunner(deps: {
               scale: task.scale,
               format: task.format,
               ...quality,
+              ...(task.optimize === "size" ? { pngOptimize: "size" as const } : {}),
               ...(task.queuedBehind ? { releaseEngineAfterDraw: true } : {}),
               ...images,
             });

@@ -280,6 +280,11 @@ export const MIGRATIONS: readonly SqliteMigration[] = [
   `
   ALTER TABLE webhook_events ADD COLUMN traceparent TEXT;
   `,
+  // 15: the PNG encoder effort a render was accepted with ('size'); null is 'speed', what every
+  // render before it was encoded with.
+  `
+  ALTER TABLE renders ADD COLUMN optimize TEXT;
+  `,
 ];
 
 /**

@@ -58,6 +58,12 @@ export const RenderRequestBody = T.Object(
           "jpg/webp quality (default 90); pdf: store pages as JPEGs of this quality (default lossless)",
       }),
     ),
+    optimize: T.Optional(
+      T.Union([T.Literal("speed"), T.Literal("size")], {
+        description:
+          "png only: the encoder's effort. speed: least CPU. size: fewer bytes for exactly the same pixels (more encoder effort, lossless palette when the image has at most 256 colours). Default: speed when the caller waits (wait, Prefer: wait), size for asynchronous and batch renders. An output never changes once stored.",
+      }),
+    ),
     frame: T.Optional(T.String({ minLength: 1, maxLength: 64, description: "Default: the first frame" })),
     frames: T.Optional(
       T.Union(
