@@ -1,5 +1,6 @@
 import type { ImageRequest, SlotValues } from "../api.ts";
 import { isAlphaMask } from "../document/common.ts";
+import type { LayerBase } from "../document/layers/kind.ts";
 import type { Layer, TemplateDocumentT } from "../document/schema.ts";
 import { Bindings } from "./bindings.ts";
 import { isDrawn } from "./drawn-layers.ts";
@@ -186,14 +187,21 @@ export function estimateFrameCost(document: TemplateDocumentT, options: CostOpti
 
 /** Layers drawn one after another: what each keeps adds up, their own drawing is the costliest one's. */
 function layersCost(layers: readonly Layer[], path: string, walk: Walk): Drawn {
+  return entriesCost(
+    layers.map((layer, index) => ({ layer, path: `${path}.layers[${index}]` })),
+    walk,
+  );
+}
+
+function entriesCost(entries: readonly { layer: LayerBase; path: string }[], walk: Walk): Drawn {
   let drawing = NONE;
   let kept = NONE;
-  layers.forEach((layer, index) => {
-    if (!isDrawn(layer, walk.bindings)) return;
-    const drawn = layerCost(layer, `${path}.layers[${index}]`, walk);
+  for (const { layer, path } of entries) {
+    if (!isDrawn(layer as Layer, walk.bindings)) continue;
+    const drawn = layerCost(layer as Layer, path, walk);
     drawing = larger(drawing, drawn.drawing);
     kept = add(kept, drawn.kept);
-  });
+  }
   return { drawing, kept };
 }
 
@@ -255,6 +263,9 @@ function drawCost(layer: Layer, kind: RenderKind, path: string, walk: Walk, arou
   const compositeBytes = ((composited ? 4 : 0) + softMask) * layerPixels;
 
   const content = (inner: Walk): Drawn => {
+    // A repeat's children as drawn: one copy per item shown (each keeps what it keeps), and the "more" line.
+    if (kind.drawnChildren !== undefined)
+      return entriesCost(kind.drawnChildren(layer, path, inner.bindings), inner);
     if (kind.children) return layersCost(kind.children(layer) as Layer[], path, inner);
     const own = kind.cost?.(layer, path, inner);
     return { drawing: own?.drawing ?? NONE, kept: own?.kept ?? NONE };

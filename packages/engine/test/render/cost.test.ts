@@ -17,6 +17,7 @@ import {
   imageLayer,
   lineLayer,
   shapeLayer,
+  stackLayer,
   starLayer,
   textLayer,
 } from "../support/documents.ts";
@@ -186,6 +187,34 @@ describe("estimateFrameCost", () => {
     );
     expect(cost(hidden).bytes).toBe(base);
     expect(cost(hidden, 1, { promo: "yes" }).bytes).toBeGreaterThan(base);
+  });
+
+  it("counts each copy a repeat draws: what each item's copy keeps adds up", () => {
+    const slots = [
+      { name: "team", type: "list" as const, fields: [{ name: "photo", type: "image" as const }] },
+    ];
+    const face = imageLayer({ id: "face", width: 40, height: 40, src: "", mask: { shape: "circle" } });
+    const list = stackLayer({
+      id: "team",
+      width: 400,
+      height: 600,
+      repeat: { slot: "team", max: 12 },
+      layers: [{ ...face, bind: { src: "item.photo" } }],
+    });
+    const doc = documentOf([list], { width: 400, height: 600, slots });
+    const team = (n: number) => ({
+      team: Array.from({ length: n }, (_, i) => ({ photo: `https://example.com/${i}.jpg` })),
+    });
+    const one = cost(doc, 1, team(1));
+    const twelve = cost(doc, 1, team(12));
+    const twenty = cost(doc, 1, team(20));
+    // Each copy's composed pixels stay in the heap (the picture, its opaque twin, the mask's coverage).
+    const keptPerCopy = 3 * 4 * 40 * 40;
+    expect(twelve.images).toHaveLength(12);
+    expect(twelve.imageBytes - one.imageBytes).toBe(11 * 4 * 40 * 40);
+    expect(twelve.heapBytes - one.heapBytes).toBe(11 * keptPerCopy);
+    // Past the repeat's max, no more copies are drawn.
+    expect(twenty.bytes).toBe(twelve.bytes);
   });
 
   it("names the layer that weighs most, and a group's children by their own names", () => {
