@@ -1,6 +1,6 @@
 import { wallClockOf } from "../document/iso-date.ts";
 import type { ValueFormatT } from "../document/value-format.ts";
-import { dateFormat, numberFormat, shippedLocale } from "./intl.ts";
+import { dateFormat, formattedNumber, shippedLocale } from "./intl.ts";
 
 /** The locale a template formats in when it names none. */
 export const DEFAULT_LOCALE = "en";
@@ -22,12 +22,16 @@ export function formatNumber(
       : format.max_decimals !== undefined
         ? { minimumFractionDigits: 0, maximumFractionDigits: format.max_decimals }
         : {};
-  const text = numberFormat(locale, {
-    ...(style === "compact" ? { notation: "compact" as const } : { style }),
-    ...(style === "currency" ? { currency: format.currency ?? "USD" } : {}),
-    ...(format.grouping === false ? { useGrouping: false } : {}),
-    ...digits,
-  }).format(value);
+  const text = formattedNumber(
+    locale,
+    {
+      ...(style === "compact" ? { notation: "compact" as const } : { style }),
+      ...(style === "currency" ? { currency: format.currency ?? "USD" } : {}),
+      ...(format.grouping === false ? { useGrouping: false } : {}),
+      ...digits,
+    },
+    value,
+  );
   return `${format.prefix ?? ""}${text}${format.suffix ?? ""}`;
 }
 

@@ -47,9 +47,31 @@ const numberFormats = new Map<string, InstanceType<typeof NumberFormat>>();
 const dateFormats = new Map<string, InstanceType<typeof DateTimeFormat>>();
 const MAX_CACHED = 256;
 
-export function numberFormat(locale: string, options: NumberOptions): InstanceType<typeof NumberFormat> {
+// Formatting one number takes FormatJS tens of microseconds (decimal arithmetic in JS), and one
+// request formats each list number three times (its value check, its image plan, its drawing); the
+// same amounts and counts recur from render to render too.
+const formattedNumbers = new Map<string, string>();
+const MAX_FORMATTED = 2048;
+
+/** `value` as the formatter for `locale` and `options` writes it. */
+export function formattedNumber(locale: string, options: NumberOptions, value: number): string {
+  const formatKey = `${locale}\u0000${JSON.stringify(options)}`;
+  // Object.is keeps -0 apart from 0 (FormatJS writes "-0").
+  const key = `${formatKey}\u0000${Object.is(value, -0) ? "-0" : value}`;
+  const known = formattedNumbers.get(key);
+  if (known !== undefined) return known;
+  const text = numberFormatFor(formatKey, locale, options).format(value);
+  if (formattedNumbers.size >= MAX_FORMATTED) formattedNumbers.clear();
+  formattedNumbers.set(key, text);
+  return text;
+}
+
+function numberFormatFor(
+  key: string,
+  locale: string,
+  options: NumberOptions,
+): InstanceType<typeof NumberFormat> {
   load();
-  const key = `${locale}\u0000${JSON.stringify(options)}`;
   let format = numberFormats.get(key);
   if (format === undefined) {
     format = new NumberFormat(locale, options);

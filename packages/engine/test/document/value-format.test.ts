@@ -43,6 +43,15 @@ describe("number formats against Intl.NumberFormat", () => {
     expect(formatNumber(1234, { style: "compact" }, "en")).toBe("1.2K");
   });
 
+  it("writes a number formatted before the same way (from the kept texts), -0 apart from 0", () => {
+    for (let round = 0; round < 2; round++) {
+      expect(formatNumber(-0, {}, "en-US")).toBe(new Intl.NumberFormat("en-US").format(-0));
+      expect(formatNumber(0, {}, "en-US")).toBe("0");
+      expect(formatNumber(1234.5, { decimals: 2 }, "de-DE")).toBe("1.234,50");
+      expect(formatNumber(1234.5, { decimals: 2 }, "en-US")).toBe("1,234.50");
+    }
+  });
+
   it("adds prefix and suffix as written; the format's locale overrides the template's", () => {
     expect(formatNumber(72, { suffix: " %", prefix: "≈ " }, "en")).toBe("≈ 72 %");
     expect(formatNumber(1234.5, { locale: "de-DE", decimals: 1 }, "en-US")).toBe("1.234,5");
