@@ -8,6 +8,7 @@ import { type Clock, systemClock } from "../ports/clock.ts";
 import type { Ledger } from "../ports/ledger.ts";
 import type { StarterCatalog } from "../ports/starter-catalog.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
+import { BackendError } from "./backend-error.ts";
 import type { ServeConfig } from "./config.ts";
 import { type DataDir, dataPaths, openDataDir } from "./data-dir.ts";
 import { openScaledState } from "./scaled-state.ts";
@@ -53,13 +54,7 @@ export interface BackendOptions {
   existing?: boolean;
 }
 
-/**
- * The state cannot be used: the database cannot be reached, or its schema is not this build's. The
- * message says which database and what to do.
- */
-export class BackendError extends Error {
-  override name = "BackendError";
-}
+export { BackendError } from "./backend-error.ts";
 
 /**
  * Opens the backend `pictor serve` would use with this configuration: SQLite and files in the data

@@ -2,13 +2,14 @@ import { mkdirSync } from "node:fs";
 import { createFileBlobStore } from "../adapters/files/blob-store.ts";
 import { createDirectoryStarterCatalog } from "../adapters/files/starter-catalog.ts";
 import { openPostgresState } from "../adapters/postgres/state.ts";
-import { S3BlobStore } from "../adapters/s3/blob-store.ts";
+import { MissingBucketError, S3BlobStore } from "../adapters/s3/blob-store.ts";
 import { presignedOutputLinks } from "../adapters/s3/presigned-output-links.ts";
 import { hmacOutputLinks } from "../http/output-links.ts";
 import type { BlobStore } from "../ports/blob-store.ts";
 import { systemClock } from "../ports/clock.ts";
 import type { OutputLinks } from "../ports/output-links.ts";
 import type { ReadinessCheck } from "../ports/readiness.ts";
+import { BackendError } from "./backend-error.ts";
 import type { Backend, ServeConfig } from "./config.ts";
 import { DEFAULT_EXAMPLES_DIR, dataPaths, signingSecret } from "./data-dir.ts";
 
@@ -26,6 +27,7 @@ export async function openScaledState(
   config: Pick<ServeConfig, "dataDir" | "examplesDir" | "databasePoolMax" | "role">,
   backend: PostgresBackend,
 ) {
+  if (backend.blobs.kind === "s3") await refuseMissingBucket(backend.blobs.s3);
   const state = await openPostgresState(backend.databaseUrl, {
     max: config.databasePoolMax,
     applicationName: `pictor-${config.role}`,
@@ -74,3 +76,24 @@ export async function openScaledState(
 }
 
 export type ScaledState = Awaited<ReturnType<typeof openScaledState>>;
+
+/**
+ * Before the database is migrated or written: a bucket that does not exist fails the start (a first
+ * start would otherwise create its schema, then fail on the first object it writes). Wrong
+ * credentials or an unreachable store do not: the process starts, not ready, and says why (readiness).
+ */
+async function refuseMissingBucket(config: ConstructorParameters<typeof S3BlobStore>[0]): Promise<void> {
+  const s3 = new S3BlobStore(config);
+  try {
+    await s3.checkBucket(OBJECT_STORE_CHECK_MS);
+  } catch (error) {
+    if (error instanceof MissingBucketError) {
+      throw new BackendError(
+        `the object store answered that ${error.message}: create it, or set S3_BUCKET to the bucket Pictor should use (nothing was written to the database)`,
+        { cause: error },
+      );
+    }
+  } finally {
+    s3.destroy();
+  }
+}

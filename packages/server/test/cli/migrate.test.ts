@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, expect, inject, it } from "vitest";
-import { migrate as migratePostgres } from "../../src/adapters/postgres/migrations.ts";
+import { MIGRATIONS, migrate as migratePostgres } from "../../src/adapters/postgres/migrations.ts";
 import { createPgPool } from "../../src/adapters/postgres/pool.ts";
 import { POSTGRES_BUILD_SCHEMA_VERSION } from "../../src/adapters/postgres/schema-version.ts";
 import { migrate as migrateSqlite } from "../../src/adapters/sqlite/migrations.ts";
@@ -119,3 +119,78 @@ it("--check and migrate fail a database one migration ahead, and serve refuses t
     await db.close();
   }
 });
+
+it.skipIf(testBackend() === "sqlite")(
+  "builds an index CONCURRENTLY on PostgreSQL: writes to the table go on while the build waits",
+  async () => {
+    const databaseUrl = await newDatabase(inject("pictorPgS3").postgresUrl);
+    const pool = createPgPool(databaseUrl, { max: 2 });
+    const writer = createPgPool(databaseUrl, { max: 2 });
+    try {
+      // Migration 13 builds renders_account_queued. An open transaction that writes renders holds the
+      // build back (a concurrent build waits for it; a plain one waits for a lock on the table).
+      const queued = 13;
+      expect(MIGRATIONS[queued - 1]).toMatchObject({
+        concurrently: [{ createIndex: "renders_account_queued" }],
+      });
+      await migratePostgres(pool, queued - 1);
+      const open = await writer.connect();
+      await open.query("BEGIN");
+      await open.query("LOCK TABLE renders IN ROW EXCLUSIVE MODE");
+      const migrating = migratePostgres(pool, queued);
+      const probe = await writer.connect();
+      try {
+        for (;;) {
+          const { rows } = await probe.query(
+            "SELECT 1 FROM pg_stat_activity WHERE query LIKE 'CREATE INDEX%renders_account_queued%' AND wait_event IS NOT NULL",
+          );
+          if (rows.length > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        // Another writer still gets its lock at once: a plain CREATE INDEX's SHARE lock request
+        // would queue it (lock_timeout would fail this).
+        await probe.query("BEGIN");
+        await probe.query("SET LOCAL lock_timeout = '2s'");
+        await probe.query("LOCK TABLE renders IN ROW EXCLUSIVE MODE");
+        await probe.query("COMMIT");
+      } finally {
+        probe.release();
+        await open.query("COMMIT");
+        open.release();
+      }
+      expect(await migrating).toEqual([queued]);
+      const { rows } = await pool.query(
+        "SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = 'renders_account_queued'",
+      );
+      expect(rows).toEqual([{ valid: true }]);
+      // The rest, and again: nothing left to do.
+      expect((await migratePostgres(pool)).at(-1)).toBe(POSTGRES_BUILD_SCHEMA_VERSION);
+      expect(await migratePostgres(pool)).toEqual([]);
+    } finally {
+      await Promise.all([pool.end(), writer.end()]);
+    }
+  },
+);
+
+it.skipIf(testBackend() === "sqlite")(
+  "drops an index a concurrent build left invalid and builds it again",
+  async () => {
+    const databaseUrl = await newDatabase(inject("pictorPgS3").postgresUrl);
+    const pool = createPgPool(databaseUrl, { max: 1 });
+    try {
+      await migratePostgres(pool, 6);
+      // As a CREATE INDEX CONCURRENTLY cut short leaves it: present, not valid.
+      await pool.query("CREATE INDEX assets_blob_key ON assets(blob_key)");
+      await pool.query(
+        "UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'assets_blob_key'::regclass",
+      );
+      expect(await migratePostgres(pool, 7)).toEqual([7]);
+      const { rows } = await pool.query(
+        "SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = 'assets_blob_key'",
+      );
+      expect(rows).toEqual([{ valid: true }]);
+    } finally {
+      await pool.end();
+    }
+  },
+);

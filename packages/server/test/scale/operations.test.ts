@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../src/domain/accounts.ts";
 import { readServeConfig } from "../../src/main/config.ts";
@@ -343,6 +344,29 @@ describe.skipIf(!cluster || !s3)("operations of an API and a worker process on P
     expect(lines.find((l) => l.msg === "stopped")).toMatchObject({ role: "worker", pid });
     for (const line of lines) expect(typeof line.time).toBe("number");
     expect(worker.stderr()).not.toContain(String(env.S3_SECRET_ACCESS_KEY));
+  });
+
+  it("a first start with a bucket that does not exist fails before it changes the database", async () => {
+    const fresh = await (cluster as NonNullable<typeof cluster>).newDatabase();
+    const started = spawnPictor(
+      "api",
+      ["--port", String(await freePort()), "--workers", "1"],
+      { ...env, DATABASE_URL: fresh, S3_BUCKET: "no-such-bucket" },
+      running,
+    );
+    await expect(started).rejects.toThrow(
+      /exited \(1\): pictor: the object store answered that bucket no-such-bucket does not exist \(HTTP 404\)/,
+    );
+    const db = new pg.Client({ connectionString: fresh });
+    await db.connect();
+    try {
+      const tables = await db.query(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+      );
+      expect(tables.rows).toEqual([]);
+    } finally {
+      await db.end();
+    }
   });
 
   it("a worker with a wrong S3 secret is not ready, says why, and fails renders as internal_error after retries", async () => {

@@ -1,16 +1,27 @@
 import type pg from "pg";
-import { withTransaction } from "./pool.ts";
 
 /**
- * Numbered migrations; append only, never edit one that has shipped. The schema mirrors SQLite's
+ * Numbered migrations; append only, never change what one that has shipped leaves (7, 13 and 14 were
+ * turned into concurrent index steps: the same indexes, built without blocking writes). The schema mirrors SQLite's
  * (adapters/sqlite/migrations.ts) table for table, with PostgreSQL types: timestamptz where SQLite
  * keeps ISO text, bigint where it keeps epoch milliseconds, bytea for blobs, and `json` (not jsonb) for
  * documents and values so key order survives the round trip exactly as stored. A change to one
  * schema needs its twin in the other: the schema drift test (test/contract/migrations.postgres.suite.ts,
  * with the type mapping and the differences allowed on purpose in test/contract/schema/parity.ts)
  * fails until both agree.
+ *
+ * A migration is SQL run in one transaction with its version's record, or index steps that PostgreSQL
+ * can only run outside a transaction (`CREATE`/`DROP INDEX CONCURRENTLY`: writes to the table go on
+ * while the index is built). Each step is one statement and can be run again: a build interrupted
+ * half way leaves an invalid index, which the next run drops and builds again.
  */
-export const MIGRATIONS: readonly string[] = [
+export type Migration = string | { readonly concurrently: readonly IndexStep[] };
+
+export type IndexStep =
+  | { readonly createIndex: string; readonly sql: string }
+  | { readonly dropIndex: string };
+
+export const MIGRATIONS: readonly Migration[] = [
   `
   CREATE TABLE accounts (
     id text PRIMARY KEY,
@@ -258,9 +269,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX asset_files_upload_sha ON asset_files(account_id, sha256) WHERE NOT render_output;
   `,
   // 7, follows SQLite's asset-schema.ts: deleting an asset asks whether any other record still names its blob.
-  `
-  CREATE INDEX assets_blob_key ON assets(blob_key);
-  `,
+  {
+    concurrently: [
+      {
+        createIndex: "assets_blob_key",
+        sql: "CREATE INDEX CONCURRENTLY assets_blob_key ON assets(blob_key)",
+      },
+    ],
+  },
   // 8, mirrors SQLite migration 3: batches are written as they are accepted ('accepting', then each
   // row as it is decided, then 'accepted'); batches stored before were written whole.
   `
@@ -311,15 +327,18 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // An account's queued renders, counted at each acceptance for the job's fairness priority
   // (render-jobs.ts fairPriority) without reading the account's finished history.
-  `
-  CREATE INDEX renders_account_queued ON renders(account_id) WHERE status = 'queued';
-  `,
+  {
+    concurrently: [
+      {
+        createIndex: "renders_account_queued",
+        sql: "CREATE INDEX CONCURRENTLY renders_account_queued ON renders(account_id) WHERE status = 'queued'",
+      },
+    ],
+  },
   // 14: renders_account (migration 1) serves no query: the idempotency lookup has its own index, the
   // count of queued renders renders_account_queued, and accounts are never deleted (the foreign key
   // never looks renders up by account). SQLite never had it; each render insert no longer pays for it.
-  `
-  DROP INDEX renders_account;
-  `,
+  { concurrently: [{ dropIndex: "renders_account" }] },
   // 15, mirrors SQLite migration 12: webhook deliverers' heartbeats (epoch ms), and which deliverer
   // holds an event's claim, taken over once that deliverer stops beating.
   `
@@ -351,13 +370,27 @@ export const MIGRATIONS: readonly string[] = [
 const MIGRATION_LOCK = 7_143_711;
 
 /**
- * Applies the migrations not yet recorded in `pictor_migrations`, in one transaction under an advisory
- * lock: processes starting together wait for the first one, then find nothing left to do.
+ * Applies the migrations not yet recorded in `pictor_migrations`, each in its own transaction with its
+ * record (index steps outside one), under a session advisory lock: processes starting together wait
+ * for the first one, then find nothing left to do.
  * Returns the versions applied by this call. `upTo` stops early (tests of the upgrade path).
  */
 export async function migrate(pool: pg.Pool, upTo: number = MIGRATIONS.length): Promise<number[]> {
-  return withTransaction(pool, async (client) => {
-    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+  const client = await pool.connect();
+  // A connection lost mid-migration fails the query in flight; without a listener it would throw.
+  const onLost = () => {};
+  client.on("error", onLost);
+  let locked = false;
+  try {
+    // Polled, not waited for: a session blocked in pg_advisory_lock is a transaction in progress, which
+    // a concurrent index build in the session holding the lock would wait for (a deadlock).
+    while (!locked) {
+      const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [
+        MIGRATION_LOCK,
+      ]);
+      locked = rows[0]?.locked === true;
+      if (!locked) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     await client.query(
       "CREATE TABLE IF NOT EXISTS pictor_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
     );
@@ -367,10 +400,44 @@ export async function migrate(pool: pg.Pool, upTo: number = MIGRATIONS.length): 
     const current = rows[0]?.version ?? 0;
     const applied: number[] = [];
     for (let version = current + 1; version <= Math.min(upTo, MIGRATIONS.length); version++) {
-      await client.query(MIGRATIONS[version - 1] as string);
-      await client.query("INSERT INTO pictor_migrations (version) VALUES ($1)", [version]);
+      const migration = MIGRATIONS[version - 1] as Migration;
+      const record = () => client.query("INSERT INTO pictor_migrations (version) VALUES ($1)", [version]);
+      if (typeof migration === "string") {
+        await client.query("BEGIN");
+        try {
+          await client.query(migration);
+          await record();
+          await client.query("COMMIT");
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => {});
+          throw error;
+        }
+      } else {
+        for (const step of migration.concurrently) await runIndexStep(client, step);
+        await record();
+      }
       applied.push(version);
     }
     return applied;
-  });
+  } finally {
+    if (locked) await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
+    client.removeListener("error", onLost);
+    client.release();
+  }
+}
+
+async function runIndexStep(client: pg.PoolClient, step: IndexStep): Promise<void> {
+  if ("dropIndex" in step) {
+    await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${step.dropIndex}`);
+    return;
+  }
+  const { rows } = await client.query<{ valid: boolean }>(
+    `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+     WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace`,
+    [step.createIndex],
+  );
+  if (rows[0]?.valid) return;
+  // Left invalid by a build that was interrupted: it would be kept up on writes but never used.
+  if (rows[0]) await client.query(`DROP INDEX CONCURRENTLY ${step.createIndex}`);
+  await client.query(step.sql);
 }

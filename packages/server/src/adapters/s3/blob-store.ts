@@ -63,6 +63,14 @@ const knownPayloadHash: BuildMiddleware<object, MetadataBearer> = (next) => (arg
   return next(args);
 };
 
+/** The object store answered that the configured bucket does not exist. */
+export class MissingBucketError extends Error {
+  constructor(bucket: string, options?: ErrorOptions) {
+    super(`bucket ${bucket} does not exist (HTTP 404)`, options);
+    this.name = "MissingBucketError";
+  }
+}
+
 /** BlobStore on any S3-compatible object store (AWS SDK v3), with presigned GET URLs for `output_url`. */
 export class S3BlobStore implements BlobStore {
   readonly #client: S3Client;
@@ -210,8 +218,7 @@ export class S3BlobStore implements BlobStore {
           { cause: error },
         );
       }
-      if (status === 404)
-        throw new Error(`bucket ${this.#bucket} does not exist (HTTP 404)`, { cause: error });
+      if (status === 404) throw new MissingBucketError(this.#bucket, { cause: error });
       const { name, message } = error as { name?: string; message?: string };
       throw new Error(`object store not reachable: ${status ? `HTTP ${status}` : message || name}`, {
         cause: error,
