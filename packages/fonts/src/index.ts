@@ -16,6 +16,8 @@ import {
   FALLBACK_FAMILIES,
   FONT_COMPANIONS,
   FONT_FACES,
+  FONT_FAMILIES,
+  type FontCategory,
   fontFileName,
   type ManifestFace,
 } from "./manifest.ts";
@@ -65,6 +67,7 @@ export function fontFilePath(face: ManifestFace): string {
 
 export interface PublicFontFile {
   family: string;
+  category: FontCategory;
   weight: number;
   style: ManifestFace["style"];
   /** URL path the browser editor fetches the face from (prefix + unique file name). */
@@ -78,19 +81,22 @@ export interface PublicFontFile {
  * same fallback list, so browser and Node shape text with identical bytes.
  */
 export function publicFontFiles(prefix = "/fonts/"): PublicFontFile[] {
-  return FONT_FACES.map((face) => ({
-    family: face.family,
-    weight: face.weight,
-    style: face.style,
-    urlPath: `${prefix}${encodeURIComponent(fontFileName(face))}`,
-    file: fontFilePath(face),
-  }));
+  return FONT_FAMILIES.flatMap(({ category, faces }) =>
+    faces.map((face) => ({
+      family: face.family,
+      category,
+      weight: face.weight,
+      style: face.style,
+      urlPath: `${prefix}${encodeURIComponent(fontFileName(face))}`,
+      file: fontFilePath(face),
+    })),
+  );
 }
 
 let fontSet: Promise<FontSet> | undefined;
 
 /**
- * Every face's bytes (65 MB, 50 of them CJK; read in about 0.1 s), once per thread, shared by
+ * Every face's bytes (116 MB, 50 of them CJK; read in about 0.2 s), once per thread, shared by
  * every engine created in it.
  */
 export function loadFontSet(): Promise<FontSet> {
@@ -153,9 +159,9 @@ let deferredSet: FontSet | undefined;
 
 /**
  * The shipped set with every family deferred (FontSet.deferred): what each family covers is read
- * from the files' `cmap` tables (about 1 MB read for all 58 faces), and a family's bytes are read
+ * from the files' `cmap` tables (a few KB a face, for all 291), and a family's bytes are read
  * only when a render first needs it, then handed to the engine, which copies them into its heap. A
- * render thread that only ever draws Latin text holds a few MB of fonts instead of 65.
+ * render thread that only ever draws Latin text in one family holds a few MB of fonts instead of 116.
  */
 export function loadDeferredFontSet(): FontSet {
   deferredSet ??= readDeferredFontSet();

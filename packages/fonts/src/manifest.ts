@@ -7,7 +7,19 @@
 /** Same union as the engine's FontStyle; kept local so this file imports nothing. */
 export type FontStyle = "normal" | "italic";
 
-export type FontCategory = "sans" | "serif" | "display" | "condensed" | "mono" | "script-coverage" | "emoji";
+/**
+ * What the editor's font picker groups families under. `script-coverage` are the Noto families that
+ * cover one writing system each (the fallback list); `emoji` is the colour emoji face.
+ */
+export type FontCategory =
+  | "sans"
+  | "serif"
+  | "display"
+  | "mono"
+  | "script"
+  | "handwriting"
+  | "script-coverage"
+  | "emoji";
 
 export interface ManifestFace {
   family: string;
@@ -28,47 +40,94 @@ export interface ManifestFamily {
   faces: ManifestFace[];
 }
 
-type FaceSpec = readonly [weight: number, style: FontStyle];
+const WEIGHT_NAMES: Record<number, string> = {
+  100: "100Thin",
+  200: "200ExtraLight",
+  300: "300Light",
+  400: "400Regular",
+  500: "500Medium",
+  600: "600SemiBold",
+  700: "700Bold",
+  800: "800ExtraBold",
+  900: "900Black",
+};
 
-const REGULAR: FaceSpec = [400, "normal"];
-const BOLD: FaceSpec = [700, "normal"];
-const ITALIC: FaceSpec = [400, "italic"];
-const BOLD_ITALIC: FaceSpec = [700, "italic"];
-
-const WEIGHT_NAMES: Record<number, string> = { 400: "400Regular", 700: "700Bold" };
-
-/** @expo-google-fonts packages name files `<Family>_<weight><Name>[_Italic].ttf`. */
-function expoFamily(family: string, category: FontCategory, specs: readonly FaceSpec[]): ManifestFamily {
+/**
+ * A family from its @expo-google-fonts package, whose files are `<Family>_<weight><Name>[_Italic].ttf`.
+ * `faces` lists the faces the package has, as `"400 400i 700 700i"` (`i`: the italic of that weight).
+ */
+function expoFamily(family: string, category: FontCategory, faces: string): ManifestFamily {
   const slug = family.toLowerCase().replaceAll(" ", "-");
   const source = `@expo-google-fonts/${slug}`;
-  const faces = specs.map(([weight, style]): ManifestFace => {
-    const dir = `${WEIGHT_NAMES[weight]}${style === "italic" ? "_Italic" : ""}`;
-    return {
-      family,
-      weight,
-      style,
-      file: `${source}/${dir}/${family.replaceAll(" ", "")}_${dir}.ttf`,
-    };
-  });
-  return { family, category, source, faces };
+  return {
+    family,
+    category,
+    source,
+    faces: faces.split(" ").map((spec): ManifestFace => {
+      const weight = Number.parseInt(spec, 10);
+      const style = spec.endsWith("i") ? "italic" : "normal";
+      const dir = `${WEIGHT_NAMES[weight]}${style === "italic" ? "_Italic" : ""}`;
+      return { family, weight, style, file: `${source}/${dir}/${family.replaceAll(" ", "")}_${dir}.ttf` };
+    }),
+  };
 }
 
-const TEXT = [REGULAR, BOLD, ITALIC, BOLD_ITALIC] as const;
-const UPRIGHT = [REGULAR, BOLD] as const;
+/** Every weight from 100 to 900, upright and italic. */
+const ALL_WEIGHTS = "100 100i 200 200i 300 300i 400 400i 500 500i 600 600i 700 700i 800 800i 900 900i";
+/** Regular and bold, upright and italic: the fallback families, which load whole when a text needs them. */
+const TEXT = "400 400i 700 700i";
+const UPRIGHT = "400 700";
 
+/**
+ * The shipped families, each with every face its package has (the catalogue), except the fallback
+ * families (Noto), which keep regular and bold: a text in any script may load one of them whole, and
+ * a CJK face is 5-10 MB.
+ */
 export const FONT_FAMILIES: readonly ManifestFamily[] = [
-  expoFamily("Inter", "sans", TEXT),
-  expoFamily("Roboto", "sans", TEXT),
-  expoFamily("Montserrat", "sans", TEXT),
+  // sans
+  expoFamily("Inter", "sans", ALL_WEIGHTS),
+  expoFamily("Roboto", "sans", ALL_WEIGHTS),
+  expoFamily("Montserrat", "sans", ALL_WEIGHTS),
+  expoFamily("Open Sans", "sans", "300 300i 400 400i 500 500i 600 600i 700 700i 800 800i"),
+  expoFamily("Lato", "sans", "100 100i 300 300i 400 400i 700 700i 900 900i"),
+  expoFamily("Poppins", "sans", ALL_WEIGHTS),
+  expoFamily("Raleway", "sans", ALL_WEIGHTS),
+  expoFamily("Nunito", "sans", "200 200i 300 300i 400 400i 500 500i 600 600i 700 700i 800 800i 900 900i"),
+  expoFamily("DM Sans", "sans", ALL_WEIGHTS),
+  expoFamily("Roboto Condensed", "sans", ALL_WEIGHTS),
   expoFamily("Noto Sans", "sans", TEXT),
-  expoFamily("Lora", "serif", TEXT),
-  expoFamily("Merriweather", "serif", TEXT),
-  expoFamily("Playfair Display", "serif", TEXT),
+  // serif
+  expoFamily("Lora", "serif", "400 400i 500 500i 600 600i 700 700i"),
+  expoFamily("Merriweather", "serif", "300 300i 400 400i 500 500i 600 600i 700 700i 800 800i 900 900i"),
+  expoFamily("Playfair Display", "serif", "400 400i 500 500i 600 600i 700 700i 800 800i 900 900i"),
+  expoFamily("EB Garamond", "serif", "400 400i 500 500i 600 600i 700 700i 800 800i"),
+  expoFamily("Libre Baskerville", "serif", "400 400i 500 500i 600 600i 700 700i"),
+  expoFamily("PT Serif", "serif", TEXT),
   expoFamily("Noto Serif", "serif", TEXT),
-  expoFamily("Bebas Neue", "display", [REGULAR]),
-  expoFamily("Oswald", "condensed", UPRIGHT),
-  expoFamily("Roboto Condensed", "condensed", TEXT),
-  expoFamily("JetBrains Mono", "mono", TEXT),
+  // display
+  expoFamily("Bebas Neue", "display", "400"),
+  expoFamily("Oswald", "display", "200 300 400 500 600 700"),
+  expoFamily("Anton", "display", "400"),
+  expoFamily("Abril Fatface", "display", "400"),
+  expoFamily("Lobster", "display", "400"),
+  // mono
+  expoFamily(
+    "JetBrains Mono",
+    "mono",
+    "100 100i 200 200i 300 300i 400 400i 500 500i 600 600i 700 700i 800 800i",
+  ),
+  expoFamily("Fira Code", "mono", "300 400 500 600 700"),
+  expoFamily("Space Mono", "mono", TEXT),
+  // script
+  expoFamily("Dancing Script", "script", "400 500 600 700"),
+  expoFamily("Pacifico", "script", "400"),
+  expoFamily("Great Vibes", "script", "400"),
+  // handwriting
+  expoFamily("Caveat", "handwriting", "400 500 600 700"),
+  expoFamily("Indie Flower", "handwriting", "400"),
+  expoFamily("Permanent Marker", "handwriting", "400"),
+  expoFamily("Patrick Hand", "handwriting", "400"),
+  // one writing system each (the fallback list)
   expoFamily("Noto Sans Arabic", "script-coverage", UPRIGHT),
   {
     family: "Noto Sans Hebrew",

@@ -23,9 +23,19 @@ function tableTags(bytes: Uint8Array): string[] {
 }
 
 describe("font manifest", () => {
-  it("ships at least 10 families, including the ones the editor offers by name", () => {
+  it("ships a catalogue of at least 40 families in every picker category, 4 or more of them script or handwriting", () => {
     const names = FONT_FAMILIES.map((f) => f.family);
-    expect(names.length).toBeGreaterThanOrEqual(10);
+    expect(names.length).toBeGreaterThanOrEqual(40);
+    const count = (category: string) => FONT_FAMILIES.filter((f) => f.category === category).length;
+    for (const category of ["sans", "serif", "display", "mono", "script", "handwriting"]) {
+      expect(count(category), category).toBeGreaterThan(0);
+    }
+    expect(count("script") + count("handwriting")).toBeGreaterThanOrEqual(4);
+    // Each family with the weights its package has: Inter from Thin to Black, upright and italic.
+    const inter = FONT_FAMILIES.find((f) => f.family === "Inter");
+    expect(inter?.faces.map((f) => `${f.weight}${f.style === "italic" ? "i" : ""}`).join(" ")).toBe(
+      "100 100i 200 200i 300 300i 400 400i 500 500i 600 600i 700 700i 800 800i 900 900i",
+    );
     for (const required of [
       "Inter",
       "Roboto",

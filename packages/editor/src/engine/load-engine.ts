@@ -4,7 +4,6 @@ import type {
   CanvasKitInitOptions,
   Engine,
   EngineModule,
-  FontFace,
   IconShape,
   ImageRequest,
   PreparedImage,
@@ -13,6 +12,7 @@ import type {
   SlotValues,
   TemplateDocumentT,
 } from "./engine-types.ts";
+import { createShippedFontLoader, type FontManifest, initialFaces } from "./shipped-fonts.ts";
 
 // Variables, not literals: Vite must leave these to the browser (the server serves them).
 const ENGINE_URL = "/editor/engine/pictor-engine.browser.js";
@@ -61,35 +61,10 @@ export interface EditorEngine {
   validate(document: unknown): { ok: true; document: TemplateDocumentT } | { ok: false; errors: string[] };
 }
 
-interface FontManifest {
-  faces: { family: string; weight: number; style: "normal" | "italic"; url: string }[];
-  fallback: string[];
-  companions?: Record<string, string>;
-}
-
-async function fetchBytes(url: string): Promise<Uint8Array> {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
-  return new Uint8Array(await res.arrayBuffer());
-}
-
-async function loadFonts(): Promise<{
-  faces: FontFace[];
-  fallback: string[];
-  companions: Record<string, string>;
-}> {
+async function loadFontManifest(): Promise<FontManifest> {
   const res = await fetch(FONTS_URL);
   if (!res.ok) throw new Error(`GET ${FONTS_URL}: HTTP ${res.status}`);
-  const manifest = (await res.json()) as FontManifest;
-  const faces = await Promise.all(
-    manifest.faces.map(async (f) => ({
-      family: f.family,
-      weight: f.weight,
-      style: f.style,
-      bytes: await fetchBytes(f.url),
-    })),
-  );
-  return { faces, fallback: manifest.fallback, companions: manifest.companions ?? {} };
+  return (await res.json()) as FontManifest;
 }
 
 /** API slot values name assets as `ast_…`; the worker renders them as `asset://ast_…`. */
@@ -157,17 +132,23 @@ export function enlarged(image: PreparedImage, width: number, height: number): P
 }
 
 async function create(): Promise<EditorEngine> {
-  const [module, fonts, iconNodes] = await Promise.all([
+  const [module, manifest, iconNodes] = await Promise.all([
     import(/* @vite-ignore */ ENGINE_URL) as Promise<EngineModule>,
-    loadFonts(),
+    loadFontManifest(),
     loadIconNodes(),
   ]);
+  const fonts = {
+    faces: await initialFaces(manifest),
+    fallback: manifest.fallback,
+    companions: manifest.companions ?? {},
+  };
   const options: CanvasKitInitOptions = { locateFile: (file: string) => `${ENGINE_DIR}${file}` };
   const canvasKit = await module.CanvasKitInit(options);
   const icons = module.iconSetFromNodes(iconNodes);
   // The editor redraws one frame after each small edit: start from the unchanged bottom layers.
   const engine: Engine = module.createEngine({ canvasKit, fonts, icons, reuseUnchangedLayers: true });
-  const withAccountFonts = createAccountFontLoader(module, engine, new Set(fonts.faces.map((f) => f.family)));
+  const shippedFonts = createShippedFontLoader(module, engine, manifest);
+  const withAccountFonts = createAccountFontLoader(module, engine, shippedFonts.shipped);
   const images = new Map<string, Promise<PreparedImage>>();
 
   function prepared(request: ImageRequest): Promise<PreparedImage> {
@@ -237,6 +218,7 @@ async function create(): Promise<EditorEngine> {
       );
       // The account's uploaded fonts, as the API's render workers load them. Without them (the list
       // could not be fetched) the text falls back and warns, as a render would if the font were gone.
+      await shippedFonts.ready(document);
       const { document: drawn, familyOf } = await withAccountFonts(document).catch(() => ({
         document,
         familyOf: new Map<string, string>(),

@@ -8,7 +8,7 @@ import {
   type Layer,
   type TemplateDocumentT,
 } from "@pictor/engine";
-import { loadFontSet } from "@pictor/fonts";
+import { loadDeferredFontSet } from "@pictor/fonts";
 import type { CanvasKit, CanvasKitInitOptions } from "canvaskit-wasm";
 import { describe, expect, it } from "vitest";
 import {
@@ -321,7 +321,8 @@ describe("the estimate bounds a real render's use of CanvasKit's heap", () => {
       const ck = await freshCanvasKit();
       const engine = createEngine({
         canvasKit: ck,
-        fonts: await loadFontSet(),
+        // As a render thread has them (deferred): the heap holds only the families this render loads.
+        fonts: loadDeferredFontSet(),
         icons: await loadTestIcons(),
       });
       try {

@@ -190,7 +190,13 @@ export function registerStaticEditor(app: App, files: EditorFiles = editorFiles(
   app.get("/editor/fonts.json", { config: STATIC, schema: hide }, async (_r, reply) => {
     reply.header("Cache-Control", NO_CACHE);
     return {
-      faces: fonts.map(({ family, weight, style, urlPath }) => ({ family, weight, style, url: urlPath })),
+      faces: fonts.map(({ family, category, weight, style, urlPath }) => ({
+        family,
+        category,
+        weight,
+        style,
+        url: urlPath,
+      })),
       fallback: [...FALLBACK_FAMILIES],
       companions: FONT_COMPANIONS,
     };

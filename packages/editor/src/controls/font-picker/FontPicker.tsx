@@ -64,6 +64,37 @@ function FamilyOption({
   );
 }
 
+/** The picker's groups, in order; a family of another category (none shipped today) comes last. */
+const CATEGORIES: readonly (readonly [category: string, label: string])[] = [
+  ["sans", "Sans serif"],
+  ["serif", "Serif"],
+  ["display", "Display"],
+  ["mono", "Monospace"],
+  ["script", "Script"],
+  ["handwriting", "Handwriting"],
+  ["script-coverage", "World scripts"],
+  ["emoji", "Emoji"],
+  ["uploaded", "Uploaded"],
+];
+
+const groupOf = (family: FamilyInfo) => (family.uploaded ? "uploaded" : (family.category ?? "other"));
+
+/** `families` in the picker's order: by category, each category in the manifest's order. */
+function byCategory(
+  families: readonly FamilyInfo[],
+): { category: string; label: string; families: FamilyInfo[] }[] {
+  const known = new Set(CATEGORIES.map(([category]) => category));
+  return [...CATEGORIES, ["other", "Other"] as const]
+    .map(([category, label]) => ({
+      category,
+      label,
+      families: families.filter((f) =>
+        category === "other" ? !known.has(groupOf(f)) : groupOf(f) === category,
+      ),
+    }))
+    .filter((group) => group.families.length > 0);
+}
+
 /**
  * The text layer's font: every shipped and uploaded family, each shown in its own face, searchable;
  * upload a TTF/OTF/WOFF/WOFF2 into the account's fonts/ folder from here, or drop one on it
@@ -75,7 +106,8 @@ export function FontPicker({ value, families, onChange, onUploaded }: Props) {
   const [status, setStatus] = useState<string | null>(null);
   const listId = useId();
   const q = query.trim().toLowerCase();
-  const shown = families.filter((f) => f.family.toLowerCase().includes(q));
+  const groups = byCategory(families.filter((f) => f.family.toLowerCase().includes(q)));
+  const shown = groups.flatMap((group) => group.families);
   const current = families.find((f) => f.family === value);
   const [currentFace, setCurrentFace] = useState<string | null>(null);
   useEffect(() => {
@@ -160,17 +192,26 @@ export function FontPicker({ value, families, onChange, onUploaded }: Props) {
             }}
           />
           <ul className="font-list" aria-label="Font families">
-            {shown.map((f) => (
-              <FamilyOption
-                key={f.family}
-                family={f}
-                selected={f.family === value}
-                onPick={() => {
-                  onChange(f.family);
-                  setOpen(false);
-                }}
-              />
-            ))}
+            {groups.map((group) => [
+              <li
+                key={`category-${group.category}`}
+                className="font-category muted small"
+                data-testid={`font-category-${group.category}`}
+              >
+                {group.label}
+              </li>,
+              ...group.families.map((f) => (
+                <FamilyOption
+                  key={f.family}
+                  family={f}
+                  selected={f.family === value}
+                  onPick={() => {
+                    onChange(f.family);
+                    setOpen(false);
+                  }}
+                />
+              )),
+            ])}
             {shown.length === 0 && <li className="muted small">No family matches “{query}”.</li>}
           </ul>
           <label className="btn small font-upload">

@@ -7,6 +7,8 @@ export interface FamilyInfo {
   faces: { weight: number; style: "normal" | "italic"; url: string }[];
   /** Uploaded by the account (GET /v1/assets/fonts), not shipped. */
   uploaded?: boolean;
+  /** The shipped family's category (fonts.json), which the picker groups families under. */
+  category?: string;
 }
 
 let shipped: Promise<FamilyInfo[]> | null = null;
@@ -17,7 +19,13 @@ function shippedFamilies(): Promise<FamilyInfo[]> {
     .then(
       (r) =>
         r.json() as Promise<{
-          faces: { family: string; weight: number; style: "normal" | "italic"; url: string }[];
+          faces: {
+            family: string;
+            category?: string;
+            weight: number;
+            style: "normal" | "italic";
+            url: string;
+          }[];
         }>,
     )
     .then((m) => groupFaces(m.faces));
@@ -25,12 +33,17 @@ function shippedFamilies(): Promise<FamilyInfo[]> {
 }
 
 function groupFaces(
-  faces: readonly { family: string; weight: number; style: string; url: string }[],
+  faces: readonly { family: string; category?: string; weight: number; style: string; url: string }[],
   uploaded = false,
 ): FamilyInfo[] {
   const by = new Map<string, FamilyInfo>();
   for (const f of faces) {
-    const entry = by.get(f.family) ?? { family: f.family, faces: [], ...(uploaded ? { uploaded } : {}) };
+    const entry = by.get(f.family) ?? {
+      family: f.family,
+      faces: [],
+      ...(uploaded ? { uploaded } : {}),
+      ...(f.category === undefined ? {} : { category: f.category }),
+    };
     entry.faces.push({ weight: f.weight, style: f.style === "italic" ? "italic" : "normal", url: f.url });
     by.set(f.family, entry);
   }
