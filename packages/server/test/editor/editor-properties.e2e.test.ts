@@ -304,6 +304,45 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
     expect(((await layer(page, "title")).font as { family: string }).family).toBe("Playfair Display");
   });
 
+  it("groups the catalogue by category and fetches a family's faces when the document first names it, drawn as the API renders it", async () => {
+    const { page, url } = h;
+    const fetched: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/editor/fonts/Caveat_")) fetched.push(request.url());
+    });
+    await page.locator('[data-layer="title"]').click();
+    await page.getByTestId("font-picker-open").click();
+    const headings = await page
+      .locator(".font-category")
+      .evaluateAll((els) => els.map((el) => el.getAttribute("data-testid")));
+    expect(headings.slice(0, 6)).toEqual(
+      ["sans", "serif", "display", "mono", "script", "handwriting"].map((c) => `font-category-${c}`),
+    );
+    await page.getByTestId("font-search").fill("caveat");
+    // Only the handwriting group is left, and the picker previews the family in its regular face.
+    expect(await page.locator(".font-category").count()).toBe(1);
+    await page.locator('[data-testid="font-option-Caveat"][data-face^="pictor-preview"]').waitFor();
+    expect(fetched.some((u) => u.includes("700Bold"))).toBe(false);
+    await page.getByTestId("font-option-Caveat").click();
+    expect((await layer(page, "title")).font).toEqual({ family: "Caveat", weight: 700, size: 40 });
+    await waitSaved(page);
+    await apiClient(url, key)(`/v1/templates/${templateId}/publish`, { body: {} });
+    const api = await renderThroughApi(url, key, {
+      template: "props-card",
+      frame: "main",
+      scale: 1,
+      modifications: [],
+    });
+    const editor = await editorPixels(page, "main", {}, 1);
+    // Its bold face came when the document named it, and the editor draws what the API draws.
+    expect(fetched.some((u) => u.includes("Caveat_700Bold.ttf"))).toBe(true);
+    expect(editor.warnings).toEqual([]);
+    expect((await straightRgba(editor)).equals(api.rgba), "editor pixels differ from the API PNG").toBe(true);
+    await page.getByTestId("font-picker-open").click();
+    await page.getByTestId("font-search").fill("playfair");
+    await page.getByTestId("font-option-Playfair Display").click();
+  });
+
   it("searches the icon set and adds the picked icon as a layer", async () => {
     const { page } = h;
     await page.getByTestId("add-layer").click();
