@@ -8,7 +8,7 @@
 //   name and value encoded as RFC 3986 unreserved-only (%XX uppercase), sorted by encoded name,
 //   joined name=value with &. sig = lowercase hex HMAC-SHA256(secret as UTF-8, canonical string).
 
-export type ImageUrlFormat = "png" | "jpg" | "webp";
+export type ImageUrlFormat = "png" | "jpg" | "webp" | "gif" | "mp4";
 
 export interface SignImageUrlOptions {
   /** Where the Pictor server (or the CDN in front of it) is reached, e.g. `https://img.example.com`. */

@@ -125,6 +125,11 @@ export interface RenderOptions {
   values?: SlotValues;
   /** 1 to 4, fractional allowed. Output size is round(frame size x scale). */
   scale?: number;
+  /**
+   * Seconds into an animated frame (one with a `duration`): the frame as it stands then. Default its
+   * poster moment (the end of its enter animations). Frames that do not move ignore it.
+   */
+  time?: number;
 }
 
 /**

@@ -1,4 +1,24 @@
+export { ease } from "./animation/easing.ts";
+export {
+  documentAt,
+  frameCount,
+  frameTimes,
+  isAnimatedFrame,
+  type Moment,
+  posterTime,
+} from "./animation/timeline.ts";
 export type * from "./api.ts";
+export {
+  ANIMATION_PRESETS,
+  type AnimationPresetName,
+  DEFAULT_FPS,
+  type EasingT,
+  KEYFRAME_PROPERTIES,
+  type KeyframeT,
+  type LayerAnimationT,
+  MAX_DURATION_SECONDS,
+  MAX_FPS,
+} from "./document/animation.ts";
 export { BLEND_MODES } from "./document/common.ts";
 export {
   documentFontFamilies,

@@ -6,6 +6,10 @@ import {
   type SlotValues,
   type TemplateDocumentT,
 } from "@pictor/engine";
+import type { AnimatedFormat } from "./animated-output.ts";
+
+export { ANIMATED_IMAGE_PIXEL_BUDGET } from "./animated-output.ts";
+
 import type { OutputFormat } from "./encode.ts";
 import { DEFAULT_IMAGE_LIMITS } from "./image-limits.ts";
 
@@ -35,13 +39,17 @@ export const DRAWING_HEAP_BYTES = CANVASKIT_HEAP_LIMIT_BYTES - CANVASKIT_HEAP_BA
 export const ENCODE_BYTES_PER_PIXEL: Readonly<Record<OutputFormat, number>> = { png: 4, jpeg: 3, webp: 8 };
 export const PDF_PAGE_BYTES_PER_PIXEL = 9;
 export const PDF_HELD_BYTES_PER_PIXEL = 3;
+export const ANIMATION_COPY_BYTES_PER_PIXEL = 4;
+export const ANIMATED_IMAGE_HELD_BYTES_PER_PIXEL = 8;
 export const PREPARE_BASE_BYTES = 8 * 1024 * 1024;
 export const PREPARE_BYTES_PER_SOURCE_PIXEL = 1.5;
 /** Images prepared at once: libuv's default thread pool runs sharp's work four at a time. */
 export const PREPARE_CONCURRENCY = 4;
 
 export interface RenderCostOptions {
-  format: OutputFormat | "pdf";
+  format: OutputFormat | "pdf" | AnimatedFormat;
+  /** An animated render's frame count (duration x fps); absent for stills and PDFs. */
+  animationFrames?: number;
   /** The frames drawn: one for an image, a PDF's pages in order. Default: the document's first frame. */
   frames?: readonly string[];
   scale?: number;
@@ -71,7 +79,10 @@ export interface RenderCost {
   frames: FramePeak[];
   /** The frame whose own peak is the largest (the one the render's peak is made of). */
   costliest: FramePeak;
-  /** Bytes held across a PDF's pages (their compressed images, and their copy when written); 0 for an image. */
+  /**
+   * Bytes held across a PDF's pages (their compressed images, and their copy when written) or an
+   * animated GIF's or WebP's frames; 0 for an image or an MP4.
+   */
   heldBytes: number;
   /** The first frame whose rasters CanvasKit's heap cannot hold at all, or null. */
   unfit: FrameCost | null;
@@ -80,10 +91,14 @@ export interface RenderCost {
 /** Estimates a render of a validated document (see the module comment for what is counted). */
 export function estimateRenderCost(document: TemplateDocumentT, options: RenderCostOptions): RenderCost {
   const names = options.frames ?? [document.frames[0]?.name ?? ""];
+  const animated =
+    options.animationFrames !== undefined || options.format === "gif" || options.format === "mp4";
   const perPixel =
     options.format === "pdf"
       ? PDF_PAGE_BYTES_PER_PIXEL
-      : COPY_BYTES_PER_PIXEL + ENCODE_BYTES_PER_PIXEL[options.format];
+      : animated
+        ? ANIMATION_COPY_BYTES_PER_PIXEL
+        : COPY_BYTES_PER_PIXEL + ENCODE_BYTES_PER_PIXEL[options.format as OutputFormat];
   const sourcePixels = (src: string) => options.sourcePixels?.(src) ?? DEFAULT_IMAGE_LIMITS.maxPixels;
   const frames = names.map((name): FramePeak => {
     const frame = estimateFrameCost(document, { frame: name, scale: options.scale, values: options.values });
@@ -96,10 +111,11 @@ export function estimateRenderCost(document: TemplateDocumentT, options: RenderC
     return { frame, prepareBytes, drawBytes, bytes: Math.max(prepareBytes, drawBytes) };
   });
   const costliest = frames.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  const stacked = animated && options.format !== "mp4" ? (options.animationFrames ?? 1) : 0;
   const heldBytes =
     options.format === "pdf"
       ? frames.reduce((sum, f) => sum + 2 * PDF_HELD_BYTES_PER_PIXEL * f.frame.width * f.frame.height, 0)
-      : 0;
+      : stacked * ANIMATED_IMAGE_HELD_BYTES_PER_PIXEL * costliest.frame.width * costliest.frame.height;
   return {
     bytes: costliest.bytes + heldBytes,
     frames,

@@ -9,7 +9,8 @@ export type RenderErrorCode =
   | "image_fetch_failed"
   | "invalid_document"
   | "unknown_slot"
-  | "invalid_request";
+  | "invalid_request"
+  | "format_unavailable";
 
 export class RenderError extends Error {
   readonly code: RenderErrorCode;

@@ -1,3 +1,9 @@
+export { frameDelays } from "./animated-image.ts";
+export {
+  ANIMATED_CONTENT_TYPES,
+  ANIMATED_IMAGE_PIXEL_BUDGET,
+  type AnimatedFormat,
+} from "./animated-output.ts";
 export { createCanvasKit, loadCanvasKit, wasmHeapBytes } from "./canvaskit.ts";
 export {
   CONTENT_TYPES,
@@ -21,6 +27,7 @@ export {
   type RenderErrorCode,
   type SlotValueIssue,
 } from "./errors.ts";
+export { findFfmpeg } from "./ffmpeg.ts";
 export { loadIconSet } from "./icons.ts";
 export { PreparedImageCache } from "./image-cache.ts";
 export {
@@ -41,6 +48,8 @@ export {
   createNodeRenderer,
   type ImageLoader,
   type NodeMeasureOptions,
+  type NodeRenderAnimationOptions,
+  type NodeRenderAnimationResult,
   type NodeRenderer,
   type NodeRendererOptions,
   type NodeRenderOptions,

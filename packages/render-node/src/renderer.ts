@@ -1,11 +1,14 @@
 import {
   checkRenderValues,
   createEngine,
+  DEFAULT_FPS,
   type Engine,
   type FontFace,
   type FontSet,
+  frameTimes,
   type IconSet,
   type ImageRequest,
+  isAnimatedFrame,
   type PreparedImage,
   printGeometry,
   type RenderWarning,
@@ -16,10 +19,13 @@ import {
 } from "@pictor/engine";
 import { loadDeferredFontSet } from "@pictor/fonts";
 import type { CanvasKit } from "canvaskit-wasm";
+import { encodeAnimatedImage } from "./animated-image.ts";
+import { ANIMATED_CONTENT_TYPES, type AnimatedFormat, opaqueOverWhite } from "./animated-output.ts";
 import { createCanvasKit, forgetCanvasKit, loadCanvasKit } from "./canvaskit.ts";
 import { collectGarbage } from "./collect-garbage.ts";
 import { type EncodedImage, encodeImage, type OutputFormat, type PngOptimize } from "./encode.ts";
 import { ImageFetchError, InvalidDocumentError, InvalidSlotValuesError, RenderError } from "./errors.ts";
+import { findFfmpeg, formatUnavailable, type Mp4Stream, startMp4 } from "./ffmpeg.ts";
 import { loadIconSet } from "./icons.ts";
 import { PreparedImageCache } from "./image-cache.ts";
 import { DEFAULT_PDF_DPI, PdfAssembler, pixelsToPoints } from "./pdf.ts";
@@ -68,6 +74,8 @@ export interface NodeRenderOptions {
   values?: SlotValues;
   /** 1 to 4; output is round(frame size x scale). */
   scale?: number;
+  /** Seconds into an animated frame (default its poster moment); see RenderOptions.time. */
+  time?: number;
   format: OutputFormat;
   quality?: number;
   pngCompressionLevel?: number;
@@ -117,6 +125,31 @@ export interface NodeMeasureOptions
   frames?: readonly string[];
 }
 
+export interface NodeRenderAnimationOptions
+  extends Omit<NodeRenderOptions, "format" | "pngCompressionLevel" | "releaseEngineAfterDraw"> {
+  format: AnimatedFormat;
+  /** GIF and WebP: times played, 0 (the default) forever. */
+  loop?: number;
+  /** WebP: absent, lossless; 1 to 100, lossy. MP4 and GIF ignore it. */
+  quality?: number;
+  /** MP4: the ffmpeg executable; default findFfmpeg() (PICTOR_FFMPEG, else PATH). */
+  ffmpeg?: string | null;
+}
+
+export interface NodeRenderAnimationResult {
+  bytes: Buffer;
+  contentType: string;
+  /** Output size (an MP4's is rounded up to even sides). */
+  width: number;
+  height: number;
+  frames: number;
+  fps: number;
+  /** Seconds: frames / fps. */
+  duration: number;
+  /** Each distinct warning of any frame once. */
+  warnings: RenderWarning[];
+}
+
 export interface NodeRenderPdfResult {
   bytes: Uint8Array;
   contentType: "application/pdf";
@@ -137,6 +170,12 @@ export interface NodeRenderer {
     options: Omit<NodeRenderOptions, "format">,
     formats: readonly OutputFormat[],
   ): Promise<NodeRenderResult[]>;
+  /**
+   * Draws every moment of an animated frame (i / fps for each of its duration x fps frames) and
+   * encodes them: an animated GIF or WebP (sharp, from the whole stack of frames) or an MP4 (an
+   * ffmpeg child fed frame by frame). `format_unavailable` when MP4 is asked for and no ffmpeg exists.
+   */
+  renderAnimation(document: unknown, options: NodeRenderAnimationOptions): Promise<NodeRenderAnimationResult>;
   /** Draws each frame and assembles the pages into one PDF (pdf.ts). */
   renderPdf(document: unknown, options: NodeRenderPdfOptions): Promise<NodeRenderPdfResult>;
   /**
@@ -393,7 +432,13 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
     const turn = engineFree.then(async () => {
       await replaceIfFaulted();
       const drawn = guardedDraw(document, (engine) =>
-        engine.render(document, { frame: render.frame, values, scale: render.scale, images }),
+        engine.render(document, {
+          frame: render.frame,
+          values,
+          scale: render.scale,
+          time: render.time,
+          images,
+        }),
       );
       noteSize(drawn.width, drawn.height);
       const copy = render.releaseEngineAfterDraw ? copies.take(drawn.pixels) : null;
@@ -482,6 +527,113 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
     };
   }
 
+  async function renderAnimation(
+    input: unknown,
+    options: NodeRenderAnimationOptions,
+  ): Promise<NodeRenderAnimationResult> {
+    began();
+    try {
+      return await renderAnimationNow(input, options);
+    } finally {
+      ended();
+    }
+  }
+
+  async function renderAnimationNow(
+    input: unknown,
+    options: NodeRenderAnimationOptions,
+  ): Promise<NodeRenderAnimationResult> {
+    const document = checkDocument(input);
+    const ffmpeg = options.format === "mp4" ? (options.ffmpeg ?? findFfmpeg()) : null;
+    if (options.format === "mp4" && ffmpeg === null) throw formatUnavailable();
+    const values =
+      options.values === undefined ? undefined : checkedValues(document, options.values, [options.frame]);
+    const frame =
+      options.frame === undefined
+        ? document.frames[0]
+        : document.frames.find((f) => f.name === options.frame);
+    if (frame === undefined)
+      throw new RenderError("invalid_request", `the document has no frame '${options.frame}'`);
+    if (!isAnimatedFrame(frame)) {
+      throw new RenderError(
+        "invalid_request",
+        `frame '${frame.name}' is not animated (give it a duration) and cannot be drawn as ${options.format}`,
+      );
+    }
+    const times = frameTimes(frame);
+    const fps = frame.fps ?? DEFAULT_FPS;
+    const warnings = new Map<string, RenderWarning>();
+    let size: { width: number; height: number } | null = null;
+    let stack: Uint8Array | null = null;
+    let premultiplied = false;
+    let mp4: Mp4Stream | null = null;
+    try {
+      for (const [index, time] of times.entries()) {
+        const plan = { frame: frame.name, values, scale: options.scale, time };
+        const images = new Map(
+          await Promise.all(engine.planImages(document, plan).map((r) => prepared(r, options))),
+        );
+        // The frame is copied out of the engine's memory before the engine is free again.
+        const turn = engineFree.then(async () => {
+          await replaceIfFaulted();
+          const drawn = guardedDraw(document, (engine) => engine.render(document, { ...plan, images }));
+          noteSize(drawn.width, drawn.height);
+          const bytes = drawn.width * drawn.height * 4;
+          let rgba: Uint8Array | null = null;
+          if (options.format === "mp4") rgba = opaqueOverWhite(drawn.pixels, drawn.opaque);
+          else {
+            stack ??= new Uint8Array(bytes * times.length);
+            stack.set(drawn.pixels, index * bytes);
+            if (!drawn.opaque) premultiplied = true;
+          }
+          return { width: drawn.width, height: drawn.height, warnings: drawn.warnings, rgba };
+        });
+        engineFree = afterTurn(turn);
+        const drawn = await turn;
+        size ??= { width: drawn.width, height: drawn.height };
+        for (const w of drawn.warnings) warnings.set(`${w.code}\u0000${w.slot}\u0000${w.message}`, w);
+        if (drawn.rgba !== null && ffmpeg !== null) {
+          mp4 ??= await startMp4(ffmpeg, { ...size, fps });
+          await mp4.write(drawn.rgba);
+        }
+      }
+      if (size === null) throw new RangeError("an animated frame has at least one frame");
+      let bytes: Buffer;
+      let width = size.width;
+      let height = size.height;
+      if (mp4 !== null) {
+        const finished: Mp4Stream = mp4;
+        mp4 = null;
+        bytes = await finished.finish();
+        width = finished.width;
+        height = finished.height;
+      } else {
+        bytes = await encodeAnimatedImage(
+          stack as unknown as Uint8Array,
+          { ...size, frames: times.length, premultiplied },
+          {
+            format: options.format === "gif" ? "gif" : "webp",
+            fps,
+            ...(options.loop === undefined ? {} : { loop: options.loop }),
+            ...(options.quality === undefined ? {} : { quality: options.quality }),
+          },
+        );
+      }
+      return {
+        bytes,
+        contentType: ANIMATED_CONTENT_TYPES[options.format],
+        width,
+        height,
+        frames: times.length,
+        fps,
+        duration: times.length / fps,
+        warnings: [...warnings.values()],
+      };
+    } finally {
+      await (mp4 as Mp4Stream | null)?.abort();
+    }
+  }
+
   async function renderFormats(
     input: unknown,
     render: Omit<NodeRenderOptions, "format">,
@@ -507,6 +659,7 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
       frame: render.frame,
       values,
       scale: render.scale,
+      time: render.time,
     });
     const images = new Map(await Promise.all(requests.map((r) => prepared(r, render))));
     return drawAndEncode(document, render, formats, values, images);
@@ -552,6 +705,8 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
     renderFormats,
 
     renderPdf,
+
+    renderAnimation,
 
     measure,
 

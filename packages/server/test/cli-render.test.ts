@@ -143,8 +143,8 @@ describe.concurrent("pictor render (the binary)", () => {
       [["-o", "a-dir"], "pictor: -o a-dir is a directory; give a file name, such as a-dir/out.png"],
       [["-o", "not-yet/"], "pictor: -o not-yet/ is a directory"],
       [
-        ["-o", "out.gif"],
-        "pictor: -o out.gif: '.gif' is not a format Pictor writes (.png, .jpg, .webp, .pdf)",
+        ["-o", "out.tiff"],
+        "pictor: -o out.tiff: '.tiff' is not a format Pictor writes (.png, .jpg, .webp, .pdf, .gif, .mp4)",
       ],
       [["-o", "out.jpg", "--format", "png"], "pictor: -o out.jpg says jpeg but --format says png"],
     ];
@@ -173,6 +173,36 @@ describe.concurrent("pictor render (the binary)", () => {
     const run = await pictor(["render", ogCard, "-o", "deep/er/out.png"], dir);
     expect(run.code).toBe(0);
     expect((await readFile(join(dir, "deep/er/out.png"))).subarray(1, 4).toString()).toBe("PNG");
+  });
+});
+
+// One process at a time, after the concurrent cases: each renders 24 frames.
+describe("pictor render: animated frames", () => {
+  let dir: string;
+  const banner = join(root, "examples/animated/launch-countdown.json");
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "pictor-cli-anim-"));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("renders the example as mp4, gif and animated webp; without ffmpeg, mp4 exits 1", {
+    timeout: 180_000,
+  }, async () => {
+    const mp4 = await pictor(["render", banner, "--format", "mp4", "-o", "banner.mp4"], dir);
+    expect(mp4.stdout).toMatch(/banner\.mp4 \(320x180 mp4, 24 frames at 12 fps, 2 s, /);
+    expect((await readFile(join(dir, "banner.mp4"))).subarray(4, 8).toString()).toBe("ftyp");
+    const gif = await pictor(["render", banner, "-o", "banner.gif"], dir);
+    expect(gif.stdout).toMatch(/banner\.gif \(320x180 gif, 24 frames at 12 fps, 2 s, /);
+    expect((await sharp(await readFile(join(dir, "banner.gif"))).metadata()).pages).toBe(24);
+    const webp = await pictor(["render", banner, "--format", "webp", "--animated", "--quality", "80"], dir);
+    expect(webp.stdout).toMatch(/launch-countdown\.webp \(320x180 animated webp, 24 frames/);
+    expect([mp4.code, gif.code, webp.code]).toEqual([0, 0, 0]);
+    const unavailable = await runPictor(["render", banner, "-o", "none.mp4"], {
+      cwd: dir,
+      env: { PICTOR_FFMPEG: "/nonexistent/ffmpeg" },
+    });
+    expect(unavailable.code).toBe(1);
+    expect(unavailable.stderr).toMatch(/^pictor render: format_unavailable: mp4 output needs ffmpeg/);
   });
 });
 

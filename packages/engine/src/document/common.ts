@@ -1,4 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import { layerMotion } from "./animation.ts";
 
 /**
  * Schema pieces shared by every layer kind: colours, paints, bindings and the common layer properties
@@ -278,6 +279,13 @@ export const layerCommon = {
   visible_when: T.Optional(VisibleWhen),
   layout: T.Optional(Layout),
   constraints: T.Optional(Constraints),
+  /**
+   * Gaussian blur of the layer's pixels (its shadows included), standard deviation in template px,
+   * as CSS `filter: blur()`. Motion's "blur in" drives it; a design may set it too.
+   */
+  blur: T.Optional(T.Number({ minimum: 0, maximum: 500, default: 0 })),
+  /** Enter and exit effects and keyframes (document/animation.ts); drawn only in animated frames. */
+  ...layerMotion,
 };
 
 export type HexColorT = Static<typeof HexColor>;

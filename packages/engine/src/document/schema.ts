@@ -1,4 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
+import { frameMotion } from "./animation.ts";
 import { Bindings, HexColor, MAX_LIST_ITEMS, Paint, SlotName } from "./common.ts";
 import { LAYER_SCHEMAS, type Layer } from "./layers/registry.ts";
 import { FramePrint } from "./print.ts";
@@ -133,6 +134,8 @@ export const Frame = T.Object(
     layers: T.Array(AnyLayer, { maxItems: 500 }),
     /** How the frame prints as a PDF page (page size, bleed, crop marks, metadata): print.ts. */
     print: T.Optional(FramePrint),
+    /** Motion: `duration`, `fps` and the `poster` moment (document/animation.ts). */
+    ...frameMotion,
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,6 @@
 import { migrateDocument } from "./migrate.ts";
 import type { TemplateDocumentT } from "./schema.ts";
+import { motionErrors } from "./validate-motion.ts";
 import type { ValidationError } from "./validate-paths.ts";
 import { isTemplateDocument, MAX_ERRORS, schemaErrors } from "./validate-schema.ts";
 import { semanticErrors } from "./validate-semantics.ts";
@@ -25,7 +26,7 @@ export function validateDocument(input: unknown): DocumentValidationResult {
     if (!migrated.ok) return migrated;
     const doc = migrated.document;
     if (!isTemplateDocument(doc)) return { ok: false, errors: schemaErrors(doc) };
-    const errors = semanticErrors(doc);
+    const errors = [...semanticErrors(doc), ...motionErrors(doc)];
     if (errors.length > 0) return { ok: false, errors: errors.slice(0, MAX_ERRORS) };
     return { ok: true, document: doc };
   } catch (error) {

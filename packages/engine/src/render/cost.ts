@@ -245,7 +245,8 @@ function drawCost(layer: Layer, kind: RenderKind, path: string, walk: Walk, arou
   const shadows = layer.shadows ?? [];
   const overhang = kind.overhang?.(layer) ?? 1;
   const reach = shadowReach(layer);
-  const composited = (layer.opacity ?? 1) < 1 || (layer.blend_mode ?? "normal") !== "normal";
+  const composited =
+    (layer.opacity ?? 1) < 1 || (layer.blend_mode ?? "normal") !== "normal" || (layer.blur ?? 0) > 0;
   // A leaf's offscreen layer is bounded by its box, overhang and shadows' reach; a group's by the clip.
   const layerPixels = kind.children
     ? walk.clip.width * walk.clip.height

@@ -22,14 +22,18 @@ export function compositingPaint(
   const opacity = layer.opacity ?? 1;
   const shadows = filterShadows ? (layer.shadows ?? []) : [];
   const blend = layer.blend_mode ?? "normal";
-  if (opacity >= 1 && shadows.length === 0 && blend === "normal") return null;
+  const blur = layer.blur ?? 0;
+  if (opacity >= 1 && shadows.length === 0 && blend === "normal" && blur <= 0) return null;
   const paint = new ck.Paint();
   paint.setAlphaf(opacity);
   if (blend !== "normal") paint.setBlendMode(blendModeOf(ck, blend));
-  if (shadows.length > 0) {
-    const filter = shadowFilter(ck, shadows, `${path}.shadows`);
+  const withShadows = shadows.length > 0 ? shadowFilter(ck, shadows, `${path}.shadows`) : null;
+  // The layer's blur (CSS `filter: blur()`) softens it and its shadows alike, after them.
+  const filter = blur > 0 ? ck.ImageFilter.MakeBlur(blur, blur, ck.TileMode.Decal, withShadows) : withShadows;
+  if (filter !== null) {
     paint.setImageFilter(filter);
     filter.delete();
+    if (filter !== withShadows) withShadows?.delete();
   }
   return paint;
 }
@@ -44,7 +48,8 @@ export function shadowReach(layer: Layer): number {
   for (const shadow of layer.shadows ?? []) {
     reach = Math.max(reach, Math.max(Math.abs(shadow.x), Math.abs(shadow.y)) + 3 * sigmaOf(shadow.blur));
   }
-  return Math.ceil(reach);
+  // A blurred layer spreads its pixels (and its shadows') three deviations further.
+  return Math.ceil(reach + 3 * (layer.blur ?? 0));
 }
 
 /**

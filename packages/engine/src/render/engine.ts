@@ -1,4 +1,5 @@
 import type { CanvasKit } from "canvaskit-wasm";
+import { documentAt } from "../animation/timeline.ts";
 import type {
   Engine,
   FontSet,
@@ -88,21 +89,26 @@ export function createEngine({
   };
 
   return {
-    planImages(document: TemplateDocumentT, options: RenderOptions) {
+    planImages(designed: TemplateDocumentT, options: RenderOptions) {
       assertLive();
       const scale = checkScale(options.scale);
+      const moment = documentAt(designed, options.frame, options.time, options.values ?? NO_VALUES);
+      const { document } = moment;
       const { frame, path } = findFrame(document, options.frame);
-      const bindings = new Bindings(document, options.values ?? NO_VALUES, null);
+      const bindings = new Bindings(document, moment.values, null);
       return planFrameImages(frame.layers, path, bindings, scale);
     },
 
-    render(document: TemplateDocumentT, input: RenderInput): RenderResult {
+    render(designed: TemplateDocumentT, input: RenderInput): RenderResult {
       assertLive();
       layerRasters.beginRender();
       const scale = checkScale(input.scale);
+      // An animated frame is drawn as the still it is at the moment asked (by default its poster).
+      const moment = documentAt(designed, input.frame, input.time, input.values ?? NO_VALUES);
+      const { document } = moment;
       const { frame, path } = findFrame(document, input.frame);
       const warnings: RenderWarning[] = [];
-      const bindings = new Bindings(document, input.values ?? NO_VALUES, warnings);
+      const bindings = new Bindings(document, moment.values, warnings);
       const background = resolvePaint(
         bindings,
         frame.bind,
@@ -179,7 +185,7 @@ export function createEngine({
             frame.background ?? null,
             frame.bind ?? null,
             document.slots,
-            input.values ?? null,
+            moment.values,
             fontGeneration,
             [...images.keys()].sort(),
           ]);

@@ -32,6 +32,9 @@ export const renderFromRow = (r: Row, d: ColumnDecoding): RenderRecord => ({
   dpi: r.dpi === null || r.dpi === undefined ? null : Number(r.dpi),
   scale: Number(r.scale),
   format: r.format as OutputFormat,
+  ...(r.animation === null || r.animation === undefined
+    ? {}
+    : { animation: d.json<RenderRecord["animation"]>(r.animation) }),
   quality: r.quality === null ? null : Number(r.quality),
   width: Number(r.width),
   height: Number(r.height),
@@ -74,7 +77,7 @@ export const batchIdByIdempotencyKey = (style: "?" | "$"): string =>
 /** A newly accepted render: columns and values in the same order. */
 export const RENDER_INSERT_COLUMNS = `id, account_id, template_id, template_key, template_version, frame, scale,
   format, quality, width, height, slot_values, metadata, tags, webhook_url, status, credits_charged, created_at,
-  idempotency_key, frames, dpi, request_id, optimize`;
+  idempotency_key, frames, dpi, request_id, optimize, animation`;
 /** `INSERT INTO renders …` with the placeholders of each dialect. */
 export const renderInsert = (style: "?" | "$"): string =>
   `INSERT INTO renders (${RENDER_INSERT_COLUMNS}) VALUES (${placeholders(RENDER_INSERT_COLUMNS.split(",").length, style)})`;
@@ -102,6 +105,7 @@ export const renderInsertValues = (r: RenderRecord): unknown[] => [
   r.dpi,
   r.requestId ?? null,
   r.optimize === "size" ? "size" : null,
+  r.animation ? JSON.stringify(r.animation) : null,
 ];
 
 export const assetFromRow = (r: Row, d: ColumnDecoding): AssetRecord => ({

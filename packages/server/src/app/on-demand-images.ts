@@ -19,7 +19,8 @@ import type { RenderService } from "./render-service.ts";
 
 /** Query parameters with a meaning of their own; every other parameter names a slot. */
 export const RESERVED_PARAMS = ["frame", "scale", "v", "expires", "fallback", "sig"] as const;
-const FORMAT_BY_EXT = { png: "png", jpg: "jpeg", webp: "webp" } as const;
+/** .gif and .mp4 draw the frame's motion (an animated frame); .webp is a still. */
+const FORMAT_BY_EXT = { png: "png", jpg: "jpeg", webp: "webp", gif: "gif", mp4: "mp4" } as const;
 /** How long a render whose caller gave up is still waited for, to enter the cache when it ends. */
 const LATE_WAIT_MS = 15 * 60_000;
 /**
@@ -110,7 +111,7 @@ interface RenderJobOf {
   version: number;
   frame: string;
   scale: number;
-  format: "png" | "jpeg" | "webp";
+  format: (typeof FORMAT_BY_EXT)[keyof typeof FORMAT_BY_EXT];
   modifications: Modification[];
 }
 
@@ -386,7 +387,7 @@ export function createOnDemandImages(deps: OnDemandDeps) {
       }
     }
     const format = FORMAT_BY_EXT[req.ext as keyof typeof FORMAT_BY_EXT];
-    if (!format) return invalid("format", "The extension must be .png, .jpg or .webp.");
+    if (!format) return invalid("format", "The extension must be .png, .jpg, .webp, .gif or .mp4.");
     const scaleParam = req.params.get("scale");
     const scale =
       scaleParam === undefined ? 1 : /^\d+(\.\d+)?$/.test(scaleParam) ? Number(scaleParam) : Number.NaN;

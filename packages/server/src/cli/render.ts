@@ -13,8 +13,8 @@ import { EXIT_FAILED, EXIT_USAGE, UsageError } from "./usage-error.ts";
  */
 type RenderNode = typeof import("@pictor/render-node");
 
-/** What the command writes: an image, or a PDF of one page per frame. */
-type OutputFormat = ImageFormat | "pdf";
+/** What the command writes: an image, a PDF of one page per frame, or an animated frame's motion. */
+type OutputFormat = ImageFormat | "pdf" | "gif" | "mp4";
 
 interface RenderFlags {
   frame?: string;
@@ -27,6 +27,7 @@ interface RenderFlags {
   quality?: number;
   output?: string;
   sample: boolean;
+  animated?: boolean;
 }
 
 const FORMAT_BY_EXTENSION: Record<string, OutputFormat> = {
@@ -35,12 +36,16 @@ const FORMAT_BY_EXTENSION: Record<string, OutputFormat> = {
   ".jpeg": "jpeg",
   ".webp": "webp",
   ".pdf": "pdf",
+  ".gif": "gif",
+  ".mp4": "mp4",
 };
 const EXTENSION_BY_FORMAT: Record<OutputFormat, string> = {
   png: ".png",
   jpeg: ".jpg",
   webp: ".webp",
   pdf: ".pdf",
+  gif: ".gif",
+  mp4: ".mp4",
 };
 const REMOTE = /^https?:\/\//i;
 
@@ -73,7 +78,9 @@ async function checkOutputFlag(output: string, format: OutputFormat, formatGiven
   if (ext === "") return;
   const named = FORMAT_BY_EXTENSION[ext];
   if (!named)
-    throw new UsageError(`-o ${output}: '${ext}' is not a format Pictor writes (.png, .jpg, .webp, .pdf)`);
+    throw new UsageError(
+      `-o ${output}: '${ext}' is not a format Pictor writes (.png, .jpg, .webp, .pdf, .gif, .mp4)`,
+    );
   if (formatGiven && named !== format) {
     throw new UsageError(`-o ${output} says ${named} but --format says ${format}; make them agree`);
   }
@@ -81,7 +88,7 @@ async function checkOutputFlag(output: string, format: OutputFormat, formatGiven
 
 function parseFormat(text: string): OutputFormat {
   const format = FORMAT_BY_EXTENSION[`.${text.toLowerCase()}`];
-  if (!format) throw new InvalidArgumentError("expected png, jpeg (jpg), webp or pdf");
+  if (!format) throw new InvalidArgumentError("expected png, jpeg (jpg), webp, pdf, gif or mp4");
   return format;
 }
 
@@ -110,7 +117,9 @@ function parseQuality(text: string): number {
 export function registerRenderCommand(program: Command): void {
   program
     .command("render")
-    .description("Render a template file to PNG, JPEG, WebP or PDF, offline")
+    .description(
+      "Render a template file to PNG, JPEG, WebP, PDF, or (an animated frame) GIF, animated WebP or MP4, offline",
+    )
     .argument("<template>", "template document (JSON file)")
     .option("--frame <name>", "frame to render (default: the first)")
     .addOption(
@@ -132,7 +141,12 @@ export function registerRenderCommand(program: Command): void {
       {},
     )
     .option("--scale <n>", "1 to 4, fractional allowed", parseScale, 1)
-    .option("--format <format>", "png, jpeg, webp or pdf (default: from -o, else png)", parseFormat)
+    .option(
+      "--format <format>",
+      "png, jpeg, webp, pdf, gif or mp4 (default: from -o, else png); gif and mp4 draw an animated frame's motion (mp4 needs ffmpeg)",
+      parseFormat,
+    )
+    .option("--animated", "with webp: an animated WebP of the frame's motion (lossless unless --quality)")
     .option(
       "--quality <q>",
       "JPEG/WebP quality 1-100 (default 90); PDF: pages as JPEGs of this quality (default lossless)",
@@ -292,8 +306,13 @@ async function renderCommand(templateArg: string, flags: RenderFlags): Promise<n
     flags.format ??
     (flags.output ? FORMAT_BY_EXTENSION[extname(flags.output).toLowerCase()] : undefined) ??
     "png";
-  if (flags.quality !== undefined && format === "png") {
+  if (flags.quality !== undefined && (format === "png" || format === "gif" || format === "mp4")) {
     throw new UsageError("--quality applies to jpeg, webp and pdf only");
+  }
+  if (flags.animated === true && format !== "webp") {
+    throw new UsageError(
+      "--animated asks for an animated WebP; add --format webp (gif and mp4 are always animated)",
+    );
   }
   if (format !== "pdf" && flags.frames !== undefined) {
     throw new UsageError("--frames makes a PDF of several pages; add --format pdf (or -o FILE.pdf)");
@@ -329,6 +348,9 @@ async function renderCommand(templateArg: string, flags: RenderFlags): Promise<n
     };
     if (format === "pdf")
       return await renderPdfFile(document, values, flags, templateArg, templateDir, renderNode);
+    if (format === "gif" || format === "mp4" || (format === "webp" && flags.animated === true)) {
+      return await renderAnimationFile(document, values, flags, format, templateArg, templateDir, renderNode);
+    }
     const frames: (string | null)[] = flags.allFrames
       ? document.frames.map((f) => f.name)
       : [flags.frame ?? null];
@@ -341,7 +363,7 @@ async function renderCommand(templateArg: string, flags: RenderFlags): Promise<n
           frame: frame ?? undefined,
           values,
           scale: flags.scale,
-          format,
+          format: format as ImageFormat,
           quality: flags.quality,
           loadImage: (src, slot) => loadImageFile(src, slot, templateDir, renderNode),
         });
@@ -410,6 +432,43 @@ async function renderPdfFile(
     process.stdout.write(
       `wrote ${out} (${pages}: ${frames.join(", ")}; first page ${result.width}x${result.height} px at ${flags.dpi ?? DEFAULT_PDF_DPI} dpi, ${formatSize(result.bytes.length)}, ${ms} ms${warned})\n`,
     );
+    return 0;
+  } finally {
+    renderer.dispose();
+  }
+}
+
+async function renderAnimationFile(
+  document: TemplateDocumentT,
+  values: Record<string, SlotValue>,
+  flags: RenderFlags,
+  format: "gif" | "mp4" | "webp",
+  templateArg: string,
+  templateDir: string,
+  renderNode: RenderNode,
+): Promise<number> {
+  const frames = flags.allFrames ? document.frames.map((f) => f.name) : [flags.frame ?? null];
+  const renderer = await renderNode.createNodeRenderer();
+  try {
+    for (const frame of frames) {
+      const started = performance.now();
+      const result = await renderer.renderAnimation(document, {
+        frame: frame ?? undefined,
+        values,
+        scale: flags.scale,
+        format,
+        ...(flags.quality === undefined ? {} : { quality: flags.quality }),
+        loadImage: (src, slot) => loadImageFile(src, slot, templateDir, renderNode),
+      });
+      const out = outputPathFor(flags, templateArg, format, flags.allFrames ? frame : null);
+      await writeOutput(out, result.bytes);
+      printWarnings(result, frame);
+      const ms = Math.round(performance.now() - started);
+      const warned = result.warnings.length ? `, ${result.warnings.length} warning(s)` : "";
+      process.stdout.write(
+        `wrote ${out} (${result.width}x${result.height} ${format === "webp" ? "animated webp" : format}, ${result.frames} frames at ${result.fps} fps, ${result.duration} s, ${formatSize(result.bytes.length)}, ${ms} ms${warned})\n`,
+      );
+    }
     return 0;
   } finally {
     renderer.dispose();

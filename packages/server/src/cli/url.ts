@@ -47,8 +47,8 @@ export function registerUrlCommand(program: Command): void {
           "give --key-id and the secret (PICTOR_URL_SECRET), from POST /v1/url-signing-keys",
         );
       }
-      if (!["png", "jpg", "webp"].includes(flags.format))
-        throw new UsageError("--format must be png, jpg or webp");
+      if (!["png", "jpg", "webp", "gif", "mp4"].includes(flags.format))
+        throw new UsageError("--format must be png, jpg, webp, gif or mp4");
       const values: Record<string, string> = {};
       for (const pair of pairs) {
         const eq = pair.indexOf("=");

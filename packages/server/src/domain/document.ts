@@ -2,6 +2,7 @@
 export type { SlotT, SlotValue, SlotValueError, SlotValues, TemplateDocumentT } from "@pictor/engine";
 export {
   checkRenderValues,
+  frameCount,
   frameImages,
   MAX_DOCUMENT_JSON_DEPTH,
   validateDocument,

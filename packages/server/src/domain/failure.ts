@@ -13,6 +13,7 @@ export interface Failure {
     | "image_out_of_folder"
     | "value_not_encodable"
     | "render_too_large"
+    | "format_unavailable"
     | "image_fetch_failed"
     | "image_invalid"
     | "internal_error"

@@ -18,6 +18,8 @@ export interface RenderShape {
   scale: number;
   values: Record<string, SlotValue>;
   format: OutputFormat;
+  /** An animated render's frame count. */
+  animationFrames?: number;
 }
 
 const MIB = 1024 * 1024;
@@ -70,6 +72,7 @@ export function renderCost(
 ): RenderCost {
   return estimateRenderCost(doc, {
     format: shape.format,
+    ...(shape.animationFrames === undefined ? {} : { animationFrames: shape.animationFrames }),
     frames: shape.frames,
     scale: shape.scale,
     values: shape.values,

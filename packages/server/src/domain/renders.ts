@@ -2,13 +2,14 @@ import type { AssetStore } from "../ports/asset-store.ts";
 import type { Clock } from "../ports/clock.ts";
 import type { OutputFormat, RenderRecord } from "../ports/render-store.ts";
 import type { TemplateStore } from "../ports/template-store.ts";
+import { animationOf, isAnimatedRequest, malformedAnimatedField } from "./animation-request.ts";
 import type { TemplateDocumentT } from "./document.ts";
 import { checkRenderValues } from "./document.ts";
 import { type Failure, fail, type Result } from "./failure.ts";
 import { newId } from "./ids.ts";
 import { namedAssets, renderCost, tooLarge } from "./render-cost.ts";
 import { type Modification, ownedAssets, resolveModifications, VALUE_FIELD } from "./render-request.ts";
-import { creditCost, isValidScale, MAX_OUTPUT_PIXELS, outputSize } from "./scale.ts";
+import { animationCreditCost, creditCost, isValidScale, MAX_OUTPUT_PIXELS, outputSize } from "./scale.ts";
 
 /** Frame pixels per inch of a PDF page when the request names none: CSS pixels, 1 px = 0.75 pt. */
 export const DEFAULT_PDF_DPI = 96;
@@ -75,7 +76,9 @@ export interface RenderRequest {
   template: string;
   modifications: Modification[];
   scale?: unknown;
-  format?: "png" | "jpg" | "jpeg" | "webp" | "pdf";
+  format?: "png" | "jpg" | "jpeg" | "webp" | "pdf" | "gif" | "mp4";
+  /** WebP only: an animated WebP of the frame's motion (gif and mp4 are always animated). */
+  animated?: boolean;
   quality?: number;
   /**
    * PNG encoder effort: `speed` (least CPU) or `size` (fewer bytes, same pixels). Default `speed`
@@ -103,6 +106,8 @@ export interface PrepareRenderDeps {
    * above it is refused as `render_too_large`. Absent: only renders that cannot be drawn at all are.
    */
   renderBudgetBytes?: number;
+  /** Whether MP4 can be encoded here (an ffmpeg was found); absent or false: `format_unavailable`. */
+  mp4Encoder?: boolean;
 }
 
 /**
@@ -156,8 +161,18 @@ export async function prepareRender(
 ): Promise<Result<RenderRecord>> {
   const scale = req.scale === undefined ? 1 : req.scale;
   if (!isValidScale(scale)) return fail("invalid_scale", "scale must be a number from 1 to 4 inclusive.");
-  const badWebhook = malformedWebhookUrl(req.webhook_url) ?? malformedPdfFields(req);
+  const badWebhook =
+    malformedWebhookUrl(req.webhook_url) ??
+    malformedPdfFields(req) ??
+    malformedAnimatedField(req.format, req.animated);
   if (badWebhook) return badWebhook;
+  if (req.format === "mp4" && deps.mp4Encoder !== true) {
+    return fail(
+      "format_unavailable",
+      "This server cannot encode mp4: it has no ffmpeg (install it, or set PICTOR_FFMPEG to its path). gif and animated webp need none. Nothing was charged.",
+      { format: "mp4" },
+    );
+  }
 
   const template = await deps.templates.find(accountId, req.template);
   if (!template) return fail("not_found", `No template '${req.template}'.`);
@@ -195,6 +210,9 @@ export async function prepareRender(
     }
   }
   const size = outputSize(frame, scale);
+  const animated = isAnimatedRequest(req.format, req.animated);
+  const animation = animated ? animationOf(frame, scale, req.format ?? "png") : null;
+  if (animation !== null && !animation.ok) return animation;
 
   const values = await resolveModifications(doc, req.modifications, ownedAssets(deps.assets, accountId));
   if (!values.ok) return values;
@@ -221,7 +239,13 @@ export async function prepareRender(
   // Before anything is drawn or charged: the assets the frames name must still exist (a deleted one
   // would fail the render after drawing the pages before it), and the render must fit in memory.
   const format: OutputFormat = req.format === "jpg" ? "jpeg" : (req.format ?? "png");
-  const shape = { frames: frames.value.map((f) => f.name), scale, values: values.value, format };
+  const shape = {
+    frames: frames.value.map((f) => f.name),
+    scale,
+    values: values.value,
+    format,
+    ...(animation === null ? {} : { animationFrames: animation.value.frames }),
+  };
   const assets = await namedAssets(deps.assets, accountId, doc, shape);
   if (!assets.ok) return assets;
   const tooBig = tooLarge(renderCost(doc, shape, assets.value), shape, deps.renderBudgetBytes ?? null);
@@ -245,6 +269,7 @@ export async function prepareRender(
     dpi,
     scale,
     format,
+    ...(animation === null ? {} : { animation: animation.value }),
     quality: req.quality ?? null,
     ...((req.optimize ?? (options.waiting ? "speed" : "size")) === "size" && format === "png"
       ? { optimize: "size" as const }
@@ -258,8 +283,11 @@ export async function prepareRender(
     idempotencyKey: options.idempotencyKey ?? null,
     ...(options.requestId ? { requestId: options.requestId } : {}),
     status: "queued",
-    // scale² per image, and per page of a PDF.
-    creditsCharged: creditCost(scale) * frames.value.length,
+    // scale² per image, and per page of a PDF; an animation scale² a second of it, rounded up.
+    creditsCharged:
+      animation === null
+        ? creditCost(scale) * frames.value.length
+        : animationCreditCost(scale, animation.value.duration),
     creditsRefunded: 0,
     error: null,
     warnings: [],

@@ -18,3 +18,12 @@ export function outputSize(frame: { width: number; height: number }, scale: numb
  * is refused before any charge instead of failing on a worker.
  */
 export const MAX_OUTPUT_PIXELS = 256_000_000;
+
+/**
+ * An animated render (GIF, MP4, animated WebP) costs ceil(scale^2 x duration in seconds): a second of
+ * motion costs what a still costs, a 2.5 s clip at scale 1 costs 3.
+ */
+export function animationCreditCost(scale: number, durationSeconds: number): number {
+  // Rounded to micro-units first, so 0.1 s x 10 frames of float noise never costs a credit more.
+  return Math.ceil(Math.round(scale * scale * durationSeconds * 1e6) / 1e6);
+}

@@ -22,6 +22,7 @@ export type ApiErrorCode =
   | "image_out_of_folder"
   | "value_not_encodable"
   | "render_too_large"
+  | "format_unavailable"
   | "invalid_webhook_url"
   | "idempotency_key_reused"
   | "image_fetch_failed"
@@ -55,6 +56,7 @@ export const STATUS_BY_CODE: Record<ApiErrorCode, number> = {
   value_not_encodable: 422,
   // A render whose estimated peak memory is over the per-render budget, or that cannot be drawn at all.
   render_too_large: 422,
+  format_unavailable: 422,
   invalid_webhook_url: 422,
   idempotency_key_reused: 422,
   image_fetch_failed: 422,

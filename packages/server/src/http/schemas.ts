@@ -60,7 +60,27 @@ export const Job = T.Object(
       description: "A PDF's density: frame pixels per inch (page size = frame size / dpi); null for an image",
     }),
     scale: T.Number(),
-    format: T.Union([T.Literal("png"), T.Literal("jpeg"), T.Literal("webp"), T.Literal("pdf")]),
+    format: T.Union([
+      T.Literal("png"),
+      T.Literal("jpeg"),
+      T.Literal("webp"),
+      T.Literal("pdf"),
+      T.Literal("gif"),
+      T.Literal("mp4"),
+    ]),
+    animation: T.Optional(
+      T.Object(
+        {
+          frame_count: T.Integer({ minimum: 1, description: "Frames drawn: duration x fps" }),
+          fps: T.Integer({ minimum: 1 }),
+          duration: T.Number({ description: "Seconds" }),
+        },
+        {
+          description:
+            "Animated renders only (gif, mp4, animated webp; a Pictor extension): their frames and duration. Absent for stills",
+        },
+      ),
+    ),
     width: T.Integer({ description: "Output width in pixels; for a PDF, of the first page's image" }),
     height: T.Integer({ description: "Output height in pixels; for a PDF, of the first page's image" }),
     credits_charged: T.Integer({ description: "ceil(scale²) per image or PDF page" }),

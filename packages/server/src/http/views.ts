@@ -10,6 +10,7 @@ export const EXT_BY_TYPE: Record<string, string> = {
   "image/jpeg": "jpg",
   "image/webp": "webp",
   "image/gif": "gif",
+  "video/mp4": "mp4",
   "font/ttf": "ttf",
   "font/otf": "otf",
   "image/svg+xml": "svg",
@@ -63,6 +64,15 @@ export async function jobView(
     dpi: r.dpi,
     scale: r.scale,
     format: r.format,
+    ...(r.animation
+      ? {
+          animation: {
+            frame_count: r.animation.frames,
+            fps: r.animation.fps,
+            duration: r.animation.duration,
+          },
+        }
+      : {}),
     width: r.width,
     height: r.height,
     credits_charged: r.creditsCharged,

@@ -14,7 +14,7 @@ import type { RenderRecord, RenderStore } from "../ports/render-store.ts";
 import { noTracing, type TraceSpan, type Tracing } from "../ports/tracing.ts";
 import type { OutboxEventInput } from "../ports/webhook-outbox.ts";
 
-const EXT = { png: "png", jpeg: "jpg", webp: "webp", pdf: "pdf" } as const;
+const EXT = { png: "png", jpeg: "jpg", webp: "webp", pdf: "pdf", gif: "gif", mp4: "mp4" } as const;
 
 export interface RenderJobDeps {
   renders: RenderStore;
@@ -128,6 +128,7 @@ async function runClaimed(
       values: render.values,
       scale: render.scale,
       format: render.format,
+      ...(render.animation ? { animated: true as const } : {}),
       quality: render.quality,
       ...(render.optimize === "size" ? { optimize: "size" as const } : {}),
       outputKey: blobKey,

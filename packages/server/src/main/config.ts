@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
+import { findFfmpeg } from "@pictor/render-node/ffmpeg";
 import { type Static, Type as T } from "@sinclair/typebox";
 import { Value, ValuePointer } from "@sinclair/typebox/value";
 import type { S3BlobStoreConfig } from "../adapters/s3/blob-store.ts";
@@ -113,6 +114,8 @@ export type ServeConfig = ServeSettings & {
   memory: MemoryPlan;
   /** Where traces go (OTEL_EXPORTER_OTLP_*); absent or null: traces off. */
   tracing?: TracingConfig | null;
+  /** The ffmpeg MP4 renders run (PICTOR_FFMPEG, else `ffmpeg` on PATH); null: mp4 is `format_unavailable`. */
+  ffmpeg: string | null;
 };
 
 export interface ServeFlags {
@@ -347,7 +350,7 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     budgetMiB: settings.memoryBudget,
     machineMiB: machineMemoryMiB(),
   });
-  return { ...settings, workers: memory.threads, backend, memory, tracing };
+  return { ...settings, workers: memory.threads, backend, memory, tracing, ffmpeg: findFfmpeg(env) };
 }
 
 /**

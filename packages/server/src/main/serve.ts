@@ -150,6 +150,7 @@ export async function startServer(
       tracing,
       // Renders are refused above what one render thread's share of the memory budget leaves.
       renderBudgetBytes: config.memory.renderBytes,
+      mp4Encoder: config.ffmpeg !== null,
     });
     app = await buildApp(
       {

@@ -3,7 +3,15 @@ import type { AssetRecord } from "./asset-store.ts";
 import type { OutboxEventInput } from "./webhook-outbox.ts";
 
 export type RenderStatus = "queued" | "rendering" | "completed" | "failed";
-export type OutputFormat = "png" | "jpeg" | "webp" | "pdf";
+export type OutputFormat = "png" | "jpeg" | "webp" | "pdf" | "gif" | "mp4";
+
+/** An animated render's moments: duration x fps frames (GIF, MP4, or WebP asked for as animated). */
+export interface RenderAnimation {
+  frames: number;
+  fps: number;
+  /** Seconds. */
+  duration: number;
+}
 
 export interface RenderWarningView {
   code: string;
@@ -25,6 +33,8 @@ export interface RenderRecord {
   dpi: number | null;
   scale: number;
   format: OutputFormat;
+  /** Set for an animated render (every gif and mp4, a webp asked for as animated); absent or null: a still. */
+  animation?: RenderAnimation | null;
   quality: number | null;
   /**
    * PNG encoder effort: `size` spends more CPU for fewer bytes of the same pixels. Absent: `speed`.

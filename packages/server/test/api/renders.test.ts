@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,7 +23,8 @@ let key: string;
 let accountId: string;
 
 beforeAll(async () => {
-  t = await startTestServer();
+  // ffmpeg is on PATH, but PICTOR_FFMPEG names nothing: this server has no MP4 encoder.
+  t = await startTestServer({ env: { PATH: process.env.PATH ?? "", PICTOR_FFMPEG: "/nonexistent/ffmpeg" } });
   ({ key, accountId } = await newAccount(t, 1000));
   await publishTemplate(t, key);
 });
@@ -34,6 +36,21 @@ const render = (body: Record<string, unknown>, headers?: Record<string, string>)
     body: { template: "test-card", modifications: [], ...body },
     ...(headers ? { headers } : {}),
   });
+
+describe("POST /v1/renders: animated formats without an encoder", () => {
+  it("refuses mp4 with 422 format_unavailable before any charge", async () => {
+    const animated = JSON.parse(
+      readFileSync(new URL("../../../../examples/animated/launch-countdown.json", import.meta.url), "utf8"),
+    ) as unknown;
+    await publishTemplate(t, key, animated);
+    const before = await balanceOf(t, key);
+    const res = await render({ template: "launch-countdown", format: "mp4", wait: true });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe("format_unavailable");
+    expect(res.body.error.message).toMatch(/ffmpeg/);
+    expect(await balanceOf(t, key)).toBe(before);
+  });
+});
 
 describe("POST /v1/renders: happy paths", () => {
   it("is asynchronous by default: 202, the job, Location; the job then completes", async () => {
@@ -749,8 +766,10 @@ describe("POST /v1/renders: refusals charge nothing", () => {
     expect(wait.body.error.errors).toEqual([
       { path: "wait", message: "must be true or false, or a number from 0 to 60" },
     ]);
-    const format = await render({ format: "gif" });
-    expect(format.body.error.message).toBe(`'format' must be one of "png", "jpg", "jpeg", "webp", "pdf".`);
+    const format = await render({ format: "tiff" });
+    expect(format.body.error.message).toBe(
+      `'format' must be one of "png", "jpg", "jpeg", "webp", "pdf", "gif", "mp4".`,
+    );
   });
 });
 

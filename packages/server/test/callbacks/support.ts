@@ -62,7 +62,7 @@ export interface CallbackTestServer extends TestServer {
  * (PICTOR_OUTBOUND_ALLOWLIST), next to the image origin and one closed port.
  */
 export async function startCallbackServer(
-  options: { receivers?: number; workers?: number; lookup?: Lookup } = {},
+  options: { receivers?: number; workers?: number; lookup?: Lookup; env?: Record<string, string> } = {},
 ): Promise<CallbackTestServer> {
   const secrets: string[] = [];
   const receivers: TestReceiver[] = [];
@@ -72,6 +72,7 @@ export async function startCallbackServer(
     workers: options.workers ?? 2,
     allowPorts: [deadPort, ...receivers.map((r) => r.port)],
     ...(options.lookup ? { lookup: options.lookup } : {}),
+    ...(options.env ? { env: options.env } : {}),
   });
   return {
     ...t,

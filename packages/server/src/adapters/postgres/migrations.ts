@@ -364,6 +364,10 @@ export const MIGRATIONS: readonly Migration[] = [
   `
   ALTER TABLE renders ADD COLUMN optimize text;
   `,
+  // 19, mirrors SQLite migration 16: an animated render's frame count, fps and duration; null for stills.
+  `
+  ALTER TABLE renders ADD COLUMN animation json;
+  `,
 ];
 
 // Any constant works; it only has to be the same in every process migrating this database.

@@ -26,6 +26,8 @@ export interface RenderTask {
   values: Record<string, SlotValue>;
   scale: number;
   format: OutputFormat;
+  /** Draw the frame's motion (every gif and mp4, an animated webp): renderer.renderAnimation. */
+  animated?: true;
   quality: number | null;
   /** PNG encoder effort `size` (NodeRenderOptions.pngOptimize); absent: `speed`. */
   optimize?: "size";

@@ -103,26 +103,36 @@ export function createRenderTaskRunner(deps: {
       const quality = task.quality === null ? {} : { quality: task.quality };
       const drawStarted = performance.now();
       const out =
-        task.format === "pdf"
-          ? await renderer.renderPdf(document, {
-              frames: task.pdf?.frames ?? [task.frame],
-              dpi: task.pdf?.dpi,
-              values: task.values,
-              scale: task.scale,
-              ...quality,
-              ...(task.pdf ? { createdAt: new Date(task.pdf.createdAt) } : {}),
-              ...images,
-            })
-          : await renderer.render(document, {
+        task.animated === true && task.format !== "pdf" && task.format !== "png" && task.format !== "jpeg"
+          ? await renderer.renderAnimation(document, {
               frame: task.frame,
               values: task.values,
               scale: task.scale,
               format: task.format,
               ...quality,
-              ...(task.optimize === "size" ? { pngOptimize: "size" as const } : {}),
-              ...(task.queuedBehind ? { releaseEngineAfterDraw: true } : {}),
               ...images,
-            });
+            })
+          : task.format === "pdf"
+            ? await renderer.renderPdf(document, {
+                frames: task.pdf?.frames ?? [task.frame],
+                dpi: task.pdf?.dpi,
+                values: task.values,
+                scale: task.scale,
+                ...quality,
+                ...(task.pdf ? { createdAt: new Date(task.pdf.createdAt) } : {}),
+                ...images,
+              })
+            : await renderer.render(document, {
+                frame: task.frame,
+                values: task.values,
+                scale: task.scale,
+                // gif and mp4 are always animated (prepareRender), so a still is one of these.
+                format: task.format as "png" | "jpeg" | "webp",
+                ...quality,
+                ...(task.optimize === "size" ? { pngOptimize: "size" as const } : {}),
+                ...(task.queuedBehind ? { releaseEngineAfterDraw: true } : {}),
+                ...images,
+              });
       // Writing (and hashing) the output here keeps both off the API thread (a 600 KB PNG took about
       // 1 ms of SHA-256 there), and the bytes never cross threads.
       // S3 signs the payload's hash: computed once here, it serves the signature and the asset record.

@@ -285,6 +285,10 @@ export const MIGRATIONS: readonly SqliteMigration[] = [
   `
   ALTER TABLE renders ADD COLUMN optimize TEXT;
   `,
+  // 16: an animated render's frame count, fps and duration (JSON); null for stills and PDFs.
+  `
+  ALTER TABLE renders ADD COLUMN animation TEXT;
+  `,
 ];
 
 /**

@@ -151,7 +151,7 @@ export function registerAssetFile(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       deps.downloadLimits.takeIp(request);
-      const match = /^([0-9a-f]{32})\.([a-z]{2,5})$/.exec(request.params.file);
+      const match = /^([0-9a-f]{32})\.([a-z0-9]{2,5})$/.exec(request.params.file);
       const asset = match?.[1] ? await deps.assets.getByToken(match[1]) : null;
       if (!match || !matchFile(request.params.file, asset, match[2] ?? "")) throw notFound("asset");
       deps.downloadLimits.takeKeyOrThrow(`acct:${asset.accountId}`);

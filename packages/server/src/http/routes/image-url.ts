@@ -78,7 +78,7 @@ export function registerImageUrl(app: App, deps: AppDeps): void {
         summary:
           "Signed on-demand image URL: renders a published template from query parameters once, then serves it from the render cache",
         description: [
-          "Path: /i/<url-signing key id (usk_…)>/<template key or id>.<png|jpg|webp>. No API key: the signature is the capability.",
+          "Path: /i/<url-signing key id (usk_…)>/<template key or id>.<png|jpg|webp|gif|mp4> (gif and mp4: an animated frame, a Pictor extension). No API key: the signature is the capability.",
           "Query: one parameter per slot (text; colour as %23RRGGBB or RRGGBB; image as an http(s) URL, fetched through the SSRF guard, or an asset id / asset_url of the account), and optionally frame, scale (1 to 4), v (pin a published template version), expires (Unix seconds), fallback=image (errors answer a small PNG), and sig.",
           "Signing: take every parameter except sig, decode names and values (+ is a space), encode each again as UTF-8 with every byte except A-Z a-z 0-9 - . _ ~ written %XX (uppercase hex), sort by encoded name, join name=value with &. The string to sign is /i/<key id>/<template>.<ext>?<that query> (path parts encoded the same way). sig is the lowercase hex HMAC-SHA256 of it keyed with the secret (ussec_…); the previous secret of a rotation verifies until its grace period ends. Test vectors: docs/on-demand-urls.md; signImageUrl() in @pictor/client and `pictor url` implement it.",
           "Cache: the first request renders (like a waiting render) and charges ceil(scale²) credits; identical requests meanwhile wait for that render; later ones are served from the render cache free (Cache-Status: pictor; hit), with a strong ETag (If-None-Match → 304) and Cache-Control public, max-age=3600 (with v: max-age=31536000, immutable; never past expires). Outputs are assets in renders/<template>/; the least recently used are evicted beyond PICTOR_IMAGE_CACHE_MAX_BYTES.",
@@ -106,7 +106,7 @@ export function registerImageUrl(app: App, deps: AppDeps): void {
       }
       const file = /^(.+)\.([A-Za-z0-9]+)$/.exec(request.params.file);
       if (!file?.[1] || !file[2]) {
-        throw new ApiError("invalid_request", "The path ends in <template>.<png|jpg|webp>.", {
+        throw new ApiError("invalid_request", "The path ends in <template>.<png|jpg|webp|gif|mp4>.", {
           errors: [{ path: "path", message: "No extension." }],
         });
       }

@@ -23,7 +23,7 @@ export function registerOutputFile(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       deps.downloadLimits.takeIp(request);
-      const match = /^(ast_[A-Za-z0-9]+)\.([a-z]{2,5})$/.exec(request.params.file);
+      const match = /^(ast_[A-Za-z0-9]+)\.([a-z0-9]{2,5})$/.exec(request.params.file);
       const assetId = match?.[1] ?? "";
       const valid = verifyOutputSignature(
         deps.signingSecret,

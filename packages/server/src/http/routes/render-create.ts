@@ -46,8 +46,26 @@ export const RenderRequestBody = T.Object(
       T.Number({ minimum: 1, maximum: 4, default: 1, description: "1 to 4; cost ceil(scale²)" }),
     ),
     format: T.Optional(
-      T.Union([T.Literal("png"), T.Literal("jpg"), T.Literal("jpeg"), T.Literal("webp"), T.Literal("pdf")], {
-        description: "png (default), jpg/jpeg, webp, or pdf: one page per frame (see frames)",
+      T.Union(
+        [
+          T.Literal("png"),
+          T.Literal("jpg"),
+          T.Literal("jpeg"),
+          T.Literal("webp"),
+          T.Literal("pdf"),
+          T.Literal("gif"),
+          T.Literal("mp4"),
+        ],
+        {
+          description:
+            "png (default), jpg/jpeg, webp, or pdf: one page per frame (see frames). A Pictor extension for animated frames: gif, mp4 (H.264; needs ffmpeg on the server), or webp with animated: true",
+        },
+      ),
+    ),
+    animated: T.Optional(
+      T.Boolean({
+        description:
+          "webp only (a Pictor extension): an animated WebP of the frame's motion, lossless unless quality is given",
       }),
     ),
     quality: T.Optional(

@@ -50,7 +50,12 @@ export function urlSigningKeyView(key: UrlSigningKey) {
 export const SignImageUrlBody = T.Object(
   {
     template: T.String({ minLength: 1, maxLength: 100, description: "Key or id of a published template" }),
-    format: T.Optional(T.Union([T.Literal("png"), T.Literal("jpg"), T.Literal("webp")], { default: "png" })),
+    format: T.Optional(
+      T.Union([T.Literal("png"), T.Literal("jpg"), T.Literal("webp"), T.Literal("gif"), T.Literal("mp4")], {
+        default: "png",
+        description: "gif and mp4 (a Pictor extension) draw an animated frame's motion",
+      }),
+    ),
     values: T.Optional(
       T.Record(T.String({ minLength: 1, maxLength: 64 }), T.String({ maxLength: 2048 }), {
         maxProperties: 200,
