@@ -618,7 +618,7 @@ export interface paths {
         };
         /**
          * Signed on-demand image URL: renders a published template from query parameters once, then serves it from the render cache
-         * @description Path: /i/<url-signing key id (usk_…)>/<template key or id>.<png|jpg|webp>. No API key: the signature is the capability.
+         * @description Path: /i/<url-signing key id (usk_…)>/<template key or id>.<png|jpg|webp|gif|mp4> (gif and mp4: an animated frame, a Pictor extension). No API key: the signature is the capability.
          *
          *     Query: one parameter per slot (text; colour as %23RRGGBB or RRGGBB; image as an http(s) URL, fetched through the SSRF guard, or an asset id / asset_url of the account), and optionally frame, scale (1 to 4), v (pin a published template version), expires (Unix seconds), fallback=image (errors answer a small PNG), and sig.
          *
@@ -687,7 +687,7 @@ export interface components {
                  * @description Stable, machine-readable.
                  * @enum {string}
                  */
-                code: "invalid_json" | "invalid_request" | "invalid_scale" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "idempotency_key_in_use" | "payload_too_large" | "storage_quota_exceeded" | "unsupported_media_type" | "range_not_satisfiable" | "template_not_published" | "unknown_slot" | "image_out_of_folder" | "value_not_encodable" | "render_too_large" | "invalid_webhook_url" | "idempotency_key_reused" | "image_fetch_failed" | "image_invalid" | "font_invalid" | "rate_limited" | "internal_error" | "unavailable";
+                code: "invalid_json" | "invalid_request" | "invalid_scale" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "idempotency_key_in_use" | "payload_too_large" | "storage_quota_exceeded" | "unsupported_media_type" | "range_not_satisfiable" | "template_not_published" | "unknown_slot" | "image_out_of_folder" | "value_not_encodable" | "render_too_large" | "format_unavailable" | "invalid_webhook_url" | "idempotency_key_reused" | "image_fetch_failed" | "image_invalid" | "font_invalid" | "rate_limited" | "internal_error" | "unavailable";
                 /** @description For humans; may change. */
                 message: string;
                 /** @description Equals the X-Request-Id response header. */
@@ -788,8 +788,10 @@ export interface components {
              * @default 1
              */
             scale?: number;
-            /** @description png (default), jpg/jpeg, webp, or pdf: one page per frame (see frames) */
-            format?: "png" | "jpg" | "jpeg" | "webp" | "pdf";
+            /** @description png (default), jpg/jpeg, webp, or pdf: one page per frame (see frames). A Pictor extension for animated frames: gif, mp4 (H.264; needs ffmpeg on the server), or webp with animated: true */
+            format?: "png" | "jpg" | "jpeg" | "webp" | "pdf" | "gif" | "mp4";
+            /** @description webp only (a Pictor extension): an animated WebP of the frame's motion, lossless unless quality is given */
+            animated?: boolean;
             /** @description jpg/webp quality (default 90); pdf: store pages as JPEGs of this quality (default lossless) */
             quality?: number;
             /** @description png only: the encoder's effort. speed: least CPU. size: fewer bytes for exactly the same pixels (more encoder effort, lossless palette when the image has at most 256 colours). Default: speed when the caller waits (wait, Prefer: wait), size for asynchronous and batch renders. An output never changes once stored. */
@@ -890,7 +892,15 @@ export interface components {
             /** @description A PDF's density: frame pixels per inch (page size = frame size / dpi); null for an image */
             dpi: number | null;
             scale: number;
-            format: "png" | "jpeg" | "webp" | "pdf";
+            format: "png" | "jpeg" | "webp" | "pdf" | "gif" | "mp4";
+            /** @description Animated renders only (gif, mp4, animated webp; a Pictor extension): their frames and duration. Absent for stills */
+            animation?: {
+                /** @description Frames drawn: duration x fps */
+                frame_count: number;
+                fps: number;
+                /** @description Seconds */
+                duration: number;
+            };
             /** @description Output width in pixels; for a PDF, of the first page's image */
             width: number;
             /** @description Output height in pixels; for a PDF, of the first page's image */
@@ -5242,6 +5252,7 @@ export interface operations {
                     "image/jpeg": string;
                     "image/webp": string;
                     "image/gif": string;
+                    "video/mp4": string;
                     "font/ttf": string;
                     "font/otf": string;
                     "image/svg+xml": string;
@@ -5265,6 +5276,7 @@ export interface operations {
                     "image/jpeg": string;
                     "image/webp": string;
                     "image/gif": string;
+                    "video/mp4": string;
                     "font/ttf": string;
                     "font/otf": string;
                     "image/svg+xml": string;
@@ -6484,6 +6496,7 @@ export interface operations {
                     "image/jpeg": string;
                     "image/webp": string;
                     "image/gif": string;
+                    "video/mp4": string;
                     "font/ttf": string;
                     "font/otf": string;
                     "image/svg+xml": string;
@@ -6507,6 +6520,7 @@ export interface operations {
                     "image/jpeg": string;
                     "image/webp": string;
                     "image/gif": string;
+                    "video/mp4": string;
                     "font/ttf": string;
                     "font/otf": string;
                     "image/svg+xml": string;
@@ -7290,8 +7304,11 @@ export interface operations {
                 "application/json": {
                     /** @description Key or id of a published template */
                     template: string;
-                    /** @default png */
-                    format?: "png" | "jpg" | "webp";
+                    /**
+                     * @description gif and mp4 (a Pictor extension) draw an animated frame's motion
+                     * @default png
+                     */
+                    format?: "png" | "jpg" | "webp" | "gif" | "mp4";
                     /** @description Slot values by slot name: text, colour (#RRGGBB), image URL or asset id */
                     values?: {
                         [key: string]: string;
@@ -7664,6 +7681,7 @@ export interface operations {
                     "image/jpeg": string;
                     "image/webp": string;
                     "image/gif": string;
+                    "video/mp4": string;
                     "font/ttf": string;
                     "font/otf": string;
                     "image/svg+xml": string;
@@ -7687,6 +7705,7 @@ export interface operations {
                     "image/jpeg": string;
                     "image/webp": string;
                     "image/gif": string;
+                    "video/mp4": string;
                     "font/ttf": string;
                     "font/otf": string;
                     "image/svg+xml": string;
