@@ -3166,7 +3166,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `template_not_published`, `unknown_slot`, `image_out_of_folder`, `value_not_encodable`, `render_too_large`, `invalid_webhook_url`, `idempotency_key_reused`, `image_fetch_failed`, `image_invalid`, `font_invalid` */
+            /** @description `template_not_published`, `unknown_slot`, `image_out_of_folder`, `value_not_encodable`, `render_too_large`, `format_unavailable`, `invalid_webhook_url`, `idempotency_key_reused`, `image_fetch_failed`, `image_invalid`, `font_invalid` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3178,7 +3178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "template_not_published" | "unknown_slot" | "image_out_of_folder" | "value_not_encodable" | "render_too_large" | "invalid_webhook_url" | "idempotency_key_reused" | "image_fetch_failed" | "image_invalid" | "font_invalid";
+                            code?: "template_not_published" | "unknown_slot" | "image_out_of_folder" | "value_not_encodable" | "render_too_large" | "format_unavailable" | "invalid_webhook_url" | "idempotency_key_reused" | "image_fetch_failed" | "image_invalid" | "font_invalid";
                         };
                     };
                 };
@@ -7816,7 +7816,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `template_not_published`, `unknown_slot`, `image_out_of_folder`, `value_not_encodable`, `render_too_large`, `image_fetch_failed`, `image_invalid`, `font_invalid` */
+            /** @description `template_not_published`, `unknown_slot`, `image_out_of_folder`, `value_not_encodable`, `render_too_large`, `format_unavailable`, `image_fetch_failed`, `image_invalid`, `font_invalid` */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7829,7 +7829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "template_not_published" | "unknown_slot" | "image_out_of_folder" | "value_not_encodable" | "render_too_large" | "image_fetch_failed" | "image_invalid" | "font_invalid";
+                            code?: "template_not_published" | "unknown_slot" | "image_out_of_folder" | "value_not_encodable" | "render_too_large" | "format_unavailable" | "image_fetch_failed" | "image_invalid" | "font_invalid";
                         };
                     };
                 };
