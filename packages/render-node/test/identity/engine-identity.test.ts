@@ -282,6 +282,23 @@ async function writePng(file: string, rgba: Uint8Array, width: number, height: n
     }
   });
 
+  // An animated frame drawn at a moment: the browser's engine (the editor's) draws the API's frame of
+  // that moment, at its start, mid-way through the enters and at its last frame.
+  test.each([0, 0.5, 23 / 12])("the animated example at t = %s s", async (time) => {
+    const file = join(repoRoot, "examples/animated/launch-countdown.json");
+    const checked = validateDocument(JSON.parse(readFileSync(file, "utf8")));
+    if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
+    const document = checked.document;
+    const options = { time, values: document.sample ?? {} };
+    const nodeResult = engine.render(document, options);
+    const nodeSha = createHash("sha256").update(nodeResult.pixels).digest("hex");
+    const inBrowser = await page.evaluate(([doc, opts]) => window.pictorHarness.render(doc, opts, []), [
+      document,
+      options,
+    ] as const);
+    expect(inBrowser.sha256).toBe(nodeSha);
+  });
+
   // Icons come from each host's own copy of the icon data: this is where a difference would show.
   test.each(SCALES)("line, polygon, star, path and icon layers at scale %d", async (scale) => {
     const document = vectorKindsDocument();
