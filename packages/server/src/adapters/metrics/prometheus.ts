@@ -7,6 +7,11 @@ const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
 const RENDER_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 /** A scrape never waits longer than this for the database to count the backlog. */
 const BACKLOG_TIMEOUT_MS = 2000;
+/**
+ * Scrapes within this long of a count are answered from it: /metrics is unauthenticated by default,
+ * so a client scraping in a loop must not turn into a loop of queries on the database.
+ */
+export const BACKLOG_MAX_AGE_MS = 1000;
 
 export interface PrometheusMetricsOptions {
   /** `api`, `worker` or `all`: written into `pictor_info` (the scrape target says which process). */
@@ -18,6 +23,8 @@ export interface PrometheusMetricsOptions {
   renderThreads?: () => { size: number; busy: number };
   /** Whether the process is ready (what /readyz answers), for an alert on it. */
   ready?: () => Promise<boolean>;
+  /** Monotonic milliseconds, for the backlog count's age; default performance.now. */
+  now?: () => number;
 }
 
 export interface PrometheusMetrics extends OperationsMetrics {
@@ -141,16 +148,18 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
       );
       return { queued, pending };
     };
-    // One read per scrape for the three gauges; a database that does not answer leaves them out.
+    // One read for the three gauges, shared by every scrape for BACKLOG_MAX_AGE_MS from its start
+    // (scrapes at the same moment wait for the same read); a database that does not answer leaves
+    // them out, and is not asked again before that either.
+    const now = options.now ?? (() => performance.now());
     let reading: Promise<Awaited<ReturnType<typeof counted>> | null> | null = null;
+    let readAt = Number.NEGATIVE_INFINITY;
     const read = () => {
-      reading ??= counted()
-        .catch(() => null)
-        .finally(() => {
-          setImmediate(() => {
-            reading = null;
-          });
-        });
+      const at = now();
+      if (!reading || at - readAt >= BACKLOG_MAX_AGE_MS) {
+        readAt = at;
+        reading = counted().catch(() => null);
+      }
       return reading;
     };
     new Gauge({
