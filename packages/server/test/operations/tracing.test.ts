@@ -9,8 +9,9 @@ import { startLoggedServer } from "./support.ts";
 
 // Traces of the embedded default, exported as OTLP/HTTP JSON to a receiver on loopback, as a
 // collector's HTTP port takes them. The same across an API and a worker process on PostgreSQL + S3:
-// test/scale/tracing.test.ts.
-describe("traces of the embedded default", () => {
+// test/scale/operations.test.ts. Metrics and request logs are off here (PICTOR_METRICS=off,
+// PICTOR_LOG_LEVEL=silent, as bench:http's overhead run compares): traces do not depend on them.
+describe("traces of the embedded default, metrics and logs off", () => {
   const dir = mkdtempSync(join(tmpdir(), "pictor-traces-"));
   let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
   let callbacks: TestReceiver;
@@ -31,11 +32,14 @@ describe("traces of the embedded default", () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
       OTEL_BSP_SCHEDULE_DELAY: "100",
+      PICTOR_METRICS: "off",
+      PICTOR_LOG_LEVEL: "silent",
       PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${callbacks.port}`,
     });
     secrets.push((await api(server, "GET", "/v1/webhook-secret", { key: apiKey })).body.secret);
     const slotValue = "a slot value no span may hold";
     let renderId: string;
+    let metricsStatus = 0;
     try {
       const res = await api(server, "POST", "/v1/renders", {
         key: apiKey,
@@ -49,6 +53,9 @@ describe("traces of the embedded default", () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       renderId = res.body.id;
       await callbacks.waitForRequest(1);
+      const scraped = await fetch(`${server.url}/metrics`);
+      metricsStatus = scraped.status;
+      await scraped.body?.cancel();
       await otlp.until((spans) => renderTraceArrived(spans, renderId));
     } finally {
       await server.close();
@@ -72,5 +79,6 @@ describe("traces of the embedded default", () => {
       expect(exported).not.toContain(secret);
     // Probes and scrapes are not traced.
     expect(otlp.spans().some((s) => /healthz|readyz|metrics/.test(s.name))).toBe(false);
+    expect(metricsStatus).toBe(404);
   });
 });

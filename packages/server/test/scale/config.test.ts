@@ -168,6 +168,39 @@ describe("pictor serve configuration: one backend, every problem named at once",
     );
   });
 
+  it("counts metrics unless PICTOR_METRICS=off; traces only with an OTLP endpoint, over HTTP as JSON", () => {
+    expect(readServeConfig({}, {}).metrics).toBe(true);
+    expect(readServeConfig({}, { PICTOR_METRICS: "off" }).metrics).toBe(false);
+    expect(readServeConfig({}, { PICTOR_METRICS: "on" }).metrics).toBe(true);
+    expect(problems({}, { PICTOR_METRICS: "sometimes" })).toContain(
+      'PICTOR_METRICS: must be on or off (got "sometimes")',
+    );
+    expect(readServeConfig({}, {}).tracing).toBeNull();
+    expect(readServeConfig({}, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/" }).tracing).toEqual({
+      endpoint: "http://collector:4318/v1/traces",
+      serviceName: "pictor",
+      batchDelayMs: 5000,
+    });
+    expect(
+      readServeConfig(
+        {},
+        {
+          OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+          OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://traces.example/otlp",
+          OTEL_SERVICE_NAME: "pictor-eu",
+        },
+      ).tracing,
+    ).toMatchObject({ endpoint: "https://traces.example/otlp", serviceName: "pictor-eu" });
+    for (const off of [{ OTEL_SDK_DISABLED: "true" }, { OTEL_TRACES_EXPORTER: "none" }]) {
+      expect(
+        readServeConfig({}, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", ...off }).tracing,
+      ).toBeNull();
+    }
+    expect(
+      problems({}, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }),
+    ).toContain("OTEL_EXPORTER_OTLP_PROTOCOL: must be http/json");
+  });
+
   it("refuses a worker with DATABASE_URL but neither S3 nor a shared data dir, naming both ways out", () => {
     const message = problems({ role: "worker", publicUrl: "https://x.example" }, DB);
     expect(message).toMatch(
