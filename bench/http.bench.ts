@@ -9,6 +9,8 @@
  * cost of HTTP, database, queue and storage, and "c=8 / c=1" compares runs seconds apart; a stricter
  * pairing interleaves single requests with renders.
  * Writes bench/results/http.json.
+ * BENCH_HTTP_OVERHEAD=1 runs bench/http-overhead.ts instead: the c=1 wait run with metrics and
+ * logging as shipped against both off (bench/results/http-overhead.json).
  */
 import { rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
@@ -34,6 +36,10 @@ import { seedDataDir, startPictorServe } from "./lib/pictor-serve.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
 import { readReferenceScene } from "./lib/reference-scene.ts";
 
+if (process.env.BENCH_HTTP_OVERHEAD === "1") {
+  await import("./http-overhead.ts");
+  process.exit(0);
+}
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const loadAtStart = loadAverageAtStart();
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);

@@ -96,7 +96,12 @@ export function keepServerOutput(chunk: Buffer | string): void {
  * `pictor serve` as a child process on a free loopback port, without the example templates. The
  * rate limit is lifted: a benchmark measures rendering, not the limiter.
  */
-export async function startPictorServe(dir: string, env: Record<string, string> = {}): Promise<PictorServe> {
+export async function startPictorServe(
+  dir: string,
+  env: Record<string, string> = {},
+  /** `drop`: its standard error (the log) goes to a pipe read and thrown away, as to a log collector. */
+  options: { stderr?: "inherit" | "drop" } = {},
+): Promise<PictorServe> {
   // `sh` execs node in its own place, so the child's pid is the server's.
   const child = spawn(
     "sh",
@@ -115,16 +120,24 @@ export async function startPictorServe(dir: string, env: Record<string, string> 
         PICTOR_DOWNLOADS_IP_PER_SECOND: "1000000",
         ...env,
       },
-      stdio: ["ignore", "pipe", "inherit"],
+      stdio: ["ignore", "pipe", options.stderr === "drop" ? "pipe" : "inherit"],
     },
   );
+  child.stderr?.resume();
   let out = "";
+  let listening = false;
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout?.on("data", (d) => {
       keepServerOutput(d);
+      // Once it listens, the rest (request log lines) is read and dropped, not gathered.
+      if (listening) return;
       out += d;
       const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
+      if (match?.[1]) {
+        listening = true;
+        out = "";
+        resolve(match[1]);
+      }
     });
     child.on("exit", (code) => reject(new Error(`pictor serve exited with ${code}`)));
   });
