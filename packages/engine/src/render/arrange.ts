@@ -69,7 +69,8 @@ function arrangerFor(ctx: PaintContext): Arranger {
         answers = new Map();
         ctx.measured.set(layer, answers);
       }
-      const question = `${box.width}|${box.height}|${path}`;
+      // The answers are the layer object's own (a repeat's copies are objects of their own).
+      const question = `${box.width}|${box.height}`;
       const known = answers.get(question);
       if (known !== undefined) return known;
       const size = measureWithin(ctx, layer, path, box, arranger);

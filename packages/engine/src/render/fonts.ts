@@ -36,6 +36,8 @@ export function rangesHave(ranges: CodePointRanges, cp: number): boolean {
 // font (ICU's u_iscntrl): they never make a paragraph look further down its family list.
 const ALWAYS_RESOLVED = /^[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]$/u;
 
+// Texts (and families) whose answers are kept before the lists start over.
+const MAX_KEPT_TEXTS = 1024;
 // Characters whose answers one family keeps before it starts over (a CJK family sees thousands).
 const MAX_GLYPH_ANSWERS = 8192;
 
@@ -61,6 +63,10 @@ export class FontLibrary {
   private readonly deferred = new Map<string, DeferredFontFamily>();
   /** What deferred families cover, loaded or not: exact for every face, where a typeface answers for one. */
   private readonly deferredCoverage = new Map<string, DeferredFontFamily>();
+  /** familiesFor's lists, by family. */
+  private readonly familyLists = new Map<string, string[]>();
+  /** missingFromFamily's answers for families whose coverage is known, by family and text. */
+  private readonly missingByText = new Map<string, readonly string[]>();
   /** Per family, whether its coverage face has a glyph for a character (missingCharacters' answers). */
   private readonly glyphAnswers = new Map<string, Map<string, boolean>>();
   /** Texts (with their family lists) whose families are loaded already. */
@@ -215,10 +221,16 @@ export class FontLibrary {
    * warnings ask them).
    */
   familiesFor(family: string): string[] {
+    const known = this.familyLists.get(family);
+    if (known !== undefined) return known;
     const companion = this.companions[family];
     const first = companion ? [family, companion] : [family];
     if (this.deferred.size > 0) this.load(first);
-    return [...first, ...this.fallback.filter((f) => !first.includes(f))];
+    // The same (frozen) list for every paragraph in the family: paragraph builds key on it.
+    const list = Object.freeze([...first, ...this.fallback.filter((f) => !first.includes(f))]) as string[];
+    if (this.familyLists.size >= MAX_KEPT_TEXTS) this.familyLists.clear();
+    this.familyLists.set(family, list);
+    return list;
   }
 
   /**
@@ -226,11 +238,24 @@ export class FontLibrary {
    * if the family is unknown): what other fonts drew.
    */
   missingFromFamily(family: string, text: string): string[] {
-    const missing = this.missingCharacters(family, text);
     const companion = this.companions[family];
-    if (!companion || missing.length === 0) return missing;
-    const alsoMissing = new Set(this.missingCharacters(companion, missing.join("")));
-    return missing.filter((ch) => alsoMissing.has(ch));
+    // Known families' answers never change (their coverage faces stay): kept, as every text drawn asks.
+    const stable = this.coverage.has(family) && (!companion || this.coverage.has(companion));
+    const key = `${family}\u0000${text}`;
+    const known = stable ? this.missingByText.get(key) : undefined;
+    if (known !== undefined) return [...known];
+    const missing = this.missingCharacters(family, text);
+    const answer =
+      !companion || missing.length === 0
+        ? missing
+        : ((alsoMissing) => missing.filter((ch) => alsoMissing.has(ch)))(
+            new Set(this.missingCharacters(companion, missing.join(""))),
+          );
+    if (stable) {
+      if (this.missingByText.size >= MAX_KEPT_TEXTS) this.missingByText.clear();
+      this.missingByText.set(key, answer);
+    }
+    return [...answer];
   }
 
   /**

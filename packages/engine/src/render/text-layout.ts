@@ -282,18 +282,40 @@ export class ParagraphFactory {
 /** Everything a builder's paragraph style holds: builds with the same key can share a builder. */
 function styleKey(spec: TextSpec, size: number, maxLines: number | undefined): string {
   return [
-    spec.families.join("\u0001"),
+    familiesKey(spec.families),
     size,
     spec.lineHeight,
     spec.letterSpacing,
     spec.weight,
     spec.italic,
-    spec.color.join(","),
+    colorKey(spec.color),
     spec.align,
     spec.rtl,
     spec.decoration ?? 0,
     maxLines ?? "",
   ].join("\u0000");
+}
+
+// A colour's exact float bits as integers: writing four floats as decimal text is slow.
+const colorFloats = new Float32Array(4);
+const colorBits = new Uint32Array(colorFloats.buffer);
+
+function colorKey(color: Float32Array): string {
+  colorFloats.fill(0);
+  colorFloats.set(color.subarray(0, 4));
+  return `${colorBits[0]},${colorBits[1]},${colorBits[2]},${colorBits[3]}`;
+}
+
+// Each family list joined once (FontLibrary.familiesFor gives the same list for a family).
+const joinedFamilies = new WeakMap<readonly string[], string>();
+
+function familiesKey(families: readonly string[]): string {
+  let key = joinedFamilies.get(families);
+  if (key === undefined) {
+    key = families.join("\u0001");
+    joinedFamilies.set(families, key);
+  }
+  return key;
 }
 
 /** A whole build but its width: the style, the rich runs and the text. */
