@@ -16,17 +16,18 @@ export const ANIMATED_IMAGE_PIXEL_BUDGET = 40_000_000;
 
 /**
  * A frame as an MP4 takes it: straight, opaque RGBA, translucent parts shown over white (as JPEG
- * shows them). A copy: the engine's pixels are reused by its next render.
+ * shows them), written into `into` (one buffer reused for every frame: a fresh 4.7 MB copy per
+ * frame of a 1080x1080 video left the process at 1 GB resident before the collector caught up).
  */
-export function opaqueOverWhite(premultiplied: Uint8Array, opaque: boolean): Uint8Array {
-  const out = Uint8Array.from(premultiplied);
-  if (opaque) return out;
-  for (let i = 0; i < out.length; i += 4) {
-    const under = 255 - (out[i + 3] as number);
-    out[i] = (out[i] as number) + under;
-    out[i + 1] = (out[i + 1] as number) + under;
-    out[i + 2] = (out[i + 2] as number) + under;
-    out[i + 3] = 255;
+export function opaqueOverWhite(premultiplied: Uint8Array, opaque: boolean, into: Uint8Array): Uint8Array {
+  into.set(premultiplied);
+  if (opaque) return into;
+  for (let i = 0; i < into.length; i += 4) {
+    const under = 255 - (into[i + 3] as number);
+    into[i] = (into[i] as number) + under;
+    into[i + 1] = (into[i + 1] as number) + under;
+    into[i + 2] = (into[i + 2] as number) + under;
+    into[i + 3] = 255;
   }
-  return out;
+  return into;
 }

@@ -33,7 +33,10 @@ export interface Mp4Stream {
   /** Output width and height: the frame's, each rounded up to even (H.264 4:2:0 needs even sides). */
   width: number;
   height: number;
-  /** Writes one frame of straight, opaque RGBA; resolves when ffmpeg has taken it (back-pressure). */
+  /**
+   * Writes one frame of straight, opaque RGBA; resolves when it has been handed to ffmpeg's pipe
+   * (back-pressure: one frame in flight, and the caller may reuse the buffer after).
+   */
   write(rgba: Uint8Array): Promise<void>;
   /** Ends the input and returns the finished MP4's bytes. */
   finish(): Promise<Buffer>;
@@ -112,8 +115,8 @@ export async function startMp4(
           reject(failed(child.exitCode));
           return;
         }
-        if (child.stdin.write(rgba)) resolve();
-        else child.stdin.once("drain", () => resolve());
+        // Resolved once the frame has left for the pipe: the caller may then reuse its buffer.
+        child.stdin.write(rgba, (error) => (error ? reject(failed(child.exitCode)) : resolve()));
         exited.then((code) => reject(failed(code)), reject);
       });
     },

@@ -567,6 +567,7 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
     let stack: Uint8Array | null = null;
     let premultiplied = false;
     let mp4: Mp4Stream | null = null;
+    let frameBuffer: Uint8Array | null = null;
     try {
       for (const [index, time] of times.entries()) {
         const plan = { frame: frame.name, values, scale: options.scale, time };
@@ -580,8 +581,11 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
           noteSize(drawn.width, drawn.height);
           const bytes = drawn.width * drawn.height * 4;
           let rgba: Uint8Array | null = null;
-          if (options.format === "mp4") rgba = opaqueOverWhite(drawn.pixels, drawn.opaque);
-          else {
+          if (options.format === "mp4") {
+            // The previous frame has been taken by ffmpeg (its write resolved) before this turn.
+            frameBuffer ??= new Uint8Array(bytes);
+            rgba = opaqueOverWhite(drawn.pixels, drawn.opaque, frameBuffer);
+          } else {
             stack ??= new Uint8Array(bytes * times.length);
             stack.set(drawn.pixels, index * bytes);
             if (!drawn.opaque) premultiplied = true;
