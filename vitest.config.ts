@@ -64,6 +64,8 @@ export default defineConfig({
       project("render-node"),
       project("server"),
       project("client"),
+      // The n8n nodes, through n8n-workflow's interfaces against a real Pictor server (test/harness.ts).
+      project("n8n-nodes-pictor"),
       // The editor's own modules in Node (document model, store, layer table); its browser tests, which
       // need a server, are in packages/server/test/editor. TSX compiles as the editor's Vite build does.
       { ...project("editor"), oxc: { jsx: { runtime: "automatic" } } },

@@ -1,4 +1,9 @@
-import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from "n8n-workflow";
+import type {
+  IAuthenticateGeneric,
+  ICredentialTestRequest,
+  ICredentialType,
+  INodeProperties,
+} from "n8n-workflow";
 
 /** A Pictor server's base URL and a secret API key; the webhook secret for the trigger's signatures. */
 export class PictorApi implements ICredentialType {
