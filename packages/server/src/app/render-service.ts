@@ -87,8 +87,14 @@ export interface RenderService {
    * render would get, or what it would cost and report.
    */
   preflight(accountId: string, request: RenderRequest): Promise<Result<Preflight>>;
-  /** The finished render, or null while it is still running at the deadline. */
+  /** The finished render, or null while it is still running at the deadline (or after stopWaiting). */
   wait(accountId: string, renderId: string, timeoutMs: number): Promise<FinishedRender | null>;
+  /**
+   * Shutdown: every wait, now and later, answers null at once (the caller gets 202 with the render's
+   * URL), instead of holding the process for up to the wait's 60 s while the render is queued for
+   * another process or the next start.
+   */
+  stopWaiting(): void;
 }
 
 const queueFull = (): Failure => ({
@@ -98,6 +104,7 @@ const queueFull = (): Failure => ({
 
 export function createRenderService(deps: RenderServiceDeps): RenderService {
   const { dispatcher } = deps;
+  const stopped = new AbortController();
   const tracing = deps.tracing ?? noTracing;
   // A row key given up while its store was unreachable (the row failed in a database outage) is
   // freed once the store answers again, not left claimed until its lock times out.
@@ -201,7 +208,11 @@ export function createRenderService(deps: RenderServiceDeps): RenderService {
       return { ok: true, value: { render, warnings: measured.warnings } };
     },
 
-    wait: (accountId, renderId, timeoutMs) => dispatcher.wait(accountId, renderId, timeoutMs),
+    wait: (accountId, renderId, timeoutMs) =>
+      stopped.signal.aborted
+        ? Promise.resolve(null)
+        : dispatcher.wait(accountId, renderId, timeoutMs, stopped.signal),
+    stopWaiting: () => stopped.abort(),
   };
 }
 

@@ -140,6 +140,7 @@ export async function startServer(
   let app: App | null = null;
   let url = "";
   let firstStart: RunningServer["firstStart"] = null;
+  let stopWaiting = () => {};
   if (backend.serves && rendering.dispatcher) {
     const renderService = createRenderService({
       ...state,
@@ -152,6 +153,7 @@ export async function startServer(
       renderBudgetBytes: config.memory.renderBytes,
       mp4Encoder: config.ffmpeg !== null,
     });
+    stopWaiting = () => renderService.stopWaiting();
     app = await buildApp(
       {
         ...state,
@@ -247,7 +249,9 @@ export async function startServer(
         readiness.drain();
         // Stop taking requests and renders; the renders in flight finish (their waiters get their
         // answer), then the callbacks in flight, then the threads and the connections.
-        await Promise.all([app?.close(), rendering.stop()]);
+        // Renders in flight here end first (their callers get the render); callers still waiting after
+        // that (renders queued for another process or the next start) get 202 with the render's URL.
+        await Promise.all([app?.close(), rendering.stop().finally(() => stopWaiting())]);
         await deliverer?.stop();
         await pool?.close();
         // The health port answers (503, draining) until the work above is done.

@@ -32,5 +32,11 @@ export interface RenderDispatcher {
    */
   submit(render: RenderRecord, options: { waiting: boolean; traceparent?: string }): Promise<Submission>;
   /** Resolves with the finished render, or null when it is still running at the deadline. */
-  wait(accountId: string, renderId: string, timeoutMs: number): Promise<FinishedRender | null>;
+  /** `stop`: aborted when the process stops waiting for renders (shutdown); answers null then. */
+  wait(
+    accountId: string,
+    renderId: string,
+    timeoutMs: number,
+    stop?: AbortSignal,
+  ): Promise<FinishedRender | null>;
 }

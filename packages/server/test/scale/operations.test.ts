@@ -346,6 +346,36 @@ describe.skipIf(!cluster || !s3)("operations of an API and a worker process on P
     expect(worker.stderr()).not.toContain(String(env.S3_SECRET_ACCESS_KEY));
   });
 
+  it("an API process told to stop answers a caller waiting for a queued render 202 with its URL, and exits", async () => {
+    // No worker runs now (the one above stopped): the render stays queued, as behind a long backlog.
+    const port = await freePort();
+    const second = await spawnPictor("api", ["--port", String(port), "--workers", "1"], env, running);
+    const base = { url: `http://127.0.0.1:${port}` };
+    const waiting = api(base, "POST", "/v1/renders", {
+      key,
+      body: { template: "tiny", modifications: [{ name: "title", text: "queued" }], wait: 60 },
+    });
+    await untilQueued(base);
+    const sigterm = performance.now();
+    second.child.kill("SIGTERM");
+    const answer = await waiting;
+    const answered = (performance.now() - sigterm) / 1000;
+    // Its own exit (stop() would signal it again: a second SIGTERM is not handled).
+    const code = await new Promise<number | null>((resolve) =>
+      second.child.exitCode !== null
+        ? resolve(second.child.exitCode)
+        : second.child.once("exit", (exitCode) => resolve(exitCode)),
+    );
+    const exited = (performance.now() - sigterm) / 1000;
+    expect(code).toBe(0);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(202);
+    expect(answer.headers.get("location")).toBe(`/v1/renders/${answer.body.id}`);
+    expect(answer.body.status).toBe("queued");
+    console.log(
+      `API SIGTERM with a queued wait render: answered 202 after ${answered.toFixed(2)} s, exited after ${exited.toFixed(2)} s`,
+    );
+  });
+
   it("a first start with a bucket that does not exist fails before it changes the database", async () => {
     const fresh = await (cluster as NonNullable<typeof cluster>).newDatabase();
     const started = spawnPictor(
@@ -404,6 +434,18 @@ describe.skipIf(!cluster || !s3)("operations of an API and a worker process on P
     }
   }, 150_000);
 });
+
+/** Until the API process at `base` has accepted a wait render (charged and queued in one commit). */
+async function untilQueued(base: { url: string }): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const res = await fetch(`${base.url}/metrics`);
+    const accepted = samples(await res.text()).get('pictor_renders_accepted_total{format="png",mode="wait"}');
+    if (accepted === 1) return;
+    if (Date.now() > deadline) throw new Error("the wait render was not accepted");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 async function promtoolCheckMetrics(exposition: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {

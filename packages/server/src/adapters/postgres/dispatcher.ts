@@ -88,31 +88,39 @@ export async function createPgDispatcher(options: {
         return { accepted: true, render: recorded };
       });
     },
-    async wait(accountId, renderId, timeoutMs) {
+    async wait(accountId, renderId, timeoutMs, stop) {
       const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        // Subscribe before reading, so a finish between the read and the wait is not missed.
-        let wake: () => void = () => {};
-        const woken = new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        events.once(renderId, wake);
-        try {
-          const render = await options.renders.get(accountId, renderId);
-          if (render && finished(render)) return { render };
-          const remaining = deadline - Date.now();
-          if (remaining <= 0) return null;
-          let timer: NodeJS.Timeout | undefined;
-          await Promise.race([
-            woken,
-            new Promise<void>((resolve) => {
-              timer = setTimeout(resolve, Math.min(remaining, POLL_FLOOR_MS));
-            }),
-          ]);
-          clearTimeout(timer);
-        } finally {
-          events.off(renderId, wake);
+      const stopped = () => wakeWaiter?.();
+      let wakeWaiter: (() => void) | null = null;
+      stop?.addEventListener("abort", stopped, { once: true });
+      try {
+        for (;;) {
+          // Subscribe before reading, so a finish between the read and the wait is not missed.
+          let wake: () => void = () => {};
+          const woken = new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+          events.once(renderId, wake);
+          try {
+            const render = await options.renders.get(accountId, renderId);
+            if (render && finished(render)) return { render };
+            const remaining = deadline - Date.now();
+            if (remaining <= 0 || stop?.aborted) return null;
+            wakeWaiter = wake;
+            let timer: NodeJS.Timeout | undefined;
+            await Promise.race([
+              woken,
+              new Promise<void>((resolve) => {
+                timer = setTimeout(resolve, Math.min(remaining, POLL_FLOOR_MS));
+              }),
+            ]);
+            clearTimeout(timer);
+          } finally {
+            events.off(renderId, wake);
+          }
         }
+      } finally {
+        stop?.removeEventListener("abort", stopped);
       }
     },
     async countQueued() {
