@@ -68,7 +68,7 @@ export const rateLimitPlugin = globalPlugin<RateLimitOptions>("pictor-rate-limit
     store: tokenBucketStore(options.now ? { now: options.now } : {}),
     keyGenerator: keyOf,
     // An in-process call (an MCP tool's API call) is paid for by the request that made it.
-    allowList: (request) => request.parentRequest !== null,
+    allowList: (request) => Boolean(request.parentRequest),
     addHeaders: { [LIMIT]: true, [REMAINING]: true, [RESET]: true, "retry-after": true },
     addHeadersOnExceeding: { [LIMIT]: true, [REMAINING]: true, [RESET]: true },
     errorResponseBuilder: (_request, context) =>
