@@ -94,6 +94,12 @@ export interface NodeRenderOptions {
    * and identified by their SHA-256.
    */
   sourceIdentity?: (src: string, slot: string | null) => string | null;
+  /**
+   * Whose cache entries images identified by their content (SHA-256) go under, e.g. the account: the
+   * same bytes rendered by two owners are prepared once each, so no owner can tell from a render's
+   * time whether another rendered an image. Absent: one shared scope.
+   */
+  contentScope?: string;
 }
 
 export interface NodeRenderResult extends EncodedImage {
@@ -414,7 +420,10 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
       if (isTypedError(error)) throw error;
       throw new ImageFetchError(messageOf(error), origin, { cause: error });
     }
-    const sourceId = identity !== null ? `id:${identity}` : PreparedImageCache.contentId(bytes);
+    const sourceId =
+      identity !== null
+        ? `id:${identity}`
+        : `${render.contentScope ?? ""}|${PreparedImageCache.contentId(bytes)}`;
     const image = await cache.getOrPrepare(PreparedImageCache.key(sourceId, request), () =>
       prepareImage(bytes, request, origin, limits),
     );

@@ -105,6 +105,16 @@ describe("createNodeRenderer", () => {
     expect(renderer.imageCache.size.entries).toBe(before);
   });
 
+  it("keeps images cached by content apart per contentScope", async () => {
+    const options = { values: { photo: "photo.png" }, scale: 1.5, format: "jpeg" as const, loadImage };
+    await renderer.render(doc, { ...options, contentScope: "acc_a" });
+    const before = renderer.imageCache.size.entries;
+    await renderer.render(doc, { ...options, contentScope: "acc_a" });
+    expect(renderer.imageCache.size.entries).toBe(before);
+    await renderer.render(doc, { ...options, contentScope: "acc_b" });
+    expect(renderer.imageCache.size.entries).toBe(before + 1);
+  });
+
   it("skips loading a source whose identity the host vouches for", async () => {
     const options = {
       values: { photo: "photo.png" },

@@ -65,6 +65,8 @@ export function createRenderTaskRunner(deps: {
         // Assets are immutable: their prepared pixels can be reused without reading the blob again,
         // by renders of the account that owns them (the prepared-image cache is shared by all).
         sourceIdentity: (src: string) => accountAssetKey(task.accountId, src),
+        // Images from URLs are cached by their bytes, per account like every shared cache.
+        contentScope: task.accountId,
       };
       if (task.measureOnly) {
         const { warnings } = await renderer.measure(document, {
