@@ -16,7 +16,9 @@
  * 20 pages, downloads that never read, editor images at the 16-megapixel cap, distinct on-demand
  * URLs) until B is done. Reported: B's p50 / p99 unloaded and under the mix, the p99 ratio (target:
  * at most 3), the server's peak RSS (sampled every 100 ms; scaled: each process) against its memory
- * budget, and what the mix's requests got. Those servers run with a memory budget
+ * budget, what the mix's requests got, and the servers' CPU per second of each phase by thread
+ * (main thread, render threads, libvips, V8's helper threads, the rest: where the mix's cost lands,
+ * a split that holds on a busy machine where the latencies do not). Those servers run with a memory budget
  * (BENCH_FAIRNESS_MEMORY_BUDGET MiB, default max(1024, 120 + 452 per core): 1024 on 2 cores, as in
  * the hostile-tenant test, so the same renders are refused as too large), as the limits of the mix
  * come from it.
@@ -46,6 +48,7 @@ import { freePort } from "../packages/server/test/scale/processes.ts";
 import { startPostgres } from "../packages/server/test/support/postgres.ts";
 import { s3Env, startS3 } from "../packages/server/test/support/s3.ts";
 import { seedBenchAccount, startPictorServe } from "./lib/pictor-serve.ts";
+import { threadGroupsCpuMs } from "./lib/proc-stats.ts";
 import { makeReferencePhoto } from "./lib/reference-photo.ts";
 import { numberedModifications, readReferenceScene } from "./lib/reference-scene.ts";
 import { spawnRole, stopChild } from "./lib/role-process.ts";
@@ -151,7 +154,9 @@ async function measureHostile(
   pids: { name: string; pid: number }[],
 ) {
   await latencies(url, b, WARMUP);
+  const cpu = cpuReader(pids);
   const unloaded = await latencies(url, b, SAMPLES);
+  const cpuAlone = cpu.phase();
   const memory = sampleResidentMemory(
     pids.map((p) => p.pid),
     100,
@@ -166,10 +171,12 @@ async function measureHostile(
     stop.abort();
     report = await mix;
   }
+  const cpuHostile = cpu.phase();
   const { peaks } = await memory.stop();
   return {
     unloaded: summary(unloaded),
     hostile: summary(loaded),
+    cpuMsPerSecond: { alone: cpuAlone, hostile: cpuHostile },
     p99Ratio: quantile(loaded, 0.99) / quantile(unloaded, 0.99),
     memoryBudgetMiB: MEMORY_BUDGET_MIB,
     peakRssMiB: Object.fromEntries(pids.map((p, i) => [p.name, Math.round((peaks[i] ?? 0) / MiB)])),
@@ -179,6 +186,38 @@ async function measureHostile(
 }
 
 type HostileResult = Awaited<ReturnType<typeof measureHostile>>;
+
+/**
+ * CPU of the servers' threads by who spent it (proc-stats.ts: main thread, render threads, libvips,
+ * V8's helpers, the rest), per second of each phase: the split does not depend on how busy the
+ * machine is, as the latencies do. `phase()` returns the figures since the last call.
+ */
+function cpuReader(pids: { name: string; pid: number }[]) {
+  const read = () => pids.map((p) => threadGroupsCpuMs(p.pid));
+  let last = read();
+  let lastAt = performance.now();
+  return {
+    phase(): Record<string, Record<string, number>> {
+      const now = read();
+      const at = performance.now();
+      const seconds = (at - lastAt) / 1000;
+      const out = Object.fromEntries(
+        pids.map((p, i) => [
+          p.name,
+          Object.fromEntries(
+            Object.entries(now[i] ?? {}).map(([group, ms]) => [
+              group,
+              Math.round((ms - (last[i]?.[group] ?? 0)) / seconds),
+            ]),
+          ),
+        ]),
+      );
+      last = now;
+      lastAt = at;
+      return out;
+    },
+  };
+}
 
 /** Settings of one run: the defaults, or the spare thread off. */
 interface Setting {
@@ -353,6 +392,19 @@ console.log(
           "| mode | B unloaded p50 / p99 ms | B during the hostile mix p50 / p99 / max ms | p99 ratio (target ≤ 3) | peak RSS MiB | mix answered 2xx / refused / dropped at the end |",
           "|---|---|---|---|---|---|",
           ...Object.entries(hostile).map(([name, h]) => hostileRow(name, h)),
+          "",
+          "Server CPU by thread, ms per second of each phase (alone → during the mix):",
+          ...Object.entries(hostile).flatMap(([name, h]) =>
+            Object.keys(h.cpuMsPerSecond.alone).map(
+              (process) =>
+                `- ${name}, ${process}: ${Object.keys(h.cpuMsPerSecond.alone[process] ?? {})
+                  .map(
+                    (group) =>
+                      `${group} ${h.cpuMsPerSecond.alone[process]?.[group]} → ${h.cpuMsPerSecond.hostile[process]?.[group]}`,
+                  )
+                  .join(", ")}`,
+            ),
+          ),
         ]),
   ].join("\n"),
 );

@@ -113,3 +113,28 @@ export function treeIoBytes(roots: number[]): number {
   }
   return bytes;
 }
+
+/** The threads `threadGroupsCpuMs` reports by name: render threads, libvips' image work, V8's helpers (GC). */
+export const THREAD_GROUPS = ["pictor-render", "libvips worker", "V8Worker"] as const;
+
+/**
+ * CPU ms of one process: its main thread, each of THREAD_GROUPS (their live threads summed) and the
+ * rest (the process's total less those, so threads that ended, such as idle libvips ones, count
+ * there). A difference of two readings splits a phase's CPU by who spent it.
+ */
+export function threadGroupsCpuMs(pid: number): Record<string, number> {
+  const out: Record<string, number> = { main: 0 };
+  for (const group of THREAD_GROUPS) out[group] = 0;
+  let named = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const stat = readStat(`/proc/${pid}/task/${tid}/stat`);
+    if (!stat) continue;
+    const key =
+      stat.pid === pid ? "main" : (THREAD_GROUPS as readonly string[]).includes(stat.comm) ? stat.comm : null;
+    if (key === null) continue;
+    out[key] = (out[key] ?? 0) + stat.self;
+    named += stat.self;
+  }
+  out.other = (readStat(`/proc/${pid}/stat`)?.self ?? 0) - named;
+  return out;
+}
