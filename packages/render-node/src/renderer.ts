@@ -450,7 +450,9 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
         }),
       );
       noteSize(drawn.width, drawn.height);
-      const copy = render.releaseEngineAfterDraw ? copies.take(drawn.pixels) : null;
+      // A `size` PNG takes its encoder hundreds of milliseconds: the engine is not held for that.
+      const release = render.releaseEngineAfterDraw || render.pngOptimize === "size";
+      const copy = release ? copies.take(drawn.pixels) : null;
       const frame = copy ? { ...drawn, pixels: copy } : drawn;
       // Encoders run on libuv threads, so several formats of the same pixels encode in parallel.
       const encoded = Promise.all(
