@@ -22,6 +22,7 @@ import sharp from "sharp";
 import { startChromiumBaseline } from "./baselines/chromium.ts";
 import { satoriResvgRenderer, type TtfFace } from "./baselines/satori-resvg.ts";
 import { type TakumiRender, takumiRenderer } from "./baselines/takumi.ts";
+import { measureAnimatedLine } from "./lib/animation.ts";
 import { layoutChildren, layoutStack } from "./lib/layout-children.ts";
 import {
   loadAverageAtStart,
@@ -381,6 +382,9 @@ const memory = {
   rich: await residentAfterRenders("rich", 1000),
 };
 
+console.error("animated: 180 frames of 1080x1080 against stills of the same moments, and as an MP4");
+const animatedLine = await measureAnimatedLine(engine, renderer);
+
 const pdfOverPng = (scale: number) => {
   const pdf = find("engine", scale, "pdf");
   const png = find("engine", scale, "png");
@@ -497,6 +501,10 @@ console.log(
     : `compose+PNG x1 is ${ratios.fasterThanChromium.toFixed(2)}x faster than a warm Chromium screenshot (target >= 6x: ${verdict(targets.atLeast6xFasterThanChromium)})`,
 );
 
+console.log(
+  `animated ${animatedLine.width}x${animatedLine.height} (${animatedLine.frames} frames): draw ${animatedLine.animatedDrawMs.toFixed(1)} ms a frame = ${animatedLine.animatedOverStill.toFixed(2)}x a still of the same frame; MP4 ${animatedLine.mp4PerFrameMs.toFixed(1)} ms a frame = ${animatedLine.mp4OverStillPlusEncoder.toFixed(2)}x the still plus ffmpeg alone (target <= 1.5x: ${verdict(animatedLine.mp4OverStillPlusEncoder <= 1.5)}; peak memory: npm run bench:animation)`,
+);
+
 const resultFile = join(benchDir, "results", "engine.json");
 await writeFile(
   resultFile,
@@ -513,6 +521,7 @@ await writeFile(
       layoutThousandChildren: layoutThousand,
       memory,
       pngBytes: bytes,
+      animated: animatedLine,
       ratios,
       targets,
     },
