@@ -97,13 +97,7 @@ function layOut(
   entries: readonly StackEntry[],
 ): StackLayout {
   const max = layer.layout;
-  const children: StackChild[] = entries.map(({ layer: child, path: childPath }) => ({
-    width: child.width,
-    height: child.height,
-    sizing: arranger.sizing(child),
-    stretches: arranger.stretches(child),
-    measure: (width, height) => arranger.measure(child, childPath, { width, height }),
-  }));
+  const children = describedChildren(entries, arranger);
   return layoutStack(
     {
       direction: layer.direction ?? "column",
@@ -121,6 +115,26 @@ function layOut(
     children,
   );
 }
+
+/**
+ * The children as the layout sees them, made once for each list of entries and arranger: a stack is
+ * laid out two or three times a render (measured without a size, measured across, placed).
+ */
+function describedChildren(entries: readonly StackEntry[], arranger: Arranger): StackChild[] {
+  const known = described.get(entries);
+  if (known !== undefined && known.arranger === arranger) return known.children;
+  const children: StackChild[] = entries.map(({ layer: child, path: childPath }) => ({
+    width: child.width,
+    height: child.height,
+    sizing: arranger.sizing(child),
+    stretches: arranger.stretches(child),
+    measure: (width, height) => arranger.measure(child, childPath, { width, height }),
+  }));
+  described.set(entries, { arranger, children });
+  return children;
+}
+
+const described = new WeakMap<readonly StackEntry[], { arranger: Arranger; children: StackChild[] }>();
 
 /** The stack's own fill and stroke, drawn as the shape layer of its box would be (same bindings). */
 function paintBackground(ctx: PaintContext, layer: StackLayerT, path: string): void {
