@@ -158,6 +158,7 @@ export type WarningCode =
   | "text_truncated"
   | "image_upscaled"
   | "glyph_fallback"
+  | "font_missing"
   | "slot_default_used";
 
 export interface RenderWarning {
@@ -170,9 +171,9 @@ export interface RenderWarning {
   /**
    * The measured figures behind the warning, for reports (preflight): `text_shrunk` from_px, to_px;
    * `text_truncated` lines; `image_upscaled` factor (when the host knows it); `glyph_fallback`
-   * family (as the layer names it), characters (those it lacks), fallback_families (those that
-   * have them, in the order tried) and lacking (`family`: not in the
-   * font set at all; `glyphs`: it lacks those characters).
+   * family (as the layer names it), characters (those it lacks) and fallback_families (those that
+   * have them, in the order tried); `font_missing` (the family is not in the font set at all: the
+   * fallback families drew the whole text) family, characters and fallback_families alike.
    */
   details?: Record<string, number | string | string[]>;
 }

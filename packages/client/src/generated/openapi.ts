@@ -730,6 +730,33 @@ export interface components {
             data: components["schemas"]["TemplateSummary"][];
             next_cursor: string | null;
         };
+        /** TemplateWarning */
+        TemplateWarning: {
+            /** @enum {string} */
+            code: "font_unknown";
+            family: string;
+            message: string;
+        };
+        /** TemplateWithWarnings */
+        TemplateWithWarnings: {
+            id: string;
+            key: string;
+            name: string;
+            description: string | null;
+            status: "draft" | "published" | "archived";
+            published_version: number | null;
+            frames: {
+                name: string;
+                width: number;
+                height: number;
+            }[];
+            created_at: string;
+            updated_at: string;
+            /** @description The draft template document (version 2) */
+            document: unknown;
+            /** @description font_unknown: a text layer names a font family that neither ships with Pictor nor is among the account's uploaded fonts; renders draw it with fallback fonts and warn font_missing. Empty when every family is known. */
+            warnings: components["schemas"]["TemplateWarning"][];
+        };
         /** Template */
         Template: {
             id: string;
@@ -811,8 +838,8 @@ export interface components {
         };
         /** PreflightFinding */
         PreflightFinding: {
-            /** @description text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks, fallback_families that drew them), unknown_font (family: not in the font set; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5) */
-            code: "text_shrunk" | "text_truncated" | "glyph_fallback" | "unknown_font" | "image_upscaled";
+            /** @description text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks, fallback_families that drew them), font_missing (family: not in the font set, neither shipped nor uploaded; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5) */
+            code: "text_shrunk" | "text_truncated" | "glyph_fallback" | "font_missing" | "image_upscaled";
             message: string;
             from_px?: number;
             to_px?: number;
@@ -1256,7 +1283,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Template"];
+                    "application/json": components["schemas"]["TemplateWithWarnings"];
                 };
             };
             /** @description `invalid_request`, `invalid_json` */
@@ -1731,7 +1758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Template"];
+                    "application/json": components["schemas"]["TemplateWithWarnings"];
                 };
             };
             /** @description `invalid_request`, `invalid_json` */
@@ -1899,7 +1926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Template"];
+                    "application/json": components["schemas"]["TemplateWithWarnings"];
                 };
             };
             /** @description `invalid_request`, `invalid_json` */
@@ -2063,7 +2090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Template"];
+                    "application/json": components["schemas"]["TemplateWithWarnings"];
                 };
             };
             /** @description `invalid_request`, `invalid_json` */

@@ -89,6 +89,12 @@ type Answer<P extends keyof ApiPaths> = ApiPaths[P] extends {
 export type { Account, Modification, RenderJob, TemplateSummary };
 /** A template with its draft document (`GET /v1/templates/{id}`). */
 export type TemplateDetail = Answer<"/v1/templates/{id}">;
+/**
+ * What saving or publishing answers: the template and its `warnings` (`font_unknown`: a family neither
+ * shipped nor among the account's fonts). A template read with GET has none.
+ */
+export type TemplateWarning = { code: string; family: string; message: string };
+export type SavedTemplateDetail = TemplateDetail & { warnings?: TemplateWarning[] };
 export type FrameSummary = TemplateSummary["frames"][number];
 export type LedgerEntry = Answer<"/v1/account/ledger">["data"][number];
 export type ApiKey = Answer<"/v1/keys">["data"][number];

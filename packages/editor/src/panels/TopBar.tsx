@@ -1,6 +1,10 @@
+import type { TemplateWarning } from "../api/client.ts";
 import { ZoomControls } from "../controls/ZoomControls.tsx";
 import { saveLabel } from "../store/save-state.ts";
 import { useEditor } from "../store/use-editor.ts";
+
+// One empty list: a selector answering a fresh [] each time would re-render forever.
+const NO_WARNINGS: readonly TemplateWarning[] = [];
 
 /** The editor's bar: back to the templates, the template's name and state, undo, zoom, autosave, publish. */
 export function TopBar({ onSignOut, onShortcuts }: { onSignOut(): void; onShortcuts(): void }) {
@@ -13,6 +17,7 @@ export function TopBar({ onSignOut, onShortcuts }: { onSignOut(): void; onShortc
   const zoom = useEditor((s) => s.zoom);
   const rulers = useEditor((s) => s.prefs.rulers);
   const save = useEditor((s) => s.save);
+  const fontWarnings = useEditor((s) => s.detail?.warnings ?? NO_WARNINGS);
   return (
     <header className="editor-bar">
       <a className="btn ghost small" href="#/templates" title="All templates">
@@ -70,6 +75,16 @@ export function TopBar({ onSignOut, onShortcuts }: { onSignOut(): void; onShortc
       >
         {saveLabel(save)}
       </span>
+      {fontWarnings.length > 0 && (
+        <span
+          className="save-state error"
+          role="status"
+          data-testid="font-warnings"
+          title={fontWarnings.map((w) => w.message).join("\n")}
+        >
+          ⚠ Unknown font: {fontWarnings.map((w) => w.family).join(", ")}
+        </span>
+      )}
       <button
         type="button"
         className="btn primary"

@@ -1,4 +1,4 @@
-import { api, type TemplateDetail } from "../api/client.ts";
+import { api, type SavedTemplateDetail, type TemplateDetail } from "../api/client.ts";
 import { loadEditorEngine } from "../engine/load-engine.ts";
 import type { EditorDeps } from "./editor-store.ts";
 
@@ -7,6 +7,6 @@ export const browserDeps: EditorDeps = {
   loadEngine: loadEditorEngine,
   loadTemplate: (id) => api<TemplateDetail>(`/v1/templates/${encodeURIComponent(id)}`),
   saveTemplate: (id, document) =>
-    api<TemplateDetail>(`/v1/templates/${id}`, { method: "PUT", body: { document } }),
+    api<SavedTemplateDetail>(`/v1/templates/${id}`, { method: "PUT", body: { document } }),
   viewport: () => ({ width: window.innerWidth, height: window.innerHeight }),
 };

@@ -1,4 +1,4 @@
-import type { TemplateDetail } from "../api/client.ts";
+import type { SavedTemplateDetail, TemplateDetail } from "../api/client.ts";
 import type { FrameT, Layer, RenderWarning, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
 import type { EditorEngine, FrameRender } from "../engine/load-engine.ts";
 import { addLayer, blankDocument, findLayer, uniqueFrameName } from "../model/doc-ops.ts";
@@ -37,7 +37,8 @@ export interface EditorState {
   templateId: string;
   engine: EditorEngine | null;
   /** The template as the API last returned it (versions, published version). */
-  detail: TemplateDetail | null;
+  /** The template as the API last answered it (after a save or publish, with its warnings). */
+  detail: SavedTemplateDetail | null;
   loaded: boolean;
   loadError: string | null;
   /** The document being edited: the history's present. */
@@ -68,7 +69,7 @@ export interface EditorState {
 export interface EditorDeps {
   loadEngine(): Promise<EditorEngine>;
   loadTemplate(templateId: string): Promise<TemplateDetail>;
-  saveTemplate(templateId: string, document: TemplateDocumentT): Promise<TemplateDetail>;
+  saveTemplate(templateId: string, document: TemplateDocumentT): Promise<SavedTemplateDetail>;
   viewport(): Viewport;
 }
 
@@ -245,7 +246,7 @@ export class EditorStore {
   }
 
   /** The template as the API returned it after a publish. */
-  setDetail(detail: TemplateDetail): void {
+  setDetail(detail: SavedTemplateDetail): void {
     this.#update({ detail });
   }
 

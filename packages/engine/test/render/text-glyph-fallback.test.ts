@@ -49,10 +49,11 @@ describe("glyph fallback", () => {
     );
     expect(result.warnings).toEqual([
       expect.objectContaining({
-        code: "glyph_fallback",
+        code: "font_missing",
         layer: "t",
         slot: null,
         message: expect.stringContaining("is not in the font set"),
+        details: expect.objectContaining({ family: "Comic Sans MS" }),
       }),
     ]);
   });

@@ -764,7 +764,7 @@ function findingText(f: {
       return `text cut after ${f.lines} line${f.lines === 1 ? "" : "s"}`;
     case "glyph_fallback":
       return `${f.family} lacks ${(f.characters ?? []).join(" ")} (fallback fonts drew them)`;
-    case "unknown_font":
+    case "font_missing":
       return `font ${f.family} is not in the font set (fallback fonts drew the text)`;
     case "image_upscaled":
       return `image enlarged ${f.factor ?? "more than 1.5"}x`;

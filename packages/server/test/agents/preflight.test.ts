@@ -169,7 +169,7 @@ it("reports the shrink, the truncation, the emoji fallback, the unknown font, th
     }),
   ]);
   expect(byLayer.mystery.findings).toEqual([
-    expect.objectContaining({ code: "unknown_font", family: "Nonexistent Grotesk" }),
+    expect.objectContaining({ code: "font_missing", family: "Nonexistent Grotesk" }),
   ]);
   // 300 px of source for a 1200 px box drawn at scale 2: 2400 device pixels, 8 times enlarged.
   expect(byLayer.photo.findings).toEqual([expect.objectContaining({ code: "image_upscaled", factor: 8 })]);

@@ -135,9 +135,45 @@ describe("custom fonts over HTTP", () => {
       key,
       body: { template: "fallback-card", modifications: TITLE, wait: true },
     });
-    expect(fallback.body.warnings.map((w: { code: string }) => w.code)).toContain("glyph_fallback");
+    expect(fallback.body.warnings.map((w: { code: string }) => w.code)).toContain("font_missing");
     const fallbackPng = new Uint8Array(await (await fetch(fallback.body.output_url)).arrayBuffer());
     expect(await pixelsBetween(fallbackPng, png)).toBeGreaterThan(100);
+  });
+
+  it("warns font_unknown when a saved or published template names a family neither shipped nor uploaded", async () => {
+    const other = (await newAccount(t)).key;
+    const warningsOf = (body: { warnings: { code: string; family: string }[] }) =>
+      body.warnings.map((w) => [w.code, w.family]);
+    // The account without the upload: create, update and publish each say so.
+    const created = await api(t, "POST", "/v1/templates", {
+      key: other,
+      body: { document: fontCard("unknown-font-card", FAMILY) },
+    });
+    expect(created.status).toBe(201);
+    expect(warningsOf(created.body)).toEqual([["font_unknown", FAMILY]]);
+    expect(created.body.warnings[0].message).toContain("fallback fonts");
+    const updated = await api(t, "PUT", `/v1/templates/${created.body.id}`, {
+      key: other,
+      body: { document: fontCard("unknown-font-card", "Nobody's Grotesk") },
+    });
+    expect(warningsOf(updated.body)).toEqual([["font_unknown", "Nobody's Grotesk"]]);
+    const published = await api(t, "POST", `/v1/templates/${created.body.id}/publish`, {
+      key: other,
+      body: {},
+    });
+    expect(published.status).toBe(200);
+    expect(warningsOf(published.body)).toEqual([["font_unknown", "Nobody's Grotesk"]]);
+    // The account that uploaded the family, and a shipped family: nothing to say.
+    const own = await api(t, "POST", "/v1/templates", {
+      key,
+      body: { document: fontCard("own-font-card", FAMILY), publish: true },
+    });
+    expect(own.body.warnings).toEqual([]);
+    const shipped = await api(t, "POST", "/v1/templates", {
+      key: other,
+      body: { document: fontCard("shipped-font-card", "Caveat"), publish: true },
+    });
+    expect(shipped.body.warnings).toEqual([]);
   });
 
   it("keeps one account's font away from another account's renders", async () => {
@@ -148,8 +184,8 @@ describe("custom fonts over HTTP", () => {
       body: { template: "brand-card", modifications: TITLE, wait: true },
     });
     expect(res.status).toBe(200);
-    expect(res.body.warnings.map((w: { code: string }) => w.code)).toContain("glyph_fallback");
-    const fallback = res.body.warnings.find((w: { code: string }) => w.code === "glyph_fallback");
+    expect(res.body.warnings.map((w: { code: string }) => w.code)).toContain("font_missing");
+    const fallback = res.body.warnings.find((w: { code: string }) => w.code === "font_missing");
     expect(fallback.message).toContain(`"${FAMILY}"`);
   });
 

@@ -338,9 +338,19 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
     expect(fetched.some((u) => u.includes("Caveat_700Bold.ttf"))).toBe(true);
     expect(editor.warnings).toEqual([]);
     expect((await straightRgba(editor)).equals(api.rgba), "editor pixels differ from the API PNG").toBe(true);
+    // A family nobody has: once saved, the bar says so (the API's font_unknown warning).
+    await page.evaluate(() =>
+      (
+        window as unknown as { __pictor: { editLayer(id: string, patch: unknown): Promise<number> } }
+      ).__pictor.editLayer("title", { font: { family: "Nobody's Grotesk", weight: 700, size: 40 } }),
+    );
+    await waitSaved(page);
+    await page.getByTestId("font-warnings").getByText("Nobody's Grotesk").waitFor();
     await page.getByTestId("font-picker-open").click();
     await page.getByTestId("font-search").fill("playfair");
     await page.getByTestId("font-option-Playfair Display").click();
+    await waitSaved(page);
+    expect(await page.getByTestId("font-warnings").count()).toBe(0);
   });
 
   it("searches the icon set and adds the picked icon as a layer", async () => {

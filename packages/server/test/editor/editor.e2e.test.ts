@@ -555,7 +555,7 @@ describe.skipIf(!haveChromium && !inCI)(
         modifications: [{ name: "title", text: values.title }],
       });
       const fallbackEditor = await editorPixels(page, "main", values, 1);
-      expect(fallbackEditor.warnings.map((w) => w.code)).toEqual(["glyph_fallback"]);
+      expect(fallbackEditor.warnings.map((w) => w.code)).toEqual(["font_missing"]);
       expect(
         (await straightRgba(fallbackEditor)).equals(fallbackApi.rgba),
         "editor pixels differ from the API PNG for the account without the font",

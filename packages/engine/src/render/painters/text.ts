@@ -217,19 +217,18 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
       unresolved.length > 0
         ? ` No font in the set has ${quote(unresolved.map((cp) => String.fromCodePoint(cp)))}.`
         : "";
-    const lacking = ctx.fonts.hasFamily(font.family)
-      ? `has no glyph for ${quote(missing)}`
-      : "is not in the font set";
+    const known = ctx.fonts.hasFamily(font.family);
     ctx.warnings.push({
-      code: "glyph_fallback",
+      code: known ? "glyph_fallback" : "font_missing",
       slot,
       layer: layer.id,
-      message: `Font "${font.family}" of layer "${layer.id}" ${lacking}; fallback fonts were used.${tofu}`,
+      message: known
+        ? `Font "${font.family}" of layer "${layer.id}" has no glyph for ${quote(missing)}; fallback fonts were used.${tofu}`
+        : `Font "${font.family}" of layer "${layer.id}" is not in the font set (neither shipped nor uploaded); fallback fonts drew the text.${tofu}`,
       details: {
         family: font.family,
         characters: missing,
         fallback_families: ctx.fonts.fallbacksFor(font.family, missing),
-        lacking: ctx.fonts.hasFamily(font.family) ? "glyphs" : "family",
       },
     });
   }

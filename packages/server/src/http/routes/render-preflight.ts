@@ -35,12 +35,12 @@ const Finding = T.Object(
         T.Literal("text_shrunk"),
         T.Literal("text_truncated"),
         T.Literal("glyph_fallback"),
-        T.Literal("unknown_font"),
+        T.Literal("font_missing"),
         T.Literal("image_upscaled"),
       ],
       {
         description:
-          "text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks, fallback_families that drew them), unknown_font (family: not in the font set; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5)",
+          "text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks, fallback_families that drew them), font_missing (family: not in the font set, neither shipped nor uploaded; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5)",
       },
     ),
     message: T.String(),
@@ -156,8 +156,9 @@ function findingOf(warning: MeasuredWarning): Report["layers"][number]["findings
     case "text_truncated":
       return { code: "text_truncated", message: warning.message, ...number("lines") };
     case "glyph_fallback":
+    case "font_missing":
       return {
-        code: d.lacking === "family" ? "unknown_font" : "glyph_fallback",
+        code: warning.code,
         message: warning.message,
         ...(typeof d.family === "string" ? { family: d.family } : {}),
         ...(Array.isArray(d.characters) ? { characters: d.characters } : {}),

@@ -2,7 +2,7 @@ import { Type as T } from "@sinclair/typebox";
 import { createTemplate } from "../../domain/templates.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { orThrow } from "../failure.ts";
-import { TemplateDetail } from "../schemas.ts";
+import { fontWarnings, TemplateDetailWithWarnings } from "../font-warnings.ts";
 import { templateDetail } from "../views.ts";
 
 export const DocumentBody = T.Object(
@@ -25,7 +25,7 @@ export function registerTemplateCreate(app: App, deps: AppDeps): void {
         body: T.Composite([DocumentBody, T.Object({ publish: T.Optional(T.Boolean()) })], {
           additionalProperties: false,
         }),
-        response: { 201: TemplateDetail },
+        response: { 201: TemplateDetailWithWarnings },
       },
     },
     async (request, reply) => {
@@ -35,7 +35,8 @@ export function registerTemplateCreate(app: App, deps: AppDeps): void {
         }),
       );
       reply.header("Location", `/v1/templates/${created.id}`);
-      return reply.code(201).send(templateDetail(created));
+      const warnings = await fontWarnings(deps, request.accountId, created.draft);
+      return reply.code(201).send({ ...templateDetail(created), warnings });
     },
   );
 }

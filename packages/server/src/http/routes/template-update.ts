@@ -1,7 +1,8 @@
 import { updateDraft } from "../../domain/templates.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { orThrow } from "../failure.ts";
-import { IdParams, TemplateDetail } from "../schemas.ts";
+import { fontWarnings, TemplateDetailWithWarnings } from "../font-warnings.ts";
+import { IdParams } from "../schemas.ts";
 import { templateDetail } from "../views.ts";
 import { DocumentBody } from "./template-create.ts";
 
@@ -16,12 +17,15 @@ export function registerTemplateUpdate(app: App, deps: AppDeps): void {
         tags: ["templates"],
         params: IdParams,
         body: DocumentBody,
-        response: { 200: TemplateDetail },
+        response: { 200: TemplateDetailWithWarnings },
       },
-      handler: async (request) =>
-        templateDetail(
-          orThrow(await updateDraft(deps, request.accountId, request.params.id, request.body.document)),
-        ),
+      handler: async (request) => {
+        const updated = orThrow(
+          await updateDraft(deps, request.accountId, request.params.id, request.body.document),
+        );
+        const warnings = await fontWarnings(deps, request.accountId, updated.draft);
+        return { ...templateDetail(updated), warnings };
+      },
     });
   }
 }
