@@ -192,17 +192,23 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     const durationMs = performance.now() - started;
     const verdict = classifyDeliveryResponse(outcome, now());
     const next = nextDeliveryState(verdict, event.schedule_attempts + 1, at, random);
-    await outbox.recordAttempt(
-      event.event_id,
-      event.claim_token,
-      {
-        at,
-        status_code: outcome.kind === "response" ? outcome.status : null,
-        error: verdict.kind === "delivered" ? null : verdict.reason,
-        duration_ms: durationMs,
-      },
-      next,
-    );
+    // Recording may fail (database away): the span still ends, and the fault goes on to onError.
+    await outbox
+      .recordAttempt(
+        event.event_id,
+        event.claim_token,
+        {
+          at,
+          status_code: outcome.kind === "response" ? outcome.status : null,
+          error: verdict.kind === "delivered" ? null : verdict.reason,
+          duration_ms: durationMs,
+        },
+        next,
+      )
+      .catch((error: unknown) => {
+        span.end({ error: "not_recorded" });
+        throw error;
+      });
     options.onAttempt?.(next.state === "pending" ? "retrying" : next.state, durationMs / 1000);
     if (outcome.kind === "response") span.set({ "http.response.status_code": outcome.status });
     span.set({ "pictor.webhook.outcome": next.state === "pending" ? "retrying" : next.state });
