@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, LogControll
 import { createMediaUploadInspector } from "../adapters/media/upload-inspector.ts";
 import type { IdempotencyStore } from "../ports/idempotency-store.ts";
 import type { Tracing } from "../ports/tracing.ts";
+import { type AdminPageOptions, registerAdminPage } from "./admin-page.ts";
 import type { App, AppDeps, AppDepsInput, PrepareImageBudget } from "./app-types.ts";
 import { createAuthenticator } from "./auth.ts";
 import type { AuthFailureLimit } from "./auth-failure-budget.ts";
@@ -64,6 +65,8 @@ export interface BuildAppOptions {
   loggerInstance?: FastifyBaseLogger;
   /** /healthz, /readyz and /metrics; absent: not served. */
   operations?: OperationsOptions;
+  /** The operator's page under /admin; absent (no PICTOR_OPERATOR_TOKEN): no such page. */
+  adminPage?: AdminPageOptions;
   /** Told of every answered API request (the HTTP metrics). */
   observeRequest?: RequestLogOptions["observe"];
   /** A span per API request (traces on); absent: none. */
@@ -200,6 +203,7 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
     register(app, deps);
   }
   if (options.operations) registerOperations(app, options.operations);
+  if (options.adminPage) registerAdminPage(app, options.adminPage);
   registerMcp(app);
   registerLlmsTxt(app, deps);
   registerStaticEditor(app);

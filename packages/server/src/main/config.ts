@@ -81,6 +81,7 @@ export const ServeSettings = T.Object({
   healthPort: T.Optional(T.Integer({ minimum: 0, maximum: 65535 })),
   /** Set: /metrics answers only `Authorization: Bearer <token>`. */
   metricsToken: T.Optional(T.String({ minLength: 16 })),
+  operatorToken: T.Optional(T.String({ minLength: 16 })),
   /** Off: nothing is counted and /metrics is not served (404). */
   metrics: T.Boolean(),
   /**
@@ -232,6 +233,7 @@ const EXPECTED: Record<keyof ServeSettings, string> = {
   queueSuperviseSeconds: "a whole number from 1 to 3600",
   healthPort: "a whole number from 0 to 65535",
   metricsToken: "a token of at least 16 characters",
+  operatorToken: "a token of at least 16 characters",
   metrics: "on or off",
   drainDelaySeconds: "a number of seconds from 0 to 300",
 };
@@ -313,6 +315,7 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     queueSuperviseSeconds: num(given("queueSuperviseSeconds", null, "PICTOR_QUEUE_SUPERVISE_SECONDS")) ?? 10,
     healthPort: num(given("healthPort", null, "PICTOR_HEALTH_PORT")),
     metricsToken: given("metricsToken", null, "PICTOR_METRICS_TOKEN"),
+    operatorToken: given("operatorToken", null, "PICTOR_OPERATOR_TOKEN"),
     metrics: onOff(given("metrics", null, "PICTOR_METRICS")) ?? true,
     drainDelaySeconds: num(given("drainDelaySeconds", null, "PICTOR_DRAIN_DELAY_SECONDS")) ?? 0,
   };
@@ -321,6 +324,7 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
   if (raw.memoryBudget === undefined) delete raw.memoryBudget;
   if (raw.healthPort === undefined) delete raw.healthPort;
   if (raw.metricsToken === undefined) delete raw.metricsToken;
+  if (raw.operatorToken === undefined) delete raw.operatorToken;
   // One line per setting, naming what was typed: `PICTOR_PORT: must be … (got "abc")`.
   const lines = [
     ...new Set(
@@ -329,7 +333,8 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
         const from = origin[key];
         const got = from && key !== "outboundAllowlist" ? from.text : ValuePointer.Get(raw, e.path);
         // A secret is not echoed into an error someone may paste.
-        if (key === "metricsToken") return `${from?.name ?? key}: must be ${EXPECTED[key]}`;
+        if (key === "metricsToken" || key === "operatorToken")
+          return `${from?.name ?? key}: must be ${EXPECTED[key]}`;
         return `${from?.name ?? key}: must be ${EXPECTED[key] ?? e.message} (got ${JSON.stringify(got)})`;
       }),
     ),

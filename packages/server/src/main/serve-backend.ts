@@ -4,7 +4,7 @@ import type { AppDepsInput } from "../http/app-types.ts";
 import type { RenderJobDeps } from "../jobs/render-job.ts";
 import type { IdempotencyStore } from "../ports/idempotency-store.ts";
 import type { ImageUrlStore } from "../ports/image-url-store.ts";
-import type { BacklogStats } from "../ports/metrics.ts";
+import type { BacklogStats, EndedRenders } from "../ports/metrics.ts";
 import type { ReadinessCheck } from "../ports/readiness.ts";
 import type { FinishedRender, RenderDispatcher } from "../ports/render-dispatcher.ts";
 
@@ -66,6 +66,8 @@ export interface ServeBackend {
   readinessChecks: ReadinessCheck[];
   /** The queue and the callback outbox as the metrics count them. */
   backlog: BacklogStats;
+  /** Recent render outcomes, for the operator's page (/admin). */
+  endedRenders: EndedRenders;
   /** Faults meaning a backing store is briefly unreachable: 503 with Retry-After, not 500. */
   isUnavailable(error: unknown): boolean;
   /** Where a render thread finds asset rows and blobs. */

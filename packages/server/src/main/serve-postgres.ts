@@ -1,6 +1,7 @@
 import { PgBoss } from "pg-boss";
 import { directoryReadiness } from "../adapters/files/readiness.ts";
 import { createPgDispatcher, type PgDispatcher } from "../adapters/postgres/dispatcher.ts";
+import { pgEndedRenders } from "../adapters/postgres/ended-renders.ts";
 import { isPostgresUnavailable } from "../adapters/postgres/faults.ts";
 import { createPgImageUrlStore } from "../adapters/postgres/image-url-store.ts";
 import { pgBacklogStats, pgReadiness } from "../adapters/postgres/operations.ts";
@@ -60,6 +61,7 @@ export async function openPostgresServe(
       state.checkBlobs ?? directoryReadiness(dataPaths(config.dataDir).blobs),
     ],
     backlog: pgBacklogStats(state.pool, state.clock),
+    endedRenders: pgEndedRenders(state.pool),
     isUnavailable: (error) => isPostgresUnavailable(error) || isS3Unavailable(error),
     renderThreads: {
       postgresUrl: backend.databaseUrl,

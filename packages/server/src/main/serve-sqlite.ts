@@ -3,6 +3,7 @@ import { createLocalDispatcher } from "../adapters/queue/local-dispatcher.ts";
 import { createLocalRenderQueue } from "../adapters/queue/local-render-queue.ts";
 import { createSqliteWebhookSecretStore } from "../adapters/sqlite/account-store.ts";
 import { createSqliteBatchStore } from "../adapters/sqlite/batch-store.ts";
+import { sqliteEndedRenders } from "../adapters/sqlite/ended-renders.ts";
 import { isSqliteBusy } from "../adapters/sqlite/faults.ts";
 import { createSqliteImageUrlStore } from "../adapters/sqlite/image-url-store.ts";
 import { sqliteBacklogStats, sqliteReadiness } from "../adapters/sqlite/operations.ts";
@@ -37,6 +38,7 @@ export async function openSqliteServe(config: ServeConfig): Promise<ServeBackend
     renders: true,
     readinessChecks: [sqliteReadiness(data.db), directoryReadiness(data.paths.blobs)],
     backlog: sqliteBacklogStats(data.db, systemClock),
+    endedRenders: sqliteEndedRenders(data.db),
     isUnavailable: isSqliteBusy,
     renderThreads: { databaseFile: data.paths.database, blobRoot: data.paths.blobs },
     // A completed render's callback leaves within about this long when the outbox was idle.

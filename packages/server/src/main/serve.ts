@@ -6,6 +6,7 @@ import { poolMeasurer } from "../adapters/queue/pool-measurer.ts";
 import { createWorkerPool, type WorkerPool } from "../adapters/queue/worker-pool.ts";
 import { createRenderService } from "../app/render-service.ts";
 import { createFirstAccount } from "../domain/accounts.ts";
+import { summariseRenders } from "../domain/operator-summary.ts";
 import { buildApp } from "../http/app.ts";
 import type { App } from "../http/app-types.ts";
 import { assetLinksAt } from "../http/views.ts";
@@ -184,6 +185,14 @@ export async function startServer(
       {
         loggerInstance: log,
         operations,
+        ...(config.operatorToken
+          ? {
+              adminPage: {
+                token: config.operatorToken,
+                summary: () => operatorSummary(backend),
+              },
+            }
+          : {}),
         ...(prometheus
           ? {
               observeRequest: (method: string, route: string, status: number, seconds: number) =>
@@ -264,6 +273,21 @@ export async function startServer(
     },
   };
 }
+
+/** The last hour's renders (among the latest accepted) and the backlog now, for /admin. */
+async function operatorSummary(backend: ServeBackend) {
+  const now = Date.now();
+  const read = { limit: OPERATOR_PAGE_RENDERS };
+  const [ended, queued, outboxPending] = await Promise.all([
+    backend.endedRenders.endedSince(now - 60 * 60_000, read.limit),
+    backend.backlog.queued(),
+    backend.backlog.outboxPending(),
+  ]);
+  return summariseRenders(ended, now, 60, read, { queued, outboxPending });
+}
+
+/** The page reads at most this many of the latest renders (one index range, whatever the table's size). */
+const OPERATOR_PAGE_RENDERS = 50_000;
 
 /**
  * Traces only when configured (OTEL_EXPORTER_OTLP_*): the OpenTelemetry SDK is not even loaded

@@ -51,3 +51,18 @@ export interface BacklogStats {
   /** Callback events not yet delivered or given up. */
   outboxPending(): Promise<number>;
 }
+
+/** The deployment's recent render outcomes, for the operator's page. */
+export interface EndedRenders {
+  /** The renders that ended since `since` (epoch ms), among the `limit` accepted last. */
+  endedSince(since: number, limit: number): Promise<EndedRender[]>;
+}
+
+export interface EndedRender {
+  status: "completed" | "failed";
+  /** The failure's code; null for a completed render. */
+  errorCode: string | null;
+  /** Accepted and ended, epoch ms. */
+  createdAt: number;
+  completedAt: number;
+}
