@@ -28,7 +28,7 @@ import { ImageFetchError, InvalidDocumentError, InvalidSlotValuesError, RenderEr
 import { findFfmpeg, formatUnavailable, type Mp4Stream, startMp4 } from "./ffmpeg.ts";
 import { loadIconSet } from "./icons.ts";
 import { PreparedImageCache } from "./image-cache.ts";
-import { DEFAULT_PDF_DPI, PdfAssembler, pixelsToPoints } from "./pdf.ts";
+import { DEFAULT_PDF_DPI, framePageOptions, PdfAssembler } from "./pdf.ts";
 import { DEFAULT_IMAGE_LIMITS, type ImageLimits, prepareImage } from "./prepare-image.ts";
 import { trimNativeHeap } from "./trim-native-heap.ts";
 
@@ -511,12 +511,8 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
           engine.render(document, { ...plan, images, collectText: true }),
         );
         noteSize(drawn.width, drawn.height);
-        // A frame that declares its print page has that size whatever density the caller sends.
-        const page = frame.print === undefined ? null : printGeometry(frame.print);
         await pdf.addPage(drawn, {
-          widthPt: page === null ? pixelsToPoints(frame.width, dpi) : page.trimWidth + 2 * page.bleed,
-          heightPt: page === null ? pixelsToPoints(frame.height, dpi) : page.trimHeight + 2 * page.bleed,
-          ...(page === null ? {} : { bleedPt: page.bleed, slugPt: page.slug }),
+          ...framePageOptions(frame, dpi, printGeometry),
           texts: drawn.texts ?? [],
           ...(options.quality === undefined ? {} : { quality: options.quality }),
         });

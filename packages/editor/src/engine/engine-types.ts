@@ -7,6 +7,7 @@ import type * as EngineApi from "@pictor/engine";
 
 export type {
   ConstraintsT,
+  DrawnText,
   DropShadowT,
   Engine,
   FontFace,

@@ -2,6 +2,7 @@ import { apiBytes, storedKey } from "../api/client.ts";
 import { createAccountFontLoader } from "./account-fonts.ts";
 import type {
   CanvasKitInitOptions,
+  DrawnText,
   Engine,
   EngineModule,
   IconShape,
@@ -32,12 +33,16 @@ export interface FrameRender {
   drawMs: number;
   /** Where layout put layers (stack children, boxes that hug), by id: the engine's RenderResult.boxes. */
   boxes: Readonly<Record<string, { x: number; y: number; width: number; height: number }>>;
+  /** The words of the text layers and where they are drawn (asked with `collectText`), for a PDF. */
+  texts?: DrawnText[];
 }
 
 export interface RenderRequest {
   frame: string;
   values?: SlotValues;
   scale?: number;
+  /** List the words drawn (the engine's `collectText`), as a PDF page lays them over its picture. */
+  collectText?: boolean;
   /**
    * Asked once images are ready, just before drawing: a canvas that has already asked for a newer
    * render (the pointer kept moving) skips drawing this one.
@@ -225,7 +230,11 @@ async function create(): Promise<EditorEngine> {
       }));
       if (request.stillWanted && !request.stillWanted()) throw new RenderSuperseded("superseded");
       const started = performance.now();
-      const result = engine.render(drawn, { ...options, images: ready });
+      const result = engine.render(drawn, {
+        ...options,
+        images: ready,
+        ...(request.collectText ? { collectText: true } : {}),
+      });
       request.draw?.(result.width, result.height, result.pixels, result.opaque);
       const pixels = request.draw ? new Uint8Array(0) : result.pixels.slice();
       const drawMs = performance.now() - started;
@@ -242,6 +251,7 @@ async function create(): Promise<EditorEngine> {
         imageErrors,
         drawMs,
         boxes: result.boxes,
+        ...(result.texts ? { texts: result.texts } : {}),
       };
     },
   };

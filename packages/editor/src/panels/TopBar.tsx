@@ -6,8 +6,16 @@ import { useEditor } from "../store/use-editor.ts";
 // One empty list: a selector answering a fresh [] each time would re-render forever.
 const NO_WARNINGS: readonly TemplateWarning[] = [];
 
-/** The editor's bar: back to the templates, the template's name and state, undo, zoom, autosave, publish. */
-export function TopBar({ onSignOut, onShortcuts }: { onSignOut(): void; onShortcuts(): void }) {
+/** The editor's bar: back to the templates, the template's name and state, undo, zoom, autosave, export, publish. */
+export function TopBar({
+  onSignOut,
+  onShortcuts,
+  onExport,
+}: {
+  onSignOut(): void;
+  onShortcuts(): void;
+  onExport(): void;
+}) {
   const editor = useEditor();
   const name = useEditor((s) => s.doc.name);
   const key = useEditor((s) => s.doc.key);
@@ -85,6 +93,9 @@ export function TopBar({ onSignOut, onShortcuts }: { onSignOut(): void; onShortc
           ⚠ Unknown font: {fontWarnings.map((w) => w.family).join(", ")}
         </span>
       )}
+      <button type="button" className="btn small" data-testid="export" onClick={onExport}>
+        Export…
+      </button>
       <button
         type="button"
         className="btn primary"

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { Stage } from "../canvas/Stage.tsx";
+import { ExportDialog } from "../controls/ExportDialog.tsx";
 import { LayerContextMenu } from "../controls/LayerContextMenu.tsx";
 import { ShortcutSheet } from "../controls/ShortcutSheet.tsx";
 import { shortcutActions, useShortcuts } from "../controls/use-shortcuts.ts";
@@ -59,6 +60,8 @@ function EditorLayout({ onSignOut }: { onSignOut(): void }) {
   const [sheet, setSheet] = useState(false);
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
   const closeSheet = useCallback(() => setSheet(false), []);
+  const [exporting, setExporting] = useState(false);
+  const closeExport = useCallback(() => setExporting(false), []);
   const closeMenu = useCallback(() => setMenu(null), []);
   useShortcuts(
     shortcutActions(editor, {
@@ -101,12 +104,13 @@ function EditorLayout({ onSignOut }: { onSignOut(): void }) {
   }
   return (
     <div className="editor" data-testid="editor">
-      <TopBar onSignOut={onSignOut} onShortcuts={() => setSheet(true)} />
+      <TopBar onSignOut={onSignOut} onShortcuts={() => setSheet(true)} onExport={() => setExporting(true)} />
       <LeftPanel />
       <Stage />
       <RightPanel />
       {menu && <LayerContextMenu x={menu.x} y={menu.y} onClose={closeMenu} />}
       {sheet && <ShortcutSheet onClose={closeSheet} />}
+      {exporting && <ExportDialog onClose={closeExport} />}
     </div>
   );
 }

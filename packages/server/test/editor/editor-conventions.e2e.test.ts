@@ -136,6 +136,10 @@ describe.skipIf(!haveChromium && !inCI)("editor conventions", () => {
     await page.getByTestId("shortcuts").click();
     await page.getByTestId("shortcut-sheet").waitFor();
     found.push(...(await violations(page, "shortcut sheet")));
+    await page.keyboard.press("Escape");
+    await page.getByTestId("export").click();
+    await page.getByTestId("export-dialog").waitFor();
+    found.push(...(await violations(page, "export dialog")));
     await context.close();
     expect(found).toEqual([]);
   }, 240_000);

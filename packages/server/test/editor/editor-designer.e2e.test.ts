@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -129,9 +133,10 @@ describe.skipIf(!haveChromium && !inCI)("editor: designing without detours", () 
     await h?.close();
   }, 60_000);
 
-  async function open(document: unknown): Promise<void> {
+  async function open(document: unknown): Promise<string> {
     const created = await call<{ id: string }>("/v1/templates", { body: { document } });
     await openEditor(h.page, h.url, created.id);
+    return created.id;
   }
 
   it("smart resize: a post copied to a story and a landscape at once keeps every layer where it belongs", async () => {
@@ -268,5 +273,50 @@ describe.skipIf(!haveChromium && !inCI)("editor: designing without detours", () 
     await expect.poll(titleFamily, { timeout: 15_000 }).toBe(ACME_FAMILY);
     const fonts = await call<{ data: { folder: string; font: { family: string } }[] }>("/v1/assets/fonts");
     expect(fonts.data.map((f) => [f.folder, f.font.family])).toContainEqual(["fonts/", ACME_FAMILY]);
+  });
+
+  it("PDF export: the editor's PDF page, rasterised by pdftoppm, equals the API's PDF of the frame", async () => {
+    const { page, url } = h;
+    const id = await open(post("pdf-export"));
+    await call(`/v1/templates/${id}/publish`, { body: {} });
+    const job = await call<{ status: string; output_url: string | null }>("/v1/renders", {
+      body: { template: "pdf-export", frame: "post", format: "pdf", wait: true, modifications: [] },
+    });
+    expect(job.status).toBe("completed");
+    const apiPdf = Buffer.from(await (await fetch(new URL(job.output_url ?? "", url))).arrayBuffer());
+
+    await page.getByTestId("export").click();
+    const dialog = page.getByTestId("export-dialog");
+    await dialog.waitFor();
+    expect(await dialog.getAttribute("role")).toBe("dialog");
+    await page.getByTestId("export-format").selectOption("pdf");
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByTestId("export-run").click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("pdf-export-post.pdf");
+    const editorPdf = readFileSync((await download.path()) ?? "");
+    expect(editorPdf.subarray(0, 5).toString()).toBe("%PDF-");
+
+    const dir = mkdtempSync(join(tmpdir(), "pictor-export-"));
+    try {
+      const raster = (name: string, pdf: Buffer) => {
+        writeFileSync(join(dir, `${name}.pdf`), pdf);
+        // 96 dpi: one device pixel per frame pixel (the page is the frame at 96 dpi).
+        execFileSync("pdftoppm", ["-r", "96", "-singlefile", join(dir, `${name}.pdf`), join(dir, name)]);
+        return readFileSync(join(dir, `${name}.ppm`));
+      };
+      const fromApi = raster("api", apiPdf);
+      const fromEditor = raster("editor", editorPdf);
+      expect(fromApi.subarray(0, 16).toString()).toContain("1000 1000");
+      expect(fromEditor.equals(fromApi), "the editor's PDF page differs from the API's").toBe(true);
+      // The words are there to select and search, as in the API's PDF.
+      const words = execFileSync("pdftotext", [join(dir, "editor.pdf"), "-"]).toString();
+      expect(words).toContain("Summer sale");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await page.keyboard.press("Escape");
+    expect(await dialog.count()).toBe(0);
   });
 });
