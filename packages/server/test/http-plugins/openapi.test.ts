@@ -85,7 +85,9 @@ describe("OpenAPI document", () => {
     expect(get.responses["200"].headers["X-Request-Id"].$ref).toBe("#/components/headers/XRequestId");
     expect(document.components.headers.XRequestId.required).toBe(true);
     expect(get.responses["429"].headers["Retry-After"].$ref).toBe("#/components/headers/RetryAfter");
-    expect(document.paths["/docs"]).toBeUndefined();
+    // The document and the reference list themselves, public.
+    expect(document.paths["/docs"].get).toMatchObject({ operationId: "getApiReference", security: [] });
+    expect(document.paths["/v1/openapi.json"].get.operationId).toBe("getOpenApiDocument");
   });
 
   it("serialises error details through a declared ErrorBody response", async () => {

@@ -148,6 +148,9 @@ export const openApiPlugin = globalPlugin<OpenApiOptions>("pictor-openapi", asyn
   });
 
   let docsHtml: string | undefined;
+  // Built on the first request: the routes are all registered by then (none can be added once the
+  // server listens), and shaping it (names, statuses, headers) is too much work for every request.
+  let documentText: string | undefined;
   const document = (instance: FastifyInstance) =>
     withDeclaredResponses(
       withNamedSchemas(
@@ -160,10 +163,34 @@ export const openApiPlugin = globalPlugin<OpenApiOptions>("pictor-openapi", asyn
       ),
     );
 
-  app.get(documentPath, { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) =>
-    reply.type("application/json; charset=utf-8").send(document(app)),
-  );
-  app.get(docsPath, { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) => {
+  // Both listed in the document itself (public, not rate-limited), so a client generated from it
+  // can fetch it again.
+  const documentSchema = {
+    summary: "This OpenAPI 3.1 document",
+    tags: ["meta"],
+    security: [],
+    response: {
+      200: {
+        type: "object",
+        additionalProperties: true,
+        description: "The OpenAPI 3.1 document of this server's API",
+      },
+    },
+  };
+  const docsSchema = {
+    summary: "The API reference as one HTML page (no script, no outside resource)",
+    tags: ["meta"],
+    security: [],
+    response: {
+      200: { description: "The HTML reference", content: { "text/html": { schema: { type: "string" } } } },
+    },
+  };
+  app.get(documentPath, { schema: documentSchema, config: { rateLimit: false } }, async (_request, reply) => {
+    documentText ??= JSON.stringify(document(app));
+    // A string is sent as it is (no serialiser), with the JSON type.
+    return reply.type("application/json; charset=utf-8").send(documentText);
+  });
+  app.get(docsPath, { schema: docsSchema, config: { rateLimit: false } }, async (_request, reply) => {
     docsHtml ??= renderDocsPage(document(app), documentPath);
     return reply
       .type("text/html; charset=utf-8")

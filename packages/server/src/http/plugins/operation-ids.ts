@@ -49,6 +49,8 @@ const OPERATION_IDS: Record<string, string> = {
   "DELETE /v1/url-signing-keys/{id}": "deleteUrlSigningKey",
   "GET /i/{key}/{file}": "getOnDemandImage",
   "POST /v1/mcp": "mcp",
+  "GET /v1/openapi.json": "getOpenApiDocument",
+  "GET /docs": "getApiReference",
 };
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"];
