@@ -46,6 +46,18 @@ describe("exported JSON Schema (packages/engine/schema/template-v3.schema.json)"
     expect(committed.properties.version.const).toBe(3);
   });
 
+  it("names a stack's repeat and the slot types number, date and list (document v3 data)", () => {
+    expect(Object.keys(committed.$defs.StackLayer.properties.repeat.properties)).toEqual([
+      "slot",
+      "max",
+      "more",
+    ]);
+    const slotTypes = committed.properties.slots.items.anyOf.map(
+      (slot: { properties: { type: { const: string } } }) => slot.properties.type.const,
+    );
+    expect(slotTypes).toEqual(expect.arrayContaining(["text", "image", "color", "number", "date", "list"]));
+  });
+
   it("names the progress and chart layers (document v3), with their bindable data and limit", () => {
     const { ProgressLayer, ChartLayer } = committed.$defs;
     expect(ProgressLayer.properties.type.const).toBe("progress");
