@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { FrameT, Layer, TextLayerT } from "../engine/engine-types.ts";
 import type { EditorEngine } from "../engine/load-engine.ts";
 import { creatorOf } from "../layer-forms/registry.ts";
@@ -14,6 +14,7 @@ import { EmptyLayerOutlines } from "./EmptyLayerOutlines.tsx";
 import { InlineTextEditor } from "./InlineTextEditor.tsx";
 import { Rulers } from "./Rulers.tsx";
 import { MemberOutlines, SelectionHandles } from "./SelectionHandles.tsx";
+import { Timeline } from "./Timeline.tsx";
 import { useFrameGestures } from "./use-frame-gestures.ts";
 import { useFrameRender } from "./use-frame-render.ts";
 
@@ -51,6 +52,9 @@ export function FrameView({ frameIndex, frame, onPasteboard }: Props) {
   // Zoomed in, the engine draws at a higher scale (whole steps, 1 to 4) so text stays sharp; the
   // canvas is then shown at the zoom by CSS.
   const renderScale = Math.min(4, Math.max(1, Math.ceil(zoom * window.devicePixelRatio - 0.01)));
+  // An animated frame's moment on the canvas (its timeline); null: the poster, as a still renders it.
+  const [time, setTime] = useState<number | null>(null);
+  const [playing, setPlaying] = useState(false);
   const error = useFrameRender(canvas, {
     engine,
     doc,
@@ -58,6 +62,7 @@ export function FrameView({ frameIndex, frame, onPasteboard }: Props) {
     frame,
     values,
     scale: renderScale,
+    time: frame.duration === undefined ? null : time,
     onRendered: (fi, f, out, err) => editor.frameRendered(fi, f, out, err),
   });
 
@@ -228,6 +233,7 @@ export function FrameView({ frameIndex, frame, onPasteboard }: Props) {
           />
         )}
       </div>
+      <Timeline frame={frame} time={time} onTime={setTime} playing={playing} onPlaying={setPlaying} />
     </div>
   );
 }

@@ -11,6 +11,8 @@ interface Options {
   frame: FrameT;
   values: SlotValues;
   scale: number;
+  /** Seconds into an animated frame (the timeline); null: its poster moment. */
+  time: number | null;
   onRendered(frameIndex: number, frame: FrameT, out: FrameRender | null, error: string | null): void;
 }
 
@@ -19,7 +21,7 @@ interface Options {
  * or the scale change (another frame's edit does not redraw this one). Returns the last error.
  */
 export function useFrameRender(canvas: RefObject<HTMLCanvasElement | null>, options: Options): string | null {
-  const { engine, doc, frameIndex, frame, values, scale } = options;
+  const { engine, doc, frameIndex, frame, values, scale, time } = options;
   const seq = useRef(0);
   const imageData = useRef<ImageData | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -39,6 +41,7 @@ export function useFrameRender(canvas: RefObject<HTMLCanvasElement | null>, opti
         frame: frame.name,
         values,
         scale,
+        ...(time === null ? {} : { time }),
         stillWanted: () => token === seq.current,
         draw(width, height, pixels, opaque) {
           const c = canvas.current;
@@ -68,6 +71,6 @@ export function useFrameRender(canvas: RefObject<HTMLCanvasElement | null>, opti
         setError(message);
         latest.current.onRendered(frameIndex, frame, null, message);
       });
-  }, [engine, frame, doc.slots, values, frameIndex, scale]);
+  }, [engine, frame, doc.slots, values, frameIndex, scale, time]);
   return error;
 }

@@ -43,6 +43,8 @@ export interface RenderRequest {
   scale?: number;
   /** List the words drawn (the engine's `collectText`), as a PDF page lays them over its picture. */
   collectText?: boolean;
+  /** Seconds into an animated frame; absent: its poster moment (the engine's RenderOptions.time). */
+  time?: number;
   /**
    * Asked once images are ready, just before drawing: a canvas that has already asked for a newer
    * render (the pointer kept moving) skips drawing this one.
@@ -208,7 +210,12 @@ async function create(): Promise<EditorEngine> {
         values = result.values;
       }
       const validateMs = performance.now() - validating;
-      const options = { frame: request.frame, values, scale: request.scale ?? 1 };
+      const options = {
+        frame: request.frame,
+        values,
+        scale: request.scale ?? 1,
+        ...(request.time === undefined ? {} : { time: request.time }),
+      };
       const requests = engine.planImages(document, options);
       const ready = new Map<string, PreparedImage>();
       const imageErrors: string[] = [];
