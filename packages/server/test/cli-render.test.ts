@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { createNodeRenderer, type NodeRenderer } from "@pictor/render-node";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ACME_FAMILY, ACME_WOFF2, fontCard } from "./assets/support.ts";
 import { runPictor } from "./cli/serve-process.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -167,6 +168,35 @@ describe.concurrent("pictor render (the binary)", () => {
     const underProc = await pictor(["render", ogCard, "-o", "/proc/pictor-nope/out.png"], dir);
     expect(underProc.code).toBe(1);
     expect(underProc.stderr).toMatch(/^pictor render: cannot write \/proc\/pictor-nope\/out\.png: ENOENT: /);
+  });
+
+  it("draws with the fonts of --fonts <dir> and of the template's own fonts/ folder, offline", async () => {
+    const card = join(dir, "font-card.json");
+    await writeFile(card, JSON.stringify(fontCard("font-card", ACME_FAMILY)));
+    await mkdir(join(dir, "my-fonts"), { recursive: true });
+    await writeFile(join(dir, "my-fonts", "acme.woff2"), ACME_WOFF2);
+    const without = await pictor(["render", card, "-o", "font-without.png"], dir);
+    expect(without.code, without.stderr).toBe(0);
+    expect(without.stderr).toContain("warning font_missing");
+    const withFonts = await pictor(["render", card, "--fonts", "my-fonts", "-o", "font-with.png"], dir);
+    expect(withFonts.code, withFonts.stderr).toBe(0);
+    expect(withFonts.stderr).not.toContain("font_missing");
+    // The template folder's fonts/ is read as well.
+    const folder = join(dir, "with-fonts-folder");
+    await mkdir(join(folder, "fonts"), { recursive: true });
+    await writeFile(join(folder, "fonts", "acme.woff2"), ACME_WOFF2);
+    await writeFile(join(folder, "card.json"), JSON.stringify(fontCard("font-card", ACME_FAMILY)));
+    const beside = await pictor(["render", join(folder, "card.json"), "-o", "font-beside.png"], dir);
+    expect(beside.stderr).not.toContain("font_missing");
+    const raw = async (name: string) => sharp(join(dir, name)).raw().toBuffer();
+    const [drawn, fallback, besideDrawn] = await Promise.all(
+      ["font-with.png", "font-without.png", "font-beside.png"].map(raw),
+    );
+    expect(drawn.equals(fallback)).toBe(false);
+    expect(drawn.equals(besideDrawn)).toBe(true);
+    const notADir = await pictor(["render", card, "--fonts", "nope"], dir);
+    expect(notADir.code).toBe(2);
+    expect(notADir.stderr).toContain("--fonts nope is not a directory of font files");
   });
 
   it("creates the missing directories of -o", async () => {

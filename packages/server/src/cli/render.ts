@@ -1,10 +1,11 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
-import { type SlotValue, type TemplateDocumentT, validateDocument } from "@pictor/engine";
+import { type FontSet, type SlotValue, type TemplateDocumentT, validateDocument } from "@pictor/engine";
 import type { OutputFormat as ImageFormat, NodeRenderResult } from "@pictor/render-node";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { makeDirectories } from "../adapters/files/make-directories.ts";
 import { isValidScale } from "../domain/scale.ts";
+import { customFontSet } from "./custom-fonts.ts";
 import { EXIT_FAILED, EXIT_USAGE, UsageError } from "./usage-error.ts";
 
 /**
@@ -28,6 +29,7 @@ interface RenderFlags {
   output?: string;
   sample: boolean;
   animated?: boolean;
+  fonts?: string;
 }
 
 const FORMAT_BY_EXTENSION: Record<string, OutputFormat> = {
@@ -154,6 +156,10 @@ export function registerRenderCommand(program: Command): void {
     )
     .option("-o, --output <file>", "output file (default: <template>[-<frame>].<format> here)")
     .option("--no-sample", "ignore the template's sample values")
+    .option(
+      "--fonts <dir>",
+      "a folder of font files (TTF, OTF, WOFF, WOFF2) to draw with; a fonts/ folder beside the template is read too",
+    )
     .action(async (template: string, flags: RenderFlags) => {
       process.exitCode = await renderCommand(template, flags);
     });
@@ -297,11 +303,23 @@ function describeFailure(
   return null;
 }
 
+/** The render package whose renderers draw with `fonts` (the shipped set when undefined). */
+function withFonts(renderNode: RenderNode, fonts: FontSet | undefined): RenderNode {
+  if (fonts === undefined) return renderNode;
+  return {
+    ...renderNode,
+    createNodeRenderer: (options = {}) => renderNode.createNodeRenderer({ fonts, ...options }),
+  };
+}
+
 async function renderCommand(templateArg: string, flags: RenderFlags): Promise<number> {
-  const renderNode = await import("@pictor/render-node");
-  const { createNodeRenderer, InvalidDocumentError, InvalidSlotValuesError } = renderNode;
   const templatePath = resolve(templateArg);
   const templateDir = dirname(templatePath);
+  const renderNode = withFonts(
+    await import("@pictor/render-node"),
+    await customFontSet(flags.fonts, templateDir),
+  );
+  const { createNodeRenderer, InvalidDocumentError, InvalidSlotValuesError } = renderNode;
   const format =
     flags.format ??
     (flags.output ? FORMAT_BY_EXTENSION[extname(flags.output).toLowerCase()] : undefined) ??
