@@ -189,9 +189,11 @@ describe.concurrent("pictor render (the binary)", () => {
     const beside = await pictor(["render", join(folder, "card.json"), "-o", "font-beside.png"], dir);
     expect(beside.stderr).not.toContain("font_missing");
     const raw = async (name: string) => sharp(join(dir, name)).raw().toBuffer();
-    const [drawn, fallback, besideDrawn] = await Promise.all(
-      ["font-with.png", "font-without.png", "font-beside.png"].map(raw),
-    );
+    const [drawn, fallback, besideDrawn] = await Promise.all([
+      raw("font-with.png"),
+      raw("font-without.png"),
+      raw("font-beside.png"),
+    ]);
     expect(drawn.equals(fallback)).toBe(false);
     expect(drawn.equals(besideDrawn)).toBe(true);
     const notADir = await pictor(["render", card, "--fonts", "nope"], dir);
