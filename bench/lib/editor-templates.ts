@@ -191,3 +191,26 @@ export function sixtyLayerTemplate(asset: string) {
     frames: [{ name: "main", width: 1200, height: 630, background: "#F8FAFC", layers }],
   };
 }
+
+/**
+ * 200 layers: the 60-layer document's layers three times over (ids suffixed, each copy shifted a
+ * little), then its first 20 again; the dragged rectangle (`rect-2`) is near the back, so a move of
+ * it redraws nearly all the layers above it.
+ */
+export function twoHundredLayerTemplate(asset: string) {
+  const base = sixtyLayerTemplate(asset);
+  const source = base.frames[0]?.layers as { id: string; x: number; y: number; bind?: unknown }[];
+  const layers: unknown[] = [...source];
+  for (let copy = 1; layers.length < 200; copy++)
+    for (const l of source) {
+      if (layers.length >= 200) break;
+      const { bind: _bind, ...rest } = l;
+      layers.push({ ...rest, id: `${l.id}-c${copy}`, x: l.x + 7 * copy, y: l.y + 5 * copy });
+    }
+  return {
+    ...base,
+    key: "bench-two-hundred-layers",
+    name: "Bench: 200 layers v2",
+    frames: [{ ...base.frames[0], layers }],
+  };
+}
