@@ -26,6 +26,9 @@ export const COMMON_KEYS: ReadonlySet<string> = new Set([
   "visible_when",
   "layout",
   "constraints",
+  "blur",
+  "animations",
+  "keyframes",
 ]);
 
 type BlendMode = NonNullable<Layer["blend_mode"]>;
