@@ -823,7 +823,10 @@ export interface components {
             }[];
             next_cursor: string | null;
         };
-        /** Modification */
+        /**
+         * Modification
+         * @description One slot's value: `name` and the one value field its slot type takes (text, image_url, color, number, date or items); a value field the slot does not take is 400 invalid_request
+         */
         Modification: {
             name: string;
             text?: string;
@@ -867,6 +870,7 @@ export interface components {
                 [key: string]: string;
             };
             tags?: string[];
+            /** @description An absolute http(s) URL whose host is public (not a loopback, private or link-local address, and resolving to a public one); else 422 invalid_webhook_url */
             webhook_url?: string;
             wait?: boolean | number;
         };
@@ -919,6 +923,7 @@ export interface components {
         };
         /** BatchRequest */
         BatchRequest: {
+            /** @description An absolute http(s) URL whose host is public (not a loopback, private or link-local address, and resolving to a public one); else 422 invalid_webhook_url */
             webhook_url?: string;
             metadata?: {
                 [key: string]: string;
@@ -5663,6 +5668,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
+                /** @description Library folder, `a/b/` (slashes around it optional): at most 10 levels, each 1 to 64 letters, digits, spaces, `.`, `_` or `-`, starting with a letter or digit and not ending with a space; else 400 invalid_request */
                 folder?: string;
                 recursive?: boolean;
             };
@@ -5786,6 +5792,7 @@ export interface operations {
                 "multipart/form-data": {
                     /** @description The image or font bytes; its filename names the asset unless `name` is given. */
                     file: string;
+                    /** @description Library folder, `a/b/` (slashes around it optional): at most 10 levels, each 1 to 64 letters, digits, spaces, `.`, `_` or `-`, starting with a letter or digit and not ending with a space; else 400 invalid_request */
                     folder?: string;
                     name?: string;
                     /** @description A JSON array of strings, or comma-separated. */
@@ -6091,18 +6098,19 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /** @description Library folder, `a/b/` (slashes around it optional): at most 10 levels, each 1 to 64 letters, digits, spaces, `.`, `_` or `-`, starting with a letter or digit and not ending with a space; else 400 invalid_request */
                     folder?: string;
                     /** @description Include subfolders of `folder` (default false) */
                     recursive?: boolean;
                     content_type?: string | string[];
                     created?: {
-                        /** @description ISO-8601 */
+                        /** @description An ISO-8601 timestamp, e.g. 2026-05-01T00:00:00Z (anything Date.parse cannot read is 400 invalid_request) */
                         gt?: string;
-                        /** @description ISO-8601 */
+                        /** @description An ISO-8601 timestamp, e.g. 2026-05-01T00:00:00Z (anything Date.parse cannot read is 400 invalid_request) */
                         gte?: string;
-                        /** @description ISO-8601 */
+                        /** @description An ISO-8601 timestamp, e.g. 2026-05-01T00:00:00Z (anything Date.parse cannot read is 400 invalid_request) */
                         lt?: string;
-                        /** @description ISO-8601 */
+                        /** @description An ISO-8601 timestamp, e.g. 2026-05-01T00:00:00Z (anything Date.parse cannot read is 400 invalid_request) */
                         lte?: string;
                     };
                     /** @default 50 */
@@ -6552,6 +6560,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Library folder, `a/b/` (slashes around it optional): at most 10 levels, each 1 to 64 letters, digits, spaces, `.`, `_` or `-`, starting with a letter or digit and not ending with a space; else 400 invalid_request */
                     folder?: string;
                     name?: string;
                     tags?: string[];
@@ -8324,6 +8333,7 @@ export interface operations {
                 "application/json": {
                     /** @description http(s); fetched through the SSRF guard */
                     url: string;
+                    /** @description Library folder, `a/b/` (slashes around it optional): at most 10 levels, each 1 to 64 letters, digits, spaces, `.`, `_` or `-`, starting with a letter or digit and not ending with a space; else 400 invalid_request */
                     folder?: string;
                     name?: string;
                     tags?: string[];

@@ -6,11 +6,11 @@ import type { AssetPatch } from "../../ports/asset-library.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { notFound, orThrow } from "../failure.ts";
 import { IdParams } from "../schemas.ts";
-import { Asset, assetView, invalidField, Tags } from "./asset-view.ts";
+import { Asset, assetView, FolderField, invalidField, Tags } from "./asset-view.ts";
 
 const PatchBody = T.Object(
   {
-    folder: T.Optional(T.String({ maxLength: 700 })),
+    folder: T.Optional(FolderField),
     name: T.Optional(T.String({ minLength: 1, maxLength: 200 })),
     tags: T.Optional(Tags),
     metadata: T.Optional(

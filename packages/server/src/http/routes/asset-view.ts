@@ -12,6 +12,13 @@ export const Metadata = T.Record(T.String({ minLength: 1, maxLength: 100 }), T.S
   maxProperties: 50,
 });
 
+/** A folder as requests give it; its rules are checked by normalizeFolder (domain/assets/folders.ts). */
+export const FolderField = T.String({
+  maxLength: 700,
+  description:
+    "Library folder, `a/b/` (slashes around it optional): at most 10 levels, each 1 to 64 letters, digits, spaces, `.`, `_` or `-`, starting with a letter or digit and not ending with a space; else 400 invalid_request",
+});
+
 export const Asset = T.Object(
   {
     id: T.String({ description: "ast_…" }),

@@ -3,7 +3,7 @@ import { parseAssetQuery } from "../../domain/assets/query-request.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { orThrow } from "../failure.ts";
 import { ListQuery, listOf } from "../schemas.ts";
-import { Asset, assetView } from "./asset-view.ts";
+import { Asset, assetView, FolderField } from "./asset-view.ts";
 import { pageView } from "./assets-query.ts";
 
 /** The library as a file browser: one folder (or everything), newest first. */
@@ -16,7 +16,7 @@ export function registerAssetsList(app: App, deps: AppDeps): void {
         tags: ["assets"],
         querystring: T.Composite([
           ListQuery,
-          T.Object({ folder: T.Optional(T.String({ maxLength: 700 })), recursive: T.Optional(T.Boolean()) }),
+          T.Object({ folder: T.Optional(FolderField), recursive: T.Optional(T.Boolean()) }),
         ]),
         response: { 200: listOf(Asset, "AssetList") },
       },

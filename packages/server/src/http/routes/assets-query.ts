@@ -5,10 +5,15 @@ import type { AssetPage } from "../../ports/asset-library.ts";
 import type { App, AppDeps } from "../app-types.ts";
 import { orThrow } from "../failure.ts";
 import { listOf } from "../schemas.ts";
-import { Asset, assetView } from "./asset-view.ts";
+import { Asset, assetView, FolderField } from "./asset-view.ts";
 
 const TagList = T.Array(T.String({ minLength: 1, maxLength: 100 }), { maxItems: 20 });
-const Timestamp = T.String({ minLength: 1, maxLength: 40, description: "ISO-8601" });
+const Timestamp = T.String({
+  minLength: 1,
+  maxLength: 40,
+  description:
+    "An ISO-8601 timestamp, e.g. 2026-05-01T00:00:00Z (anything Date.parse cannot read is 400 invalid_request)",
+});
 
 export const AssetQueryBody = T.Object(
   {
@@ -27,7 +32,7 @@ export const AssetQueryBody = T.Object(
         description: "Every key must equal its value",
       }),
     ),
-    folder: T.Optional(T.String({ maxLength: 700 })),
+    folder: T.Optional(FolderField),
     recursive: T.Optional(T.Boolean({ description: "Include subfolders of `folder` (default false)" })),
     content_type: T.Optional(
       T.Union([

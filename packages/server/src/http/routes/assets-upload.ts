@@ -13,6 +13,7 @@ import { ApiError } from "../errors.ts";
 import {
   Asset,
   assetView,
+  FolderField,
   invalidField,
   isFieldError,
   Metadata,
@@ -29,7 +30,7 @@ const TEXT_FIELDS = new Set(["folder", "name", "tags", "metadata"]);
 export const ImportBody = T.Object(
   {
     url: T.String({ minLength: 1, maxLength: 2048, description: "http(s); fetched through the SSRF guard" }),
-    folder: T.Optional(T.String({ maxLength: 700 })),
+    folder: T.Optional(FolderField),
     name: T.Optional(T.String({ minLength: 1, maxLength: 200 })),
     tags: T.Optional(Tags),
     metadata: T.Optional(Metadata),
@@ -47,7 +48,7 @@ const UploadForm = T.Object(
       contentMediaType: "application/octet-stream",
       description: "The image or font bytes; its filename names the asset unless `name` is given.",
     }),
-    folder: T.Optional(T.String({ maxLength: 700 })),
+    folder: T.Optional(FolderField),
     name: T.Optional(T.String({ minLength: 1, maxLength: 200 })),
     tags: T.Optional(T.String({ description: "A JSON array of strings, or comma-separated." })),
     metadata: T.Optional(T.String({ description: "A JSON object of string values." })),

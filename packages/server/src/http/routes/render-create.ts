@@ -35,7 +35,12 @@ const Modification = T.Object(
       }),
     ),
   },
-  { title: "Modification", additionalProperties: false },
+  {
+    title: "Modification",
+    description:
+      "One slot's value: `name` and the one value field its slot type takes (text, image_url, color, number, date or items); a value field the slot does not take is 400 invalid_request",
+    additionalProperties: false,
+  },
 );
 
 export const RenderRequestBody = T.Object(
@@ -106,7 +111,14 @@ export const RenderRequestBody = T.Object(
       T.Record(T.String({ maxLength: 100 }), T.String({ maxLength: 1000 }), { maxProperties: 50 }),
     ),
     tags: T.Optional(T.Array(T.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
-    webhook_url: T.Optional(T.String({ minLength: 1, maxLength: 2048 })),
+    webhook_url: T.Optional(
+      T.String({
+        minLength: 1,
+        maxLength: 2048,
+        description:
+          "An absolute http(s) URL whose host is public (not a loopback, private or link-local address, and resolving to a public one); else 422 invalid_webhook_url",
+      }),
+    ),
     wait: T.Optional(T.Union([T.Boolean(), T.Number({ minimum: 0, maximum: MAX_WAIT_S })])),
   },
   { title: "RenderRequest", additionalProperties: false },
