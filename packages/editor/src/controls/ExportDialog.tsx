@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { type ExportFormat, exportFrame } from "../engine/export-frame.ts";
 import { useEditor } from "../store/use-editor.ts";
+import { useModalFocus } from "./use-modal-focus.ts";
 
 const FORMATS: { value: ExportFormat; label: string }[] = [
   { value: "png", label: "PNG" },
@@ -24,21 +25,7 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
   const [scale, setScale] = useState(1);
   const [status, setStatus] = useState<string | null>(null);
   const first = useRef<HTMLSelectElement>(null);
-  useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    first.current?.focus();
-    const key = (e: KeyboardEvent) => {
-      if (e.key !== "Escape") return;
-      e.preventDefault();
-      e.stopPropagation();
-      onClose();
-    };
-    window.addEventListener("keydown", key, true);
-    return () => {
-      window.removeEventListener("keydown", key, true);
-      before?.focus?.();
-    };
-  }, [onClose]);
+  useModalFocus(first, onClose);
 
   async function run() {
     const { engine, doc, values } = editor.getState();

@@ -1,5 +1,6 @@
-import { useEffect, useRef } from "react";
+import { useRef } from "react";
 import { SHORTCUT_SECTIONS } from "./shortcut-list.ts";
+import { useModalFocus } from "./use-modal-focus.ts";
 
 /**
  * The keyboard shortcut sheet (`?`, or the bar's "?" button): a modal dialog listing every shortcut
@@ -7,21 +8,7 @@ import { SHORTCUT_SECTIONS } from "./shortcut-list.ts";
  */
 export function ShortcutSheet({ onClose }: { onClose(): void }) {
   const close = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
-    close.current?.focus();
-    const key = (e: KeyboardEvent) => {
-      if (e.key !== "Escape") return;
-      e.preventDefault();
-      e.stopPropagation();
-      onClose();
-    };
-    window.addEventListener("keydown", key, true);
-    return () => {
-      window.removeEventListener("keydown", key, true);
-      before?.focus?.();
-    };
-  }, [onClose]);
+  useModalFocus(close, onClose);
   return (
     <div className="modal-backdrop" onPointerDown={(e) => e.target === e.currentTarget && onClose()}>
       <div

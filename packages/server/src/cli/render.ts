@@ -266,6 +266,23 @@ function formatSize(bytes: number): string {
   return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 }
 
+/** Writes one output, prints its warnings, then its line: "wrote <file> (<size> <what>, <bytes>, <ms>)". */
+async function writeAndReport(
+  out: string,
+  result: Pick<NodeRenderResult, "bytes" | "width" | "height" | "warnings">,
+  frame: string | null,
+  what: string,
+  started: number,
+): Promise<void> {
+  await writeOutput(out, result.bytes);
+  printWarnings(result, frame);
+  const ms = Math.round(performance.now() - started);
+  const warned = result.warnings.length ? `, ${result.warnings.length} warning(s)` : "";
+  process.stdout.write(
+    `wrote ${out} (${result.width}x${result.height} ${what}, ${formatSize(result.bytes.length)}, ${ms} ms${warned})\n`,
+  );
+}
+
 function printWarnings(result: Pick<NodeRenderResult, "warnings">, frame: string | null): void {
   for (const w of result.warnings) {
     const where = [w.slot && `slot ${w.slot}`, w.layer && `layer ${w.layer}`, frame && `frame ${frame}`]
@@ -386,13 +403,7 @@ async function renderCommand(templateArg: string, flags: RenderFlags): Promise<n
           loadImage: (src, slot) => loadImageFile(src, slot, templateDir, renderNode),
         });
         const out = outputPathFor(flags, templateArg, format, flags.allFrames ? frame : null);
-        await writeOutput(out, result.bytes);
-        printWarnings(result, frame);
-        const ms = Math.round(performance.now() - started);
-        const warned = result.warnings.length ? `, ${result.warnings.length} warning(s)` : "";
-        process.stdout.write(
-          `wrote ${out} (${result.width}x${result.height} ${format}, ${formatSize(result.bytes.length)}, ${ms} ms${warned})\n`,
-        );
+        await writeAndReport(out, result, frame, format, started);
       }
     } finally {
       renderer.dispose();
@@ -479,12 +490,13 @@ async function renderAnimationFile(
         loadImage: (src, slot) => loadImageFile(src, slot, templateDir, renderNode),
       });
       const out = outputPathFor(flags, templateArg, format, flags.allFrames ? frame : null);
-      await writeOutput(out, result.bytes);
-      printWarnings(result, frame);
-      const ms = Math.round(performance.now() - started);
-      const warned = result.warnings.length ? `, ${result.warnings.length} warning(s)` : "";
-      process.stdout.write(
-        `wrote ${out} (${result.width}x${result.height} ${format === "webp" ? "animated webp" : format}, ${result.frames} frames at ${result.fps} fps, ${result.duration} s, ${formatSize(result.bytes.length)}, ${ms} ms${warned})\n`,
+      const kind = format === "webp" ? "animated webp" : format;
+      await writeAndReport(
+        out,
+        result,
+        frame,
+        `${kind}, ${result.frames} frames at ${result.fps} fps, ${result.duration} s`,
+        started,
       );
     }
     return 0;
