@@ -81,7 +81,7 @@ export interface OnDemandDeps {
   assets: AssetStore;
   assetLibrary: AssetLibrary;
   blobs: BlobStore;
-  renderService: Pick<RenderService, "submit" | "wait">;
+  renderService: Pick<RenderService, "submit" | "wait" | "waiting">;
   renders: Pick<RenderStore, "findByIdempotencyKey">;
   clock: Clock;
   /** Bytes one account's cached outputs may take; its least recently used beyond it are deleted. */
@@ -273,7 +273,10 @@ export function createOnDemandImages(deps: OnDemandDeps) {
    */
   async function cacheWhenFinished(accountId: string, cacheKey: string, job: RenderJobOf, renderId: string) {
     const deadline = deps.clock.now().getTime() + LATE_WAIT_MS;
-    while (deps.clock.now().getTime() < deadline) {
+    // Once the service stops waiting (shutdown) every wait answers null at once: looping on those
+    // would keep the event loop in microtasks for the 15 minutes and the process from ever stopping.
+    // The render stays queued; a retry of its URL after the next start finds it.
+    while (deps.renderService.waiting() && deps.clock.now().getTime() < deadline) {
       const finished = await deps.renderService.wait(accountId, renderId, deps.missWaitMs);
       if (finished) {
         await cacheFinished(accountId, cacheKey, job, finished);

@@ -95,6 +95,8 @@ export interface RenderService {
    * another process or the next start.
    */
   stopWaiting(): void;
+  /** False once stopWaiting was called: a loop of waits must end then, not spin on instant nulls. */
+  waiting(): boolean;
 }
 
 const queueFull = (): Failure => ({
@@ -213,6 +215,7 @@ export function createRenderService(deps: RenderServiceDeps): RenderService {
         ? Promise.resolve(null)
         : dispatcher.wait(accountId, renderId, timeoutMs, stopped.signal),
     stopWaiting: () => stopped.abort(),
+    waiting: () => !stopped.signal.aborted,
   };
 }
 

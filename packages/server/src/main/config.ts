@@ -89,6 +89,12 @@ export const ServeSettings = T.Object({
    * balancer to take the process out of rotation first.
    */
   drainDelaySeconds: T.Number({ minimum: 0, maximum: 300 }),
+  /**
+   * Seconds a stop waits, once its renders in flight have ended and their callers are answered, for
+   * the connections still open (a download being read, a request body being sent); then it closes them.
+   * A client that stopped reading or sending never holds the process past it.
+   */
+  closeGraceSeconds: T.Number({ minimum: 0, maximum: 300 }),
 });
 export type ServeSettings = Static<typeof ServeSettings>;
 export type Role = ServeSettings["role"];
@@ -236,6 +242,7 @@ const EXPECTED: Record<keyof ServeSettings, string> = {
   operatorToken: "a token of at least 16 characters",
   metrics: "on or off",
   drainDelaySeconds: "a number of seconds from 0 to 300",
+  closeGraceSeconds: "a number of seconds from 0 to 300",
 };
 
 export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
@@ -318,6 +325,7 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     operatorToken: given("operatorToken", null, "PICTOR_OPERATOR_TOKEN"),
     metrics: onOff(given("metrics", null, "PICTOR_METRICS")) ?? true,
     drainDelaySeconds: num(given("drainDelaySeconds", null, "PICTOR_DRAIN_DELAY_SECONDS")) ?? 0,
+    closeGraceSeconds: num(given("closeGraceSeconds", null, "PICTOR_CLOSE_GRACE_SECONDS")) ?? 10,
   };
   if (raw.publicUrl === undefined) delete raw.publicUrl;
   if (raw.examplesDir === undefined) delete raw.examplesDir;

@@ -260,7 +260,15 @@ export async function startServer(
         // answer), then the callbacks in flight, then the threads and the connections.
         // Renders in flight here end first (their callers get the render); callers still waiting after
         // that (renders queued for another process or the next start) get 202 with the render's URL.
-        await Promise.all([app?.close(), rendering.stop().finally(() => stopWaiting())]);
+        const appClosed = app?.close();
+        // Awaited below; a rejection meanwhile is not unhandled.
+        appClosed?.catch(() => undefined);
+        await rendering.stop().finally(() => stopWaiting());
+        // What is still open now is a transfer (a download, an upload) or a client that stopped
+        // reading or sending, which would hold the close forever: it gets the grace, then is cut.
+        const cut = setTimeout(() => app?.server.closeAllConnections(), config.closeGraceSeconds * 1000);
+        await appClosed;
+        clearTimeout(cut);
         await deliverer?.stop();
         await pool?.close();
         // The health port answers (503, draining) until the work above is done.

@@ -1,4 +1,6 @@
+import { once } from "node:events";
 import { mkdirSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { api } from "../api/support.ts";
@@ -79,4 +81,43 @@ it("answers every waiting caller and exits after SIGTERM, /readyz 503 during the
     images.release();
     await images.close();
   }
+});
+
+// A client that stopped sending (a request body promised and never sent) holds Fastify's close until
+// Node's request timeout (300 s): the stop cuts it after PICTOR_CLOSE_GRACE_SECONDS instead.
+it("closes a connection whose request body never comes, after the close grace, and exits", async () => {
+  const data = join(dir, "data-stalled");
+  mkdirSync(data);
+  const server = await spawnServe(
+    data,
+    {
+      ...process.env,
+      PICTOR_LOG_LEVEL: "info",
+      PICTOR_DRAIN_DELAY_SECONDS: "1",
+      PICTOR_CLOSE_GRACE_SECONDS: "1",
+      PICTOR_EXAMPLES_DIR: join(dir, "no-examples"),
+    },
+    children,
+  );
+  const key = /API key \(shown only now, store it\): (sk_live_\S+)/.exec(server.stdout())?.[1] as string;
+  await untilStatus(`${server.url}/readyz`, 200);
+  const sigterm = performance.now();
+  server.child.kill("SIGTERM");
+  // During the drain delay requests are still served: this one starts, and its body never comes.
+  await untilStatus(`${server.url}/readyz`, 503);
+  const { port, hostname } = new URL(server.url);
+  const socket = connect(Number(port), hostname);
+  await once(socket, "connect");
+  const closed = once(socket, "close");
+  socket.write(
+    `POST /v1/renders HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${key}\r\n` +
+      'Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"template":',
+  );
+  const { code } = await exited(server.child);
+  const seconds = (performance.now() - sigterm) / 1000;
+  await closed;
+  expect(code).toBe(0);
+  console.log(
+    `SIGTERM to exit with a stalled request body: ${seconds.toFixed(2)} s (drain delay 1 s, close grace 1 s)`,
+  );
 });
