@@ -858,7 +858,7 @@ export interface components {
             animated?: boolean;
             /** @description jpg/webp quality (default 90); pdf: store pages as JPEGs of this quality (default lossless) */
             quality?: number;
-            /** @description png only: the encoder's effort. speed: least CPU. size: fewer bytes for exactly the same pixels (more encoder effort, lossless palette when the image has at most 256 colours). Default: speed when the caller waits (wait, Prefer: wait), size for asynchronous and batch renders. An output never changes once stored. */
+            /** @description png only: the encoder's effort. speed: least CPU. size: fewer bytes for exactly the same pixels (more encoder effort, lossless palette when the image has at most 256 colours). Default: speed (size costs about 0.4 s of CPU for a 1200x630 PNG, against 6 ms). An output never changes once stored. */
             optimize?: "speed" | "size";
             /** @description Default: the first frame */
             frame?: string;

@@ -165,7 +165,6 @@ export function createRenderService(deps: RenderServiceDeps): RenderService {
           ...(options.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
           ...(options.version !== undefined ? { version: options.version } : {}),
           ...(options.requestId !== undefined ? { requestId: options.requestId } : {}),
-          waiting: options.waiting,
         });
         if (!prepared.ok) {
           span.end({ error: prepared.code });

@@ -155,8 +155,6 @@ export async function prepareRender(
     version?: number;
     /** The X-Request-Id of the request asking for it: kept with the render and sent with its callback. */
     requestId?: string;
-    /** A caller waits for the render: the PNG encoder effort defaults to `speed`, else to `size`. */
-    waiting?: boolean;
   } = {},
 ): Promise<Result<RenderRecord>> {
   const scale = req.scale === undefined ? 1 : req.scale;
@@ -271,9 +269,9 @@ export async function prepareRender(
     format,
     ...(animation === null ? {} : { animation: animation.value }),
     quality: req.quality ?? null,
-    ...((req.optimize ?? (options.waiting ? "speed" : "size")) === "size" && format === "png"
-      ? { optimize: "size" as const }
-      : {}),
+    // speed unless asked: size spends about 0.4 s of CPU on a 1200x630 PNG (oxipng) against 6 ms,
+    // which as a default would make every batch some 70 times as expensive to run.
+    ...(req.optimize === "size" && format === "png" ? { optimize: "size" as const } : {}),
     width: size.width,
     height: size.height,
     values: values.value,

@@ -84,7 +84,7 @@ export const RenderRequestBody = T.Object(
     optimize: T.Optional(
       T.Union([T.Literal("speed"), T.Literal("size")], {
         description:
-          "png only: the encoder's effort. speed: least CPU. size: fewer bytes for exactly the same pixels (more encoder effort, lossless palette when the image has at most 256 colours). Default: speed when the caller waits (wait, Prefer: wait), size for asynchronous and batch renders. An output never changes once stored.",
+          "png only: the encoder's effort. speed: least CPU. size: fewer bytes for exactly the same pixels (more encoder effort, lossless palette when the image has at most 256 colours). Default: speed (size costs about 0.4 s of CPU for a 1200x630 PNG, against 6 ms). An output never changes once stored.",
       }),
     ),
     frame: T.Optional(T.String({ minLength: 1, maxLength: 64, description: "Default: the first frame" })),
