@@ -1,3 +1,5 @@
+import type { LayerBase } from "./layers/kind.ts";
+import { definitionOf } from "./layers/registry.ts";
 import type { TemplateDocumentT } from "./schema.ts";
 
 type AnyLayer = {
@@ -22,6 +24,10 @@ export function documentFontFamilies(document: TemplateDocumentT): Set<string> {
   const families = new Set<string>();
   const walk = (layers: readonly AnyLayer[]) => {
     for (const layer of layers) {
+      // Each kind names the families it draws in (a chart's labels default to Inter without a
+      // `font`; a progress bar's label has its own): a host that loads fonts by family must see them all.
+      const named = definitionOf(layer as LayerBase).fontFamilies?.(layer as never) ?? [];
+      for (const family of named) families.add(family);
       if (layer.font) families.add(layer.font.family);
       walk(innerLayers(layer));
     }

@@ -35,6 +35,34 @@ describe("font families of a document", () => {
     expect([...documentFontFamilies(doc)].sort()).toEqual(["Brand Sans", "Brand Serif", "Inter"]);
   });
 
+  it("finds the families each kind draws in: a chart's default Inter, a progress bar's label font", () => {
+    const chart = {
+      id: "c",
+      type: "chart",
+      x: 0,
+      y: 0,
+      width: 100,
+      height: 50,
+      chart: "bar",
+      values: [1, 2],
+    };
+    const progress = {
+      id: "p",
+      type: "progress",
+      x: 0,
+      y: 0,
+      width: 100,
+      height: 10,
+      value: 50,
+      label: { font: { family: "Caveat", size: 12 }, color: "#000000" },
+    };
+    const kinds = { ...doc, frames: [{ name: "a", width: 100, height: 100, layers: [chart, progress] }] };
+    expect([...documentFontFamilies(kinds as unknown as TemplateDocumentT)].sort()).toEqual([
+      "Caveat",
+      "Inter",
+    ]);
+  });
+
   it("renames into a copy, leaving the document as it was; nothing to rename gives the document itself", () => {
     const before = JSON.stringify(doc);
     const names = new Map([
