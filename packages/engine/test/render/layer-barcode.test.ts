@@ -185,8 +185,8 @@ describe("barcode layers", () => {
     ]);
   });
 
-  it("reports the text's font family", async () => {
+  it("reports the text's font family, the default Inter of a barcode without a font too", async () => {
     const { documentFontFamilies } = await import("@pictor/engine");
-    expect([...documentFontFamilies(symbologiesDocument())]).toEqual(["JetBrains Mono"]);
+    expect([...documentFontFamilies(symbologiesDocument())].sort()).toEqual(["Inter", "JetBrains Mono"]);
   });
 });
