@@ -252,6 +252,24 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
     expect((await layer(page, "box")).visible_when).toBeUndefined();
   });
 
+  /**
+   * The identity guarantee: once the draft is saved and published, the API renders it as the editor
+   * draws it, byte for byte. Returns the editor's render.
+   */
+  async function publishedMatchesEditor(page: typeof h.page, url: string) {
+    await waitSaved(page);
+    await apiClient(url, key)(`/v1/templates/${templateId}/publish`, { body: {} });
+    const api = await renderThroughApi(url, key, {
+      template: "props-card",
+      frame: "main",
+      scale: 1,
+      modifications: [],
+    });
+    const editor = await editorPixels(page, "main", {}, 1);
+    expect((await straightRgba(editor)).equals(api.rgba), "editor pixels differ from the API PNG").toBe(true);
+    return editor;
+  }
+
   it("picks a font in the font picker (searched, previewed in its own face): the face changes the pixels", async () => {
     const { page } = h;
     const before = await editorPixels(page, "main", {}, 1);
@@ -287,17 +305,8 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
     // Offered in the list, marked as the account's own.
     await page.getByTestId(`font-option-${ACME_FAMILY}`).getByText("uploaded").waitFor();
     // The identity guarantee: the published draft renders through the API as the editor draws it.
-    await waitSaved(page);
-    await apiClient(url, key)(`/v1/templates/${templateId}/publish`, { body: {} });
-    const api = await renderThroughApi(url, key, {
-      template: "props-card",
-      frame: "main",
-      scale: 1,
-      modifications: [],
-    });
-    const editor = await editorPixels(page, "main", {}, 1);
+    const editor = await publishedMatchesEditor(page, url);
     expect(editor.imageErrors).toEqual([]);
-    expect((await straightRgba(editor)).equals(api.rgba), "editor pixels differ from the API PNG").toBe(true);
     // Back to a shipped family for the tests that follow.
     await page.getByTestId("font-search").fill("playfair");
     await page.getByTestId("font-option-Playfair Display").click();
@@ -325,19 +334,10 @@ describe.skipIf(!haveChromium && !inCI)("editor properties (document v2 controls
     expect(fetched.some((u) => u.includes("700Bold"))).toBe(false);
     await page.getByTestId("font-option-Caveat").click();
     expect((await layer(page, "title")).font).toEqual({ family: "Caveat", weight: 700, size: 40 });
-    await waitSaved(page);
-    await apiClient(url, key)(`/v1/templates/${templateId}/publish`, { body: {} });
-    const api = await renderThroughApi(url, key, {
-      template: "props-card",
-      frame: "main",
-      scale: 1,
-      modifications: [],
-    });
-    const editor = await editorPixels(page, "main", {}, 1);
-    // Its bold face came when the document named it, and the editor draws what the API draws.
+    const editor = await publishedMatchesEditor(page, url);
+    // Its bold face came when the document named it, and the editor drew what the API draws.
     expect(fetched.some((u) => u.includes("Caveat_700Bold.ttf"))).toBe(true);
     expect(editor.warnings).toEqual([]);
-    expect((await straightRgba(editor)).equals(api.rgba), "editor pixels differ from the API PNG").toBe(true);
     // A family nobody has: once saved, the bar says so (the API's font_unknown warning).
     await page.evaluate(() =>
       (
