@@ -22,7 +22,7 @@ import { readServeConfig } from "../packages/server/src/main/config.ts";
 import { openScaledState } from "../packages/server/src/main/scaled-state.ts";
 import { api } from "../packages/server/test/api/support.ts";
 import { tinyTemplate } from "../packages/server/test/callbacks/support.ts";
-import { exited, spawnServe } from "../packages/server/test/cli/serve-process.ts";
+import { exited, spawnServe, trialKeyOf } from "../packages/server/test/cli/serve-process.ts";
 import { samples, startHeldImage } from "../packages/server/test/operations/support.ts";
 import { freePort, spawnPictor } from "../packages/server/test/scale/processes.ts";
 import { startPostgres } from "../packages/server/test/support/postgres.ts";
@@ -67,7 +67,7 @@ async function embeddedRun(dir: string): Promise<Run> {
       },
       children,
     );
-    const key = /API key \(shown only now, store it\): (sk_live_\S+)/.exec(server.stdout())?.[1] as string;
+    const key = trialKeyOf(server);
     await api(server, "POST", "/v1/templates", { key, body: { document: tinyTemplate(), publish: true } });
     const held = api(server, "POST", "/v1/renders", {
       key,

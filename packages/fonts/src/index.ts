@@ -33,6 +33,7 @@ export {
   fontFileName,
   type ManifestFace,
   type ManifestFamily,
+  SHIPPED_FAMILY_NAMES,
 } from "./manifest.ts";
 
 const OWN_PACKAGE = "@pictor/fonts";

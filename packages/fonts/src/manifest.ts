@@ -170,6 +170,9 @@ export const FONT_FAMILIES: readonly ManifestFamily[] = [
   },
 ];
 
+/** The names of the shipped families: a family by this name is drawn from the shipped files, not an upload. */
+export const SHIPPED_FAMILY_NAMES: ReadonlySet<string> = new Set(FONT_FAMILIES.map((f) => f.family));
+
 /**
  * Families tried in order for characters the layer's family lacks. Noto Sans first: it covers Latin,
  * Greek and Cyrillic that display faces (Bebas Neue, Oswald) lack. Then the scripts with one font

@@ -1,5 +1,6 @@
 import { api, storedKey } from "../api/client.ts";
 import type { Engine, EngineModule, TemplateDocumentT } from "./engine-types.ts";
+import { fetchFontBytes } from "./shipped-fonts.ts";
 
 /** A face the account uploaded, as GET /v1/assets/fonts lists it. */
 export interface AccountFont {
@@ -45,13 +46,7 @@ export function createAccountFontLoader(module: EngineModule, engine: Engine, sh
   const register = (name: string, faces: AccountFont[]): Promise<void> => {
     let done = registered.get(name);
     if (!done) {
-      done = Promise.all(
-        faces.map(async (face) => {
-          const res = await fetch(face.asset_url);
-          if (!res.ok) throw new Error(`GET ${face.asset_url}: HTTP ${res.status}`);
-          return new Uint8Array(await res.arrayBuffer());
-        }),
-      ).then((bytes) => {
+      done = Promise.all(faces.map((face) => fetchFontBytes(face.asset_url))).then((bytes) => {
         // Style and weight are read by CanvasKit from each face itself; these fields are informational.
         engine.registerFonts(bytes.map((b) => ({ family: name, weight: 400, style: "normal", bytes: b })));
       });

@@ -17,7 +17,8 @@ const innerLayers = (layer: AnyLayer): AnyLayer[] => [
 ];
 
 /**
- * Every font family the document's text layers name, in any frame or group. Whoever supplies fonts
+ * Every font family the document's layers draw text in (each kind's `fontFamilies`), in any frame,
+ * group or stack. Whoever supplies fonts
  * beyond the shipped set (the server's render workers, the editor) loads these before drawing.
  */
 export function documentFontFamilies(document: TemplateDocumentT): Set<string> {
@@ -28,7 +29,6 @@ export function documentFontFamilies(document: TemplateDocumentT): Set<string> {
       // `font`; a progress bar's label has its own): a host that loads fonts by family must see them all.
       const named = definitionOf(layer as LayerBase).fontFamilies?.(layer as never) ?? [];
       for (const family of named) families.add(family);
-      if (layer.font) families.add(layer.font.family);
       walk(innerLayers(layer));
     }
   };

@@ -1,10 +1,8 @@
 import { documentFontFamilies, type TemplateDocumentT } from "@pictor/engine";
-import { FONT_FAMILIES } from "@pictor/fonts";
+import { SHIPPED_FAMILY_NAMES as SHIPPED } from "@pictor/fonts";
 import { type Static, Type as T } from "@sinclair/typebox";
 import type { AppDeps } from "./app-types.ts";
 import { TemplateDetail } from "./schemas.ts";
-
-const SHIPPED: ReadonlySet<string> = new Set(FONT_FAMILIES.map((f) => f.family));
 
 export const TemplateWarning = T.Object(
   {

@@ -103,3 +103,10 @@ export function runPictor(
     options.running?.push(child);
   });
 }
+
+/** The trial account's API key a first `pictor serve` prints once on stdout. */
+export function trialKeyOf(server: { stdout(): string }): string {
+  const key = /API key \(shown only now, store it\): (sk_live_\S+)/.exec(server.stdout())?.[1];
+  if (key === undefined) throw new Error("pictor serve printed no trial API key");
+  return key;
+}

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { api } from "../api/support.ts";
 import { tinyTemplate } from "../callbacks/support.ts";
-import { exited, scratchForPictor, spawnServe } from "../cli/serve-process.ts";
+import { exited, scratchForPictor, spawnServe, trialKeyOf } from "../cli/serve-process.ts";
 import { scrape, startHeldImage, untilStatus } from "./support.ts";
 
 // SIGTERM on `pictor serve` (embedded default) while callers wait for renders, one of them held
@@ -30,7 +30,7 @@ it("answers every waiting caller and exits after SIGTERM, /readyz 503 during the
       },
       children,
     );
-    const key = /API key \(shown only now, store it\): (sk_live_\S+)/.exec(server.stdout())?.[1] as string;
+    const key = trialKeyOf(server);
     expect(
       (await api(server, "POST", "/v1/templates", { key, body: { document: tinyTemplate(), publish: true } }))
         .status,
@@ -99,7 +99,7 @@ it("closes a connection whose request body never comes, after the close grace, a
     },
     children,
   );
-  const key = /API key \(shown only now, store it\): (sk_live_\S+)/.exec(server.stdout())?.[1] as string;
+  const key = trialKeyOf(server);
   await untilStatus(`${server.url}/readyz`, 200);
   const sigterm = performance.now();
   server.child.kill("SIGTERM");

@@ -1,12 +1,10 @@
 import { documentFontFamilies, type FontFace, renameFontFamilies } from "@pictor/engine";
-import { FONT_FAMILIES } from "@pictor/fonts";
+import { SHIPPED_FAMILY_NAMES as SHIPPED } from "@pictor/fonts";
 import { engineFamilyName } from "../../domain/assets/account-fonts.ts";
 import type { TemplateDocumentT } from "../../domain/document.ts";
 import type { BlobStore } from "../../ports/blob-store.ts";
 import type { RenderLookups } from "../../ports/render-lookups.ts";
 import { fromInputStore } from "./input-store-fault.ts";
-
-const SHIPPED = new Set(FONT_FAMILIES.map((f) => f.family));
 
 export interface FontRegistry {
   registerFonts(faces: readonly FontFace[]): void;
