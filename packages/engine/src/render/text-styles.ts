@@ -12,8 +12,11 @@ export function firstColorOf(paint: PaintT): string {
 
 export interface HighlightStyle {
   color: Resolved<PaintT>;
-  padding: number;
+  paddingX: number;
+  paddingY: number;
   radius: number;
+  /** Cut each band to the layer box. */
+  withinBox: boolean;
 }
 
 /**
@@ -34,13 +37,19 @@ export function drawHighlights(
   const release = applyPaint(ck, paint, style.color.value, style.color.path, box);
   layout.paragraph.getLineMetrics().forEach((line, i) => {
     if (line.width <= 0) return;
-    const pad = style.padding;
-    const rect = ck.XYWHRect(
-      origin.x + line.left - pad,
-      origin.y + (layout.lineOffsets[i] ?? 0) + line.baseline - line.ascent - pad,
-      line.width + pad * 2,
-      line.ascent + line.descent + pad * 2,
-    );
+    const { paddingX, paddingY } = style;
+    let left = origin.x + line.left - paddingX;
+    let top = origin.y + (layout.lineOffsets[i] ?? 0) + line.baseline - line.ascent - paddingY;
+    let right = left + (line.width + paddingX * 2);
+    let bottom = top + (line.ascent + line.descent + paddingY * 2);
+    if (style.withinBox) {
+      left = Math.max(left, box.x);
+      top = Math.max(top, box.y);
+      right = Math.min(right, box.x + box.width);
+      bottom = Math.min(bottom, box.y + box.height);
+      if (right <= left || bottom <= top) return;
+    }
+    const rect = ck.LTRBRect(left, top, right, bottom);
     canvas.drawRRect(ck.RRectXY(rect, style.radius, style.radius), paint);
   });
   release();

@@ -13,7 +13,7 @@ interface Props {
   onBind(bind: Record<string, string> | undefined): void;
 }
 
-/** A text layer's highlight: a band behind each line (paint, padding, corner radius). */
+/** A text layer's highlight: a band behind each line (paint, padding on each axis, corner radius, kept inside the box or not). */
 export function HighlightEditor({ value, slots, bind, onChange, onBind }: Props) {
   return (
     <div data-testid="highlight-editor">
@@ -51,6 +51,22 @@ export function HighlightEditor({ value, slots, bind, onChange, onBind }: Props)
               onChange={(padding) => padding !== undefined && onChange({ ...value, padding })}
             />
             <NumberField
+              label="Padding across"
+              testId="prop-highlight.padding_x"
+              value={value.padding_x ?? value.padding ?? 4}
+              min={0}
+              max={500}
+              onChange={(padding_x) => padding_x !== undefined && onChange({ ...value, padding_x })}
+            />
+            <NumberField
+              label="Padding down"
+              testId="prop-highlight.padding_y"
+              value={value.padding_y ?? value.padding ?? 4}
+              min={0}
+              max={500}
+              onChange={(padding_y) => padding_y !== undefined && onChange({ ...value, padding_y })}
+            />
+            <NumberField
               label="Band radius"
               testId="prop-highlight.radius"
               value={value.corner_radius ?? 0}
@@ -59,6 +75,15 @@ export function HighlightEditor({ value, slots, bind, onChange, onBind }: Props)
               onChange={(r) => r !== undefined && onChange({ ...value, corner_radius: r })}
             />
           </div>
+          <CheckField
+            label="Keep the band inside the box"
+            testId="prop-highlight.bounds"
+            value={value.bounds === "box"}
+            onChange={(inside) => {
+              const { bounds: _bounds, ...rest } = value;
+              onChange(inside ? { ...rest, bounds: "box" } : rest);
+            }}
+          />
         </>
       )}
     </div>

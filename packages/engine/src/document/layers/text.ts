@@ -31,6 +31,12 @@ export const TextHighlight = T.Object(
     color: Paint,
     /** Template px around each line's glyphs. */
     padding: T.Optional(T.Number({ minimum: 0, maximum: 500, default: 4 })),
+    /** Template px left and right of each line's glyphs (default: `padding`). */
+    padding_x: T.Optional(T.Number({ minimum: 0, maximum: 500 })),
+    /** Template px above and below each line's glyphs (default: `padding`). */
+    padding_y: T.Optional(T.Number({ minimum: 0, maximum: 500 })),
+    /** `box`: each band is cut to the layer box (it never spills past the layer); `spill` (default): padded freely. */
+    bounds: T.Optional(T.Union([T.Literal("spill"), T.Literal("box")], { default: "spill" })),
     corner_radius: T.Optional(T.Number({ minimum: 0, maximum: 500, default: 0 })),
   },
   { additionalProperties: false },

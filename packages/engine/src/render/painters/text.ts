@@ -28,7 +28,7 @@ export const textPainter = definePainter<TextLayerT>({
   overhang: (layer) =>
     layer.font.size * 2 +
     (layer.stroke?.width ?? 0) +
-    (layer.highlight?.padding ?? 4) * (layer.highlight ? 1 : 0),
+    (layer.highlight === undefined ? 0 : highlightPadding(layer.highlight).overhang),
   cost: textCost,
 });
 
@@ -180,8 +180,9 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
   if (layer.highlight !== undefined) {
     const highlight = {
       color: resolveOn("highlight.color", layer.highlight.color),
-      padding: layer.highlight.padding ?? 4,
+      ...highlightPadding(layer.highlight),
       radius: layer.highlight.corner_radius ?? 0,
+      withinBox: layer.highlight.bounds === "box",
     };
     drawHighlights(ctx, layout, highlight, origin, box);
   }
@@ -251,6 +252,14 @@ function richRuns(
   // Validation refuses bad markup in values, defaults and designs; only a direct engine caller gets here.
   if (!parsed.ok) throw new EngineError("invalid_markup", text.path, markupError(parsed));
   return applyLetterCaseToRuns(parsed.runs, transform);
+}
+
+/** A highlight's padding on each axis (each defaults to `padding`) and how far it reaches past the glyphs. */
+function highlightPadding(highlight: NonNullable<TextLayerT["highlight"]>) {
+  const padding = highlight.padding ?? 4;
+  const x = highlight.padding_x ?? padding;
+  const y = highlight.padding_y ?? padding;
+  return { paddingX: x, paddingY: y, overhang: Math.max(x, y) };
 }
 
 /** Fit `fill` grows text at most to the size at which one line is as tall as the box. */
