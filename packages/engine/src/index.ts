@@ -38,6 +38,7 @@ export {
   PAGE_SIZES_MM,
   type PrintGeometry,
   printGeometry,
+  printPixelSize,
 } from "./document/print.ts";
 export { ITEM_PREFIX, Repeat, type RepeatT } from "./document/repeat.ts";
 export { parseRichText, plainTextOf, type RichRun, type RichTextResult } from "./document/rich-text.ts";

@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { validateDocument } from "@pictor/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeRenderer, type NodeRenderer } from "../src/renderer.ts";
 import { popplerRequired } from "./support/poppler.ts";
@@ -104,6 +105,41 @@ function boxes(info: string): Record<string, number[]> {
     const [ox0 = 0, , ox1 = 0] = withMarks.MediaBox ?? [];
     expect(bx1 - bx0 - (wx1 - wx0)).toBeCloseTo(2 * bleedPt, 1);
     expect(ox1 - ox0 - (bx1 - bx0)).toBeCloseTo((2 * 6 * 72) / 25.4, 1);
+  });
+
+  it("with print.dpi the frame is the page at that density, checked at save; the picture's ppi is dpi x scale", async () => {
+    // A6 portrait at 100 dpi: 105 x 148 mm = 413 x 583 px.
+    const page = { page: "A6", dpi: 100 };
+    const document = (width: number, height: number) => ({
+      version: 3,
+      key: "a6-card",
+      name: "A6 card",
+      slots: [],
+      frames: [{ name: "card", width, height, background: "#1E3A8A", layers: [], print: page }],
+    });
+    expect(validateDocument(document(413, 583)).ok).toBe(true);
+    const wrong = validateDocument(document(400, 583));
+    expect(wrong.ok ? [] : wrong.errors).toEqual([
+      {
+        path: "frames[0].width",
+        message: "must be 413 to print A6 at 100 dpi (print.dpi); it is 400",
+      },
+    ]);
+    for (const [dpi, scale] of [
+      [72, 1],
+      [300, 2],
+    ] as const) {
+      const pdf = await renderer.renderPdf(document(413, 583), { dpi, scale, loadImage });
+      const info = await poppler("pdfinfo", [], pdf.bytes);
+      const size = /Page size:\s+([\d.]+) x ([\d.]+) pts/.exec(info);
+      expect(Number(size?.[1])).toBeCloseTo((105 * 72) / 25.4, 1);
+      expect(Number(size?.[2])).toBeCloseTo((148 * 72) / 25.4, 1);
+      // pdfimages -list: page num type width height color comp bpc enc interp object ID x-ppi y-ppi ...
+      const row = (await poppler("pdfimages", ["-list"], pdf.bytes)).trim().split("\n").at(-1) ?? "";
+      const columns = row.trim().split(/\s+/);
+      expect(columns.slice(3, 5).map(Number)).toEqual([413 * scale, 583 * scale]);
+      expect(columns.slice(12, 14).map(Number)).toEqual([100 * scale, 100 * scale]);
+    }
   });
 
   it("keeps a frame without print sized by dpi, as before", async () => {

@@ -1,4 +1,5 @@
 import type { FramePrintT } from "@pictor/engine";
+import { useEditor } from "../store/use-editor.ts";
 import { CheckField, NumberField, SelectField, TextField } from "./fields.tsx";
 
 const PAGES = ["none", "A3", "A4", "A5", "A6", "letter", "legal", "tabloid", "custom"] as const;
@@ -6,11 +7,21 @@ type PageChoice = (typeof PAGES)[number];
 
 interface Props {
   value: FramePrintT | undefined;
-  onChange(value: FramePrintT | undefined): void;
+  /** `size`: the frame's pixel size the print page needs at its resolution, when it states one. */
+  onChange(value: FramePrintT | undefined, size?: { width: number; height: number }): void;
 }
 
-/** A frame's print page for PDFs: size (named or custom), orientation, bleed, crop marks, title and author. */
-export function FramePrintFields({ value, onChange }: Props) {
+/**
+ * A frame's print page for PDFs: size (named or custom), orientation, bleed, resolution, crop marks,
+ * title and author. With a resolution, every change also sizes the frame for its page (the engine's
+ * printPixelSize, as validation checks it).
+ */
+export function FramePrintFields({ value, onChange: change }: Props) {
+  const pixelSize = useEditor((s) => s.engine?.module.printPixelSize);
+  const onChange = (next: FramePrintT | undefined) => {
+    const size = next === undefined ? null : (pixelSize?.(next) ?? null);
+    change(next, size ?? undefined);
+  };
   const page = value?.page;
   const choice: PageChoice = page === undefined ? "none" : typeof page === "string" ? page : "custom";
   const set = (patch: Partial<FramePrintT>) => value && onChange({ ...value, ...patch });
@@ -77,6 +88,19 @@ export function FramePrintFields({ value, onChange }: Props) {
               onChange={(bleed) => bleed !== undefined && set({ bleed })}
             />
           </div>
+          <NumberField
+            label="Resolution (dpi; sizes the frame)"
+            testId="frame-print-dpi"
+            value={value.dpi}
+            optional
+            min={10}
+            max={2400}
+            step={1}
+            onChange={(dpi) => {
+              const { dpi: _dpi, ...rest } = value;
+              onChange(dpi === undefined ? rest : { ...rest, dpi });
+            }}
+          />
           <CheckField
             label="Crop marks"
             testId="frame-print-marks"

@@ -123,7 +123,10 @@ function PanelBody({
             bind={frame.bind}
             onBind={(bind) => onFrame({ bind }, "frame-bind")}
           />
-          <FramePrintFields value={frame.print} onChange={(print) => onFrame({ print }, "frame-print")} />
+          <FramePrintFields
+            value={frame.print}
+            onChange={(print, size) => onFrame({ print, ...size }, "frame-print")}
+          />
           <button
             type="button"
             className="btn small ghost danger"

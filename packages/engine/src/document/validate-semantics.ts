@@ -1,5 +1,6 @@
 import type { LayerBase } from "./layers/kind.ts";
 import { definitionOf, LAYER_DEFINITIONS } from "./layers/registry.ts";
+import { printSizeErrors } from "./print.ts";
 import { ITEM_PREFIX, type RepeatT } from "./repeat.ts";
 import { markupError, parseRichText } from "./rich-text.ts";
 import type { FrameT, Layer, ListSlotT, SlotT, SlotType, TemplateDocumentT } from "./schema.ts";
@@ -138,6 +139,7 @@ function checkPalette(palette: readonly string[], errors: ValidationError[]): vo
 function checkFrame(frame: FrameT, path: string, slots: Map<string, SlotT>, errors: ValidationError[]): void {
   checkPaints(frame, FRAME.paints, path, errors);
   checkBindings(frame, "a frame", FRAME, path, slots, errors);
+  errors.push(...printSizeErrors(frame, path));
   const ids = new Map<string, string>();
   const layersById = new Map<string, LayerBase>();
   const placed: { layer: Layer; path: string; items: ListSlotT | null }[] = [];
