@@ -6,7 +6,10 @@ import type { ProcessLog } from "./process-log.ts";
 export interface RunningServer {
   /** Where the HTTP API listens; "" for a `--role worker` process, which serves no HTTP. */
   url: string;
-  /** Set only on the very first start (no account yet): the trial account's key (shown once). */
+  /**
+   * Set only on the very first start of the embedded mode (no account yet): the trial account's key
+   * (shown once). The scaled mode never creates one.
+   */
   firstStart: { accountId: string; apiKey: string; starterTemplates: number } | null;
   /** Stop accepting, let in-flight renders finish, close everything. */
   close(): Promise<void>;

@@ -62,6 +62,12 @@ export interface ServeBackend {
   /** Whether this process serves the HTTP API and whether it renders. */
   serves: boolean;
   renders: boolean;
+  /**
+   * `trial`: a first start on an empty store creates the trial account and prints its key once (the
+   * embedded newcomer's path). `operator`: nothing is created; the operator makes the first account
+   * with `pictor accounts create`, so no key ever reaches a process's output (a journal, container logs).
+   */
+  firstAccount: "trial" | "operator";
   /** What this process needs reachable to be ready: its database and its object store. */
   readinessChecks: ReadinessCheck[];
   /** The queue and the callback outbox as the metrics count them. */

@@ -39,14 +39,16 @@ export async function openPostgresServe(
     schedule: false,
   });
   boss.on("error", (error) => processLog().error({ err: error }, "pg-boss"));
-  await boss.start();
+  // The state first: it refuses a bucket that does not exist before anything is written, and
+  // pg-boss's start creates its schema.
+  const state = await openScaledState(config, backend);
   const stopBoss = () => boss.stop({ graceful: false, close: true });
-  let state: Awaited<ReturnType<typeof openScaledState>>;
   try {
+    await boss.start();
     await createRenderQueue(boss);
-    state = await openScaledState(config, backend);
   } catch (error) {
-    await stopBoss();
+    await stopBoss().catch(() => undefined);
+    await state.close();
     throw error;
   }
   let dispatcher: PgDispatcher | null = null;
@@ -56,6 +58,9 @@ export async function openPostgresServe(
     state: { ...state, imageUrls: createPgImageUrlStore(state.pool) },
     serves,
     renders,
+    // Several processes start together behind a load balancer: whichever won a trial account would
+    // print its key into its journal, and a start that failed after creating it stranded it.
+    firstAccount: "operator",
     readinessChecks: [
       pgReadiness(state.pool),
       state.checkBlobs ?? directoryReadiness(dataPaths(config.dataDir).blobs),

@@ -36,6 +36,7 @@ export async function openSqliteServe(config: ServeConfig): Promise<ServeBackend
     },
     serves: true,
     renders: true,
+    firstAccount: "trial",
     readinessChecks: [sqliteReadiness(data.db), directoryReadiness(data.paths.blobs)],
     backlog: sqliteBacklogStats(data.db, systemClock),
     endedRenders: sqliteEndedRenders(data.db),

@@ -210,9 +210,16 @@ export async function startServer(
     const listening = await listen(app, config);
     url = config.publicUrl ?? listening;
     linkBase ||= listening;
-    // Only once the port is ours: a start that cannot listen must not use up the one showing of the
-    // trial key (the next start would find the account and print none).
-    firstStart = await createFirstAccount(state, { name: "trial" });
+    if (backend.firstAccount === "trial") {
+      // Only once the port is ours: a start that cannot listen must not use up the one showing of the
+      // trial key (the next start would find the account and print none).
+      firstStart = await createFirstAccount(state, { name: "trial" });
+    } else if ((await state.accounts.list({ limit: 1, after: null })).length === 0) {
+      log.warn(
+        { first_account: "pictor accounts create --name <name>" },
+        "no account yet: make the first one with `pictor accounts create --name <name>` (same DATABASE_URL and S3_* settings); it prints the account's API key once, to that command's output",
+      );
+    }
   }
 
   if (backend.renders) {

@@ -10,7 +10,7 @@ import { api } from "../api/support.ts";
 import { startPostgres } from "../support/postgres.ts";
 import { s3Env, startS3 } from "../support/s3.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
-import { startTrialServer } from "./trial-server.ts";
+import { startScaledServer } from "./scaled-server.ts";
 
 // Reliability matrix, "database or object store briefly unavailable", the object store's half: a
 // render whose output cannot be uploaded is not failed and refunded at once; its job runs again after
@@ -33,7 +33,7 @@ describe.skipIf(!cluster || !s3)("the object store briefly unreachable", () => {
     if (!cluster || !s3) return;
     const databaseUrl = await cluster.newDatabase();
     proxy = await startTcpProxy(Number(new URL(s3.endpoint).port));
-    ({ server, apiKey, accountId } = await startTrialServer(dir, {
+    ({ server, apiKey, accountId } = await startScaledServer(dir, {
       DATABASE_URL: databaseUrl,
       ...s3Env(s3, "outage/", `http://127.0.0.1:${proxy.port}`),
       PICTOR_SIGNING_SECRET: randomBytes(32).toString("hex"),

@@ -53,6 +53,8 @@ describe.skipIf(!cluster || !s3)("operations of an API and a worker process on P
   let apiUrl: string;
   let workerHealth: string;
   let key: string;
+  /** The API's first start on the empty database: the accounts it left, its log line about them. */
+  let firstStart: { accounts: number; line: string };
 
   /** A template whose photo is an image asset of the account, uploaded now (no worker has it cached). */
   const templateWithOwnPhoto = async (templateKey: string) => {
@@ -106,7 +108,10 @@ describe.skipIf(!cluster || !s3)("operations of an API and a worker process on P
     const config = readServeConfig({ role: "api", data: dir }, { ...env, DATABASE_URL: databaseUrl });
     if (config.backend.state !== "postgres") throw new Error("expected PostgreSQL");
     apiProcess = await spawnPictor("api", ["--port", String(apiPort), "--workers", "1"], env, running);
+    const line = await apiProcess.stderrLine(/no account yet/);
     const state = await openScaledState(config, config.backend);
+    firstStart = { accounts: (await state.accounts.list({ limit: 10, after: null })).length, line };
+    // As the operator does it (`pictor accounts create`'s library function).
     ({ apiKey: key } = await createAccount(state, { name: "ops", credits: 100 }));
     await state.close();
     const published = await api({ url: apiUrl }, "POST", "/v1/templates", {
@@ -135,6 +140,18 @@ describe.skipIf(!cluster || !s3)("operations of an API and a worker process on P
     await callbacks?.close();
     await Promise.all([cluster?.stop(), s3?.stop()]);
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("creates no account at a first start and prints no key; its log says how to make the first one", () => {
+    expect(firstStart.accounts).toBe(0);
+    expect(apiProcess.stdout()).toMatch(/Pictor API listening on/);
+    expect(apiProcess.stdout()).not.toMatch(/sk_live_|API key|Trial account/);
+    expect(JSON.parse(firstStart.line)).toMatchObject({
+      level: 40,
+      role: "api",
+      msg: expect.stringContaining("`pictor accounts create --name <name>`"),
+    });
+    for (const process of [apiProcess, worker]) expect(process.stderr()).not.toContain("sk_live_");
   });
 
   it("answers /healthz and /readyz on the API's port and on the worker's health port", async () => {
@@ -390,10 +407,15 @@ describe.skipIf(!cluster || !s3)("operations of an API and a worker process on P
     const db = new pg.Client({ connectionString: fresh });
     await db.connect();
     try {
-      const tables = await db.query(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+      // Neither Pictor's tables nor pg-boss's schema.
+      const made = await db.query(
+        "SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')",
       );
-      expect(tables.rows).toEqual([]);
+      expect(made.rows).toEqual([]);
+      const schemas = await db.query(
+        "SELECT schema_name FROM information_schema.schemata WHERE schema_name NOT LIKE 'pg\\_%' AND schema_name NOT IN ('information_schema', 'public')",
+      );
+      expect(schemas.rows).toEqual([]);
     } finally {
       await db.end();
     }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../api/support.ts";
 import { startPostgres } from "../support/postgres.ts";
-import { startTrialServerBehindProxy, type TrialServerBehindProxy } from "./trial-server.ts";
+import { type ScaledServerBehindProxy, startScaledServerBehindProxy } from "./scaled-server.ts";
 
 // Wait renders in flight when PostgreSQL goes away keep the retry contract: each answers 503
 // `unavailable` with Retry-After (never 500), and once the database is back the same request with the
@@ -12,11 +12,11 @@ const SUITE = "scale/outage-retries (PostgreSQL)";
 const cluster = await startPostgres(SUITE);
 
 describe.skipIf(!cluster)("wait renders in flight during a PostgreSQL outage", () => {
-  let running: TrialServerBehindProxy;
+  let running: ScaledServerBehindProxy;
   const t = () => ({ url: running.server.url });
 
   beforeAll(async () => {
-    if (cluster) running = await startTrialServerBehindProxy(cluster, "pictor-outage-retries-");
+    if (cluster) running = await startScaledServerBehindProxy(cluster, "pictor-outage-retries-");
   });
   afterAll(async () => {
     await running?.close();

@@ -8,6 +8,10 @@ export interface PictorProcess {
   child: ChildProcess;
   role: "api" | "worker";
   stderr(): string;
+  /** Everything it printed on standard output (the start banner). */
+  stdout(): string;
+  /** Resolves with the first standard-error line that matches `pattern`, once it has been written. */
+  stderrLine(pattern: RegExp): Promise<string>;
   /** SIGTERM (graceful: in-flight renders finish) or SIGKILL; resolves once the process is gone. */
   stop(signal: "SIGTERM" | "SIGKILL"): Promise<void>;
 }
@@ -32,8 +36,13 @@ export async function spawnPictor(
   void gone.then(() => running.delete(child));
   let out = "";
   let err = "";
+  const lineWaiters = new Set<(line: string) => boolean>();
+  let partial = "";
   child.stderr?.on("data", (d) => {
     err = (err + d).slice(-20_000);
+    const lines = (partial + d).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) for (const waiter of lineWaiters) if (waiter(line)) lineWaiters.delete(waiter);
   });
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on("data", (d) => {
@@ -48,6 +57,18 @@ export async function spawnPictor(
     child,
     role,
     stderr: () => err,
+    stdout: () => out,
+    stderrLine: (pattern) =>
+      new Promise((resolve, reject) => {
+        const found = err.split("\n").find((line) => pattern.test(line));
+        if (found !== undefined) return resolve(found);
+        lineWaiters.add((line) => {
+          if (!pattern.test(line)) return false;
+          resolve(line);
+          return true;
+        });
+        void gone.then(() => reject(new Error(`pictor ${role} exited without a line matching ${pattern}`)));
+      }),
     async stop(signal) {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await gone;

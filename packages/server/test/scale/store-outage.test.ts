@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RENDER_QUEUE } from "../../src/adapters/postgres/render-jobs.ts";
 import { api, untilFinished } from "../api/support.ts";
 import { startPostgres } from "../support/postgres.ts";
-import { startTrialServerBehindProxy, type TrialServerBehindProxy } from "./trial-server.ts";
+import { type ScaledServerBehindProxy, startScaledServerBehindProxy } from "./scaled-server.ts";
 
 // Reliability matrix, "database or object store briefly unavailable": 503 for new work, nothing
 // half-written; queued work resumes. PostgreSQL stays up; a proxy between it and the server cuts the
@@ -14,12 +14,12 @@ const SUITE = "scale/store-outage (PostgreSQL)";
 const cluster = await startPostgres(SUITE);
 
 describe.skipIf(!cluster)("PostgreSQL briefly unreachable", () => {
-  let running: TrialServerBehindProxy;
+  let running: ScaledServerBehindProxy;
   const t = () => ({ url: running.server.url });
 
   beforeAll(async () => {
     if (!cluster) return;
-    running = await startTrialServerBehindProxy(cluster, "pictor-outage-");
+    running = await startScaledServerBehindProxy(cluster, "pictor-outage-");
     // A job whose worker lost the database mid-render is retried after its expiry: seconds here.
     const boss = new PgBoss({
       connectionString: running.databaseUrl,

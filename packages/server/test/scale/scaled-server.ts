@@ -6,8 +6,10 @@ import { join } from "node:path";
 import pg from "pg";
 import sharp from "sharp";
 import { expect } from "vitest";
+import { createAccount } from "../../src/domain/accounts.ts";
 import { readServeConfig } from "../../src/main/config.ts";
 import type { RunningServer } from "../../src/main/running-server.ts";
+import { openScaledState } from "../../src/main/scaled-state.ts";
 import { startServer } from "../../src/main/serve.ts";
 import { api } from "../api/support.ts";
 import { tinyTemplate } from "../callbacks/support.ts";
@@ -15,10 +17,12 @@ import type { ThrowawayPostgres } from "../support/postgres.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
 
 /**
- * `pictor serve` in-process (one render thread) on a fresh data dir and a fresh database, as the outage
- * tests need it: its first start's trial account (30 credits) with the 64x64 "tiny" template published.
+ * `pictor serve` in-process (one render thread) on a fresh data dir and a fresh PostgreSQL database,
+ * as the outage tests need it, with the account an operator makes first (`pictor accounts create`'s
+ * library function; the scaled mode creates none by itself): 30 credits, the 64x64 "tiny" template
+ * published.
  */
-export async function startTrialServer(
+export async function startScaledServer(
   dir: string,
   env: Record<string, string>,
 ): Promise<{ server: RunningServer; apiKey: string; accountId: string }> {
@@ -26,10 +30,11 @@ export async function startTrialServer(
     { port: "0", data: dir, workers: "1", examples: join(dir, "none") },
     { PICTOR_LOG_LEVEL: "silent", ...env },
   );
+  if (config.backend.state !== "postgres") throw new Error("expected DATABASE_URL (the scaled mode)");
   const server = await startServer(config);
   await server.workersReady();
-  if (!server.firstStart) throw new Error("expected the first start's trial account");
-  const { apiKey, accountId } = server.firstStart;
+  const state = await openScaledState(config, config.backend);
+  const { apiKey, accountId } = await createAccount(state, { name: "first" }).finally(() => state.close());
   const published = await api(server, "POST", "/v1/templates", {
     key: apiKey,
     body: { document: tinyTemplate(), publish: true },
@@ -38,7 +43,7 @@ export async function startTrialServer(
   return { server, apiKey, accountId };
 }
 
-export interface TrialServerBehindProxy {
+export interface ScaledServerBehindProxy {
   /** The data dir (a fresh temporary directory). */
   dir: string;
   /** The server's database, reached directly (not through the proxy). */
@@ -56,14 +61,14 @@ export interface TrialServerBehindProxy {
 }
 
 /**
- * The trial server (startTrialServer) on a fresh database of `cluster`, reached through a TCP proxy a
+ * The scaled server (startScaledServer) on a fresh database of `cluster`, reached through a TCP proxy a
  * test cuts to make PostgreSQL briefly unreachable, with a held image origin on the outbound
  * allowlist and queue supervision every second: the PostgreSQL outage tests' set-up.
  */
-export async function startTrialServerBehindProxy(
+export async function startScaledServerBehindProxy(
   cluster: ThrowawayPostgres,
   prefix: string,
-): Promise<TrialServerBehindProxy> {
+): Promise<ScaledServerBehindProxy> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   let proxy: TcpProxy | undefined;
   let images: HeldImage | undefined;
@@ -83,15 +88,15 @@ export async function startTrialServerBehindProxy(
     const port = Number(new URL(databaseUrl).port);
     proxy = await startTcpProxy(port);
     images = await startHeldImage();
-    const trial = await startTrialServer(dir, {
+    const started = await startScaledServer(dir, {
       DATABASE_URL: databaseUrl.replace(`:${port}/`, `:${proxy.port}/`),
       PICTOR_OUTBOUND_ALLOWLIST: `127.0.0.1:${images.port}`,
       PICTOR_QUEUE_SUPERVISE_SECONDS: "1",
     });
-    server = trial.server;
+    server = started.server;
     db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
-    return { ...trial, dir, databaseUrl, proxy, images, db, close };
+    return { ...started, dir, databaseUrl, proxy, images, db, close };
   } catch (error) {
     await close().catch(() => undefined);
     throw error;
