@@ -75,6 +75,11 @@ export const ServeSettings = T.Object({
   /** How often pg-boss looks for expired jobs (a worker killed mid-render): the redelivery delay floor. */
   queueSuperviseSeconds: T.Integer({ minimum: 1, maximum: 3600 }),
   /**
+   * Seconds before a failed render job's first retry; each further retry waits about twice as long
+   * (pg-boss's jittered exponential backoff, capped at a minute).
+   */
+  renderRetryDelaySeconds: T.Integer({ minimum: 1, maximum: 60 }),
+  /**
    * A second port serving only /healthz, /readyz and /metrics: how a worker process (no API) is
    * probed and scraped. Absent: none.
    */
@@ -237,6 +242,7 @@ const EXPECTED: Record<keyof ServeSettings, string> = {
   examplesDir: "a directory",
   databasePoolMax: "a whole number from 1 to 200",
   queueSuperviseSeconds: "a whole number from 1 to 3600",
+  renderRetryDelaySeconds: "a whole number from 1 to 60",
   healthPort: "a whole number from 0 to 65535",
   metricsToken: "a token of at least 16 characters",
   operatorToken: "a token of at least 16 characters",
@@ -320,6 +326,8 @@ export function readServeConfig(flags: ServeFlags, env: Env): ServeConfig {
     examplesDir: given("examplesDir", ["--examples", flags.examples], "PICTOR_EXAMPLES_DIR"),
     databasePoolMax: num(given("databasePoolMax", null, "PICTOR_DB_POOL_MAX")) ?? 10,
     queueSuperviseSeconds: num(given("queueSuperviseSeconds", null, "PICTOR_QUEUE_SUPERVISE_SECONDS")) ?? 10,
+    renderRetryDelaySeconds:
+      num(given("renderRetryDelaySeconds", null, "PICTOR_RENDER_RETRY_DELAY_SECONDS")) ?? 2,
     healthPort: num(given("healthPort", null, "PICTOR_HEALTH_PORT")),
     metricsToken: given("metricsToken", null, "PICTOR_METRICS_TOKEN"),
     operatorToken: given("operatorToken", null, "PICTOR_OPERATOR_TOKEN"),

@@ -45,7 +45,7 @@ export async function openPostgresServe(
   const stopBoss = () => boss.stop({ graceful: false, close: true });
   try {
     await boss.start();
-    await createRenderQueue(boss);
+    await createRenderQueue(boss, config.renderRetryDelaySeconds);
   } catch (error) {
     await stopBoss().catch(() => undefined);
     await state.close();

@@ -109,6 +109,14 @@ describe("pictor serve configuration: one backend, every problem named at once",
     );
   });
 
+  it("waits 2 s before a failed render job's first retry by default; PICTOR_RENDER_RETRY_DELAY_SECONDS sets it", () => {
+    expect(readServeConfig({}, {}).renderRetryDelaySeconds).toBe(2);
+    expect(readServeConfig({}, { PICTOR_RENDER_RETRY_DELAY_SECONDS: "5" }).renderRetryDelaySeconds).toBe(5);
+    expect(problems({}, { PICTOR_RENDER_RETRY_DELAY_SECONDS: "0" })).toContain(
+      'PICTOR_RENDER_RETRY_DELAY_SECONDS: must be a whole number from 1 to 60 (got "0")',
+    );
+  });
+
   it("reads the per-IP budget of failed authentications, 20 at once and 1 a second by default", () => {
     expect(readServeConfig({}, {})).toMatchObject({ authFailuresBurst: 20, authFailuresPerSecond: 1 });
     expect(

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderJobId } from "../../src/adapters/postgres/render-jobs.ts";
 import { createAccount } from "../../src/domain/accounts.ts";
 import { readServeConfig } from "../../src/main/config.ts";
 import { openScaledState } from "../../src/main/scaled-state.ts";
@@ -104,6 +105,8 @@ describe.skipIf(!cluster || !s3)("operations of an API and a worker process on P
       PICTOR_LOG_LEVEL: "info",
       PICTOR_DB_POOL_MAX: "4",
       PICTOR_QUEUE_SUPERVISE_SECONDS: "1",
+      // The wrong-secret case waits out every retry: 1-2, 2-4 and 4-8 s instead of the default's double.
+      PICTOR_RENDER_RETRY_DELAY_SECONDS: "1",
     };
     const config = readServeConfig({ role: "api", data: dir }, { ...env, DATABASE_URL: databaseUrl });
     if (config.backend.state !== "postgres") throw new Error("expected PostgreSQL");
@@ -448,6 +451,17 @@ describe.skipIf(!cluster || !s3)("operations of an API and a worker process on P
         .filter((line) => line.includes("render inputs unreadable") && line.includes(accepted.body.id));
       expect(retried.length).toBeGreaterThan(1);
       expect(retried[0]).toContain("reading the image from the object store");
+      // Every retry was spent, each after PICTOR_RENDER_RETRY_DELAY_SECONDS' backoff.
+      const db = new pg.Client({ connectionString: env.DATABASE_URL });
+      await db.connect();
+      try {
+        const job = await db.query("SELECT retry_count, retry_delay FROM pgboss.job WHERE id = $1", [
+          renderJobId(accepted.body.id),
+        ]);
+        expect(job.rows).toEqual([{ retry_count: 3, retry_delay: 1 }]);
+      } finally {
+        await db.end();
+      }
       expect(wrong.child.stderr()).not.toContain("not-the-secret");
     } finally {
       await wrong.child.stop("SIGKILL");

@@ -48,12 +48,25 @@ const GIVEN_UP_QUEUE_OPTIONS = {
   deleteAfterSeconds: 7 * 24 * 3600,
 } as const;
 
-export async function createRenderQueue(boss: PgBoss): Promise<void> {
+/**
+ * Creates the render queues, or brings an existing render queue to this process's settings.
+ * `retryDelaySeconds` (PICTOR_RENDER_RETRY_DELAY_SECONDS, default RENDER_QUEUE_OPTIONS.retryDelay) is
+ * the wait before a failed job's first retry; the queue holds one value, so the process started last
+ * sets it for all.
+ */
+export async function createRenderQueue(
+  boss: PgBoss,
+  retryDelaySeconds: number = RENDER_QUEUE_OPTIONS.retryDelay,
+): Promise<void> {
   // createQueue is a no-op for an existing queue, so every process may call it at start; the
   // dead-letter queue must exist first. A render queue created before it had none gets it here.
   await boss.createQueue(RENDER_GIVEN_UP_QUEUE, GIVEN_UP_QUEUE_OPTIONS);
-  await boss.createQueue(RENDER_QUEUE, RENDER_QUEUE_OPTIONS);
-  await boss.updateQueue(RENDER_QUEUE, { deadLetter: RENDER_GIVEN_UP_QUEUE, notify: true });
+  await boss.createQueue(RENDER_QUEUE, { ...RENDER_QUEUE_OPTIONS, retryDelay: retryDelaySeconds });
+  await boss.updateQueue(RENDER_QUEUE, {
+    deadLetter: RENDER_GIVEN_UP_QUEUE,
+    notify: true,
+    retryDelay: retryDelaySeconds,
+  });
 }
 
 /**
