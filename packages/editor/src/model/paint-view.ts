@@ -12,6 +12,7 @@ export interface GradientLike {
   shape?: string;
   stops?: readonly { offset: number; color: string }[];
   pattern?: string;
+  image?: string;
   color?: string;
   background?: string;
 }
@@ -25,6 +26,7 @@ export function isSolid(paint: PaintValue | null | undefined): paint is string {
 /** "linear gradient, 3 stops". */
 export function describePaint(paint: PaintValue): string {
   if (typeof paint === "string") return paint;
+  if (paint.image !== undefined) return "image pattern";
   if (paint.type === "pattern") return `${paint.pattern ?? ""} pattern`;
   const stops = paint.stops?.length ?? 0;
   return `${paint.type} gradient, ${stops} stop${stops === 1 ? "" : "s"}`;
@@ -33,6 +35,8 @@ export function describePaint(paint: PaintValue): string {
 /** A CSS background approximating the paint, for a swatch (the canvas shows the real drawing). */
 export function cssPaint(paint: PaintValue): string {
   if (typeof paint === "string") return paint;
+  // The tile image is not at hand for a swatch: a neutral checker says "a picture".
+  if (paint.image !== undefined) return "repeating-conic-gradient(#999 0 25%, #eee 0 50%) 0 0 / 8px 8px";
   if (paint.type === "pattern") {
     // Two colours in stripes: enough for a swatch to say "a pattern of these".
     const ink = paint.color ?? "#000000";

@@ -114,8 +114,41 @@ export const PatternPaint = T.Object(
   { additionalProperties: false },
 );
 
-/** What fills something: a solid colour (a plain hex string, as in v1), a gradient or a pattern. */
-export const Paint = T.Union([HexColor, LinearGradient, RadialGradient, PatternPaint]);
+/**
+ * An image repeated across the box (document v3): `image` names it as an image layer's `src` does (an
+ * `asset://` of the account's, or a URL), loaded before drawing like any image. Each tile is `size`
+ * template px wide and `tile_height` tall (default `size`); the image fills its tile as `fit` says
+ * (`cover`, the default, crops it centred; `contain` keeps it whole on a transparent tile; `fill`
+ * stretches it). `angle` and `offset` turn and move the tiles as a built-in pattern's.
+ */
+export const ImagePatternPaint = T.Object(
+  {
+    type: T.Literal("pattern"),
+    image: T.String({ minLength: 1, maxLength: 2048 }),
+    size: T.Optional(T.Number({ minimum: 2, maximum: 1024, default: 64 })),
+    tile_height: T.Optional(T.Number({ minimum: 2, maximum: 1024 })),
+    fit: T.Optional(
+      T.Union([T.Literal("cover"), T.Literal("contain"), T.Literal("fill")], { default: "cover" }),
+    ),
+    angle: T.Optional(T.Number({ minimum: -360, maximum: 360, default: 0 })),
+    offset: T.Optional(
+      T.Object(
+        {
+          x: T.Number({ minimum: -10_000, maximum: 10_000 }),
+          y: T.Number({ minimum: -10_000, maximum: 10_000 }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * What fills something: a solid colour (a plain hex string, as in v1), a gradient, a built-in
+ * pattern or an image pattern.
+ */
+export const Paint = T.Union([HexColor, LinearGradient, RadialGradient, PatternPaint, ImagePatternPaint]);
 
 export const DropShadow = T.Object(
   {
@@ -293,6 +326,7 @@ export type GradientStopT = Static<typeof GradientStop>;
 export type LinearGradientT = Static<typeof LinearGradient>;
 export type RadialGradientT = Static<typeof RadialGradient>;
 export type PatternPaintT = Static<typeof PatternPaint>;
+export type ImagePatternPaintT = Static<typeof ImagePatternPaint>;
 export type PaintT = Static<typeof Paint>;
 export type GradientT = LinearGradientT | RadialGradientT;
 
@@ -304,8 +338,14 @@ export function isGradient(value: PaintT | null): value is GradientT {
 /** The colour that stands for a paint where one colour is needed: its own, a gradient's first stop, a pattern's ink. */
 export function leadColor(value: PaintT, fallback: string): string {
   if (typeof value === "string") return value;
+  if (isImagePattern(value)) return fallback;
   if (value.type === "pattern") return value.color ?? PATTERN_INK;
   return value.stops[0]?.color ?? fallback;
+}
+
+/** Whether a paint is an image pattern (it names an image). */
+export function isImagePattern(value: PaintT | null): value is ImagePatternPaintT {
+  return typeof value === "object" && value !== null && "image" in value;
 }
 
 export const PATTERN_INK = "#000000";

@@ -176,6 +176,7 @@ export type {
   DropShadowT,
   GradientT,
   HexColorT,
+  ImagePatternPaintT,
   LayoutT,
   MaskT,
   PaddingT,

@@ -5,7 +5,7 @@ import type { Layer, TemplateDocumentT } from "../document/schema.ts";
 import { Bindings } from "./bindings.ts";
 import { isDrawn } from "./drawn-layers.ts";
 import { shadowReach } from "./effects.ts";
-import { planFrameImages } from "./frame-images.ts";
+import { planFrameImages, planPatternTiles } from "./frame-images.ts";
 import { checkScale, findFrame, toDevice } from "./geometry.ts";
 import { drawsThroughRaster } from "./layer-rasters.ts";
 import type { Bytes, CostContext, RenderKind } from "./painters/painter.ts";
@@ -151,7 +151,7 @@ export function estimateFrameCost(document: TemplateDocumentT, options: CostOpti
   const width = toDevice(frame.width, scale);
   const height = toDevice(frame.height, scale);
   const surfaceBytes = 4 * width * height;
-  const images = planFrameImages(frame.layers, path, bindings, scale);
+  const images = planFrameImages(frame, path, bindings, scale);
   const imageBytes = images.reduce((sum, r) => sum + 4 * r.width * r.height, 0);
   const background =
     typeof frame.background === "object" ? Math.min(surfaceBytes, MAX_KEPT_BACKGROUND_BYTES) : 0;
@@ -166,8 +166,13 @@ export function estimateFrameCost(document: TemplateDocumentT, options: CostOpti
     layers: [],
   };
   const drawn = layersCost(frame.layers, path, walk);
-  const heapBytes = surfaceBytes + drawn.kept.heap + drawn.drawing.heap;
-  const outsideBytes = imageBytes + background + drawn.kept.outside + drawn.drawing.outside;
+  // An image pattern's tile is copied into the heap while a paint draws with it (one at a time), and
+  // premultiplied once in JS when it has transparent pixels.
+  const tiles = planPatternTiles(frame, path, bindings, scale).map((r) => 4 * r.width * r.height);
+  const tileHeap = Math.max(0, ...tiles);
+  const tileCopies = tiles.reduce((sum, bytes) => sum + bytes, 0);
+  const heapBytes = surfaceBytes + drawn.kept.heap + drawn.drawing.heap + tileHeap;
+  const outsideBytes = imageBytes + tileCopies + background + drawn.kept.outside + drawn.drawing.outside;
   return {
     frame: frame.name,
     path,

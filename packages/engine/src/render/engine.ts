@@ -10,6 +10,7 @@ import type {
   RenderResult,
   RenderWarning,
 } from "../api.ts";
+import { isImagePattern } from "../document/common.ts";
 import type { TemplateDocumentT } from "../document/schema.ts";
 import { Bindings } from "./bindings.ts";
 import { parseHexColor } from "./color.ts";
@@ -20,6 +21,7 @@ import { checkScale, findFrame, toDevice } from "./geometry.ts";
 import { fillClipWithPaint } from "./gradient-bands.ts";
 import { GradientGlyphs } from "./gradient-glyphs.ts";
 import { IconLibrary } from "./icons.ts";
+import { imagePatternIdentity } from "./image-pattern.ts";
 import { ComposedImages } from "./image-pixels.ts";
 import { LayerPrefix } from "./layer-prefix.ts";
 import { LayerRasters } from "./layer-rasters.ts";
@@ -96,7 +98,7 @@ export function createEngine({
       const { document } = moment;
       const { frame, path } = findFrame(document, options.frame);
       const bindings = new Bindings(document, moment.values, null);
-      return planFrameImages(frame.layers, path, bindings, scale);
+      return planFrameImages(frame, path, bindings, scale);
     },
 
     render(designed: TemplateDocumentT, input: RenderInput): RenderResult {
@@ -122,7 +124,11 @@ export function createEngine({
       const target = surface.acquire(width, height);
       const canvas = target.getCanvas();
       const backgroundOpaque = isOpaquePaint(background.value, background.path);
-      const backgroundKey = `${JSON.stringify(background.value)}|${width}x${height}@${scale}`;
+      const paintSource = { ck, images: input.images ?? NO_IMAGES, scale };
+      const backgroundPixels = isImagePattern(background.value)
+        ? `|${imagePatternIdentity(paintSource, background.value)}`
+        : "";
+      const backgroundKey = `${JSON.stringify(background.value)}|${width}x${height}@${scale}${backgroundPixels}`;
       const frameRect = { left: 0, top: 0, width, height };
       let underlay: Omit<Underlay, "dirty"> | null = null;
       if (typeof background.value === "string") {
@@ -138,7 +144,7 @@ export function createEngine({
           canvas.save();
           canvas.scale(scale, scale);
           const frameBox = { x: 0, y: 0, width: frame.width, height: frame.height };
-          fillClipWithPaint(ck, canvas, paint, gradient, background.path, frameBox);
+          fillClipWithPaint(paintSource, canvas, paint, gradient, background.path, frameBox);
           canvas.restore();
         });
         const kept = gradientBackgrounds.pixelsOf(backgroundKey);

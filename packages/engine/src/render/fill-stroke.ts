@@ -70,7 +70,7 @@ export function strokeOutline(
   paint.setStyle(ck.PaintStyle.Stroke);
   paint.setStrokeWidth(align === "center" ? stroke.width : stroke.width * 2);
   paint.setStrokeJoin(strokeJoinOf(ck, stroke.join));
-  const release = applyPaint(ck, paint, color.value, color.path, box);
+  const release = applyPaint(ctx, paint, color.value, color.path, box);
   canvas.drawPath(outline, paint);
   release();
   // The paint is shared by every layer: leave the join as the other painters expect it.

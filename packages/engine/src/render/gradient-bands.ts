@@ -2,7 +2,7 @@ import type { Canvas, CanvasKit, Paint } from "canvaskit-wasm";
 import type { GradientT as Gradient, PaintT } from "../document/common.ts";
 import { parseHexColor } from "./color.ts";
 import type { PaintContext } from "./context.ts";
-import { applyPaint, linearEnds, type PaintBox, radialGeometry } from "./paint.ts";
+import { applyPaint, linearEnds, type PaintBox, type PaintSource, radialGeometry } from "./paint.ts";
 
 /**
  * Fills the canvas's current clip with a gradient drawn as bands of solid colour, one device pixel
@@ -163,7 +163,7 @@ export function fillArea(
   }
   canvas.save();
   area.clip();
-  fillClipWithPaint(ck, canvas, paint, value, path, box);
+  fillClipWithPaint(ctx, canvas, paint, value, path, box);
   canvas.restore();
 }
 
@@ -172,20 +172,21 @@ export function fillArea(
  * (through its shader).
  */
 export function fillClipWithPaint(
-  ck: CanvasKit,
+  source: PaintSource,
   canvas: Canvas,
   paint: Paint,
   value: Exclude<PaintT, string>,
   path: string,
   box: PaintBox,
 ): void {
+  const { ck } = source;
   if (value.type !== "pattern") {
     fillClipWithGradient(ck, canvas, paint, value, path, box);
     return;
   }
   paint.setAntiAlias(false);
   paint.setStyle(ck.PaintStyle.Fill);
-  const release = applyPaint(ck, paint, value, path, box);
+  const release = applyPaint(source, paint, value, path, box);
   canvas.drawPaint(paint);
   release();
 }

@@ -38,7 +38,7 @@ export function imageBorder(
       paint.setAntiAlias(true);
       paint.setStyle(ck.PaintStyle.Stroke);
       paint.setStrokeWidth(border.width * 2);
-      const release = applyPaint(ck, paint, color.value, color.path, layer);
+      const release = applyPaint(ctx, paint, color.value, color.path, layer);
       const saved = canvas.save();
       if (mask !== null) {
         canvas.clipPath(mask, ck.ClipOp.Intersect, true);

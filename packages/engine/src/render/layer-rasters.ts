@@ -1,6 +1,7 @@
 import type { Canvas, CanvasKit, Image } from "canvaskit-wasm";
 import type { Layer } from "../document/schema.ts";
 import { axisAligned, type DeviceRect, inDeviceSpace, rasterMatrix } from "./device-space.ts";
+import { imagePatternsOf } from "./image-pattern.ts";
 import type { RenderKind } from "./painters/painter.ts";
 import { inkBounds } from "./pixel-shadows.ts";
 import { RasterSurface } from "./surface.ts";
@@ -26,7 +27,9 @@ export function drawsThroughRaster(layer: Layer, kind: RenderKind): boolean {
     (layer.blend_mode ?? "normal") === "normal" &&
     (layer.rotation ?? 0) === 0 &&
     layer.flip_x !== true &&
-    layer.flip_y !== true
+    layer.flip_y !== true &&
+    // An image pattern's pixels come from the host each render: they may differ for the same JSON.
+    imagePatternsOf(layer).length === 0
   );
 }
 

@@ -1,8 +1,26 @@
 import type { CanvasKit, Shader, Paint as SkPaint } from "canvaskit-wasm";
-import { isGradient, leadColor, type PaintT, type RadialGradientT } from "../document/common.ts";
+import type { PreparedImage } from "../api.ts";
+import {
+  isGradient,
+  isImagePattern,
+  leadColor,
+  type PaintT,
+  type RadialGradientT,
+} from "../document/common.ts";
 import type { Bindings, Resolved } from "./bindings.ts";
 import { parseHexColor } from "./color.ts";
+import { imagePatternShader } from "./image-pattern.ts";
 import { isOpaquePattern, patternShader } from "./pattern.ts";
+
+/**
+ * What a paint draws with: CanvasKit, and for an image pattern the render's prepared images and its
+ * scale (a PaintContext is one).
+ */
+export interface PaintSource {
+  ck: CanvasKit;
+  images: ReadonlyMap<string, PreparedImage>;
+  scale: number;
+}
 
 /** The box a paint is laid out in (template px): gradients run across it. */
 export interface PaintBox {
@@ -76,15 +94,25 @@ export function resolvePaintOrNone(
  * frees the shader; call it once the drawing is done (the paint is then back to a plain colour).
  */
 export function applyPaint(
-  ck: CanvasKit,
+  source: PaintSource,
   paint: SkPaint,
   value: PaintT,
   path: string,
   box: PaintBox,
 ): () => void {
+  const { ck } = source;
   if (typeof value === "string") {
     paint.setColor(parseHexColor(value, path));
     return noop;
+  }
+  if (isImagePattern(value)) {
+    const shader = imagePatternShader(source, value, box);
+    // No pixels (the image failed to load): nothing drawn, as an image layer without pixels.
+    if (shader === null) {
+      paint.setColor(TRANSPARENT);
+      return noop;
+    }
+    return applyShader(paint, shader);
   }
   if (value.type === "pattern") return applyShader(paint, patternShader(ck, value, path, box));
   const colors = value.stops.map((stop, i) => parseHexColor(stop.color, `${path}.stops[${i}].color`));
@@ -128,6 +156,8 @@ function applyShader(paint: SkPaint, shader: Shader): () => void {
 /** Whether every pixel the paint draws is opaque (lets the frame background keep the opaque fast path). */
 export function isOpaquePaint(value: PaintT, path: string): boolean {
   if (typeof value === "string") return (parseHexColor(value, path)[3] ?? 0) === 1;
+  // An image's pixels are not known here: it may have transparent ones.
+  if (isImagePattern(value)) return false;
   if (value.type === "pattern") return isOpaquePattern(value, path);
   return value.stops.every(
     (stop, i) => (parseHexColor(stop.color, `${path}.stops[${i}].color`)[3] ?? 0) === 1,
@@ -135,6 +165,7 @@ export function isOpaquePaint(value: PaintT, path: string): boolean {
 }
 
 const OPAQUE_BLACK = Float32Array.of(0, 0, 0, 1);
+const TRANSPARENT = Float32Array.of(0, 0, 0, 0);
 const noop = () => {};
 
 /**

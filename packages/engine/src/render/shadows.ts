@@ -1,5 +1,5 @@
 import type { CanvasKit, InputRRect, Path } from "canvaskit-wasm";
-import type { DropShadowT, PaintT } from "../document/common.ts";
+import { type DropShadowT, isImagePattern, type PaintT } from "../document/common.ts";
 import { parseHexColor } from "./color.ts";
 import type { PaintContext } from "./context.ts";
 import { patternAlpha } from "./pattern.ts";
@@ -59,6 +59,8 @@ export function drawSilhouetteShadows(
 export function paintAlpha(value: PaintT | null, path: string): number {
   if (value === null) return 0;
   if (typeof value === "string") return parseHexColor(value, path)[3] ?? 1;
+  // An image pattern may be opaque anywhere: its outline casts a full shadow.
+  if (isImagePattern(value)) return 1;
   if (value.type === "pattern") return patternAlpha(value, path);
   return Math.max(
     ...value.stops.map((stop, i) => parseHexColor(stop.color, `${path}.stops[${i}].color`)[3] ?? 1),

@@ -35,7 +35,7 @@ export function drawSoftMasked(
   keep.setBlendMode(ck.BlendMode.DstIn);
   if ("gradient" in mask) {
     keep.setAntiAlias(true);
-    const release = applyPaint(ck, keep, mask.gradient, `${path}.mask.gradient`, layer);
+    const release = applyPaint(ctx, keep, mask.gradient, `${path}.mask.gradient`, layer);
     canvas.drawPaint(keep);
     release();
   } else if (source !== null) {

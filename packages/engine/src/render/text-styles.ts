@@ -34,7 +34,7 @@ export function drawHighlights(
   const paint = new ck.Paint();
   paint.setAntiAlias(true);
   paint.setStyle(ck.PaintStyle.Fill);
-  const release = applyPaint(ck, paint, style.color.value, style.color.path, box);
+  const release = applyPaint(ctx, paint, style.color.value, style.color.path, box);
   layout.paragraph.getLineMetrics().forEach((line, i) => {
     if (line.width <= 0) return;
     const { paddingX, paddingY } = style;
@@ -77,7 +77,7 @@ export function drawTextPasses(
     outline.setStyle(ck.PaintStyle.Stroke);
     outline.setStrokeWidth(stroke.width * 2);
     outline.setStrokeJoin(ck.StrokeJoin.Round);
-    const release = applyPaint(ck, outline, stroke.color.value, stroke.color.path, box);
+    const release = applyPaint(ctx, outline, stroke.color.value, stroke.color.path, box);
     drawRebuilt(ctx, layout, { plain: outline, colored: outline, emojiAndDecorations: true }, origin);
     release();
     outline.delete();
@@ -105,7 +105,7 @@ export function drawTextPasses(
   const shaded = new ck.Paint();
   shaded.setAntiAlias(true);
   shaded.setStyle(ck.PaintStyle.Fill);
-  const release = applyPaint(ck, shaded, gradient, fill.path, box);
+  const release = applyPaint(ctx, shaded, gradient, fill.path, box);
   drawRebuilt(ctx, layout, { plain: shaded, colored: null, emojiAndDecorations: true }, origin);
   release();
   shaded.delete();

@@ -2,9 +2,10 @@ import type { PaintT, SlotT } from "../../engine/engine-types.ts";
 import { BindSelect } from "../BindSelect.tsx";
 import { ColorField } from "../fields.tsx";
 import { GradientEditor, type GradientT, type Rebind } from "./gradient.tsx";
+import { ImagePatternEditor } from "./image-pattern.tsx";
 import { PatternEditor } from "./pattern.tsx";
 
-type Mode = "none" | "solid" | "linear" | "radial" | "pattern";
+type Mode = "none" | "solid" | "linear" | "radial" | "pattern" | "image";
 
 export interface PaintEditorProps {
   label: string;
@@ -23,12 +24,14 @@ export interface PaintEditorProps {
 
 function modeOf(value: PaintT | null | undefined): Mode {
   if (value === null || value === undefined) return "none";
-  return typeof value === "string" ? "solid" : value.type;
+  if (typeof value === "string") return "solid";
+  return "image" in value ? "image" : value.type;
 }
 
 /** The first colour of a paint, to keep when switching between a colour and a gradient. */
 function firstColor(value: PaintT | null | undefined): string {
   if (typeof value === "string") return value;
+  if (value !== null && value !== undefined && "image" in value) return "#000000";
   if (value?.type === "pattern") return value.color ?? "#000000";
   return value?.stops[0]?.color ?? "#6366F1";
 }
@@ -57,6 +60,10 @@ export function PaintEditor(props: PaintEditorProps) {
     if (next === "pattern") {
       return onChange({ type: "pattern", pattern: "dots", color, background: "#FFFFFF", size: 16 }, rebind);
     }
+    if (next === "image") {
+      const image = typeof value === "object" && value !== null && "image" in value ? value.image : "";
+      return onChange({ type: "pattern", image: image || "https://", size: 64 }, rebind);
+    }
     const stops =
       typeof value === "object" && value !== null && value.type !== "pattern"
         ? value.stops
@@ -81,6 +88,7 @@ export function PaintEditor(props: PaintEditorProps) {
       <option value="linear">Linear gradient</option>
       <option value="radial">Radial gradient</option>
       <option value="pattern">Pattern</option>
+      <option value="image">Image pattern</option>
     </select>
   );
   return (
@@ -99,7 +107,10 @@ export function PaintEditor(props: PaintEditorProps) {
           <div className="color-row">{kindSelect}</div>
         </div>
       )}
-      {typeof value === "object" && value !== null && value.type === "pattern" && (
+      {typeof value === "object" && value !== null && "image" in value && (
+        <ImagePatternEditor label={label} testId={testId} value={value} onChange={onChange} />
+      )}
+      {typeof value === "object" && value !== null && value.type === "pattern" && "pattern" in value && (
         <PatternEditor label={label} testId={testId} value={value} onChange={onChange} />
       )}
       {typeof value === "object" && value !== null && value.type !== "pattern" && (

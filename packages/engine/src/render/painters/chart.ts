@@ -236,7 +236,7 @@ function drawBars(
         down,
       );
       const color = seriesPaint(ctx, layer, path, i);
-      const release = applyPaint(ck, paint, color.value, color.path, plot);
+      const release = applyPaint(ctx, paint, color.value, color.path, plot);
       canvas.drawRRect(rrect, paint);
       release();
     }
@@ -273,12 +273,12 @@ function drawLine(
     builder.lineTo(centre(points.length - 1), zeroY);
     builder.close();
     const shape = builder.detachAndDelete();
-    const release = applyPaint(ck, paint, area.value, area.path, plot);
+    const release = applyPaint(ctx, paint, area.value, area.path, plot);
     canvas.drawPath(shape, paint);
     release();
     shape.delete();
   }
-  const release = applyPaint(ck, paint, color.value, color.path, plot);
+  const release = applyPaint(ctx, paint, color.value, color.path, plot);
   if (points.length > 1) {
     const builder = new ck.PathBuilder();
     ys.forEach((y, i) => {
@@ -342,7 +342,7 @@ function paintDonut(ctx: PaintContext, layer: ChartLayerT, path: string, points:
     const track = resolvePaintOrNone(bindings, layer.bind, "track", design, `${path}.track`, layer.id);
     if (track.value === null) return;
     const shape = ring();
-    const release = applyPaint(ck, paint, track.value, track.path, square);
+    const release = applyPaint(ctx, paint, track.value, track.path, square);
     canvas.drawPath(shape, paint);
     release();
     shape.delete();
@@ -364,7 +364,7 @@ function paintDonut(ctx: PaintContext, layer: ChartLayerT, path: string, points:
       shape = builder.detachAndDelete();
     }
     const color = seriesPaint(ctx, layer, path, i);
-    const release = applyPaint(ck, paint, color.value, color.path, square);
+    const release = applyPaint(ctx, paint, color.value, color.path, square);
     canvas.drawPath(shape, paint);
     release();
     shape.delete();

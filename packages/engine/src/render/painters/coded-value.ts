@@ -33,7 +33,7 @@ export function drawInPaint(
   draw: () => void,
 ): void {
   const resolved = resolvePaint(ctx.bindings, layer.bind, property, design, `${path}.${property}`, layer.id);
-  const release = applyPaint(ctx.ck, ctx.paint, resolved.value, resolved.path, box);
+  const release = applyPaint(ctx, ctx.paint, resolved.value, resolved.path, box);
   draw();
   release();
 }

@@ -41,7 +41,7 @@ function paintIcon(ctx: PaintContext, layer: IconLayerT, path: string): void {
   paint.setAlphaf(1);
   paint.setStyle(ck.PaintStyle.Fill);
   const box = { x: layer.x - left, y: layer.y - top, width: layer.width, height: layer.height };
-  const release = applyPaint(ck, paint, color.value, color.path, box);
+  const release = applyPaint(ctx, paint, color.value, color.path, box);
   canvas.drawPath(outline, paint);
   release();
   canvas.restoreToCount(saved);

@@ -42,7 +42,7 @@ function paintLine(ctx: PaintContext, layer: LineLayerT, path: string): void {
   paint.setPathEffect(dash);
   const half = stroke.width / 2;
   const area = { x: x - half, y: y - half, width: width + stroke.width, height: height + stroke.width };
-  const release = applyPaint(ck, paint, color.value, color.path, area);
+  const release = applyPaint(ctx, paint, color.value, color.path, area);
   canvas.drawLine(x + from.x * width, y + from.y * height, x + to.x * width, y + to.y * height, paint);
   release();
   // The paint is shared by every layer: leave cap and path effect as the other painters expect them.

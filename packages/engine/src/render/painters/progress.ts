@@ -73,7 +73,7 @@ function paintBar(ctx: PaintContext, layer: ProgressLayerT, path: string, fracti
   const design = layer.track === undefined ? DEFAULT_PROGRESS_TRACK : layer.track;
   const track = resolvePaintOrNone(bindings, layer.bind, "track", design, `${path}.track`, layer.id);
   if (track.value !== null) {
-    const release = applyPaint(ck, paint, track.value, track.path, box);
+    const release = applyPaint(ctx, paint, track.value, track.path, box);
     canvas.drawRRect(outline, paint);
     release();
   }
@@ -85,7 +85,7 @@ function paintBar(ctx: PaintContext, layer: ProgressLayerT, path: string, fracti
   const end = Math.min(radius, filled / 2);
   const saved = canvas.save();
   canvas.clipRRect(outline, ck.ClipOp.Intersect, true);
-  const release = applyPaint(ck, paint, fill.value, fill.path, box);
+  const release = applyPaint(ctx, paint, fill.value, fill.path, box);
   canvas.drawRRect(ck.RRectXY(ck.XYWHRect(x, y, filled, height), end, Math.min(radius, height / 2)), paint);
   release();
   canvas.restoreToCount(saved);
@@ -116,7 +116,7 @@ function paintRing(ctx: PaintContext, layer: ProgressLayerT, path: string, fract
   const design = layer.track === undefined ? DEFAULT_PROGRESS_TRACK : layer.track;
   const track = resolvePaintOrNone(bindings, layer.bind, "track", design, `${path}.track`, layer.id);
   if (track.value !== null) {
-    const release = applyPaint(ck, paint, track.value, track.path, square);
+    const release = applyPaint(ctx, paint, track.value, track.path, square);
     canvas.drawOval(oval, paint);
     release();
   }
@@ -125,7 +125,7 @@ function paintRing(ctx: PaintContext, layer: ProgressLayerT, path: string, fract
     const full = fraction >= 1;
     // Round caps reach half the width past the arc's ends; a full ring has no ends to round.
     paint.setStrokeCap(layer.rounded === false || full ? ck.StrokeCap.Butt : ck.StrokeCap.Round);
-    const release = applyPaint(ck, paint, fill.value, fill.path, square);
+    const release = applyPaint(ctx, paint, fill.value, fill.path, square);
     if (full) canvas.drawOval(oval, paint);
     else canvas.drawArc(oval, -90, 360 * fraction, false, paint);
     release();

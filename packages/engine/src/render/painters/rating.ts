@@ -108,7 +108,7 @@ function fillClipped(
   const { ck, canvas, paint } = ctx;
   const saved = canvas.save();
   canvas.clipRect(clip, inside ? ck.ClipOp.Intersect : ck.ClipOp.Difference, true);
-  const release = applyPaint(ck, paint, value, valuePath, box);
+  const release = applyPaint(ctx, paint, value, valuePath, box);
   canvas.drawPath(symbols, paint);
   release();
   canvas.restoreToCount(saved);

@@ -88,7 +88,7 @@ function paintShape(ctx: PaintContext, layer: ShapeLayerT, path: string): void {
     const width = Math.min(stroke.width, layer.width, layer.height);
     paint.setStyle(ck.PaintStyle.Stroke);
     paint.setStrokeWidth(width);
-    const release = applyPaint(ck, paint, color.value, color.path, layer);
+    const release = applyPaint(ctx, paint, color.value, color.path, layer);
     draw(width / 2);
     release();
   }
