@@ -209,7 +209,7 @@ function drawBars(
   yOf: (value: number) => number,
   zeroY: number,
 ): number[] {
-  const { ck, canvas, paint } = ctx;
+  const { canvas, paint } = ctx;
   const width = band * (1 - (layer.bar_gap ?? 0.3));
   return points.map((point, i) => {
     const end = yOf(point.value);
