@@ -159,6 +159,7 @@ export type WarningCode =
   | "image_upscaled"
   | "glyph_fallback"
   | "font_missing"
+  | "font_synthesized"
   | "slot_default_used";
 
 export interface RenderWarning {
@@ -173,7 +174,10 @@ export interface RenderWarning {
    * `text_truncated` lines; `image_upscaled` factor (when the host knows it); `glyph_fallback`
    * family (as the layer names it), characters (those it lacks) and fallback_families (those that
    * have them, in the order tried); `font_missing` (the family is not in the font set at all: the
-   * fallback families drew the whole text) family, characters and fallback_families alike.
+   * fallback families drew the whole text) family, characters and fallback_families alike;
+   * `font_synthesized` (the family has no face of a weight or style the text asks for, and the
+   * nearest face was faked bold or slanted) family, weight, style, face_weight, face_style and
+   * synthesized (`bold`, `italic`).
    */
   details?: Record<string, number | string | string[]>;
 }

@@ -876,8 +876,8 @@ export interface components {
         };
         /** PreflightFinding */
         PreflightFinding: {
-            /** @description text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks, fallback_families that drew them), font_missing (family: not in the font set, neither shipped nor uploaded; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5) */
-            code: "text_shrunk" | "text_truncated" | "glyph_fallback" | "font_missing" | "image_upscaled";
+            /** @description text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks, fallback_families that drew them), font_missing (family: not in the font set, neither shipped nor uploaded; fallback fonts drew the text), font_synthesized (family, weight, style: the family has no such face, so its nearest face, face_weight and face_style, was drawn with the synthesized bold and/or italic), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5) */
+            code: "text_shrunk" | "text_truncated" | "glyph_fallback" | "font_missing" | "font_synthesized" | "image_upscaled";
             message: string;
             from_px?: number;
             to_px?: number;
@@ -887,6 +887,14 @@ export interface components {
             /** @description The fallback fonts that drew those characters, in the order tried */
             fallback_families?: string[];
             factor?: number;
+            /** @description font_synthesized: the weight the text asks for */
+            weight?: number;
+            style?: "normal" | "italic";
+            /** @description font_synthesized: the weight of the face drawn */
+            face_weight?: number;
+            face_style?: "normal" | "italic";
+            /** @description font_synthesized: what was faked on that face */
+            synthesized?: ("bold" | "italic")[];
         };
         /** PreflightLayer */
         PreflightLayer: {

@@ -1,5 +1,6 @@
 import type { CanvasKit, FontCollection, Typeface, TypefaceFontProvider } from "canvaskit-wasm";
 import type { CodePointRanges, DeferredFontFamily, FontFace, FontSet } from "../api.ts";
+import { type FaceMatch, type FaceStyle, matchFace } from "./font-match.ts";
 
 // Characters that never need a glyph of their own: whitespace, joiners and direction marks,
 // variation selectors, emoji tag characters and skin-tone modifiers (the emoji font shapes those
@@ -71,11 +72,13 @@ export class FontLibrary {
   private readonly glyphAnswers = new Map<string, Map<string, boolean>>();
   /** Texts (with their family lists) whose families are loaded already. */
   private readonly prepared = new Set<string>();
+  /** The weight and style of each face registered, by family (what matchFace chooses among). */
+  private readonly faceStyles = new Map<string, FaceStyle[]>();
 
   constructor(canvasKit: CanvasKit, fonts: FontSet) {
     this.canvasKit = canvasKit;
     this.provider = canvasKit.TypefaceFontProvider.Make();
-    for (const face of fonts.faces) this.register(face.bytes, face.family);
+    for (const face of fonts.faces) this.register(face);
     // The provider's own typefaces answer coverage questions: no second copy of 65 MB of font bytes.
     const upright = { weight: canvasKit.FontWeight.Normal, slant: canvasKit.FontSlant.Upright };
     for (const family of new Set(fonts.faces.map((face) => face.family))) {
@@ -126,7 +129,7 @@ export class FontLibrary {
       const deferred = this.deferred.get(family);
       if (!deferred) continue;
       this.deferred.delete(family);
-      for (const face of deferred.load()) this.register(face.bytes, family);
+      for (const face of deferred.load()) this.register({ ...face, family });
       const typeface = this.provider.matchFamilyStyle(family, upright);
       if (typeface) this.coverage.set(family, typeface);
       loaded = true;
@@ -190,9 +193,20 @@ export class FontLibrary {
    * CanvasKit copies a typed array it is given (`new Uint8Array(data)`) before copying it into its
    * heap; a whole ArrayBuffer it only views. A CJK face is 10 MB of garbage fewer.
    */
-  private register(bytes: Uint8Array, family: string): void {
+  private register({ bytes, family, weight, style }: FontFace): void {
     const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
     this.provider.registerFont(whole ? (bytes.buffer as ArrayBuffer) : bytes, family);
+    const styles = this.faceStyles.get(family) ?? [];
+    styles.push({ weight, italic: style === "italic" });
+    this.faceStyles.set(family, styles);
+  }
+
+  /**
+   * The face of `family` text of this weight and style is drawn with, and whether the shaper fakes
+   * bold or italic on it (render/font-match.ts); null for a family with no face in the set.
+   */
+  faceFor(family: string, weight: number, italic: boolean): FaceMatch | null {
+    return matchFace(this.faceStyles.get(family) ?? [], weight, italic);
   }
 
   /**
@@ -202,7 +216,7 @@ export class FontLibrary {
    */
   addFaces(faces: readonly FontFace[]): void {
     const upright = { weight: this.canvasKit.FontWeight.Normal, slant: this.canvasKit.FontSlant.Upright };
-    for (const face of faces) this.register(face.bytes, face.family);
+    for (const face of faces) this.register(face);
     for (const family of new Set(faces.map((face) => face.family))) {
       if (this.coverage.has(family)) continue;
       const typeface = this.provider.matchFamilyStyle(family, upright);

@@ -252,8 +252,7 @@ export class ParagraphFactory {
       ...base,
       color,
       fontStyle: {
-        // Bold is the shipped bold face (700), or heavier when the layer is already bold.
-        weight: { value: run.bold ? (spec.weight >= 700 ? 900 : 700) : spec.weight } as FontWeight,
+        weight: { value: runWeight(spec, run) } as FontWeight,
         slant: run.italic || spec.italic ? ck.FontSlant.Italic : ck.FontSlant.Upright,
       },
       ...(decoration ? { decoration, decorationColor: color } : {}),
@@ -277,6 +276,22 @@ export class ParagraphFactory {
     }
     return this.transparent;
   }
+}
+
+/** The weight a rich run is drawn at: bold is the bold face (700), or heavier when the layer is already bold. */
+export function runWeight(spec: Pick<TextSpec, "weight">, run: RichRun): number {
+  return run.bold ? (spec.weight >= 700 ? 900 : 700) : spec.weight;
+}
+
+/** The weights and styles a paragraph of `spec` asks its family for, each once. */
+export function fontStylesOf(spec: TextSpec): { weight: number; italic: boolean }[] {
+  const styles = new Map<string, { weight: number; italic: boolean }>();
+  const add = (weight: number, italic: boolean) => styles.set(`${weight}${italic}`, { weight, italic });
+  if (spec.runs === undefined) add(spec.weight, spec.italic);
+  else
+    for (const run of spec.runs)
+      if (run.text.trim() !== "") add(runWeight(spec, run), run.italic || spec.italic);
+  return [...styles.values()];
 }
 
 /** Everything a builder's paragraph style holds: builds with the same key can share a builder. */

@@ -756,6 +756,11 @@ function findingText(f: {
   family?: string;
   characters?: string[];
   factor?: number;
+  weight?: number;
+  style?: string;
+  face_weight?: number;
+  face_style?: string;
+  synthesized?: string[];
 }): string {
   switch (f.code) {
     case "text_shrunk":
@@ -766,6 +771,8 @@ function findingText(f: {
       return `${f.family} lacks ${(f.characters ?? []).join(" ")} (fallback fonts drew them)`;
     case "font_missing":
       return `font ${f.family} is not in the font set (fallback fonts drew the text)`;
+    case "font_synthesized":
+      return `font ${f.family} has no ${f.weight} ${f.style} face (its ${f.face_weight} ${f.face_style} face, ${(f.synthesized ?? []).join(" and ")} synthesized)`;
     case "image_upscaled":
       return `image enlarged ${f.factor ?? "more than 1.5"}x`;
     default:

@@ -6,6 +6,7 @@ import { parseHexColor } from "../color.ts";
 import type { PaintContext } from "../context.ts";
 import { axisAligned } from "../device-space.ts";
 import { EngineError } from "../errors.ts";
+import { synthesisWarnings } from "../font-synthesis.ts";
 import { applyLetterCase, applyLetterCaseToRuns } from "../letter-case.ts";
 import { resolvePaint } from "../paint.ts";
 import { layoutText } from "../text-box.ts";
@@ -211,6 +212,7 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
       details: { lines: paragraph.getNumberOfLines() },
     });
   }
+  const known = ctx.fonts.hasFamily(font.family);
   const missing = ctx.fonts.missingFromFamily(font.family, content);
   if (missing.length > 0) {
     const unresolved = paragraph.unresolvedCodepoints();
@@ -218,7 +220,6 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
       unresolved.length > 0
         ? ` No font in the set has ${quote(unresolved.map((cp) => String.fromCodePoint(cp)))}.`
         : "";
-    const known = ctx.fonts.hasFamily(font.family);
     ctx.warnings.push({
       code: known ? "glyph_fallback" : "font_missing",
       slot,
@@ -232,6 +233,10 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
         fallback_families: ctx.fonts.fallbacksFor(font.family, missing),
       },
     });
+  }
+  if (known) {
+    for (const warning of synthesisWarnings(ctx, font.family, spec, layer.id, slot))
+      ctx.warnings.push(warning);
   }
   paragraph.delete();
 }

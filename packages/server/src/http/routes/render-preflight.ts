@@ -36,11 +36,12 @@ const Finding = T.Object(
         T.Literal("text_truncated"),
         T.Literal("glyph_fallback"),
         T.Literal("font_missing"),
+        T.Literal("font_synthesized"),
         T.Literal("image_upscaled"),
       ],
       {
         description:
-          "text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks, fallback_families that drew them), font_missing (family: not in the font set, neither shipped nor uploaded; fallback fonts drew the text), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5)",
+          "text_shrunk (from_px, to_px), text_truncated (lines: the lines kept, the last ending with an ellipsis), glyph_fallback (family, characters it lacks, fallback_families that drew them), font_missing (family: not in the font set, neither shipped nor uploaded; fallback fonts drew the text), font_synthesized (family, weight, style: the family has no such face, so its nearest face, face_weight and face_style, was drawn with the synthesized bold and/or italic), image_upscaled (factor: how many times the source's pixels are enlarged at the requested scale; reported above 1.5)",
       },
     ),
     message: T.String(),
@@ -55,6 +56,15 @@ const Finding = T.Object(
       }),
     ),
     factor: T.Optional(T.Number()),
+    weight: T.Optional(T.Integer({ description: "font_synthesized: the weight the text asks for" })),
+    style: T.Optional(T.Union([T.Literal("normal"), T.Literal("italic")])),
+    face_weight: T.Optional(T.Integer({ description: "font_synthesized: the weight of the face drawn" })),
+    face_style: T.Optional(T.Union([T.Literal("normal"), T.Literal("italic")])),
+    synthesized: T.Optional(
+      T.Array(T.Union([T.Literal("bold"), T.Literal("italic")]), {
+        description: "font_synthesized: what was faked on that face",
+      }),
+    ),
   },
   { title: "PreflightFinding", additionalProperties: false },
 );
@@ -164,6 +174,23 @@ function findingOf(warning: MeasuredWarning): Report["layers"][number]["findings
         ...(Array.isArray(d.characters) ? { characters: d.characters } : {}),
         ...(Array.isArray(d.fallback_families) ? { fallback_families: d.fallback_families } : {}),
       };
+    case "font_synthesized": {
+      const slant = (key: string) =>
+        d[key] === "italic" || d[key] === "normal" ? { [key]: d[key] as "italic" | "normal" } : {};
+      const synthesized = Array.isArray(d.synthesized)
+        ? d.synthesized.filter((s): s is "bold" | "italic" => s === "bold" || s === "italic")
+        : [];
+      return {
+        code: "font_synthesized",
+        message: warning.message,
+        ...(typeof d.family === "string" ? { family: d.family } : {}),
+        ...number("weight"),
+        ...slant("style"),
+        ...number("face_weight"),
+        ...slant("face_style"),
+        synthesized,
+      };
+    }
     case "image_upscaled": {
       const factor = typeof d.factor === "number" ? d.factor : null;
       if (factor !== null && factor <= UPSCALE_REPORTED_ABOVE) return null;
