@@ -1,4 +1,5 @@
 export { ease } from "./animation/easing.ts";
+export { ANIMATION_PRESET_KINDS } from "./animation/presets/registry.ts";
 export {
   documentAt,
   frameCount,

@@ -233,7 +233,14 @@ export function FrameView({ frameIndex, frame, onPasteboard }: Props) {
           />
         )}
       </div>
-      <Timeline frame={frame} time={time} onTime={setTime} playing={playing} onPlaying={setPlaying} />
+      <Timeline
+        frame={frame}
+        poster={frame.duration === undefined ? 0 : engine.module.posterTime(frame)}
+        time={time}
+        onTime={setTime}
+        playing={playing}
+        onPlaying={setPlaying}
+      />
     </div>
   );
 }

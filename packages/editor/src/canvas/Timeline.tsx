@@ -3,6 +3,8 @@ import type { FrameT } from "../engine/engine-types.ts";
 
 interface Props {
   frame: FrameT;
+  /** The poster moment, seconds: where the scrubber stands while the poster is shown. */
+  poster: number;
   /** Seconds shown; null: the poster moment (what a still render draws). */
   time: number | null;
   onTime(time: number | null): void;
@@ -15,7 +17,7 @@ interface Props {
  * moment shown is one of the frames the API renders (a multiple of 1/fps), drawn by the same engine,
  * so the canvas at t is the API's frame at t.
  */
-export function Timeline({ frame, time, onTime, playing, onPlaying }: Props) {
+export function Timeline({ frame, poster, time, onTime, playing, onPlaying }: Props) {
   const duration = frame.duration ?? 0;
   const fps = frame.fps ?? 30;
   const frames = Math.round(duration * fps);
@@ -39,7 +41,9 @@ export function Timeline({ frame, time, onTime, playing, onPlaying }: Props) {
   }, [playing, frames, duration, fps, onTime]);
 
   if (frame.duration === undefined) return null;
-  const index = shown === null ? null : Math.round(shown * fps);
+  // At the poster the scrubber stands at the poster's frame (not at 0), so Home, or a drag to the
+  // start, is a change and shows t = 0.
+  const index = Math.min(frames - 1, Math.round((shown ?? poster) * fps));
   return (
     <div className="timeline" data-testid={`timeline-${frame.name}`}>
       <button
@@ -56,7 +60,7 @@ export function Timeline({ frame, time, onTime, playing, onPlaying }: Props) {
         min={0}
         max={Math.max(0, frames - 1)}
         step={1}
-        value={index ?? 0}
+        value={Math.max(0, index)}
         onChange={(e) => {
           onPlaying(false);
           onTime(Number(e.target.value) / fps);

@@ -13,6 +13,10 @@ export interface KindInfo {
   bindable: Readonly<Record<string, Readonly<Record<string, SlotType>>>>;
   /** Blend modes a layer may use, in the engine's order. */
   blendModes: readonly string[];
+  /** Animation preset -> the layer types it applies to (null: every type), in the engine's order. */
+  animationPresets: Readonly<Record<string, readonly string[] | null>>;
+  /** The numeric properties keyframes may drive. */
+  keyframeProperties: readonly string[];
 }
 
 export interface LayerFormProps<L extends Layer = Layer> {

@@ -1,5 +1,6 @@
 import { type ReactNode, useMemo } from "react";
 import { ConstraintFields } from "../controls/ConstraintFields.tsx";
+import { FrameMotionFields } from "../controls/FrameMotion.tsx";
 import { FramePrintFields } from "../controls/FramePrint.tsx";
 import { NumberField, TextField } from "../controls/fields.tsx";
 import { PaletteEditor } from "../controls/paint/brand-palette.tsx";
@@ -8,6 +9,7 @@ import { colorsUsedIn, SwatchesContext } from "../controls/paint/palette.tsx";
 import { RepeatItemContext } from "../controls/repeat-item.ts";
 import type { FrameT, Layer, TemplateDocumentT } from "../engine/engine-types.ts";
 import { CommonForm, EffectsForm } from "../layer-forms/common.tsx";
+import { MotionForm } from "../layer-forms/motion.tsx";
 import { formOf } from "../layer-forms/registry.ts";
 import type { KindInfo } from "../layer-forms/types.ts";
 import { childLayers } from "../model/layer-tree.ts";
@@ -123,6 +125,7 @@ function PanelBody({
             bind={frame.bind}
             onBind={(bind) => onFrame({ bind }, "frame-bind")}
           />
+          <FrameMotionFields frame={frame} onChange={onFrame} />
           <FramePrintFields
             value={frame.print}
             onChange={(print, size) => onFrame({ print, ...size }, "frame-print")}
@@ -173,6 +176,7 @@ function PanelBody({
         onLayer={onLayer}
         kinds={kinds}
       />
+      <MotionForm layer={layer} frame={frame} onLayer={onLayer} kinds={kinds} />
     </div>
   );
 }

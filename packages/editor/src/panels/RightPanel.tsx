@@ -147,6 +147,8 @@ function DesignTab() {
     () => ({
       bindable: engine?.module.BINDABLE_PROPERTIES ?? {},
       blendModes: engine?.module.BLEND_MODES ?? [],
+      animationPresets: engine?.module.ANIMATION_PRESET_KINDS ?? {},
+      keyframeProperties: engine?.module.KEYFRAME_PROPERTIES ?? [],
     }),
     [engine],
   );

@@ -21,6 +21,8 @@ export interface RenderRGBAOptions {
   bytes?: boolean;
   /** Default: the document open in the editor. */
   document?: unknown;
+  /** Seconds into an animated frame; absent: its poster moment (what a still render draws). */
+  time?: number;
 }
 
 export interface PictorHook {
@@ -81,6 +83,7 @@ export function installTestHook(): void {
         frame: options.frame,
         values: options.values,
         scale: options.scale ?? 1,
+        ...(options.time === undefined ? {} : { time: options.time }),
       });
       return {
         sha256: await sha256Hex(out.pixels),

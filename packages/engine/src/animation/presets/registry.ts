@@ -18,3 +18,8 @@ export const ANIMATION_PRESET_TABLE: Readonly<Record<AnimationPresetName, Animat
   typewriter,
   count_up: countUp,
 };
+
+/** The layer types each preset applies to (null: every type), for the editor's preset choices. */
+export const ANIMATION_PRESET_KINDS = Object.fromEntries(
+  Object.entries(ANIMATION_PRESET_TABLE).map(([name, preset]) => [name, preset.kinds]),
+) as Readonly<Record<AnimationPresetName, readonly string[] | null>>;
