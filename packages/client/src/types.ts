@@ -14,38 +14,28 @@ export type RenderRequest = JsonBody<paths["/v1/renders"]["post"]["requestBody"]
 export type RenderJob = Ok<paths["/v1/renders/{id}"]["get"], 200>;
 export type Modification = RenderRequest["modifications"][number];
 /**
- * A batch row is a render request without `wait` (the server validates rows one by one, so the document
- * leaves them open; this type says what each must be), and optionally the row's own idempotency key:
- * for 24 h the same key with the same row is answered with the render first accepted under it
+ * A batch row is a render request without `wait`, and optionally the row's own idempotency key: for
+ * 24 h the same key with the same row is answered with the render first accepted under it
  * (`replayed: true`, nothing charged), whatever batch it comes in; with another row that row is
  * refused (`idempotency_key_reused`). Header keys (`idempotencyKey`) and row keys never meet.
  */
-export type BatchRow = Omit<RenderRequest, "wait"> & { idempotency_key?: string };
-export type BatchRequest = Omit<JsonBody<paths["/v1/renders/batch"]["post"]["requestBody"]>, "renders"> & {
-  renders: BatchRow[];
-};
+export type BatchRow = components["schemas"]["BatchRow"];
+export type BatchRequest = JsonBody<paths["/v1/renders/batch"]["post"]["requestBody"]>;
 /**
  * A row of a batch's answer: the render job with its index (`replayed: true` when the row's
  * `idempotency_key` named a render accepted earlier: that render, not charged again), or the index and
- * the error that refused it (not charged). The OpenAPI document describes rows in prose only, so this
- * one type is written here.
+ * the error that refused it (not charged).
  */
-export type BatchRowResult =
-  | (RenderJob & { index: number; error: RenderJob["error"]; replayed?: true })
-  | { index: number; error: BatchRowError; id?: undefined };
+export type BatchRowResult = components["schemas"]["BatchRowResult"];
 /**
  * Why a row was refused: the error a single render would get (without `request_id`: a row is not a
  * request), or `not_accepted` in GET /v1/batches/:id for a row cut off mid-charge (not charged).
  */
-export type BatchRowError = Omit<ErrorBody["error"], "code" | "request_id"> & {
-  code: ApiErrorCode | "not_accepted";
-};
-export type BatchResponse = Omit<Ok<paths["/v1/renders/batch"]["post"], 202>, "renders"> & {
-  renders: BatchRowResult[];
-};
-export type Batch = Omit<Ok<paths["/v1/batches/{id}"]["get"], 200>, "renders"> & {
-  renders: BatchRowResult[];
-};
+export type BatchRowError = components["schemas"]["BatchRowError"]["error"];
+/** A template document of the current version, as templates are stored and returned. */
+export type TemplateDocument = components["schemas"]["TemplateDocument"];
+export type BatchResponse = Ok<paths["/v1/renders/batch"]["post"], 202>;
+export type Batch = Ok<paths["/v1/batches/{id}"]["get"], 200>;
 /** What a render of the request would cost and report (POST /v1/renders/preflight); nothing charged. */
 export type PreflightReport = Ok<paths["/v1/renders/preflight"]["post"], 200>;
 /** Each row's preflight and the valid rows' cost together (POST /v1/renders/batch/preflight). */

@@ -112,9 +112,9 @@ describe("renders", () => {
     const again = await pictor.renders.batch({ renders: [card("Another row"), row] });
     const [accepted] = first.renders;
     const replayed = again.renders[1];
-    expect(accepted?.id).toBeDefined();
-    expect(accepted && "replayed" in accepted ? accepted.replayed : undefined).toBeUndefined();
-    expect(replayed).toMatchObject({ index: 1, id: accepted?.id, replayed: true });
+    if (!accepted || !("id" in accepted)) throw new Error(`the row was refused: ${JSON.stringify(accepted)}`);
+    expect(accepted.replayed).toBeUndefined();
+    expect(replayed).toMatchObject({ index: 1, id: accepted.id, replayed: true });
   });
 });
 

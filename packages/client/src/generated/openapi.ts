@@ -743,6 +743,3637 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description A template document of the current version, as the server stores and returns it. */
+        TemplateDocument: {
+            /** @constant */
+            version: 3;
+            /** @description Addressing key (slug) */
+            key: string;
+            name: string;
+            description?: string;
+            slots: ({
+                name: components["schemas"]["SlotName"];
+                /** @constant */
+                type: "text";
+                default?: string;
+                description?: string;
+                max_length?: number;
+                /** @default false */
+                rich?: boolean;
+            } | {
+                name: components["schemas"]["SlotName"];
+                /** @constant */
+                type: "image";
+                default?: string;
+                description?: string;
+                folder?: string;
+            } | {
+                name: components["schemas"]["SlotName"];
+                /** @constant */
+                type: "color";
+                default?: string;
+                description?: string;
+            } | {
+                name: components["schemas"]["SlotName"];
+                /** @constant */
+                type: "number";
+                default?: number;
+                description?: string;
+                min?: number;
+                max?: number;
+            } | {
+                name: components["schemas"]["SlotName"];
+                /** @constant */
+                type: "date";
+                /** @description ISO 8601 date or date-time */
+                default?: string;
+                description?: string;
+            } | {
+                name: components["schemas"]["SlotName"];
+                /** @constant */
+                type: "list";
+                fields: {
+                    name: components["schemas"]["ListFieldName"];
+                    type: "text" | "number" | "image" | "color";
+                    /** @default false */
+                    required?: boolean;
+                    max_length?: number;
+                }[];
+                max_items?: number;
+                default?: components["schemas"]["ListItem"][];
+                description?: string;
+            })[];
+            /** @description BCP 47 locale (en-US, de-DE, ar-EG, ...) */
+            locale?: string;
+            frames: {
+                name: string;
+                width: number;
+                height: number;
+                background?: components["schemas"]["Paint"];
+                bind?: components["schemas"]["Bindings"];
+                layers: (components["schemas"]["TextLayer"] | components["schemas"]["ImageLayer"] | components["schemas"]["ShapeLayer"] | components["schemas"]["LineLayer"] | components["schemas"]["PolygonLayer"] | components["schemas"]["StarLayer"] | components["schemas"]["PathLayer"] | components["schemas"]["IconLayer"] | components["schemas"]["QrLayer"] | components["schemas"]["BarcodeLayer"] | components["schemas"]["RatingLayer"] | components["schemas"]["ProgressLayer"] | components["schemas"]["ChartLayer"] | components["schemas"]["GroupLayer"] | components["schemas"]["StackLayer"])[];
+                print?: {
+                    page: ("A3" | "A4" | "A5" | "A6" | "letter" | "legal" | "tabloid") | {
+                        width: number;
+                        height: number;
+                        unit: "mm" | "in";
+                    };
+                    orientation?: "portrait" | "landscape";
+                    bleed?: number;
+                    crop_marks?: boolean;
+                    title?: string;
+                    author?: string;
+                };
+                duration?: number;
+                /** @default 30 */
+                fps?: number;
+                poster?: number;
+            }[];
+            sample?: {
+                [key: string]: string | number | components["schemas"]["ListItem"][];
+            };
+            /** @description The designer's brand colours (#RRGGBB or #RRGGBBAA), offered by the editor's colour fields; never drawn */
+            palette?: components["schemas"]["HexColor"][];
+        };
+        /** @description Slot name used in modifications */
+        SlotName: string;
+        ListFieldName: string;
+        ListItem: {
+            [key: string]: string | number;
+        };
+        Paint: components["schemas"]["HexColor"] | components["schemas"]["LinearGradient"] | components["schemas"]["RadialGradient"] | {
+            /** @constant */
+            type: "pattern";
+            pattern: "dots" | "stripes" | "grid" | "checks";
+            color?: components["schemas"]["HexColor"];
+            background?: components["schemas"]["HexColor"];
+            /** @default 16 */
+            size?: number;
+            thickness?: number;
+            /** @default 0 */
+            angle?: number;
+            offset?: {
+                x: number;
+                y: number;
+            };
+        };
+        /** @description #RRGGBB or #RRGGBBAA */
+        HexColor: string;
+        LinearGradient: {
+            /** @constant */
+            type: "linear";
+            /** @default 180 */
+            angle?: number;
+            stops: components["schemas"]["GradientStop"][];
+        };
+        GradientStop: {
+            offset: number;
+            color: components["schemas"]["HexColor"];
+        };
+        RadialGradient: {
+            /** @constant */
+            type: "radial";
+            center?: {
+                x: number;
+                y: number;
+            };
+            /** @default 0.5 */
+            radius?: number;
+            /** @default circle */
+            shape?: "circle" | "ellipse";
+            stops: components["schemas"]["GradientStop"][];
+        };
+        Bindings: {
+            [key: string]: components["schemas"]["SlotReference"];
+        };
+        /** @description Slot name, or item.<field> inside a repeated stack */
+        SlotReference: string;
+        TextLayer: {
+            id: string;
+            name?: string;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @default 0 */
+            rotation?: number;
+            /** @default 1 */
+            opacity?: number;
+            /** @default true */
+            visible?: boolean;
+            bind?: components["schemas"]["Bindings"];
+            /** @default false */
+            flip_x?: boolean;
+            /** @default false */
+            flip_y?: boolean;
+            shadows?: components["schemas"]["DropShadow"][];
+            blend_mode?: components["schemas"]["BlendMode"];
+            mask?: components["schemas"]["Mask"];
+            visible_when?: components["schemas"]["VisibleWhen"];
+            layout?: components["schemas"]["Layout"];
+            constraints?: components["schemas"]["Constraints"];
+            /** @default 0 */
+            blur?: number;
+            animations?: {
+                preset: "fade" | "slide" | "scale" | "rotate" | "blur" | "typewriter" | "count_up";
+                /** @default enter */
+                phase?: "enter" | "exit";
+                /** @default 0 */
+                start?: number;
+                duration: number;
+                easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                    cubic_bezier: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                } | {
+                    spring: {
+                        /** @default 100 */
+                        stiffness?: number;
+                        /** @default 10 */
+                        damping?: number;
+                        /** @default 1 */
+                        mass?: number;
+                    };
+                };
+                /** @default left */
+                from?: "left" | "right" | "top" | "bottom";
+                distance?: number;
+                amount?: number;
+            }[];
+            keyframes?: {
+                x?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                y?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                width?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                height?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                rotation?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                opacity?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                scale?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+            };
+            /** @constant */
+            type: "text";
+            text: string;
+            font: components["schemas"]["Font"];
+            color: components["schemas"]["Paint"];
+            stroke?: {
+                width: number;
+                color: components["schemas"]["Paint"];
+            };
+            highlight?: {
+                color: components["schemas"]["Paint"];
+                /** @default 4 */
+                padding?: number;
+                /** @default 0 */
+                corner_radius?: number;
+            };
+            /** @default false */
+            underline?: boolean;
+            /** @default false */
+            strikethrough?: boolean;
+            /** @default left */
+            align?: "left" | "center" | "right" | "justify";
+            /** @default top */
+            vertical_align?: "top" | "middle" | "bottom";
+            max_lines?: number;
+            /** @default none */
+            fit?: "none" | "shrink" | "fill";
+            min_size?: number;
+            max_size?: number;
+            /** @default 0 */
+            paragraph_spacing?: number;
+            /** @default none */
+            transform?: "none" | "uppercase" | "lowercase" | "title";
+            format?: {
+                /** @description BCP 47 locale (en-US, de-DE, ar-EG, ...) */
+                locale?: string;
+                /** @default decimal */
+                style?: "decimal" | "percent" | "currency" | "compact";
+                /** @description ISO 4217 code (EUR, USD, JPY) */
+                currency?: string;
+                decimals?: number;
+                max_decimals?: number;
+                /** @default true */
+                grouping?: boolean;
+                date?: "full" | "long" | "medium" | "short";
+                time?: "medium" | "short";
+                parts?: {
+                    weekday?: "long" | "short" | "narrow";
+                    year?: "numeric" | "2-digit";
+                    month?: "numeric" | "2-digit" | "long" | "short" | "narrow";
+                    day?: "numeric" | "2-digit";
+                    hour?: "numeric" | "2-digit";
+                    minute?: "numeric" | "2-digit";
+                    hour12?: boolean;
+                };
+                prefix?: string;
+                suffix?: string;
+            };
+        };
+        DropShadow: {
+            x: number;
+            y: number;
+            blur: number;
+            color: components["schemas"]["HexColor"];
+        };
+        BlendMode: "normal" | "multiply" | "screen" | "overlay" | "darken" | "lighten" | "color-dodge" | "color-burn" | "hard-light" | "soft-light" | "difference" | "exclusion" | "hue" | "saturation" | "color" | "luminosity";
+        Mask: {
+            /** @constant */
+            shape: "circle";
+        } | {
+            /** @constant */
+            shape: "ellipse";
+        } | {
+            /** @constant */
+            shape: "rounded";
+            radius: number;
+        } | {
+            layer: string;
+        } | {
+            /** @constant */
+            type: "alpha";
+            gradient: components["schemas"]["LinearGradient"] | components["schemas"]["RadialGradient"];
+        } | {
+            /** @constant */
+            type: "alpha";
+            layer: string;
+        };
+        VisibleWhen: {
+            slot: components["schemas"]["SlotReference"];
+            is: "non_empty" | "empty";
+        } | {
+            slot: components["schemas"]["SlotReference"];
+            equals: string;
+        };
+        Layout: {
+            width?: components["schemas"]["Sizing"];
+            height?: components["schemas"]["Sizing"];
+            max_width?: number;
+            max_height?: number;
+        };
+        /**
+         * @description fixed: the layer's own width/height; hug: its content's size (text, stacks), up to max_width/max_height; fill: a share of what its stack has left (inside a stack only)
+         * @default fixed
+         */
+        Sizing: "fixed" | "hug" | "fill";
+        Constraints: {
+            horizontal?: "left" | "right" | "left_right" | "center" | "scale";
+            vertical?: "top" | "bottom" | "top_bottom" | "center" | "scale";
+        };
+        Font: {
+            family: string;
+            /** @default 400 */
+            weight?: number;
+            /** @default normal */
+            style?: "normal" | "italic";
+            size: number;
+            /** @default 1.2 */
+            line_height?: number;
+            /** @default 0 */
+            letter_spacing?: number;
+        };
+        ImageLayer: {
+            id: string;
+            name?: string;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @default 0 */
+            rotation?: number;
+            /** @default 1 */
+            opacity?: number;
+            /** @default true */
+            visible?: boolean;
+            bind?: components["schemas"]["Bindings"];
+            /** @default false */
+            flip_x?: boolean;
+            /** @default false */
+            flip_y?: boolean;
+            shadows?: components["schemas"]["DropShadow"][];
+            blend_mode?: components["schemas"]["BlendMode"];
+            mask?: components["schemas"]["Mask"];
+            visible_when?: components["schemas"]["VisibleWhen"];
+            layout?: components["schemas"]["Layout"];
+            constraints?: components["schemas"]["Constraints"];
+            /** @default 0 */
+            blur?: number;
+            animations?: {
+                preset: "fade" | "slide" | "scale" | "rotate" | "blur" | "typewriter" | "count_up";
+                /** @default enter */
+                phase?: "enter" | "exit";
+                /** @default 0 */
+                start?: number;
+                duration: number;
+                easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                    cubic_bezier: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                } | {
+                    spring: {
+                        /** @default 100 */
+                        stiffness?: number;
+                        /** @default 10 */
+                        damping?: number;
+                        /** @default 1 */
+                        mass?: number;
+                    };
+                };
+                /** @default left */
+                from?: "left" | "right" | "top" | "bottom";
+                distance?: number;
+                amount?: number;
+            }[];
+            keyframes?: {
+                x?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                y?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                width?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                height?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                rotation?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                opacity?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                scale?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+            };
+            /** @constant */
+            type: "image";
+            src: string;
+            /** @default cover */
+            fit?: "cover" | "contain" | "fill";
+            focal?: {
+                x: number;
+                y: number;
+            };
+            align?: {
+                /** @default center */
+                x?: "left" | "center" | "right";
+                /** @default center */
+                y?: "top" | "center" | "bottom";
+            };
+            /** @default 0 */
+            corner_radius?: number;
+            border?: {
+                width: number;
+                color: components["schemas"]["Paint"];
+            };
+            filters?: {
+                /** @default 1 */
+                brightness?: number;
+                /** @default 1 */
+                contrast?: number;
+                /** @default 1 */
+                saturation?: number;
+                /** @default 0 */
+                grayscale?: number;
+                /** @default 0 */
+                sepia?: number;
+                duotone?: {
+                    /** @description #RRGGBB */
+                    dark: string;
+                    /** @description #RRGGBB */
+                    light: string;
+                };
+                /** @default 0 */
+                blur?: number;
+            };
+        };
+        ShapeLayer: {
+            id: string;
+            name?: string;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @default 0 */
+            rotation?: number;
+            /** @default 1 */
+            opacity?: number;
+            /** @default true */
+            visible?: boolean;
+            bind?: components["schemas"]["Bindings"];
+            /** @default false */
+            flip_x?: boolean;
+            /** @default false */
+            flip_y?: boolean;
+            shadows?: components["schemas"]["DropShadow"][];
+            blend_mode?: components["schemas"]["BlendMode"];
+            mask?: components["schemas"]["Mask"];
+            visible_when?: components["schemas"]["VisibleWhen"];
+            layout?: components["schemas"]["Layout"];
+            constraints?: components["schemas"]["Constraints"];
+            /** @default 0 */
+            blur?: number;
+            animations?: {
+                preset: "fade" | "slide" | "scale" | "rotate" | "blur" | "typewriter" | "count_up";
+                /** @default enter */
+                phase?: "enter" | "exit";
+                /** @default 0 */
+                start?: number;
+                duration: number;
+                easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                    cubic_bezier: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                } | {
+                    spring: {
+                        /** @default 100 */
+                        stiffness?: number;
+                        /** @default 10 */
+                        damping?: number;
+                        /** @default 1 */
+                        mass?: number;
+                    };
+                };
+                /** @default left */
+                from?: "left" | "right" | "top" | "bottom";
+                distance?: number;
+                amount?: number;
+            }[];
+            keyframes?: {
+                x?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                y?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                width?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                height?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                rotation?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                opacity?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                scale?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+            };
+            /** @constant */
+            type: "shape";
+            shape: "rectangle" | "ellipse";
+            fill: components["schemas"]["Paint"] | null;
+            stroke?: components["schemas"]["Stroke"] | null;
+            corner_radius?: components["schemas"]["CornerRadius"];
+        };
+        Stroke: {
+            color: components["schemas"]["Paint"];
+            width: number;
+        };
+        CornerRadius: number | [
+            number,
+            number,
+            number,
+            number
+        ];
+        LineLayer: {
+            id: string;
+            name?: string;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @default 0 */
+            rotation?: number;
+            /** @default 1 */
+            opacity?: number;
+            /** @default true */
+            visible?: boolean;
+            bind?: components["schemas"]["Bindings"];
+            /** @default false */
+            flip_x?: boolean;
+            /** @default false */
+            flip_y?: boolean;
+            shadows?: components["schemas"]["DropShadow"][];
+            blend_mode?: components["schemas"]["BlendMode"];
+            mask?: components["schemas"]["Mask"];
+            visible_when?: components["schemas"]["VisibleWhen"];
+            layout?: components["schemas"]["Layout"];
+            constraints?: components["schemas"]["Constraints"];
+            /** @default 0 */
+            blur?: number;
+            animations?: {
+                preset: "fade" | "slide" | "scale" | "rotate" | "blur" | "typewriter" | "count_up";
+                /** @default enter */
+                phase?: "enter" | "exit";
+                /** @default 0 */
+                start?: number;
+                duration: number;
+                easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                    cubic_bezier: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                } | {
+                    spring: {
+                        /** @default 100 */
+                        stiffness?: number;
+                        /** @default 10 */
+                        damping?: number;
+                        /** @default 1 */
+                        mass?: number;
+                    };
+                };
+                /** @default left */
+                from?: "left" | "right" | "top" | "bottom";
+                distance?: number;
+                amount?: number;
+            }[];
+            keyframes?: {
+                x?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                y?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                width?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                height?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                rotation?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                opacity?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                scale?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+            };
+            /** @constant */
+            type: "line";
+            from?: {
+                x: number;
+                y: number;
+            };
+            to?: {
+                x: number;
+                y: number;
+            };
+            stroke: components["schemas"]["Stroke"];
+            /** @default butt */
+            cap?: "butt" | "round" | "square";
+            dash?: number[];
+        };
+        PolygonLayer: {
+            id: string;
+            name?: string;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @default 0 */
+            rotation?: number;
+            /** @default 1 */
+            opacity?: number;
+            /** @default true */
+            visible?: boolean;
+            bind?: components["schemas"]["Bindings"];
+            /** @default false */
+            flip_x?: boolean;
+            /** @default false */
+            flip_y?: boolean;
+            shadows?: components["schemas"]["DropShadow"][];
+            blend_mode?: components["schemas"]["BlendMode"];
+            mask?: components["schemas"]["Mask"];
+            visible_when?: components["schemas"]["VisibleWhen"];
+            layout?: components["schemas"]["Layout"];
+            constraints?: components["schemas"]["Constraints"];
+            /** @default 0 */
+            blur?: number;
+            animations?: {
+                preset: "fade" | "slide" | "scale" | "rotate" | "blur" | "typewriter" | "count_up";
+                /** @default enter */
+                phase?: "enter" | "exit";
+                /** @default 0 */
+                start?: number;
+                duration: number;
+                easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                    cubic_bezier: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                } | {
+                    spring: {
+                        /** @default 100 */
+                        stiffness?: number;
+                        /** @default 10 */
+                        damping?: number;
+                        /** @default 1 */
+                        mass?: number;
+                    };
+                };
+                /** @default left */
+                from?: "left" | "right" | "top" | "bottom";
+                distance?: number;
+                amount?: number;
+            }[];
+            keyframes?: {
+                x?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                y?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                width?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                height?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                rotation?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                opacity?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                scale?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+            };
+            /** @constant */
+            type: "polygon";
+            sides: number;
+            fill: components["schemas"]["Paint"] | null;
+            stroke?: components["schemas"]["OutlineStroke"] | null;
+            /** @default 0 */
+            corner_radius?: number;
+        };
+        OutlineStroke: {
+            color: components["schemas"]["Paint"];
+            width: number;
+            align?: "inside" | "center" | "outside";
+            join?: "miter" | "round" | "bevel";
+        };
+        StarLayer: {
+            id: string;
+            name?: string;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @default 0 */
+            rotation?: number;
+            /** @default 1 */
+            opacity?: number;
+            /** @default true */
+            visible?: boolean;
+            bind?: components["schemas"]["Bindings"];
+            /** @default false */
+            flip_x?: boolean;
+            /** @default false */
+            flip_y?: boolean;
+            shadows?: components["schemas"]["DropShadow"][];
+            blend_mode?: components["schemas"]["BlendMode"];
+            mask?: components["schemas"]["Mask"];
+            visible_when?: components["schemas"]["VisibleWhen"];
+            layout?: components["schemas"]["Layout"];
+            constraints?: components["schemas"]["Constraints"];
+            /** @default 0 */
+            blur?: number;
+            animations?: {
+                preset: "fade" | "slide" | "scale" | "rotate" | "blur" | "typewriter" | "count_up";
+                /** @default enter */
+                phase?: "enter" | "exit";
+                /** @default 0 */
+                start?: number;
+                duration: number;
+                easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                    cubic_bezier: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                } | {
+                    spring: {
+                        /** @default 100 */
+                        stiffness?: number;
+                        /** @default 10 */
+                        damping?: number;
+                        /** @default 1 */
+                        mass?: number;
+                    };
+                };
+                /** @default left */
+                from?: "left" | "right" | "top" | "bottom";
+                distance?: number;
+                amount?: number;
+            }[];
+            keyframes?: {
+                x?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                y?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                width?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                height?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                rotation?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                opacity?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                scale?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+            };
+            /** @constant */
+            type: "star";
+            points: number;
+            /** @default 0.5 */
+            inner_radius?: number;
+            fill: components["schemas"]["Paint"] | null;
+            stroke?: components["schemas"]["OutlineStroke"] | null;
+            /** @default 0 */
+            corner_radius?: number;
+        };
+        PathLayer: {
+            id: string;
+            name?: string;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @default 0 */
+            rotation?: number;
+            /** @default 1 */
+            opacity?: number;
+            /** @default true */
+            visible?: boolean;
+            bind?: components["schemas"]["Bindings"];
+            /** @default false */
+            flip_x?: boolean;
+            /** @default false */
+            flip_y?: boolean;
+            shadows?: components["schemas"]["DropShadow"][];
+            blend_mode?: components["schemas"]["BlendMode"];
+            mask?: components["schemas"]["Mask"];
+            visible_when?: components["schemas"]["VisibleWhen"];
+            layout?: components["schemas"]["Layout"];
+            constraints?: components["schemas"]["Constraints"];
+            /** @default 0 */
+            blur?: number;
+            animations?: {
+                preset: "fade" | "slide" | "scale" | "rotate" | "blur" | "typewriter" | "count_up";
+                /** @default enter */
+                phase?: "enter" | "exit";
+                /** @default 0 */
+                start?: number;
+                duration: number;
+                easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                    cubic_bezier: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                } | {
+                    spring: {
+                        /** @default 100 */
+                        stiffness?: number;
+                        /** @default 10 */
+                        damping?: number;
+                        /** @default 1 */
+                        mass?: number;
+                    };
+                };
+                /** @default left */
+                from?: "left" | "right" | "top" | "bottom";
+                distance?: number;
+                amount?: number;
+            }[];
+            keyframes?: {
+                x?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                y?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                width?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                height?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                rotation?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                opacity?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                scale?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+            };
+            /** @constant */
+            type: "path";
+            d: string;
+            view_box?: [
+                number,
+                number,
+                number,
+                number
+            ];
+            /** @default contain */
+            fit?: "contain" | "fill";
+            /** @default nonzero */
+            fill_rule?: "nonzero" | "evenodd";
+            fill: components["schemas"]["Paint"] | null;
+            stroke?: components["schemas"]["OutlineStroke"] | null;
+        };
+        IconLayer: {
+            id: string;
+            name?: string;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @default 0 */
+            rotation?: number;
+            /** @default 1 */
+            opacity?: number;
+            /** @default true */
+            visible?: boolean;
+            bind?: components["schemas"]["Bindings"];
+            /** @default false */
+            flip_x?: boolean;
+            /** @default false */
+            flip_y?: boolean;
+            shadows?: components["schemas"]["DropShadow"][];
+            blend_mode?: components["schemas"]["BlendMode"];
+            mask?: components["schemas"]["Mask"];
+            visible_when?: components["schemas"]["VisibleWhen"];
+            layout?: components["schemas"]["Layout"];
+            constraints?: components["schemas"]["Constraints"];
+            /** @default 0 */
+            blur?: number;
+            animations?: {
+                preset: "fade" | "slide" | "scale" | "rotate" | "blur" | "typewriter" | "count_up";
+                /** @default enter */
+                phase?: "enter" | "exit";
+                /** @default 0 */
+                start?: number;
+                duration: number;
+                easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                    cubic_bezier: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                } | {
+                    spring: {
+                        /** @default 100 */
+                        stiffness?: number;
+                        /** @default 10 */
+                        damping?: number;
+                        /** @default 1 */
+                        mass?: number;
+                    };
+                };
+                /** @default left */
+                from?: "left" | "right" | "top" | "bottom";
+                distance?: number;
+                amount?: number;
+            }[];
+            keyframes?: {
+                x?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                y?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                width?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                height?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                rotation?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                opacity?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                scale?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+            };
+            /** @constant */
+            type: "icon";
+            icon: string;
+            color: components["schemas"]["Paint"];
+            /** @default 2 */
+            stroke_width?: number;
+        };
+        QrLayer: {
+            id: string;
+            name?: string;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @default 0 */
+            rotation?: number;
+            /** @default 1 */
+            opacity?: number;
+            /** @default true */
+            visible?: boolean;
+            bind?: components["schemas"]["Bindings"];
+            /** @default false */
+            flip_x?: boolean;
+            /** @default false */
+            flip_y?: boolean;
+            shadows?: components["schemas"]["DropShadow"][];
+            blend_mode?: components["schemas"]["BlendMode"];
+            mask?: components["schemas"]["Mask"];
+            visible_when?: components["schemas"]["VisibleWhen"];
+            layout?: components["schemas"]["Layout"];
+            constraints?: components["schemas"]["Constraints"];
+            /** @default 0 */
+            blur?: number;
+            animations?: {
+                preset: "fade" | "slide" | "scale" | "rotate" | "blur" | "typewriter" | "count_up";
+                /** @default enter */
+                phase?: "enter" | "exit";
+                /** @default 0 */
+                start?: number;
+                duration: number;
+                easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                    cubic_bezier: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                } | {
+                    spring: {
+                        /** @default 100 */
+                        stiffness?: number;
+                        /** @default 10 */
+                        damping?: number;
+                        /** @default 1 */
+                        mass?: number;
+                    };
+                };
+                /** @default left */
+                from?: "left" | "right" | "top" | "bottom";
+                distance?: number;
+                amount?: number;
+            }[];
+            keyframes?: {
+                x?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                y?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                width?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                height?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                rotation?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                opacity?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                scale?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+            };
+            /** @constant */
+            type: "qr";
+            value: string;
+            /** @default M */
+            error_correction?: "L" | "M" | "Q" | "H";
+            color?: components["schemas"]["Paint"];
+            background?: components["schemas"]["Paint"] | null;
+            /** @default 4 */
+            quiet_zone?: number;
+        };
+        BarcodeLayer: {
+            id: string;
+            name?: string;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @default 0 */
+            rotation?: number;
+            /** @default 1 */
+            opacity?: number;
+            /** @default true */
+            visible?: boolean;
+            bind?: components["schemas"]["Bindings"];
+            /** @default false */
+            flip_x?: boolean;
+            /** @default false */
+            flip_y?: boolean;
+            shadows?: components["schemas"]["DropShadow"][];
+            blend_mode?: components["schemas"]["BlendMode"];
+            mask?: components["schemas"]["Mask"];
+            visible_when?: components["schemas"]["VisibleWhen"];
+            layout?: components["schemas"]["Layout"];
+            constraints?: components["schemas"]["Constraints"];
+            /** @default 0 */
+            blur?: number;
+            animations?: {
+                preset: "fade" | "slide" | "scale" | "rotate" | "blur" | "typewriter" | "count_up";
+                /** @default enter */
+                phase?: "enter" | "exit";
+                /** @default 0 */
+                start?: number;
+                duration: number;
+                easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                    cubic_bezier: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                } | {
+                    spring: {
+                        /** @default 100 */
+                        stiffness?: number;
+                        /** @default 10 */
+                        damping?: number;
+                        /** @default 1 */
+                        mass?: number;
+                    };
+                };
+                /** @default left */
+                from?: "left" | "right" | "top" | "bottom";
+                distance?: number;
+                amount?: number;
+            }[];
+            keyframes?: {
+                x?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                y?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                width?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                height?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                rotation?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                opacity?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                scale?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+            };
+            /** @constant */
+            type: "barcode";
+            value: string;
+            /** @default code128 */
+            symbology?: "code128" | "ean13" | "upca";
+            color?: components["schemas"]["Paint"];
+            background?: components["schemas"]["Paint"] | null;
+            quiet_zone?: number;
+            /** @default true */
+            show_text?: boolean;
+            font?: {
+                family: string;
+                size?: number;
+            };
+        };
+        RatingLayer: {
+            id: string;
+            name?: string;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @default 0 */
+            rotation?: number;
+            /** @default 1 */
+            opacity?: number;
+            /** @default true */
+            visible?: boolean;
+            bind?: components["schemas"]["Bindings"];
+            /** @default false */
+            flip_x?: boolean;
+            /** @default false */
+            flip_y?: boolean;
+            shadows?: components["schemas"]["DropShadow"][];
+            blend_mode?: components["schemas"]["BlendMode"];
+            mask?: components["schemas"]["Mask"];
+            visible_when?: components["schemas"]["VisibleWhen"];
+            layout?: components["schemas"]["Layout"];
+            constraints?: components["schemas"]["Constraints"];
+            /** @default 0 */
+            blur?: number;
+            animations?: {
+                preset: "fade" | "slide" | "scale" | "rotate" | "blur" | "typewriter" | "count_up";
+                /** @default enter */
+                phase?: "enter" | "exit";
+                /** @default 0 */
+                start?: number;
+                duration: number;
+                easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                    cubic_bezier: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                } | {
+                    spring: {
+                        /** @default 100 */
+                        stiffness?: number;
+                        /** @default 10 */
+                        damping?: number;
+                        /** @default 1 */
+                        mass?: number;
+                    };
+                };
+                /** @default left */
+                from?: "left" | "right" | "top" | "bottom";
+                distance?: number;
+                amount?: number;
+            }[];
+            keyframes?: {
+                x?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                y?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                width?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                height?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                rotation?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                opacity?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                scale?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+            };
+            /** @constant */
+            type: "rating";
+            value: string;
+            /** @default 5 */
+            max?: number;
+            /** @default star */
+            shape?: "star" | "circle" | "heart";
+            color?: components["schemas"]["Paint"];
+            empty_color?: components["schemas"]["Paint"] | null;
+            stroke?: components["schemas"]["Stroke"] | null;
+            spacing?: number;
+        };
+        ProgressLayer: {
+            id: string;
+            name?: string;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @default 0 */
+            rotation?: number;
+            /** @default 1 */
+            opacity?: number;
+            /** @default true */
+            visible?: boolean;
+            bind?: components["schemas"]["Bindings"];
+            /** @default false */
+            flip_x?: boolean;
+            /** @default false */
+            flip_y?: boolean;
+            shadows?: components["schemas"]["DropShadow"][];
+            blend_mode?: components["schemas"]["BlendMode"];
+            mask?: components["schemas"]["Mask"];
+            visible_when?: components["schemas"]["VisibleWhen"];
+            layout?: components["schemas"]["Layout"];
+            constraints?: components["schemas"]["Constraints"];
+            /** @default 0 */
+            blur?: number;
+            animations?: {
+                preset: "fade" | "slide" | "scale" | "rotate" | "blur" | "typewriter" | "count_up";
+                /** @default enter */
+                phase?: "enter" | "exit";
+                /** @default 0 */
+                start?: number;
+                duration: number;
+                easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                    cubic_bezier: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                } | {
+                    spring: {
+                        /** @default 100 */
+                        stiffness?: number;
+                        /** @default 10 */
+                        damping?: number;
+                        /** @default 1 */
+                        mass?: number;
+                    };
+                };
+                /** @default left */
+                from?: "left" | "right" | "top" | "bottom";
+                distance?: number;
+                amount?: number;
+            }[];
+            keyframes?: {
+                x?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                y?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                width?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                height?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                rotation?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                opacity?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                scale?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+            };
+            /** @constant */
+            type: "progress";
+            /** @default bar */
+            shape?: "bar" | "ring";
+            value: number;
+            /** @default 0 */
+            min?: number;
+            /** @default 100 */
+            max?: number;
+            fill?: components["schemas"]["Paint"];
+            track?: components["schemas"]["Paint"] | null;
+            /** @default true */
+            rounded?: boolean;
+            thickness?: number;
+            label?: {
+                /** @default percent */
+                content?: "percent" | "value";
+                font: components["schemas"]["Font"];
+                color?: components["schemas"]["HexColor"];
+                /** @default center */
+                align?: "left" | "center" | "right" | "end";
+                /** @default 0 */
+                decimals?: number;
+                prefix?: string;
+                suffix?: string;
+                format?: {
+                    /** @description BCP 47 locale (en-US, de-DE, ar-EG, ...) */
+                    locale?: string;
+                    /** @default decimal */
+                    style?: "decimal" | "percent" | "currency" | "compact";
+                    /** @description ISO 4217 code (EUR, USD, JPY) */
+                    currency?: string;
+                    decimals?: number;
+                    max_decimals?: number;
+                    /** @default true */
+                    grouping?: boolean;
+                    date?: "full" | "long" | "medium" | "short";
+                    time?: "medium" | "short";
+                    parts?: {
+                        weekday?: "long" | "short" | "narrow";
+                        year?: "numeric" | "2-digit";
+                        month?: "numeric" | "2-digit" | "long" | "short" | "narrow";
+                        day?: "numeric" | "2-digit";
+                        hour?: "numeric" | "2-digit";
+                        minute?: "numeric" | "2-digit";
+                        hour12?: boolean;
+                    };
+                    prefix?: string;
+                    suffix?: string;
+                };
+            };
+        };
+        ChartLayer: {
+            id: string;
+            name?: string;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @default 0 */
+            rotation?: number;
+            /** @default 1 */
+            opacity?: number;
+            /** @default true */
+            visible?: boolean;
+            bind?: components["schemas"]["Bindings"];
+            /** @default false */
+            flip_x?: boolean;
+            /** @default false */
+            flip_y?: boolean;
+            shadows?: components["schemas"]["DropShadow"][];
+            blend_mode?: components["schemas"]["BlendMode"];
+            mask?: components["schemas"]["Mask"];
+            visible_when?: components["schemas"]["VisibleWhen"];
+            layout?: components["schemas"]["Layout"];
+            constraints?: components["schemas"]["Constraints"];
+            /** @default 0 */
+            blur?: number;
+            animations?: {
+                preset: "fade" | "slide" | "scale" | "rotate" | "blur" | "typewriter" | "count_up";
+                /** @default enter */
+                phase?: "enter" | "exit";
+                /** @default 0 */
+                start?: number;
+                duration: number;
+                easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                    cubic_bezier: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                } | {
+                    spring: {
+                        /** @default 100 */
+                        stiffness?: number;
+                        /** @default 10 */
+                        damping?: number;
+                        /** @default 1 */
+                        mass?: number;
+                    };
+                };
+                /** @default left */
+                from?: "left" | "right" | "top" | "bottom";
+                distance?: number;
+                amount?: number;
+            }[];
+            keyframes?: {
+                x?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                y?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                width?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                height?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                rotation?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                opacity?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                scale?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+            };
+            /** @constant */
+            type: "chart";
+            kind: "bar" | "line" | "donut";
+            data: (number | {
+                label: string;
+                value: number;
+            })[];
+            value_field?: components["schemas"]["ListFieldName"];
+            label_field?: components["schemas"]["ListFieldName"];
+            colors?: components["schemas"]["Paint"][];
+            font?: components["schemas"]["Font"];
+            label_color?: components["schemas"]["HexColor"];
+            /** @default false */
+            value_axis?: boolean;
+            /** @default false */
+            category_labels?: boolean;
+            /** @default false */
+            gridlines?: boolean;
+            /** @default false */
+            value_labels?: boolean;
+            axis_color?: components["schemas"]["HexColor"];
+            grid_color?: components["schemas"]["HexColor"];
+            min?: number;
+            max?: number;
+            decimals?: number;
+            prefix?: string;
+            suffix?: string;
+            format?: {
+                /** @description BCP 47 locale (en-US, de-DE, ar-EG, ...) */
+                locale?: string;
+                /** @default decimal */
+                style?: "decimal" | "percent" | "currency" | "compact";
+                /** @description ISO 4217 code (EUR, USD, JPY) */
+                currency?: string;
+                decimals?: number;
+                max_decimals?: number;
+                /** @default true */
+                grouping?: boolean;
+                date?: "full" | "long" | "medium" | "short";
+                time?: "medium" | "short";
+                parts?: {
+                    weekday?: "long" | "short" | "narrow";
+                    year?: "numeric" | "2-digit";
+                    month?: "numeric" | "2-digit" | "long" | "short" | "narrow";
+                    day?: "numeric" | "2-digit";
+                    hour?: "numeric" | "2-digit";
+                    minute?: "numeric" | "2-digit";
+                    hour12?: boolean;
+                };
+                prefix?: string;
+                suffix?: string;
+            };
+            bar_gap?: number;
+            corner_radius?: number;
+            line_width?: number;
+            point_radius?: number;
+            area?: components["schemas"]["Paint"] | null;
+            hole?: number;
+            track?: components["schemas"]["Paint"] | null;
+        };
+        GroupLayer: {
+            id: string;
+            name?: string;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @default 0 */
+            rotation?: number;
+            /** @default 1 */
+            opacity?: number;
+            /** @default true */
+            visible?: boolean;
+            bind?: components["schemas"]["Bindings"];
+            /** @default false */
+            flip_x?: boolean;
+            /** @default false */
+            flip_y?: boolean;
+            shadows?: components["schemas"]["DropShadow"][];
+            blend_mode?: components["schemas"]["BlendMode"];
+            mask?: components["schemas"]["Mask"];
+            visible_when?: components["schemas"]["VisibleWhen"];
+            layout?: components["schemas"]["Layout"];
+            constraints?: components["schemas"]["Constraints"];
+            /** @default 0 */
+            blur?: number;
+            animations?: {
+                preset: "fade" | "slide" | "scale" | "rotate" | "blur" | "typewriter" | "count_up";
+                /** @default enter */
+                phase?: "enter" | "exit";
+                /** @default 0 */
+                start?: number;
+                duration: number;
+                easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                    cubic_bezier: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                } | {
+                    spring: {
+                        /** @default 100 */
+                        stiffness?: number;
+                        /** @default 10 */
+                        damping?: number;
+                        /** @default 1 */
+                        mass?: number;
+                    };
+                };
+                /** @default left */
+                from?: "left" | "right" | "top" | "bottom";
+                distance?: number;
+                amount?: number;
+            }[];
+            keyframes?: {
+                x?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                y?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                width?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                height?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                rotation?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                opacity?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                scale?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+            };
+            /** @constant */
+            type: "group";
+            padding?: components["schemas"]["Padding"];
+            layers: components["schemas"]["ChildLayer"][];
+        };
+        Padding: number | [
+            number,
+            number,
+            number,
+            number
+        ];
+        ChildLayer: components["schemas"]["TextLayer"] | components["schemas"]["ImageLayer"] | components["schemas"]["ShapeLayer"] | components["schemas"]["LineLayer"] | components["schemas"]["PolygonLayer"] | components["schemas"]["StarLayer"] | components["schemas"]["PathLayer"] | components["schemas"]["IconLayer"] | components["schemas"]["QrLayer"] | components["schemas"]["BarcodeLayer"] | components["schemas"]["RatingLayer"] | components["schemas"]["ProgressLayer"] | components["schemas"]["ChartLayer"] | components["schemas"]["GroupLayer"] | components["schemas"]["StackLayer"];
+        StackLayer: {
+            id: string;
+            name?: string;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            /** @default 0 */
+            rotation?: number;
+            /** @default 1 */
+            opacity?: number;
+            /** @default true */
+            visible?: boolean;
+            bind?: components["schemas"]["Bindings"];
+            /** @default false */
+            flip_x?: boolean;
+            /** @default false */
+            flip_y?: boolean;
+            shadows?: components["schemas"]["DropShadow"][];
+            blend_mode?: components["schemas"]["BlendMode"];
+            mask?: components["schemas"]["Mask"];
+            visible_when?: components["schemas"]["VisibleWhen"];
+            layout?: components["schemas"]["Layout"];
+            constraints?: components["schemas"]["Constraints"];
+            /** @default 0 */
+            blur?: number;
+            animations?: {
+                preset: "fade" | "slide" | "scale" | "rotate" | "blur" | "typewriter" | "count_up";
+                /** @default enter */
+                phase?: "enter" | "exit";
+                /** @default 0 */
+                start?: number;
+                duration: number;
+                easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                    cubic_bezier: [
+                        number,
+                        number,
+                        number,
+                        number
+                    ];
+                } | {
+                    spring: {
+                        /** @default 100 */
+                        stiffness?: number;
+                        /** @default 10 */
+                        damping?: number;
+                        /** @default 1 */
+                        mass?: number;
+                    };
+                };
+                /** @default left */
+                from?: "left" | "right" | "top" | "bottom";
+                distance?: number;
+                amount?: number;
+            }[];
+            keyframes?: {
+                x?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                y?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                width?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                height?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                rotation?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                opacity?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+                scale?: {
+                    time: number;
+                    value: number;
+                    easing?: "linear" | "ease-in" | "ease-out" | "ease-in-out" | {
+                        cubic_bezier: [
+                            number,
+                            number,
+                            number,
+                            number
+                        ];
+                    } | {
+                        spring: {
+                            /** @default 100 */
+                            stiffness?: number;
+                            /** @default 10 */
+                            damping?: number;
+                            /** @default 1 */
+                            mass?: number;
+                        };
+                    };
+                }[];
+            };
+            /** @constant */
+            type: "stack";
+            /** @default column */
+            direction?: "row" | "column";
+            gap?: number;
+            line_gap?: number;
+            padding?: components["schemas"]["Padding"];
+            /** @default start */
+            align?: "start" | "center" | "end" | "stretch";
+            /** @default start */
+            distribute?: "start" | "center" | "end" | "space-between";
+            /** @default false */
+            wrap?: boolean;
+            fill?: components["schemas"]["Paint"] | null;
+            stroke?: components["schemas"]["Stroke"] | null;
+            corner_radius?: components["schemas"]["CornerRadius"];
+            repeat?: {
+                slot: components["schemas"]["SlotName"];
+                max?: number;
+                more?: components["schemas"]["TextLayer"];
+            };
+            layers: components["schemas"]["ChildLayer"][];
+        };
         /** TemplateSummary */
         TemplateSummary: {
             id: string;
@@ -763,6 +4394,14 @@ export interface components {
         TemplateList: {
             data: components["schemas"]["TemplateSummary"][];
             next_cursor: string | null;
+        };
+        /**
+         * EarlierTemplateDocument
+         * @description A template document of an earlier version (no `version`, or 1 to 2; their JSON Schemas ship as packages/engine/schema/template-vN.schema.json): accepted and stored migrated to version 3.
+         */
+        EarlierTemplateDocument: {
+            /** @enum {integer} */
+            version?: 1 | 2;
         };
         /** TemplateWarning */
         TemplateWarning: {
@@ -786,8 +4425,8 @@ export interface components {
             }[];
             created_at: string;
             updated_at: string;
-            /** @description The draft template document (version 2) */
-            document: unknown;
+            /** @description The draft template document */
+            document: components["schemas"]["TemplateDocument"];
             /** @description font_unknown: a text layer names a font family that neither ships with Pictor nor is among the account's uploaded fonts; renders draw it with fallback fonts and warn font_missing. Empty when every family is known. */
             warnings: components["schemas"]["TemplateWarning"][];
         };
@@ -806,20 +4445,21 @@ export interface components {
             }[];
             created_at: string;
             updated_at: string;
-            /** @description The draft template document (version 2) */
-            document: unknown;
+            /** @description The draft template document */
+            document: components["schemas"]["TemplateDocument"];
         };
         /** TemplateDocumentBody */
         TemplateDocumentBody: {
-            /** @description A template document, version 2; a document of an earlier version is accepted and stored migrated to version 2 */
-            document: unknown;
+            /** @description A template document of the current version; a document of an earlier version is accepted and stored migrated to the current one */
+            document: components["schemas"]["TemplateDocument"] | components["schemas"]["EarlierTemplateDocument"];
         };
         /** TemplateVersionList */
         TemplateVersionList: {
             data: {
                 version: number;
                 published_at: string;
-                document: unknown;
+                /** @description The document as published */
+                document: components["schemas"]["TemplateDocument"];
             }[];
             next_cursor: string | null;
         };
@@ -929,6 +4569,42 @@ export interface components {
             /** @description Slots not given, drawn with their defaults */
             slots_defaulted: string[];
         };
+        /**
+         * BatchRow
+         * @description A POST /v1/renders body without `wait`, and optionally `idempotency_key`: the row's own key (1 to 255 printable ASCII characters without spaces, kept 24 h; the same key and row again answer with the render accepted under it, `replayed: true`, nothing charged; with another row, that row is refused with `idempotency_key_reused`)
+         */
+        BatchRow: {
+            /** @description Template key or id */
+            template: string;
+            modifications: components["schemas"]["Modification"][];
+            /**
+             * @description 1 to 4; cost ceil(scale²)
+             * @default 1
+             */
+            scale?: number;
+            /** @description png (default), jpg/jpeg, webp, or pdf: one page per frame (see frames). A Pictor extension for animated frames: gif, mp4 (H.264; needs ffmpeg on the server), or webp with animated: true */
+            format?: "png" | "jpg" | "jpeg" | "webp" | "pdf" | "gif" | "mp4";
+            /** @description webp only (a Pictor extension): an animated WebP of the frame's motion, lossless unless quality is given */
+            animated?: boolean;
+            /** @description jpg/webp quality (default 90); pdf: store pages as JPEGs of this quality (default lossless) */
+            quality?: number;
+            /** @description png only: the encoder's effort. speed: least CPU. size: fewer bytes for exactly the same pixels (more encoder effort, lossless palette when the image has at most 256 colours). Default: speed (size costs about 0.4 s of CPU for a 1200x630 PNG, against 6 ms). An output never changes once stored. */
+            optimize?: "speed" | "size";
+            /** @description Default: the first frame */
+            frame?: string;
+            /** @description pdf only, not with frame: the frames to draw, one page each in this order (no repeats), or "all" (the template's order) */
+            frames?: string[] | "all";
+            /** @description pdf only: frame pixels per inch, which set the page size (default 96: 1 px = 0.75 pt) */
+            dpi?: number;
+            metadata?: {
+                [key: string]: string;
+            };
+            tags?: string[];
+            /** @description An absolute http(s) URL whose host is public (not a loopback, private or link-local address, and resolving to a public one); else 422 invalid_webhook_url */
+            webhook_url?: string;
+            /** @description This row's own idempotency key: 1 to 255 printable ASCII characters without spaces, kept 24 h. Within that time a row with the same key and the same content is answered with the render accepted under it (`replayed: true`, nothing charged); with other content it is refused alone (`idempotency_key_reused`). Unrelated to Idempotency-Key header values. */
+            idempotency_key?: string;
+        };
         /** BatchRequest */
         BatchRequest: {
             /** @description An absolute http(s) URL whose host is public (not a loopback, private or link-local address, and resolving to a public one); else 422 invalid_webhook_url */
@@ -937,7 +4613,7 @@ export interface components {
                 [key: string]: string;
             };
             /** @description 1 to 1000 rows; more is 413 payload_too_large */
-            renders: unknown[];
+            renders: components["schemas"]["BatchRow"][];
         };
         /** RenderWarning */
         RenderWarning: {
@@ -999,6 +4675,34 @@ export interface components {
             created_at: string;
             completed_at: string | null;
         };
+        /** BatchRowAccepted */
+        BatchRowAccepted: components["schemas"]["Render"] & {
+            /** @description The row's position in the request */
+            index: number;
+            /**
+             * @description The row's idempotency_key named a render accepted earlier: that render
+             * @enum {boolean}
+             */
+            replayed?: true;
+        };
+        /** BatchRowError */
+        BatchRowError: {
+            /** @description The row's position in the request */
+            index: number;
+            /** @description Why the row was refused (nothing charged): the error a single render would get with its details, without `request_id` (a row is not a request) */
+            error: {
+                /** @description The code a single render would get; `not_accepted` (GET /v1/batches/{id}): the batch was interrupted while this row was being charged, and it was not charged */
+                code: "invalid_json" | "invalid_request" | "invalid_scale" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "idempotency_key_in_use" | "payload_too_large" | "storage_quota_exceeded" | "unsupported_media_type" | "range_not_satisfiable" | "template_not_published" | "unknown_slot" | "image_out_of_folder" | "value_not_encodable" | "render_too_large" | "format_unavailable" | "invalid_webhook_url" | "idempotency_key_reused" | "image_fetch_failed" | "image_invalid" | "font_invalid" | "rate_limited" | "internal_error" | "unavailable" | "not_accepted";
+                message: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * BatchRowResult
+         * @description { index, …the job object } for an accepted row (with `replayed: true` when its idempotency_key named a render accepted earlier: that render, not charged again), or { index, error: { code, message, … } } for a refused one
+         */
+        BatchRowResult: components["schemas"]["BatchRowAccepted"] | components["schemas"]["BatchRowError"];
         /** BatchList */
         BatchList: {
             data: {
@@ -1501,8 +5205,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description A template document, version 2; a document of an earlier version is accepted and stored migrated to version 2 */
-                    document: unknown;
+                    /** @description A template document of the current version; a document of an earlier version is accepted and stored migrated to the current one */
+                    document: components["schemas"]["TemplateDocument"] | components["schemas"]["EarlierTemplateDocument"];
                     publish?: boolean;
                 };
             };
@@ -3661,7 +7365,7 @@ export interface operations {
                     "application/json": {
                         /** @description bat_… */
                         batch_id: string;
-                        renders: unknown[];
+                        renders: components["schemas"]["BatchRowResult"][];
                     };
                 };
             };
@@ -3882,7 +7586,7 @@ export interface operations {
                             /** @description Accepted, then failed while rendering (refunded) */
                             failed: number;
                         };
-                        renders: unknown[];
+                        renders: components["schemas"]["BatchRowResult"][];
                     };
                 };
             };

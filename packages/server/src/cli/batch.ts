@@ -5,7 +5,6 @@ import { basename, extname, join, resolve } from "node:path";
 import {
   type BatchResponse,
   type BatchRow,
-  type BatchRowResult,
   Pictor,
   PictorError,
   type RenderJob,
@@ -536,7 +535,7 @@ async function batchCommand(fileArg: string, flags: BatchFlags): Promise<number>
         const sent = chunk[rowResult.index];
         if (!sent) continue;
         const record = results.get(sent.row.line) as ResultRecord;
-        if (rowResult.id === undefined) {
+        if (!("id" in rowResult)) {
           record.status = "refused";
           record.error = `${rowResult.error.code}: ${rowResult.error.message}`;
           tally.failed++;
@@ -600,8 +599,8 @@ async function batchCommand(fileArg: string, flags: BatchFlags): Promise<number>
     for (const [batchId, lines] of open) {
       if (lines.size === 0) continue;
       const batch = await pictor.batches.get(batchId);
-      for (const row of batch.renders as BatchRowResult[]) {
-        if (row.id === undefined || (row.status !== "completed" && row.status !== "failed")) continue;
+      for (const row of batch.renders) {
+        if (!("id" in row) || (row.status !== "completed" && row.status !== "failed")) continue;
         for (const line of linesOf.get(row.id) ?? []) {
           if (!lines.has(line)) continue;
           lines.delete(line);

@@ -6,6 +6,7 @@ import { type AdminPageOptions, registerAdminPage } from "./admin-page.ts";
 import type { App, AppDeps, AppDepsInput, PrepareImageBudget } from "./app-types.ts";
 import { createAuthenticator } from "./auth.ts";
 import type { AuthFailureLimit } from "./auth-failure-budget.ts";
+import { DOCUMENTED_VALUES, documentedComponents } from "./documented-values.ts";
 import {
   DEFAULT_DOWNLOAD_LIMIT,
   type DownloadLimit,
@@ -165,7 +166,7 @@ export async function buildApp(input: AppDepsInput, options: BuildAppOptions = {
       now: () => deps.clock.now().getTime(),
     });
   }
-  await app.register(openApiPlugin, {});
+  await app.register(openApiPlugin, { documentedValues: DOCUMENTED_VALUES, documentedComponents });
 
   for (const register of [
     registerTemplatesList,

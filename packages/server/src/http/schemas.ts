@@ -117,7 +117,9 @@ export const TemplateSummary = T.Object(
 export const TemplateDetail = T.Composite(
   [
     TemplateSummary,
-    T.Object({ document: T.Unknown({ description: "The draft template document (version 2)" }) }),
+    T.Object({
+      document: T.Unknown({ title: "TemplateDocument", description: "The draft template document" }),
+    }),
   ],
   { title: "Template" },
 );

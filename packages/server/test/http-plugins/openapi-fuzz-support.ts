@@ -563,13 +563,66 @@ export function declaredHeaderNames(document: Schema): Set<string> {
   return out;
 }
 
+const TEMPLATE_DOCUMENT = "TemplateDocument";
+const TEMPLATE_DOCUMENT_KEYWORD = "x-template-document";
+
+/**
+ * The served document with the template document's schema made opaque, for dereferencing and for
+ * generating values: that schema's layers refer to each other (a group holds layers), which
+ * dereferencing would unroll without end. Each reference to it becomes a marker that the response
+ * validator checks against the real component (and that generation fills with documents the server
+ * answered with), and the components only it uses are dropped.
+ */
+export function opaqueTemplateDocuments<T extends object>(served: T): T {
+  const copy = structuredClone(served) as T & { components: { schemas: Record<string, unknown> } };
+  const schemas = copy.components.schemas;
+  const refName = (node: unknown) => {
+    const ref = (node as { $ref?: unknown } | null)?.$ref;
+    return typeof ref === "string" && ref.startsWith("#/components/schemas/")
+      ? ref.slice("#/components/schemas/".length)
+      : undefined;
+  };
+  const refsIn = (node: unknown, out: Set<string>) => {
+    if (typeof node !== "object" || node === null) return out;
+    const name = refName(node);
+    if (name !== undefined && !out.has(name)) {
+      out.add(name);
+      refsIn(schemas[name], out);
+    }
+    for (const child of Object.values(node)) refsIn(child, out);
+    return out;
+  };
+  const documentOnly = refsIn(schemas[TEMPLATE_DOCUMENT], new Set([TEMPLATE_DOCUMENT]));
+  for (const name of documentOnly) delete schemas[name];
+  const replace = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(replace);
+    if (typeof node !== "object" || node === null) return node;
+    if (refName(node) === TEMPLATE_DOCUMENT) {
+      const { $ref: _ref, ...rest } = node as Record<string, unknown>;
+      return { ...rest, [TEMPLATE_DOCUMENT_KEYWORD]: true };
+    }
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, replace(v)]));
+  };
+  return replace(copy) as T;
+}
+
 /**
  * Checks answers against the document: the exact status (no `4XX` range), its body and content
  * type, and its headers: each required one present, and none the document declares elsewhere
  * (`known`: Location, ETag, RateLimit, Retry-After, …) sent where this response does not declare it.
  */
-export function responseValidator(known: Set<string> = new Set()) {
+export function responseValidator(known: Set<string> = new Set(), served?: object) {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
+  if (served) {
+    // Template documents in answers are checked against the served TemplateDocument component,
+    // compiled from the document as served (its layers refer to each other, see opaqueTemplateDocuments).
+    ajv.addSchema(served, "openapi.json");
+    const isTemplateDocument = ajv.compile({ $ref: `openapi.json#/components/schemas/${TEMPLATE_DOCUMENT}` });
+    ajv.addKeyword({
+      keyword: TEMPLATE_DOCUMENT_KEYWORD,
+      validate: (_: unknown, data: unknown) => isTemplateDocument(data),
+    });
+  }
   ajv.addFormat("date-time", {
     validate: (s: string) =>
       /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i.test(s) && !Number.isNaN(Date.parse(s)),

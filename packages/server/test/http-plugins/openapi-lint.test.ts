@@ -1,8 +1,11 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { migrateDocument } from "@pictor/engine";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../api/support.ts";
 
@@ -103,4 +106,58 @@ it("path limits are true: a parameter of its documented maxLength reaches the ro
     }
   }
   expect(checked).toBeGreaterThan(8);
+});
+
+it("types every value it takes or returns: the template document, batch rows and row results are components", async () => {
+  const document = (await (await fetch(`${t.url}/v1/openapi.json`)).json()) as {
+    paths: Record<string, unknown>;
+    components: { schemas: Record<string, unknown> };
+  };
+  // A schema that constrains nothing: no type, reference, combination, enum or const.
+  const SHAPES = ["type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const"];
+  const untyped: string[] = [];
+  const walk = (node: unknown, at: string, isSchema: boolean) => {
+    if (typeof node !== "object" || node === null) return;
+    if (isSchema && !Array.isArray(node) && !SHAPES.some((k) => k in node)) untyped.push(at);
+    for (const [key, child] of Object.entries(node)) {
+      const childIsSchema =
+        ["schema", "items", "additionalProperties"].includes(key) ||
+        (Array.isArray(node) && /\/(anyOf|oneOf|allOf|prefixItems)$/.test(at)) ||
+        /\/(properties|schemas)$/.test(at);
+      walk(child, `${at}/${key}`, childIsSchema && typeof child === "object");
+    }
+  };
+  walk(document, "", false);
+  expect(untyped).toEqual([]);
+  const schemas = document.components.schemas;
+  expect(Object.keys(schemas)).toEqual(
+    expect.arrayContaining(["TemplateDocument", "TextLayer", "GroupLayer", "BatchRow", "BatchRowResult"]),
+  );
+
+  // The referenced document schema holds every example template as the server stores it (migrated
+  // to the current version), and refuses one with a misspelt layer property.
+  const ajv = new Ajv2020({ strict: false, allErrors: false });
+  ajv.addSchema(document, "openapi.json");
+  const isTemplateDocument = ajv.compile({ $ref: "openapi.json#/components/schemas/TemplateDocument" });
+  const examples = fileURLToPath(new URL("../../../../examples/", import.meta.url));
+  const files = ["templates", "animated"].flatMap((dir) =>
+    readdirSync(join(examples, dir))
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => join(examples, dir, f)),
+  );
+  expect(files.length).toBeGreaterThan(10);
+  for (const file of files) {
+    const migrated = migrateDocument(JSON.parse(readFileSync(file, "utf8")));
+    if (!migrated.ok) throw new Error(`${file}: ${JSON.stringify(migrated.errors)}`);
+    expect(
+      isTemplateDocument(migrated.document),
+      `${file}: ${ajv.errorsText(isTemplateDocument.errors)}`,
+    ).toBe(true);
+  }
+  const migrated = migrateDocument(JSON.parse(readFileSync(files[0] as string, "utf8")));
+  const broken = structuredClone(migrated.ok ? migrated.document : {}) as {
+    frames: { layers: Record<string, unknown>[] }[];
+  };
+  (broken.frames[0]?.layers[0] as Record<string, unknown>).colour = "#000000";
+  expect(isTemplateDocument(broken)).toBe(false);
 });

@@ -3,6 +3,7 @@ import type { FastifyInstance, RouteOptions } from "fastify";
 import { API_ERROR_CODES } from "../errors.ts";
 import { withDeclaredResponses } from "./declared-responses.ts";
 import { renderDocsPage } from "./docs-page.ts";
+import { withComponents, withDocumentedSchemas } from "./documented-schemas.ts";
 import { globalPlugin } from "./global-plugin.ts";
 import { withNamedSchemas } from "./named-schemas.ts";
 import { withOperationIds } from "./operation-ids.ts";
@@ -85,6 +86,10 @@ export interface OpenApiOptions {
   documentPath?: string;
   /** Path of the HTML reference. Default `/docs`. */
   docsPath?: string;
+  /** Schemas for the untyped placeholders routes declare, by their title (plugins/documented-schemas.ts). */
+  documentedValues?: Readonly<Record<string, Record<string, unknown>>>;
+  /** Components those schemas refer to, built when the document is first served. */
+  documentedComponents?: () => Record<string, Record<string, unknown>>;
 }
 
 function hasErrorResponse(response: Record<string, unknown>): boolean {
@@ -154,11 +159,17 @@ export const openApiPlugin = globalPlugin<OpenApiOptions>("pictor-openapi", asyn
   const document = (instance: FastifyInstance) =>
     withDeclaredResponses(
       withNamedSchemas(
-        withOperationIds(
-          structuredClone(instance.swagger()) as unknown as {
-            paths?: Record<string, Record<string, unknown>>;
-            components?: Record<string, unknown>;
-          },
+        withComponents(
+          withDocumentedSchemas(
+            withOperationIds(
+              structuredClone(instance.swagger()) as unknown as {
+                paths?: Record<string, Record<string, unknown>>;
+                components?: Record<string, unknown>;
+              },
+            ),
+            options.documentedValues ?? {},
+          ),
+          options.documentedComponents?.() ?? {},
         ),
       ),
     );

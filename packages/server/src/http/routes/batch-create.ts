@@ -18,6 +18,7 @@ export const BatchBody = T.Object(
     // Rows are checked one by one in the handler (checkBatchRow): a malformed row fails alone.
     renders: T.Array(
       T.Unknown({
+        title: "BatchRow",
         description:
           "A POST /v1/renders body without `wait`, and optionally `idempotency_key`: the row's own key (1 to 255 printable ASCII characters without spaces, kept 24 h; the same key and row again answer with the render accepted under it, `replayed: true`, nothing charged; with another row, that row is refused with `idempotency_key_reused`)",
       }),
@@ -31,6 +32,7 @@ export const BatchBody = T.Object(
 );
 
 export const BatchRowResult = T.Unknown({
+  title: "BatchRowResult",
   description:
     "{ index, …the job object } for an accepted row (with `replayed: true` when its idempotency_key named a render accepted earlier: that render, not charged again), or { index, error: { code, message, … } } for a refused one",
 });

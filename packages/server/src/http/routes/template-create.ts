@@ -8,8 +8,9 @@ import { templateDetail } from "../views.ts";
 export const DocumentBody = T.Object(
   {
     document: T.Unknown({
+      title: "TemplateDocumentInput",
       description:
-        "A template document, version 2; a document of an earlier version is accepted and stored migrated to version 2",
+        "A template document of the current version; a document of an earlier version is accepted and stored migrated to the current one",
     }),
   },
   { title: "TemplateDocumentBody", additionalProperties: false },

@@ -4,7 +4,11 @@ import { pageOf } from "../paging.ts";
 import { IdParams, listOf, listQueryWithCursor } from "../schemas.ts";
 import { findTemplateOr404 } from "./find-or-404.ts";
 
-const Version = T.Object({ version: T.Integer(), published_at: T.String(), document: T.Unknown() });
+const Version = T.Object({
+  version: T.Integer(),
+  published_at: T.String(),
+  document: T.Unknown({ title: "TemplateDocument", description: "The document as published" }),
+});
 
 const VersionsQuery = listQueryWithCursor("^[1-9][0-9]{0,8}$", "a version number");
 
