@@ -79,25 +79,48 @@ export function hex(rgb: number[]): string {
 }
 
 /**
+ * The canvas's RGBA (straight, as the browser holds it) once it shows exactly `expected` (base64
+ * RGBA of the same size). The predicate is synchronous: waitForFunction does not await a promise, and
+ * an async predicate's promise is truthy at once (this helper's earlier SHA-256 check never waited).
+ */
+export async function canvasShowing(page: Page, frame: string, expected: string): Promise<Buffer> {
+  const selector = `[data-testid="frame-canvas-${frame}"]`;
+  await page.waitForFunction(
+    ({ selector, expected }) => {
+      const canvas = document.querySelector(selector) as HTMLCanvasElement | null;
+      const ctx = canvas?.getContext("2d");
+      if (!canvas || !ctx) return false;
+      const held = window as unknown as { expectedPixels?: { base64: string; bytes: Uint8Array } };
+      if (held.expectedPixels?.base64 !== expected) {
+        const binary = atob(expected);
+        held.expectedPixels = { base64: expected, bytes: Uint8Array.from(binary, (c) => c.charCodeAt(0)) };
+      }
+      const want = held.expectedPixels.bytes;
+      const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+      if (data.length !== want.length) return false;
+      for (let i = 0; i < data.length; i++) if (data[i] !== want[i]) return false;
+      return true;
+    },
+    { selector, expected },
+    { timeout: 15_000 },
+  );
+  const base64 = await page.evaluate((selector) => {
+    const canvas = document.querySelector(selector) as HTMLCanvasElement;
+    const ctx = canvas.getContext("2d") as CanvasRenderingContext2D;
+    const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    let binary = "";
+    for (let i = 0; i < data.length; i += 0x8000)
+      binary += String.fromCharCode(...data.subarray(i, i + 0x8000));
+    return btoa(binary);
+  }, selector);
+  return Buffer.from(base64, "base64");
+}
+
+/**
  * Waits until the visible canvas of a frame shows exactly the engine's pixels of the current
  * document (opaque frames at zoom <= 100 % are drawn 1:1), and returns them.
  */
 export async function canvasShowsDocument(page: Page, frame: string): Promise<Buffer> {
   const expected = await framePixels(page, frame);
-  await page.waitForFunction(
-    async ({ frame, sha }) => {
-      const canvas = document.querySelector(
-        `[data-testid="frame-canvas-${frame}"]`,
-      ) as HTMLCanvasElement | null;
-      const ctx = canvas?.getContext("2d");
-      if (!canvas || !ctx) return false;
-      const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-      const digest = await crypto.subtle.digest("SHA-256", data);
-      const got = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-      return got === sha;
-    },
-    { frame, sha: expected.sha256 },
-    { timeout: 15_000 },
-  );
-  return expected.rgba;
+  return canvasShowing(page, frame, expected.base64 ?? "");
 }

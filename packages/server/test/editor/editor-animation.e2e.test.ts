@@ -4,7 +4,7 @@ import { frameDelays } from "@pictor/render-node";
 import type { BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { currentDoc, openEditor, signedUp } from "./canvas-support.ts";
+import { canvasShowing, currentDoc, openEditor, signedUp } from "./canvas-support.ts";
 import {
   type DocumentLike,
   type EditorHarness,
@@ -32,43 +32,6 @@ const example = JSON.parse(
 };
 const FRAME = example.frames[0] as (typeof example.frames)[number];
 const FRAMES = FRAME.duration * FRAME.fps;
-
-/**
- * The canvas's RGBA (straight, as the browser holds it) once it shows `expected` (base64 RGBA). The
- * predicate is synchronous: waitForFunction does not await a promise (an async one is always truthy).
- */
-async function canvasShowing(page: Page, frame: string, expected: string): Promise<Buffer> {
-  const selector = `[data-testid="frame-canvas-${frame}"]`;
-  await page.waitForFunction(
-    ({ selector, expected }) => {
-      const canvas = document.querySelector(selector) as HTMLCanvasElement | null;
-      const ctx = canvas?.getContext("2d");
-      if (!canvas || !ctx) return false;
-      const held = window as unknown as { expectedPixels?: { base64: string; bytes: Uint8Array } };
-      if (held.expectedPixels?.base64 !== expected) {
-        const binary = atob(expected);
-        held.expectedPixels = { base64: expected, bytes: Uint8Array.from(binary, (c) => c.charCodeAt(0)) };
-      }
-      const want = held.expectedPixels.bytes;
-      const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-      if (data.length !== want.length) return false;
-      for (let i = 0; i < data.length; i++) if (data[i] !== want[i]) return false;
-      return true;
-    },
-    { selector, expected },
-    { timeout: 15_000 },
-  );
-  const base64 = await page.evaluate((selector) => {
-    const canvas = document.querySelector(selector) as HTMLCanvasElement;
-    const ctx = canvas.getContext("2d") as CanvasRenderingContext2D;
-    const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-    let binary = "";
-    for (let i = 0; i < data.length; i += 0x8000)
-      binary += String.fromCharCode(...data.subarray(i, i + 0x8000));
-    return btoa(binary);
-  }, selector);
-  return Buffer.from(base64, "base64");
-}
 
 /**
  * The engine's pixels of the open document at a moment (absent: the poster), as the editor's engine
