@@ -200,12 +200,23 @@ async function editorMoment(page: Page, frame: string, scale: number, time?: num
       await editorMoment(page, FRAME.name, scale, (FRAMES - 1) / FRAME.fps),
     );
     expect(endBefore && end.equals(endBefore)).toBe(false);
-    const result = await new AxeBuilder({ page })
-      .include('[data-testid="motion"]')
-      .include(`[data-testid="timeline-${FRAME.name}"]`)
-      .analyze();
-    expect(
-      result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`),
-    ).toEqual([]);
+    const violations = async () =>
+      (
+        await new AxeBuilder({ page })
+          .include(".props")
+          .include(`[data-testid="timeline-${FRAME.name}"]`)
+          .analyze()
+      ).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
+    expect(await violations()).toEqual([]);
+    // With nothing selected, the frame's motion: its duration, fps and poster (empty: the default).
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press("Escape");
+    const motionFields = page.getByTestId("frame-motion");
+    expect([
+      await motionFields.getByTestId("frame-duration").inputValue(),
+      await motionFields.getByTestId("frame-fps").inputValue(),
+      await motionFields.getByTestId("frame-poster").inputValue(),
+    ]).toEqual(["2", "12", ""]);
+    expect(await violations()).toEqual([]);
   }, 120_000);
 });
