@@ -1,6 +1,7 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { layerCommon, Paint } from "../common.ts";
 import { markupError, parseRichText } from "../rich-text.ts";
+import { TextOnPath, textOnPathErrors } from "../text-path.ts";
 import { ValueFormat, valueFormatErrors } from "../value-format.ts";
 import { defineLayer } from "./kind.ts";
 
@@ -85,6 +86,8 @@ export const TextLayer = T.Object(
     ),
     /** How a bound number or date is shown (`1,234.50`, `1.2K`, `28 Nov 2026`); other text is shown as is. */
     format: T.Optional(ValueFormat),
+    /** Sets the text along a circle, an arc or a path instead of in lines (document/text-path.ts). */
+    on_path: T.Optional(TextOnPath),
   },
   { additionalProperties: false },
 );
@@ -124,6 +127,7 @@ export const textDefinition = defineLayer<TextLayerT>({
         });
       }
     }
+    for (const error of textOnPathErrors(layer, path)) errors.push(error);
     return errors;
   },
 });
