@@ -21,12 +21,17 @@ import type { ValidationError } from "./validate-paths.ts";
 const Side = T.Union([T.Literal("outside"), T.Literal("inside")], { default: "outside" });
 const Angle = T.Number({ minimum: -720, maximum: 720 });
 const placement = {
-  align: T.Optional(T.Union([T.Literal("start"), T.Literal("center"), T.Literal("end")], { default: "center" })),
+  align: T.Optional(
+    T.Union([T.Literal("start"), T.Literal("center"), T.Literal("end")], { default: "center" }),
+  ),
   start_offset: T.Optional(T.Number({ minimum: -100_000, maximum: 100_000, default: 0 })),
 };
 
 export const TextOnPath = T.Union([
-  T.Object({ shape: T.Literal("circle"), side: T.Optional(Side), ...placement }, { additionalProperties: false }),
+  T.Object(
+    { shape: T.Literal("circle"), side: T.Optional(Side), ...placement },
+    { additionalProperties: false },
+  ),
   T.Object(
     { shape: T.Literal("arc"), from: Angle, to: Angle, side: T.Optional(Side), ...placement },
     { additionalProperties: false },
@@ -67,7 +72,8 @@ export function textOnPathErrors(
   const errors: ValidationError[] = [];
   if (onPath.shape === "path") {
     const syntax = svgPathDataError(onPath.d);
-    if (syntax !== null) errors.push({ path: `${path}.on_path.d`, message: `is not SVG path data: ${syntax}` });
+    if (syntax !== null)
+      errors.push({ path: `${path}.on_path.d`, message: `is not SVG path data: ${syntax}` });
   }
   if (onPath.shape === "arc" && (onPath.to === onPath.from || Math.abs(onPath.to - onPath.from) > 360)) {
     errors.push({
@@ -77,7 +83,10 @@ export function textOnPathErrors(
   }
   for (const [property, what] of BOX_ONLY) {
     if (layer[property] !== undefined) {
-      errors.push({ path: `${path}.${property}`, message: `text on a path has no lines: ${what} does not apply` });
+      errors.push({
+        path: `${path}.${property}`,
+        message: `text on a path has no lines: ${what} does not apply`,
+      });
     }
   }
   for (const property of ["underline", "strikethrough"] as const) {
@@ -93,7 +102,10 @@ export function textOnPathErrors(
   }
   for (const axis of ["width", "height"] as const) {
     if (layer.layout?.[axis] === "hug") {
-      errors.push({ path: `${path}.layout.${axis}`, message: "text on a path cannot hug: its box places the circle or path" });
+      errors.push({
+        path: `${path}.layout.${axis}`,
+        message: "text on a path cannot hug: its box places the circle or path",
+      });
     }
   }
   return errors;

@@ -1,6 +1,8 @@
+import type { Paragraph } from "canvaskit-wasm";
 import type { PaintT } from "../../document/common.ts";
 import type { TextLayerT } from "../../document/layers/text.ts";
 import { markupError, parseRichText, plainTextOf, type RichRun } from "../../document/rich-text.ts";
+import type { TextOnPathT } from "../../document/text-path.ts";
 import type { Bindings, Resolved } from "../bindings.ts";
 import { parseHexColor } from "../color.ts";
 import type { PaintContext } from "../context.ts";
@@ -11,6 +13,7 @@ import { applyLetterCase, applyLetterCaseToRuns } from "../letter-case.ts";
 import { resolvePaint } from "../paint.ts";
 import { layoutText } from "../text-box.ts";
 import { isRightToLeft, type TextSpec } from "../text-layout.ts";
+import { drawTextOnPath } from "../text-path.ts";
 import { drawHighlights, drawTextPasses, firstColorOf } from "../text-styles.ts";
 import { type CostContext, definePainter, type KindCost, type Size, type SizeQuery } from "./painter.ts";
 
@@ -28,6 +31,7 @@ export const textPainter = definePainter<TextLayerT>({
   // sizes, plus the outline and the highlight's padding.
   overhang: (layer) =>
     layer.font.size * 2 +
+    pathReach(layer.on_path) +
     (layer.stroke?.width ?? 0) +
     (layer.highlight === undefined ? 0 : highlightPadding(layer.highlight).overhang),
   cost: textCost,
@@ -157,7 +161,10 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
   const resolved = textSpecOf(ctx, layer, path);
   if (resolved === null) return;
   const { spec, text, color } = resolved;
-  const content = spec.text;
+  if (layer.on_path !== undefined) {
+    paintOnPath(ctx, layer, path, layer.on_path, resolved);
+    return;
+  }
   const font = layer.font;
   const layout = layoutText(
     ctx.paragraphs,
@@ -212,6 +219,80 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
       details: { lines: paragraph.getNumberOfLines() },
     });
   }
+  warnAboutFonts(ctx, layer, spec, paragraph, slot);
+  paragraph.delete();
+}
+
+/**
+ * Draws the text along `on_path` (render/text-path.ts), with the warnings of a box's text: shrunk to
+ * fit the path, cut at its ends, fonts missing or synthesised.
+ */
+function paintOnPath(
+  ctx: PaintContext,
+  layer: TextLayerT,
+  path: string,
+  onPath: TextOnPathT,
+  resolved: NonNullable<ReturnType<typeof textSpecOf>>,
+): void {
+  const { text, color } = resolved;
+  // Glyphs are placed one by one: the gradient's recolouring of a laid-out box does not apply.
+  const spec: TextSpec = { ...resolved.spec };
+  delete spec.glyphs;
+  const box = { x: layer.x, y: layer.y, width: layer.width, height: layer.height };
+  const stroke =
+    layer.stroke === undefined
+      ? null
+      : {
+          width: layer.stroke.width,
+          color: resolvePaint(
+            ctx.bindings,
+            layer.bind,
+            "stroke.color",
+            layer.stroke.color,
+            `${path}.stroke.color`,
+            layer.id,
+          ),
+        };
+  const drawn = drawTextOnPath(ctx, spec, color, stroke, {
+    onPath,
+    box,
+    shrink: layer.fit === "shrink",
+    minSize: layer.min_size,
+  });
+  if (drawn === null) return;
+  const slot = text.slot;
+  if (drawn.size < spec.size) {
+    ctx.warnings.push({
+      code: "text_shrunk",
+      slot,
+      layer: layer.id,
+      message: `Text of layer "${layer.id}" was shrunk from ${spec.size}px to ${drawn.size}px to fit its path.`,
+      details: { from_px: spec.size, to_px: drawn.size },
+    });
+  }
+  if (drawn.cut > 0) {
+    ctx.warnings.push({
+      code: "text_truncated",
+      slot,
+      layer: layer.id,
+      message: `Text of layer "${layer.id}" is longer than its path: ${drawn.cut} glyph(s) past its ends were not drawn.`,
+      details: { glyphs: drawn.cut },
+    });
+  }
+  warnAboutFonts(ctx, layer, spec, drawn.paragraph, slot);
+  drawn.paragraph.delete();
+}
+
+/** Warnings about the fonts a text was drawn in: a family missing, characters from fallback fonts, faked faces. */
+function warnAboutFonts(
+  ctx: PaintContext,
+  layer: TextLayerT,
+  spec: TextSpec,
+  paragraph: Paragraph,
+  slot: string | null,
+): void {
+  const font = layer.font;
+  const content = spec.text;
   const known = ctx.fonts.hasFamily(font.family);
   const missing = ctx.fonts.missingFromFamily(font.family, content);
   if (missing.length > 0) {
@@ -238,7 +319,6 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
     for (const warning of synthesisWarnings(ctx, font.family, spec, layer.id, slot))
       ctx.warnings.push(warning);
   }
-  paragraph.delete();
 }
 
 function quote(characters: string[]): string {
@@ -265,6 +345,19 @@ function highlightPadding(highlight: NonNullable<TextLayerT["highlight"]>) {
   const x = highlight.padding_x ?? padding;
   const y = highlight.padding_y ?? padding;
   return { paddingX: x, paddingY: y, overhang: Math.max(x, y) };
+}
+
+/**
+ * How far text on a path may reach beyond the box: path data may go anywhere, and no point of it is
+ * further from the box's corner than the sum of its numbers' sizes (arcs' radii included).
+ */
+function pathReach(onPath: TextOnPathT | undefined): number {
+  if (onPath?.shape !== "path") return 0;
+  let reach = 0;
+  for (const number of onPath.d.match(/[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/g) ?? []) {
+    reach += Math.abs(Number(number));
+  }
+  return Math.min(reach, 100_000);
 }
 
 /** Fit `fill` grows text at most to the size at which one line is as tall as the box. */
