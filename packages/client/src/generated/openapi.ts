@@ -821,6 +821,7 @@ export interface components {
                     orientation?: "portrait" | "landscape";
                     bleed?: number;
                     crop_marks?: boolean;
+                    dpi?: number;
                     title?: string;
                     author?: string;
                 };
@@ -850,6 +851,21 @@ export interface components {
             /** @default 16 */
             size?: number;
             thickness?: number;
+            /** @default 0 */
+            angle?: number;
+            offset?: {
+                x: number;
+                y: number;
+            };
+        } | {
+            /** @constant */
+            type: "pattern";
+            image: string;
+            /** @default 64 */
+            size?: number;
+            tile_height?: number;
+            /** @default cover */
+            fit?: "cover" | "contain" | "fill";
             /** @default 0 */
             angle?: number;
             offset?: {
@@ -1105,6 +1121,10 @@ export interface components {
                 color: components["schemas"]["Paint"];
                 /** @default 4 */
                 padding?: number;
+                padding_x?: number;
+                padding_y?: number;
+                /** @default spill */
+                bounds?: "spill" | "box";
                 /** @default 0 */
                 corner_radius?: number;
             };
@@ -1149,6 +1169,35 @@ export interface components {
                 };
                 prefix?: string;
                 suffix?: string;
+            };
+            on_path?: {
+                /** @constant */
+                shape: "circle";
+                /** @default outside */
+                side?: "outside" | "inside";
+                /** @default center */
+                align?: "start" | "center" | "end";
+                /** @default 0 */
+                start_offset?: number;
+            } | {
+                /** @constant */
+                shape: "arc";
+                from: number;
+                to: number;
+                /** @default outside */
+                side?: "outside" | "inside";
+                /** @default center */
+                align?: "start" | "center" | "end";
+                /** @default 0 */
+                start_offset?: number;
+            } | {
+                /** @constant */
+                shape: "path";
+                d: string;
+                /** @default center */
+                align?: "start" | "center" | "end";
+                /** @default 0 */
+                start_offset?: number;
             };
         };
         DropShadow: {
