@@ -123,10 +123,16 @@ describe("editor store", () => {
     const { store } = setup();
     await store.load();
     const box = (x: number) => new Map([["a", { x, y: 100, width: 100, height: 100, rotation: 0 }]]);
-    store.arrange.previewBoxes(0, box(120));
-    store.arrange.previewBoxes(0, box(140));
+    expect(store.arrange.previewBoxes(0, box(120))).toBe(true);
+    expect(store.getState().inGesture).toBe(true);
+    expect(store.arrange.previewBoxes(0, box(140))).toBe(true);
     expect(store.getState().doc.frames[0]?.layers[0]?.x).toBe(140);
+    // A move to where the layer already is changes nothing (the canvas is not redrawn).
+    const present = store.getState().doc;
+    expect(store.arrange.previewBoxes(0, box(140))).toBe(false);
+    expect(store.getState().doc).toBe(present);
     store.commit();
+    expect(store.getState().inGesture).toBe(false);
     store.arrange.previewBoxes(0, box(500));
     store.cancel();
     expect(store.getState().doc.frames[0]?.layers[0]?.x).toBe(140);

@@ -7,8 +7,8 @@ import { findLayer, updateLayer } from "../model/doc-ops.ts";
 import { hitBox } from "../model/geometry.ts";
 import { eachLayer } from "../model/layer-tree.ts";
 import { absoluteBox, type Selection } from "../model/selection.ts";
+import { inputApplied } from "../store/input-latency.ts";
 import { guidesOf } from "../store/prefs.ts";
-import { typedInto } from "../store/typing-metrics.ts";
 import { useEditor } from "../store/use-editor.ts";
 import { EmptyLayerOutlines } from "./EmptyLayerOutlines.tsx";
 import { InlineTextEditor } from "./InlineTextEditor.tsx";
@@ -46,6 +46,9 @@ export function FrameView({ frameIndex, frame, onPasteboard }: Props) {
   const showRulers = useEditor((s) => s.prefs.rulers);
   const editing = useEditor((s) => (s.editing?.frame === frameIndex ? s.editing.id : null));
   const canvas = useRef<HTMLCanvasElement>(null);
+  const movingCanvas = useRef<HTMLCanvasElement>(null);
+  const aboveCanvas = useRef<HTMLCanvasElement>(null);
+  const inGesture = useEditor((s) => s.inGesture);
   const overlay = useRef<HTMLDivElement>(null);
   const surface = useRef<HTMLDivElement>(null);
 
@@ -55,16 +58,21 @@ export function FrameView({ frameIndex, frame, onPasteboard }: Props) {
   // An animated frame's moment on the canvas (its timeline); null: the poster, as a still renders it.
   const [time, setTime] = useState<number | null>(null);
   const [playing, setPlaying] = useState(false);
-  const error = useFrameRender(canvas, {
-    engine,
-    doc,
-    frameIndex,
-    frame,
-    values,
-    scale: renderScale,
-    time: frame.duration === undefined ? null : time,
-    onRendered: (fi, f, out, err) => editor.frameRendered(fi, f, out, err),
-  });
+  const error = useFrameRender(
+    canvas,
+    { moving: movingCanvas, above: aboveCanvas },
+    {
+      engine,
+      doc,
+      frameIndex,
+      frame,
+      values,
+      scale: renderScale,
+      time: frame.duration === undefined ? null : time,
+      inGesture,
+      onRendered: (fi, f, out, err) => editor.frameRendered(fi, f, out, err),
+    },
+  );
 
   /** A selection from the canvas: inline typing elsewhere ends; the Design tab unless a preview tab shows. */
   function select(s: Selection) {
@@ -83,7 +91,11 @@ export function FrameView({ frameIndex, frame, onPasteboard }: Props) {
     locked,
     guides,
     onSelect: select,
-    onPreviewBoxes: (boxes) => editor.arrange.previewBoxes(frameIndex, boxes),
+    onPreviewBoxes(boxes, eventTimes) {
+      if (!editor.arrange.previewBoxes(frameIndex, boxes)) return;
+      const moved = editor.getState().doc.frames[frameIndex];
+      if (moved) for (const at of eventTimes) inputApplied("drag", moved, at);
+    },
     onCommit: editor.commit,
     onCancel: editor.cancel,
     onCreate(fi, id, box) {
@@ -123,7 +135,7 @@ export function FrameView({ frameIndex, frame, onPasteboard }: Props) {
   function typed(id: string, text: string, at: number) {
     const next = updateLayer(editor.getState().doc, frameIndex, id, (l) => ({ ...l, text }) as Layer);
     const target = next.frames[frameIndex];
-    if (target) typedInto(target, at);
+    if (target) inputApplied("typing", target, at);
     editor.setDocument(next, `${id}:text`);
   }
 
@@ -164,6 +176,16 @@ export function FrameView({ frameIndex, frame, onPasteboard }: Props) {
           data-testid={`frame-canvas-${frame.name}`}
           style={{ width: frame.width * zoom, height: frame.height * zoom }}
         />
+        {/* The moved layers and the layers above them while a drag draws the frame in parts. */}
+        {[movingCanvas, aboveCanvas].map((ref, i) => (
+          <canvas
+            key={i === 0 ? "moving" : "above"}
+            ref={ref}
+            className="frame-canvas frame-draft"
+            data-testid={`frame-draft-${i === 0 ? "moving" : "above"}-${frame.name}`}
+            style={{ width: frame.width * zoom, height: frame.height * zoom }}
+          />
+        ))}
         <div
           ref={overlay}
           className={`frame-overlay tool-${tool}`}

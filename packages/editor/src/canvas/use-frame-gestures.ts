@@ -52,7 +52,8 @@ export interface GestureProps {
   locked: ReadonlySet<string>;
   guides: FrameGuides;
   onSelect(selection: Selection): void;
-  onPreviewBoxes(boxes: ReadonlyMap<string, Box>): void;
+  /** Live boxes of a move, resize or rotation; `eventTimes`: of the pointer events they answer. */
+  onPreviewBoxes(boxes: ReadonlyMap<string, Box>, eventTimes: readonly number[]): void;
   onCommit(): void;
   /** Drops the previews of a gesture the browser cancelled (back to the document before it). */
   onCancel(): void;
@@ -84,6 +85,21 @@ export function normalise(x1: number, y1: number, x2: number, y2: number) {
   };
 }
 
+/** What a gesture reads of a pointer event; kept from a move until the next animation frame applies it. */
+interface PointerSample {
+  clientX: number;
+  clientY: number;
+  altKey: boolean;
+  shiftKey: boolean;
+  /** The times of the events it answers (performance.now() clock): several when moves were coalesced. */
+  times: readonly number[];
+}
+
+function sampleOf(e: React.PointerEvent, before?: PointerSample | null): PointerSample {
+  const { clientX, clientY, altKey, shiftKey, timeStamp } = e;
+  return { clientX, clientY, altKey, shiftKey, times: [...(before?.times ?? []), timeStamp] };
+}
+
 /** Ruler guides as zero-size extents, so the snapping of layers treats them as edges to meet. */
 function guideTargets(guides: FrameGuides): Extent[] {
   return [
@@ -99,8 +115,10 @@ function guideTargets(guides: FrameGuides): Extent[] {
  * edges and centre and the other children.
  *
  * The gesture lives in a ref, read and written synchronously by each pointer event (several can
- * arrive before React renders again), and the release applies its own position before committing:
- * where the pointer is let go is where the gesture ends, however the browser batched the moves. A
+ * arrive before React renders again). Moves are applied once per animation frame, the latest one (a
+ * burst of moves between two frames costs one redraw, and a move that changes nothing none); the
+ * release drops a pending move and applies its own position before committing: where the pointer is
+ * let go is where the gesture ends, however the browser batched the moves. A
  * press inside a document selection would let the browser start a native drag of that selection
  * (pointercancel, then no more moves nor release: Chromium 150 did that after a drag over the
  * handles had selected them); the overlay cancels `dragstart` while a gesture runs, the stage is
@@ -108,8 +126,20 @@ function guideTargets(guides: FrameGuides): Extent[] {
  */
 export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, props: GestureProps) {
   const { frame, frameIndex, zoom, tool, selection, locked } = props;
-  /** The running gesture, its pointer and the last position it was given (client pixels). */
-  const gesture = useRef<{ drag: Drag; pointerId: number; x: number; y: number } | null>(null);
+  /**
+   * The running gesture, its pointer, the last pointer state applied to it (client pixels and
+   * modifiers), and a move waiting for the next animation frame (`frame`: its request, 0: none).
+   */
+  const gesture = useRef<{
+    drag: Drag;
+    pointerId: number;
+    x: number;
+    y: number;
+    alt: boolean;
+    shift: boolean;
+    pending: PointerSample | null;
+    frame: number;
+  } | null>(null);
   const [snapGuides, setSnapGuides] = useState<Guide[]>([]);
   const [createBox, setCreateBox] = useState<ReturnType<typeof normalise> | null>(null);
   const [marquee, setMarquee] = useState<ReturnType<typeof normalise> | null>(null);
@@ -118,7 +148,7 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
 
   const ids = selection?.frame === frameIndex ? selectedIds(selection) : [];
 
-  function framePoint(e: React.PointerEvent): { x: number; y: number } {
+  function framePoint(e: { clientX: number; clientY: number }): { x: number; y: number } {
     const rect = overlay.current?.getBoundingClientRect();
     return { x: (e.clientX - (rect?.left ?? 0)) / zoom, y: (e.clientY - (rect?.top ?? 0)) / zoom };
   }
@@ -143,7 +173,16 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
   }
 
   function begin(e: React.PointerEvent, drag: Drag) {
-    gesture.current = { drag, pointerId: e.pointerId, x: e.clientX, y: e.clientY };
+    gesture.current = {
+      drag,
+      pointerId: e.pointerId,
+      x: e.clientX,
+      y: e.clientY,
+      alt: e.altKey,
+      shift: e.shiftKey,
+      pending: null,
+      frame: 0,
+    };
   }
 
   /**
@@ -271,7 +310,7 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
   }
 
   /** The gesture at the pointer's position: its preview (an undo step only at the release). */
-  function update(drag: Drag, e: React.PointerEvent) {
+  function update(drag: Drag, e: PointerSample) {
     const p = framePoint(e);
     const threshold = SNAP_SCREEN_PX / zoom;
     if (drag.kind === "create") {
@@ -312,7 +351,7 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
       const boxes = new Map<string, Box>();
       for (const [id, b] of drag.starts)
         boxes.set(id, { ...b, x: Math.round(b.x + d.x + snap.dx), y: Math.round(b.y + d.y + snap.dy) });
-      props.onPreviewBoxes(boxes);
+      props.onPreviewBoxes(boxes, e.times);
       return;
     }
     if (drag.kind === "resize") {
@@ -320,13 +359,13 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
       const box = resizeBox(drag.start, drag.sx, drag.sy, d.x, d.y, e.shiftKey);
       if (e.altKey || e.shiftKey) {
         setSnapGuides([]);
-        props.onPreviewBoxes(new Map([[drag.id, box]]));
+        props.onPreviewBoxes(new Map([[drag.id, box]]), e.times);
         return;
       }
       const ctx = snapContext(drag.id, new Set([drag.id]));
       const snapped = snapResize(box, drag.sx, drag.sy, ctx.bounds, ctx.others, threshold);
       showGuides(snapped.guides, ctx.origin, ctx.drawGuides);
-      props.onPreviewBoxes(new Map([[drag.id, snapped.box]]));
+      props.onPreviewBoxes(new Map([[drag.id, snapped.box]]), e.times);
       return;
     }
     if (drag.kind === "resize-many") {
@@ -339,6 +378,7 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
       };
       props.onPreviewBoxes(
         scaleBoxes(drag.starts, from, { left: box.x, top: box.y, width: box.width, height: box.height }),
+        e.times,
       );
       return;
     }
@@ -348,13 +388,13 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
       const onScreen = rotationTo(abs, p.x, p.y, !e.shiftKey);
       const own = onScreen - parentRotation(frame, drag.id);
       const rotation = Math.round((((own + 540) % 360) - 180) * 10) / 10;
-      props.onPreviewBoxes(new Map([[drag.id, { ...drag.start, rotation }]]));
+      props.onPreviewBoxes(new Map([[drag.id, { ...drag.start, rotation }]]), e.times);
       return;
     }
     if (drag.kind === "rotate-many") {
       const angle = rotationTo(drag.union, p.x, p.y, !e.shiftKey);
       const centre = { x: drag.union.x + drag.union.width / 2, y: drag.union.y + drag.union.height / 2 };
-      props.onPreviewBoxes(rotateBoxes(drag.starts, centre, angle));
+      props.onPreviewBoxes(rotateBoxes(drag.starts, centre, angle), e.times);
     }
   }
 
@@ -364,22 +404,51 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
     return g && g.pointerId === e.pointerId ? g : null;
   }
 
+  /** Applies a pointer state to the gesture unless it is the one applied last (nothing would change). */
+  function apply(g: NonNullable<typeof gesture.current>, s: PointerSample) {
+    if (s.clientX === g.x && s.clientY === g.y && s.altKey === g.alt && s.shiftKey === g.shift) return;
+    g.x = s.clientX;
+    g.y = s.clientY;
+    g.alt = s.altKey;
+    g.shift = s.shiftKey;
+    update(g.drag, s);
+  }
+
   function onPointerMove(e: React.PointerEvent) {
     const g = current(e);
     if (!g) return;
-    g.x = e.clientX;
-    g.y = e.clientY;
-    update(g.drag, e);
+    g.pending = sampleOf(e, g.pending);
+    if (g.frame !== 0) return;
+    g.frame = requestAnimationFrame(() => {
+      g.frame = 0;
+      const s = g.pending;
+      g.pending = null;
+      // This render's frame and zoom may be older than the animation frame: the latest ones apply it.
+      if (s && gesture.current === g) latestApply.current(g, s);
+    });
+  }
+
+  const latestApply = useRef(apply);
+  latestApply.current = apply;
+
+  /** Ends a gesture's pending move without applying it. */
+  function drop(g: NonNullable<typeof gesture.current>) {
+    if (g.frame !== 0) cancelAnimationFrame(g.frame);
+    g.frame = 0;
+    g.pending = null;
+    gesture.current = null;
   }
 
   function onPointerUp(e: React.PointerEvent) {
     const g = current(e);
     if (!g) return;
     const { drag } = g;
-    // The release position is the gesture's last move, whether or not a pointermove reported it
-    // (a release where the pointer already was changes nothing: a click on a handle stays a click).
-    if (e.clientX !== g.x || e.clientY !== g.y) update(drag, e);
-    gesture.current = null;
+    // The release position is the gesture's last move, whether or not a pointermove reported it or
+    // its animation frame came (a release where the pointer already was changes nothing: a click on a
+    // handle stays a click).
+    const release = sampleOf(e, g.pending);
+    drop(g);
+    apply(g, release);
     if (overlay.current?.hasPointerCapture(e.pointerId)) overlay.current.releasePointerCapture(e.pointerId);
     if (drag.kind === "create") {
       const box = normalise(drag.px, drag.py, drag.x, drag.y);
@@ -395,9 +464,10 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
 
   /** The browser took the pointer (a native drag, a touch turned into a scroll): nothing changes. */
   function onPointerCancel(e: React.PointerEvent) {
-    const drag = current(e)?.drag;
-    if (!drag) return;
-    gesture.current = null;
+    const g = current(e);
+    if (!g) return;
+    const { drag } = g;
+    drop(g);
     if (drag.kind === "create") {
       setCreateBox(null);
     } else if (drag.kind === "marquee") {

@@ -366,23 +366,47 @@ export function rotateBoxes(
 
 /** Applies boxes to layers (any depth), keeping `rotation` absent when it stays 0. */
 export function applyBoxes(doc: Doc, frameIndex: number, boxes: ReadonlyMap<string, Box>): Doc {
-  const walk = (layers: readonly Layer[]): Layer[] =>
-    layers.map((l) => {
+  // Layers (and groups) the boxes do not change stay the same objects, and so does the document when
+  // nothing changes: the canvas redraws only what changed (a drag step that moves nothing, none).
+  const walk = (layers: readonly Layer[]): readonly Layer[] => {
+    let changed = false;
+    const out = layers.map((l) => {
       const b = boxes.get(l.id);
-      const next = b
-        ? ({
-            ...l,
-            x: b.x,
-            y: b.y,
-            width: b.width,
-            height: b.height,
-            ...(b.rotation !== 0 || l.rotation !== undefined ? { rotation: b.rotation } : {}),
-          } as Layer)
-        : l;
+      let next = l;
+      if (b && !sameBox(l, b)) {
+        next = {
+          ...l,
+          x: b.x,
+          y: b.y,
+          width: b.width,
+          height: b.height,
+          ...(b.rotation !== 0 || l.rotation !== undefined ? { rotation: b.rotation } : {}),
+        } as Layer;
+      }
       const children = childLayers(next);
-      return children ? withChildLayers(next, walk(children)) : next;
+      if (children) {
+        const inner = walk(children);
+        if (inner !== children) next = withChildLayers(next, inner);
+      }
+      if (next !== l) changed = true;
+      return next;
     });
-  return updateFrame(doc, frameIndex, (f) => ({ ...f, layers: walk(f.layers as Layer[]) }));
+    return changed ? out : layers;
+  };
+  const frame = doc.frames[frameIndex];
+  if (!frame) return doc;
+  const layers = walk(frame.layers as Layer[]);
+  return layers === frame.layers ? doc : updateFrame(doc, frameIndex, (f) => ({ ...f, layers: [...layers] }));
+}
+
+function sameBox(l: Layer, b: Box): boolean {
+  return (
+    l.x === b.x &&
+    l.y === b.y &&
+    l.width === b.width &&
+    l.height === b.height &&
+    (l.rotation ?? 0) === b.rotation
+  );
 }
 
 /** Top-level layers whose extent touches a marquee (frame coordinates), as Figma selects. */

@@ -35,6 +35,11 @@ export class History<T> {
     return this.#future.length > 0;
   }
 
+  /** A gesture's previews are the present, not yet committed or cancelled. */
+  get inGesture(): boolean {
+    return this.#gestureBase !== null;
+  }
+
   /** A new present, one undo step unless it continues the last edit of the same key within a second. */
   set(next: T, coalesceKey?: string): void {
     const now = this.#now();

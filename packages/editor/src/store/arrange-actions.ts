@@ -202,9 +202,16 @@ export function createArrangeActions(editor: Editor) {
       );
       return true;
     },
-    /** Live boxes during a drag (the pointer gesture's preview, one undo step at commit). */
-    previewBoxes(frameIndex: number, boxes: ReadonlyMap<string, Box>) {
-      editor.previewDocument(applyBoxes(editor.getState().doc, frameIndex, boxes));
+    /**
+     * Live boxes during a drag (the pointer gesture's preview, one undo step at commit); false when
+     * they are where the layers already are (nothing changes, nothing is redrawn).
+     */
+    previewBoxes(frameIndex: number, boxes: ReadonlyMap<string, Box>): boolean {
+      const doc = editor.getState().doc;
+      const next = applyBoxes(doc, frameIndex, boxes);
+      if (next === doc) return false;
+      editor.previewDocument(next);
+      return true;
     },
     /** The union box of these layers of a frame (unrotated), in frame coordinates. */
     bounds: selectionBounds,

@@ -45,6 +45,8 @@ export interface EditorState {
   doc: TemplateDocumentT;
   canUndo: boolean;
   canRedo: boolean;
+  /** A pointer gesture (move, resize, rotate) is previewing the document; its release commits it. */
+  inGesture: boolean;
   selection: Selection | null;
   /** The text layer being typed into on the canvas, if any. */
   editing: { frame: number; id: string } | null;
@@ -116,6 +118,7 @@ export class EditorStore {
       doc: this.#history.present,
       canUndo: false,
       canRedo: false,
+      inGesture: false,
       selection: null,
       editing: null,
       tool: "select",
@@ -186,6 +189,7 @@ export class EditorStore {
         doc: this.#history.present,
         canUndo: false,
         canRedo: false,
+        inGesture: false,
         values: { ...(document.sample ?? {}) },
         selection: { frame: 0, layer: null },
         loaded: true,
@@ -254,7 +258,7 @@ export class EditorStore {
 
   #documentChanged(): void {
     const h = this.#history;
-    this.#update({ doc: h.present, canUndo: h.canUndo, canRedo: h.canRedo });
+    this.#update({ doc: h.present, canUndo: h.canUndo, canRedo: h.canRedo, inGesture: h.inGesture });
     this.#scheduleSave();
   }
 

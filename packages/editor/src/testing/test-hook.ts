@@ -4,7 +4,7 @@ import { sha256Hex, toBase64 } from "../engine/pixels.ts";
 import { findLayer, updateLayer } from "../model/doc-ops.ts";
 import { activeEditor } from "../store/active-editor.ts";
 import type { EditorStore } from "../store/editor-store.ts";
-import { takeTypingLatencies } from "../store/typing-metrics.ts";
+import { takeLatencies } from "../store/input-latency.ts";
 
 /**
  * `window.__pictor`: what the end-to-end tests and the editor benchmark read from the page. Only the
@@ -46,6 +46,8 @@ export interface PictorHook {
   lastRenderTimings(): { validateMs: number; drawMs: number };
   /** Inline typing: ms from each input event to its pixels on the canvas since the last call. */
   typingLatencies(): number[];
+  /** Canvas drags: ms from each pointer move to its pixels on the canvas since the last call. */
+  dragLatencies(): number[];
 }
 
 /**
@@ -97,7 +99,8 @@ export function installTestHook(): void {
     },
     currentDocument: () => activeEditor()?.getState().doc ?? null,
     lastRenderTimings,
-    typingLatencies: takeTypingLatencies,
+    typingLatencies: () => takeLatencies("typing"),
+    dragLatencies: () => takeLatencies("drag"),
     editLayer(layerId, patch) {
       const editor = activeEditor();
       if (!editor) return Promise.reject(new Error("no document open in the editor"));

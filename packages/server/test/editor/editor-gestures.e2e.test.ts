@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { currentDoc, openEditor, signedUp } from "./canvas-support.ts";
+import { canvasShowsDocument, currentDoc, openEditor, signedUp } from "./canvas-support.ts";
 import { CHROMIUM, type EditorHarness, haveChromium, inCI, startEditorHarness } from "./harness.ts";
 
 /**
@@ -138,5 +138,96 @@ describe.skipIf(!haveChromium && !inCI)("editor canvas: quick gestures end at th
     await page.evaluate(() => getSelection()?.removeAllRanges());
     await quickDrag(page, await centre("handle-1,1"), await centre("handle-rotate"), 5);
     expect(await page.evaluate(() => getSelection()?.type)).not.toBe("Range");
+  });
+
+  it("draws a drag as kept parts plus the moved layer, and ends on the engine's exact pixels", async () => {
+    const { page, url } = h;
+    const { call } = await signedUp(page, url, "Drag parts e2e");
+    const layered = board();
+    const frame = layered.frames[0] as (typeof layered.frames)[number];
+    // Under the moved layer a gradient panel, over it a translucent band with a shadow.
+    frame.layers = [
+      {
+        ...rect("under", 50, 50, "#000000"),
+        width: 900,
+        height: 600,
+        fill: {
+          type: "linear",
+          angle: 30,
+          stops: [
+            { offset: 0, color: "#FDE047" },
+            { offset: 1, color: "#0EA5E9" },
+          ],
+        },
+      } as unknown as ReturnType<typeof rect>,
+      rect("mover", 100, 100, "#DC2626"),
+      {
+        ...rect("over", 0, 300, "#1E3A8ACC"),
+        width: 1000,
+        shadows: [{ x: 0, y: 4, blur: 8, color: "#00000080" }],
+      },
+    ] as ReturnType<typeof rect>[];
+    const created = await call<{ id: string }>("/v1/templates", { body: { document: layered } });
+    await openEditor(page, url, created.id);
+    await canvasShowsDocument(page, "main");
+    const overlay = page.getByTestId("frame-overlay-main");
+    const ov = await overlay.boundingBox();
+    if (!ov) throw new Error("no frame on screen");
+    const zoom = Number(await overlay.getAttribute("data-zoom"));
+    const at = (x: number, y: number) => ({ x: ov.x + x * zoom, y: ov.y + y * zoom });
+
+    // Press on the mover and drag it under the band without releasing.
+    await page.mouse.move(at(200, 150).x, at(200, 150).y);
+    await page.mouse.down();
+    await page.mouse.move(at(330, 330).x, at(330, 330).y, { steps: 4 });
+    await page.waitForFunction(() =>
+      Array.from(document.querySelectorAll<HTMLCanvasElement>(".frame-draft")).every(
+        (c) => c.style.visibility === "visible",
+      ),
+    );
+    // The stacked canvases show the frame the engine draws for the dragged document: the same pixels
+    // up to 8-bit rounding where translucent pixels are stacked (the browser composites them).
+    const worst = await page.evaluate(async () => {
+      const hook = (
+        window as unknown as {
+          __pictor: { renderRGBA(o: unknown): Promise<{ width: number; height: number; base64?: string }> };
+        }
+      ).__pictor;
+      const expected = await hook.renderRGBA({ frame: "main", scale: 1, bytes: true });
+      const want = Uint8Array.from(atob(expected.base64 ?? ""), (c) => c.charCodeAt(0));
+      const [main, moving, above] = [
+        "frame-canvas-main",
+        "frame-draft-moving-main",
+        "frame-draft-above-main",
+      ].map((id) => document.querySelector(`[data-testid="${id}"]`) as HTMLCanvasElement) as [
+        HTMLCanvasElement,
+        HTMLCanvasElement,
+        HTMLCanvasElement,
+      ];
+      if (main.width !== expected.width || main.height !== expected.height) return 255;
+      const out = document.createElement("canvas");
+      out.width = main.width;
+      out.height = main.height;
+      const ctx = out.getContext("2d") as CanvasRenderingContext2D;
+      for (const c of [main, moving, above]) ctx.drawImage(c, 0, 0);
+      const got = ctx.getImageData(0, 0, out.width, out.height).data;
+      let max = 0;
+      for (let i = 0; i < got.length; i++) max = Math.max(max, Math.abs((got[i] ?? 0) - (want[i] ?? 0)));
+      return max;
+    });
+    expect(worst).toBeLessThanOrEqual(2);
+
+    await page.mouse.up();
+    const mover = (await currentDoc(page)).frames[0]?.layers.find((l) => l.id === "mover");
+    expect(mover).toMatchObject({ x: 230, y: 280 });
+    // The release draws the whole frame: exactly the engine's pixels, the stacked canvases hidden.
+    await canvasShowsDocument(page, "main");
+    expect(
+      await page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLCanvasElement>(".frame-draft")).map(
+          (c) => c.style.visibility,
+        ),
+      ),
+    ).toEqual(["", ""]);
   });
 });
