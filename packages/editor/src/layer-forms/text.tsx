@@ -6,6 +6,7 @@ import { useFontFamilies } from "../controls/font-picker/font-families.ts";
 import { PaintEditor } from "../controls/paint/paint.tsx";
 import { StrokeEditor } from "../controls/paint/stroke.tsx";
 import { HighlightEditor } from "../controls/paint/text-highlight.tsx";
+import { TextPathEditor } from "../controls/text-path.tsx";
 import { defineLayerForm, type LayerFormProps, withRebind } from "./types.ts";
 import { ValueFormatFields } from "./value-format-fields.tsx";
 
@@ -196,13 +197,16 @@ function TextForm({ doc, layer, onLayer }: LayerFormProps<TextLayerT>) {
         onChange={(stroke, rebind) => set(withRebind({ stroke: stroke ?? undefined }, rebind), "stroke")}
         onBind={onBind}
       />
-      <HighlightEditor
-        value={layer.highlight}
-        slots={doc.slots}
-        bind={layer.bind}
-        onChange={(highlight, rebind) => set(withRebind({ highlight }, rebind), "highlight")}
-        onBind={onBind}
-      />
+      {layer.on_path === undefined && (
+        <HighlightEditor
+          value={layer.highlight}
+          slots={doc.slots}
+          bind={layer.bind}
+          onChange={(highlight, rebind) => set(withRebind({ highlight }, rebind), "highlight")}
+          onBind={onBind}
+        />
+      )}
+      <TextPathEditor layer={layer} onChange={set} />
     </section>
   );
 }
