@@ -2,6 +2,7 @@ import type { CanvasKit, ContourMeasure, Font, GlyphRun, Paragraph, Path, TextBl
 import type { PaintT } from "../document/common.ts";
 import type { TextOnPathT } from "../document/text-path.ts";
 import type { Resolved } from "./bindings.ts";
+import { parseHexColor } from "./color.ts";
 import type { PaintContext } from "./context.ts";
 import { applyPaint, type PaintBox } from "./paint.ts";
 import { DEFAULT_MIN_SIZE_FLOOR, SHRINK_STEP, type TextSpec } from "./text-layout.ts";
@@ -79,7 +80,7 @@ export function drawTextOnPath(
       width = lineWidth(paragraph);
     }
   }
-  const placed = placeGlyphs(ck, paragraph, contour, length, options.onPath);
+  const placed = placeGlyphs(ck, paragraph, contour, length, options.onPath, runColors(oneLine));
   contour.delete();
   if (stroke !== null) {
     const outline = new ck.Paint();
@@ -89,7 +90,7 @@ export function drawTextOnPath(
     outline.setStrokeWidth(stroke.width * 2);
     outline.setStrokeJoin(ck.StrokeJoin.Round);
     const release = applyPaint(ctx, outline, stroke.color.value, stroke.color.path, options.box);
-    for (const blob of placed.blobs) canvas.drawTextBlob(blob, 0, 0, outline);
+    for (const { blob } of placed.blobs) canvas.drawTextBlob(blob, 0, 0, outline);
     release();
     outline.delete();
   }
@@ -97,11 +98,18 @@ export function drawTextOnPath(
   paint.setAntiAlias(true);
   paint.setStyle(ck.PaintStyle.Fill);
   const release = applyPaint(ctx, paint, fill.value, fill.path, options.box);
-  for (const blob of placed.blobs) {
-    canvas.drawTextBlob(blob, 0, 0, paint);
-    blob.delete();
+  for (const { blob, color } of placed.blobs) {
+    if (color === null) canvas.drawTextBlob(blob, 0, 0, paint);
   }
   release();
+  // Rich runs with their own `<color>` keep it, as in a box.
+  for (const { blob, color } of placed.blobs) {
+    if (color !== null) {
+      paint.setColor(parseHexColor(color, fill.path));
+      canvas.drawTextBlob(blob, 0, 0, paint);
+    }
+    blob.delete();
+  }
   paint.delete();
   return { paragraph, size, cut: placed.cut };
 }
@@ -120,14 +128,39 @@ function lineWidth(paragraph: Paragraph): number {
   return right > left ? right - left : 0;
 }
 
-/** One text blob per shaped run, each glyph turned onto the path; and how many glyphs fell off it. */
+/** Where each rich run's own colour starts in the text (UTF-8 bytes, as the shaper counts), in order. */
+function runColors(spec: TextSpec): { start: number; color: string | null }[] {
+  if (spec.runs === undefined) return [];
+  const encoder = new TextEncoder();
+  let start = 0;
+  return spec.runs.map((run) => {
+    const at = { start, color: run.color };
+    start += encoder.encode(run.text).length;
+    return at;
+  });
+}
+
+function colorAt(colors: readonly { start: number; color: string | null }[], offset: number): string | null {
+  let color: string | null = null;
+  for (const run of colors) {
+    if (run.start > offset) break;
+    color = run.color;
+  }
+  return color;
+}
+
+/**
+ * Text blobs of the glyphs turned onto the path, one per shaped run and rich colour (null: the
+ * layer's paint); and how many glyphs fell off the path.
+ */
 function placeGlyphs(
   ck: CanvasKit,
   paragraph: Paragraph,
   contour: ContourMeasure,
   length: number,
   onPath: TextOnPathT,
-): { blobs: TextBlob[]; cut: number } {
+  colors: readonly { start: number; color: string | null }[],
+): { blobs: { blob: TextBlob; color: string | null }[]; cut: number } {
   const lines = paragraph.getShapedLines();
   let left = Number.POSITIVE_INFINITY;
   for (const line of lines) for (const run of line.runs) left = Math.min(left, run.positions[0] ?? 0);
@@ -136,15 +169,30 @@ function placeGlyphs(
   const start =
     (align === "start" ? 0 : align === "end" ? length - width : (length - width) / 2) +
     (onPath.start_offset ?? 0);
-  const blobs: TextBlob[] = [];
+  const blobs: { blob: TextBlob; color: string | null }[] = [];
   let cut = 0;
   const posTan = new Float32Array(4);
   for (const line of lines) {
     for (const run of line.runs) {
       const count = run.glyphs.length;
-      const glyphs: number[] = [];
-      const xforms: number[] = [];
+      let glyphs: number[] = [];
+      let xforms: number[] = [];
+      let color: string | null = colorAt(colors, run.offsets[0] ?? 0);
+      const flush = () => {
+        if (glyphs.length === 0) return;
+        const font = fontOf(ck, run);
+        const blob = ck.TextBlob.MakeFromRSXformGlyphs(glyphs, xforms, font);
+        font.delete();
+        if (blob !== null) blobs.push({ blob, color });
+        glyphs = [];
+        xforms = [];
+      };
       for (let i = 0; i < count; i++) {
+        const glyphColor = colors.length === 0 ? null : colorAt(colors, run.offsets[i] ?? 0);
+        if (glyphColor !== color) {
+          flush();
+          color = glyphColor;
+        }
         const x = (run.positions[2 * i] ?? 0) - left;
         const advance = (run.positions[2 * i + 2] ?? 0) - (run.positions[2 * i] ?? 0);
         const dy = (run.positions[2 * i + 1] ?? 0) - line.baseline;
@@ -159,11 +207,7 @@ function placeGlyphs(
         // The glyph's origin half its advance back along the tangent, its baseline shift along the normal.
         xforms.push(tx, ty, px - (tx * advance) / 2 - ty * dy, py - (ty * advance) / 2 + tx * dy);
       }
-      if (glyphs.length === 0) continue;
-      const font = fontOf(ck, run);
-      const blob = ck.TextBlob.MakeFromRSXformGlyphs(glyphs, xforms, font);
-      font.delete();
-      if (blob !== null) blobs.push(blob);
+      flush();
     }
   }
   return { blobs, cut };

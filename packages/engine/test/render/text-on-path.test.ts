@@ -93,6 +93,33 @@ const badge = (fit?: TextLayerT["fit"]) =>
     { width: 200, height: 140, background: "#FFFFFF", slots: [{ name: "name", type: "text" }] },
   );
 
+/** A rich slot's runs on an arc: a bold word and a word in its own colour, the rest in the layer's gradient. */
+const rich = () =>
+  documentOf(
+    [
+      textLayer({
+        id: "line",
+        text: "Made with <b>care</b> in <color value=\"#E63946\">Lisbon</color>",
+        x: 20,
+        y: 30,
+        width: 260,
+        height: 260,
+        color: {
+          type: "linear",
+          angle: 90,
+          stops: [
+            { offset: 0, color: "#1D3557" },
+            { offset: 1, color: "#2A9D8F" },
+          ],
+        },
+        font: { family: "Inter", size: 26 },
+        on_path: { shape: "arc", from: -80, to: 80 },
+        bind: { text: "line" },
+      }),
+    ],
+    { width: 300, height: 160, background: "#FFFFFF", slots: [{ name: "line", type: "text", rich: true }] },
+  );
+
 describe("text on a path", () => {
   it("refuses what a path cannot draw, with the property's path", () => {
     const bad = documentOf([
@@ -130,6 +157,11 @@ describe("text on a path", () => {
 
   it("draws the same at scale 2", async () => {
     await expectGolden(FEATURE, "paths-scale-2", onPaths(), { scale: 2 });
+  });
+
+  it("keeps rich runs' weight and own colour along the path", async () => {
+    const { warnings } = await expectGolden(FEATURE, "rich", rich());
+    expect(codes(warnings)).toEqual([]);
   });
 
   it("sets a bound slot's words along the arc; too long, cuts them at its ends or shrinks them to fit", async () => {
