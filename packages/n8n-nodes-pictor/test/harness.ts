@@ -9,7 +9,7 @@ import type {
   IWebhookFunctions,
   IWebhookResponseData,
 } from "n8n-workflow";
-import { PictorApi } from "../src/credentials/PictorApi.credentials.ts";
+import { PictorApi } from "../credentials/PictorApi.credentials.ts";
 
 /**
  * What n8n hands a node, as far as these nodes use it, without n8n itself (its install fetches native

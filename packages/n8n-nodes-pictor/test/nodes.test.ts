@@ -11,8 +11,8 @@ import {
   untilFinished,
 } from "../../server/test/api/support.ts";
 import { startReceiver, type TestReceiver } from "../../server/test/webhooks/support/receiver.ts";
-import { Pictor } from "../src/nodes/Pictor/Pictor.node.ts";
-import { PictorTrigger } from "../src/nodes/PictorTrigger/PictorTrigger.node.ts";
+import { Pictor } from "../nodes/Pictor/Pictor.node.ts";
+import { PictorTrigger } from "../nodes/PictorTrigger/PictorTrigger.node.ts";
 import { execute, webhook } from "./harness.ts";
 
 // The n8n nodes against a real Pictor server, through n8n-workflow's node interfaces (test/harness.ts:

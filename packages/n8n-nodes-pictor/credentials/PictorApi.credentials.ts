@@ -9,12 +9,15 @@ import type {
 export class PictorApi implements ICredentialType {
   name = "pictorApi";
   displayName = "Pictor API";
+  icon = { light: "file:pictor.svg", dark: "file:pictor.dark.svg" } as const;
+  /** This page as a Pictor server on its default port serves it (Pictor is self-hosted: no public site). */
+  documentationUrl = "http://localhost:8080/llms/n8n.md";
   properties: INodeProperties[] = [
     {
       displayName: "Base URL",
       name: "baseUrl",
       type: "string",
-      default: "http://localhost:3000",
+      default: "http://localhost:8080",
       placeholder: "https://pictor.example.com",
       description: "The Pictor server, without a trailing slash",
     },

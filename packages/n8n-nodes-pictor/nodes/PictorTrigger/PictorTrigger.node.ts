@@ -1,5 +1,12 @@
 import { verifyCallback } from "@pictor/client";
-import type { INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from "n8n-workflow";
+import {
+  type IHookFunctions,
+  type INodeType,
+  type INodeTypeDescription,
+  type IWebhookFunctions,
+  type IWebhookResponseData,
+  NodeConnectionTypes,
+} from "n8n-workflow";
 
 /**
  * Starts a workflow on each of Pictor's completion callbacks (a render's `webhook_url` set to this
@@ -12,13 +19,14 @@ export class PictorTrigger implements INodeType {
   description: INodeTypeDescription = {
     displayName: "Pictor Trigger",
     name: "pictorTrigger",
-    icon: "file:pictor.svg",
+    icon: { light: "file:pictor.svg", dark: "file:pictor.dark.svg" },
     group: ["trigger"],
     version: 1,
+    subtitle: "On render callback",
     description: "Starts the workflow when Pictor calls back: a render completed or failed",
     defaults: { name: "Pictor Trigger" },
     inputs: [],
-    outputs: ["main"],
+    outputs: [NodeConnectionTypes.Main],
     credentials: [{ name: "pictorApi", required: true }],
     webhooks: [{ name: "default", httpMethod: "POST", responseMode: "onReceived", path: "pictor" }],
     properties: [
@@ -30,6 +38,24 @@ export class PictorTrigger implements INodeType {
         default: "",
       },
     ],
+  };
+
+  /**
+   * Pictor keeps no register of webhooks to create or delete: each render names its own
+   * `webhook_url`, so activating or deactivating the workflow changes nothing on the server.
+   */
+  webhookMethods = {
+    default: {
+      async checkExists(this: IHookFunctions): Promise<boolean> {
+        return true;
+      },
+      async create(this: IHookFunctions): Promise<boolean> {
+        return true;
+      },
+      async delete(this: IHookFunctions): Promise<boolean> {
+        return true;
+      },
+    },
   };
 
   async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {

@@ -1,17 +1,21 @@
-import type {
-  IDataObject,
-  IExecuteFunctions,
-  IHttpRequestOptions,
-  INodeExecutionData,
-  INodeType,
-  INodeTypeDescription,
+import {
+  type IDataObject,
+  type IExecuteFunctions,
+  type IHttpRequestOptions,
+  type INodeExecutionData,
+  type INodeType,
+  type INodeTypeDescription,
+  type JsonObject,
+  NodeApiError,
+  NodeConnectionTypes,
 } from "n8n-workflow";
 
 /**
  * The Pictor node: one item in, one API call, one item out (the API's answer as JSON; a rendered
  * image also as binary data). Calls go through n8n's authenticated request helper with the Pictor API
  * credentials, so the key is sent as n8n sends every credential and never sits in the workflow.
- * Types only from n8n-workflow: nothing of n8n is loaded at run time but what n8n hands the node.
+ * From n8n-workflow (a peer dependency: n8n's own copy at run time) it takes types, the connection
+ * type and NodeApiError, as n8n's lint for community nodes asks.
  */
 
 type Operation = "render" | "batch" | "signUrl" | "getRender" | "uploadAsset";
@@ -25,14 +29,15 @@ export class Pictor implements INodeType {
   description: INodeTypeDescription = {
     displayName: "Pictor",
     name: "pictor",
-    icon: "file:pictor.svg",
+    icon: { light: "file:pictor.svg", dark: "file:pictor.dark.svg" },
     group: ["transform"],
+    usableAsTool: true,
     version: 1,
     subtitle: '={{$parameter["operation"]}}',
     description: "Render images from Pictor templates",
     defaults: { name: "Pictor" },
-    inputs: ["main"],
-    outputs: ["main"],
+    inputs: [NodeConnectionTypes.Main],
+    outputs: [NodeConnectionTypes.Main],
     credentials: [{ name: "pictorApi", required: true }],
     properties: [
       {
@@ -42,10 +47,10 @@ export class Pictor implements INodeType {
         noDataExpression: true,
         default: "render",
         options: [
+          { name: "Get Render", value: "getRender", action: "Get a render" },
           { name: "Render", value: "render", action: "Render an image and wait for it" },
           { name: "Render Batch", value: "batch", action: "Render a batch of images" },
-          { name: "Sign Image URL", value: "signUrl", action: "Sign an on-demand image URL" },
-          { name: "Get Render", value: "getRender", action: "Get a render" },
+          { name: "Sign Image URL", value: "signUrl", action: "Sign an image link" },
           { name: "Upload Asset", value: "uploadAsset", action: "Upload an asset" },
         ],
       },
@@ -55,7 +60,7 @@ export class Pictor implements INodeType {
         type: "string",
         required: true,
         default: "",
-        description: "Key or id of a published template",
+        description: "Key or ID of a published template",
         displayOptions: show("render", "signUrl"),
       },
       {
@@ -64,7 +69,7 @@ export class Pictor implements INodeType {
         type: "json",
         default: "{}",
         description:
-          'Slot values by slot name, e.g. { "title": "Hello", "photo": "https://…/a.jpg", "bg": "#112233" }: text, image URL or asset id, #RRGGBB colour, number',
+          'Slot values by slot name, e.g. { "title": "Hello", "photo": "https://…/a.jpg", "bg": "#112233" }: text, image URL or asset ID, #RRGGBB colour, number',
         displayOptions: show("render", "signUrl"),
       },
       {
@@ -111,7 +116,7 @@ export class Pictor implements INodeType {
         type: "string",
         required: true,
         default: "",
-        description: "usk_… of a URL-signing key (POST /v1/url-signing-keys)",
+        description: "The usk_… ID of a URL-signing key (see the URL-signing keys in the API reference)",
         displayOptions: show("signUrl"),
       },
       {
@@ -120,7 +125,7 @@ export class Pictor implements INodeType {
         type: "string",
         required: true,
         default: "",
-        description: "rnd_…",
+        description: "The render's ID, rnd_…",
         displayOptions: show("getRender"),
       },
       {
@@ -157,7 +162,7 @@ export class Pictor implements INodeType {
         const operation = this.getNodeParameter("operation", i) as Operation;
         out.push(await run(this, operation, i, request));
       } catch (error) {
-        if (!this.continueOnFail()) throw error;
+        if (!this.continueOnFail()) throw new NodeApiError(this.getNode(), error as JsonObject);
         out.push({ json: { error: errorOf(error) }, pairedItem: { item: i } });
       }
     }
