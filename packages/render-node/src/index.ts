@@ -30,6 +30,7 @@ export {
 export { findFfmpeg } from "./ffmpeg.ts";
 export { loadIconSet } from "./icons.ts";
 export { PreparedImageCache } from "./image-cache.ts";
+export { type NativeWork, oneAtATime, runAtOnce } from "./native-work.ts";
 export {
   DEFAULT_PDF_DPI,
   PdfAssembler,

@@ -1,7 +1,8 @@
 import { promisify } from "node:util";
-import { deflate } from "node:zlib";
+import { deflate, deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { encodeImage, type PixelFrame } from "./encode.ts";
+import { type NativeWork, runAtOnce } from "./native-work.ts";
 import { PdfAssembler as PagesAssembler, type PdfCodec, type PdfMetadata } from "./pdf-assembler.ts";
 
 export {
@@ -21,10 +22,24 @@ const NODE_CODEC: PdfCodec = {
   jpeg: async (frame, quality) => (await encodeImage(frame, { format: "jpeg", quality })).bytes,
 };
 
-/** The PDF assembler of the render workers (pdf-assembler.ts), encoding with sharp and zlib. */
+/**
+ * The PDF assembler of the render workers (pdf-assembler.ts), encoding with sharp and zlib, as
+ * `native` says (native-work.ts): zlib on the render thread itself when it is to run inline.
+ */
 export class PdfAssembler extends PagesAssembler {
-  constructor(metadata: PdfMetadata) {
-    super(metadata, NODE_CODEC);
+  constructor(metadata: PdfMetadata, native: NativeWork = runAtOnce) {
+    super(
+      metadata,
+      native === runAtOnce
+        ? NODE_CODEC
+        : {
+            opaqueRgb: (frame) => native.run(() => NODE_CODEC.opaqueRgb(frame)),
+            flate: native.inline
+              ? async (bytes, level) => deflateSync(bytes, { level })
+              : (bytes, level) => native.run(() => NODE_CODEC.flate(bytes, level)),
+            jpeg: (frame, quality) => native.run(() => NODE_CODEC.jpeg(frame, quality)),
+          },
+    );
   }
 }
 

@@ -28,6 +28,7 @@ import { ImageFetchError, InvalidDocumentError, InvalidSlotValuesError, RenderEr
 import { findFfmpeg, formatUnavailable, type Mp4Stream, startMp4 } from "./ffmpeg.ts";
 import { loadIconSet } from "./icons.ts";
 import { PreparedImageCache } from "./image-cache.ts";
+import { type NativeWork, runAtOnce } from "./native-work.ts";
 import { DEFAULT_PDF_DPI, framePageOptions, PdfAssembler } from "./pdf.ts";
 import { DEFAULT_IMAGE_LIMITS, type ImageLimits, prepareImage } from "./prepare-image.ts";
 import { trimNativeHeap } from "./trim-native-heap.ts";
@@ -61,6 +62,11 @@ export interface NodeRendererOptions {
    */
   trimNativeHeap?: boolean;
   imageLimits?: Partial<ImageLimits>;
+  /**
+   * Runs the work that leaves the render thread (sharp's decodes and encodes, zlib): default all at
+   * once; a background render thread passes oneAtATime (native-work.ts).
+   */
+  nativeWork?: NativeWork;
   /**
    * Test only: called with the current CanvasKit instance just before each draw. A test breaks the
    * instance here and throws, as a WebAssembly trap does, to prove that the renderer replaces it.
@@ -383,6 +389,7 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
   }
   const cache = new PreparedImageCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
   const limits: ImageLimits = { ...DEFAULT_IMAGE_LIMITS, ...options.imageLimits };
+  const native = options.nativeWork ?? runAtOnce;
   // Validation is per document object: a host that keeps a published version in memory pays once.
   const validated = new WeakMap<object, TemplateDocumentT>();
   // One engine draws one frame at a time and its pixels stay valid only until the next render; the
@@ -425,7 +432,7 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
         ? `id:${identity}`
         : `${render.contentScope ?? ""}|${PreparedImageCache.contentId(bytes)}`;
     const image = await cache.getOrPrepare(PreparedImageCache.key(sourceId, request), () =>
-      prepareImage(bytes, request, origin, limits),
+      native.run(() => prepareImage(bytes, request, origin, limits)),
     );
     return [request.key, image];
   }
@@ -458,12 +465,14 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
       const encoded = Promise.all(
         formats.map(async (format) => {
           const started = performance.now();
-          const image = await encodeImage(frame, {
-            format,
-            quality: render.quality,
-            pngCompressionLevel: render.pngCompressionLevel,
-            ...(render.pngOptimize ? { pngOptimize: render.pngOptimize } : {}),
-          });
+          const image = await native.run(() =>
+            encodeImage(frame, {
+              format,
+              quality: render.quality,
+              pngCompressionLevel: render.pngCompressionLevel,
+              ...(render.pngOptimize ? { pngOptimize: render.pngOptimize } : {}),
+            }),
+          );
           return { ...image, warnings: drawn.warnings, encodeMs: performance.now() - started };
         }),
       );
@@ -490,11 +499,14 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
     if (names.length === 0) throw new RangeError("a PDF needs at least one frame");
     const dpi = options.dpi ?? DEFAULT_PDF_DPI;
     const print = document.frames.find((f) => f.name === names[0])?.print;
-    const pdf = new PdfAssembler({
-      title: options.title ?? print?.title ?? document.name,
-      ...(print?.author === undefined ? {} : { author: print.author }),
-      createdAt: options.createdAt ?? new Date(),
-    });
+    const pdf = new PdfAssembler(
+      {
+        title: options.title ?? print?.title ?? document.name,
+        ...(print?.author === undefined ? {} : { author: print.author }),
+        createdAt: options.createdAt ?? new Date(),
+      },
+      native,
+    );
     const warnings = new Map<string, RenderWarning>();
     let first: { width: number; height: number } | null = null;
     for (const name of names) {
@@ -619,15 +631,14 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
         width = finished.width;
         height = finished.height;
       } else {
-        bytes = await encodeAnimatedImage(
-          stack as unknown as Uint8Array,
-          { ...size, frames: times.length, premultiplied },
-          {
+        const frames = { ...size, frames: times.length, premultiplied };
+        bytes = await native.run(() =>
+          encodeAnimatedImage(stack as unknown as Uint8Array, frames, {
             format: options.format === "gif" ? "gif" : "webp",
             fps,
             ...(options.loop === undefined ? {} : { loop: options.loop }),
             ...(options.quality === undefined ? {} : { quality: options.quality }),
-          },
+          }),
         );
       }
       return {

@@ -14,6 +14,7 @@ import type { AssetStore } from "../ports/asset-store.ts";
 import type { BatchStore } from "../ports/batch-store.ts";
 import type { BlobStore } from "../ports/blob-store.ts";
 import type { Clock } from "../ports/clock.ts";
+import type { EditorImagePreparer } from "../ports/editor-image-preparer.ts";
 import type { ImageUrlStore } from "../ports/image-url-store.ts";
 import type { Ledger } from "../ports/ledger.ts";
 import type { OperationsMetrics } from "../ports/metrics.ts";
@@ -101,6 +102,11 @@ export interface AppDeps {
    * Set by buildApp.
    */
   prepareImageBudget?: PrepareImageBudget;
+  /**
+   * Fits the editor's images on the render threads (a process that renders); absent: on this
+   * process's own libuv pool (an API process without render threads).
+   */
+  editorImages?: EditorImagePreparer;
   /** The file routes' rate limits per client address and per credential (download-limits.ts); set by buildApp. */
   downloadLimits: DownloadLimiter;
   /** Counts what the routes see (on-demand cache results); absent: nothing is counted. */

@@ -2,11 +2,25 @@
 // reused for every task. The pool (adapters/queue/worker-pool.ts) starts this file as a worker thread.
 import { createHash } from "node:crypto";
 import { parentPort, workerData } from "node:worker_threads";
-import { createNodeRenderer, type NodeRendererOptions } from "@pictor/render-node";
+import {
+  createNodeRenderer,
+  ImageInvalidError,
+  ImageTooLargeError,
+  type NodeRendererOptions,
+  oneAtATime,
+  prepareImage,
+  runAtOnce,
+} from "@pictor/render-node";
 import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
 import { createFileBlobStore } from "../adapters/files/blob-store.ts";
 import { createPgRenderLookups } from "../adapters/postgres/render-lookups.ts";
-import type { RenderTask, RenderWorkerData, WorkerMessage } from "../adapters/queue/render-messages.ts";
+import type {
+  PrepareImageResult,
+  PrepareImageTask,
+  RenderTask,
+  RenderWorkerData,
+  WorkerMessage,
+} from "../adapters/queue/render-messages.ts";
 import { createRenderTaskRunner } from "../adapters/queue/render-task-runner.ts";
 import { lowerOwnThreadPriority } from "../adapters/queue/thread-priority.ts";
 import { S3BlobStore } from "../adapters/s3/blob-store.ts";
@@ -19,7 +33,11 @@ const port = parentPort;
 if (!port) throw new Error("render-thread.ts must run as a worker thread");
 if (data.nice) lowerOwnThreadPriority(data.nice);
 
+// A background thread's decodes and encodes run one at a time on the process's shared threads, which
+// its lowered priority does not reach (docs/deploy.md, "Fairness between accounts").
+const nativeWork = data.nice ? oneAtATime() : runAtOnce;
 const renderer = await createNodeRenderer({
+  nativeWork,
   ...(data.memory
     ? {
         cacheBytes: data.memory.preparedImageBytes,
@@ -37,7 +55,19 @@ const run = createRenderTaskRunner({
   hashBeforeStore: data.s3 !== undefined,
 });
 
-port.on("message", async (task: RenderTask) => {
+port.on("message", async (task: RenderTask | PrepareImageTask) => {
+  if ("kind" in task) {
+    const result = await prepareEditorImage(task);
+    // The pixels move to the main thread rather than being copied (up to 64 MB).
+    const message = { type: "prepared", result } satisfies WorkerMessage;
+    try {
+      port.postMessage(message, result.ok && isWhole(result.rgba) ? [result.rgba.buffer as ArrayBuffer] : []);
+    } catch {
+      // A buffer the addon allocated outside V8 cannot always be handed over: copied instead.
+      port.postMessage(message);
+    }
+    return;
+  }
   const { result, output, sha256: hashed } = await run(task);
   // Hashed already (S3): in the same message, one wake-up of the main thread fewer per render.
   port.postMessage({ type: "result", result, ...(hashed ? { sha256: hashed } : {}) } satisfies WorkerMessage);
@@ -49,6 +79,32 @@ port.on("message", async (task: RenderTask) => {
   }
 });
 port.postMessage({ type: "ready" } satisfies WorkerMessage);
+
+/** An editor image, through the same pipeline and native work as a render's images. */
+async function prepareEditorImage(task: PrepareImageTask): Promise<PrepareImageResult> {
+  try {
+    const image = await nativeWork.run(() =>
+      prepareImage(task.bytes, task.target, { slot: null, src: task.src }),
+    );
+    return {
+      taskId: task.taskId,
+      ok: true,
+      width: image.width,
+      height: image.height,
+      rgba: image.rgba,
+      upscaled: image.upscaled,
+    };
+  } catch (error) {
+    if (error instanceof ImageInvalidError || error instanceof ImageTooLargeError)
+      return { taskId: task.taskId, ok: false, code: "image_invalid", message: error.message };
+    return { taskId: task.taskId, ok: false, code: "internal_error", message: String(error) };
+  }
+}
+
+/** The view spans its whole buffer, which can then be handed over without a copy. */
+function isWhole(bytes: Uint8Array): boolean {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+}
 
 /** Asset rows from the embedded default's SQLite file (read-only) or from PostgreSQL. */
 function openLookups(from: RenderWorkerData): RenderLookups {

@@ -2,6 +2,7 @@ import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
 import { lruMemoCache } from "../adapters/memory/lru-memo-cache.ts";
 import { createPrometheusMetrics } from "../adapters/metrics/prometheus.ts";
 import { setProcessLog } from "../adapters/process-log.ts";
+import { poolImagePreparer } from "../adapters/queue/pool-image-preparer.ts";
 import { poolMeasurer } from "../adapters/queue/pool-measurer.ts";
 import { createWorkerPool, type WorkerPool } from "../adapters/queue/worker-pool.ts";
 import { createRenderService } from "../app/render-service.ts";
@@ -161,6 +162,8 @@ export async function startServer(
         renderService,
         safeFetch,
         metrics,
+        // The editor's images are fitted on the render threads, placed by the account's share.
+        ...(pool ? { editorImages: poolImagePreparer(pool) } : {}),
         ...(outputHashes ? { assetLibrary: outputHashes.readsAfterHashes(state.assetLibrary) } : {}),
         ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
         openSignup: config.openSignup,

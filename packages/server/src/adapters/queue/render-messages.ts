@@ -50,6 +50,32 @@ export interface RenderTask {
   measureOnly?: true;
 }
 
+/**
+ * Main thread -> worker: an editor image (POST /v1/editor/prepare-image), the account's image bytes
+ * fitted to a device box as straight RGBA with the renderers' own pipeline. Run on a render thread,
+ * placed by the account's share of render time like a render, so that a heavy account's decodes
+ * queue behind its own work (and its background thread's one-at-a-time native work).
+ */
+export interface PrepareImageTask {
+  taskId: number;
+  kind: "prepare-image";
+  accountId: string;
+  bytes: Uint8Array;
+  target: {
+    width: number;
+    height: number;
+    fit: "cover" | "contain" | "fill";
+    focal: { x: number; y: number };
+  };
+  /** The source as the request named it (for the error's message). */
+  src: string;
+}
+
+/** Worker -> main thread: the fitted image, or why it could not be made. */
+export type PrepareImageResult =
+  | { taskId: number; ok: true; width: number; height: number; rgba: Uint8Array; upscaled: boolean }
+  | { taskId: number; ok: false; code: "image_invalid" | "internal_error"; message: string };
+
 /** What a caller is told of a fault on our side: never its details, which may hold paths. */
 export const RENDER_FAULT_MESSAGE = "The render failed on our side.";
 
@@ -121,4 +147,5 @@ export type WorkerMessage =
    */
   | { type: "result"; result: RenderTaskResult; sha256?: string }
   /** After a successful `result`, the SHA-256 of that task's output. */
-  | { type: "hashed"; taskId: number; sha256: string };
+  | { type: "hashed"; taskId: number; sha256: string }
+  | { type: "prepared"; result: PrepareImageResult };

@@ -1,6 +1,8 @@
 import { Worker } from "node:worker_threads";
 import { processLog } from "../process-log.ts";
 import {
+  type PrepareImageResult,
+  type PrepareImageTask,
   RENDER_FAULT_MESSAGE,
   type RenderTask,
   type RenderTaskOutcome,
@@ -16,9 +18,12 @@ const WORKER_FILE = new URL("../../main/render-thread.ts", import.meta.url);
 /** Render threads' name, as the OS shows it (at most 15 characters on Linux). */
 export const RENDER_THREAD_NAME = "pictor-render";
 
+/** What the pool runs: renders (and preflights), and editor images. */
+type PoolTask = RenderTask | PrepareImageTask;
+
 interface Pending {
-  task: RenderTask;
-  resolve: (r: RenderTaskOutcome) => void;
+  task: PoolTask;
+  resolve: (r: RenderTaskOutcome | PrepareImageResult) => void;
   /** Workers that died while running this task. */
   deaths: number;
 }
@@ -62,6 +67,11 @@ const TASKS_PER_WORKER = 2;
 
 export interface WorkerPool {
   run(task: Omit<RenderTask, "taskId">): Promise<RenderTaskOutcome>;
+  /**
+   * An editor image fitted on a render thread, placed like a render by the account's share of
+   * render time (render-shares.ts), someone waiting for it.
+   */
+  prepareImage(task: Omit<PrepareImageTask, "taskId" | "kind">): Promise<PrepareImageResult>;
   readonly size: number;
   /** Tasks the pool runs at once (size x tasks per worker): the in-flight limit for its queue. */
   readonly capacity: number;
@@ -121,6 +131,11 @@ export function createWorkerPool(
         slot.hashes.get(message.taskId)?.(message.sha256);
         slot.hashes.delete(message.taskId);
         return;
+      } else if (message.type === "prepared") {
+        const at = slot.running.findIndex((p) => p.task.taskId === message.result.taskId);
+        if (at < 0) return;
+        const [{ resolve }] = slot.running.splice(at, 1) as [Pending];
+        resolve(message.result);
       } else {
         const { result } = message;
         const at = slot.running.findIndex((p) => p.task.taskId === result.taskId);
@@ -181,7 +196,8 @@ export function createWorkerPool(
     while (waiting.length > 0) {
       const next = waiting[0] as Pending;
       const standing = shares.standing(next.task.accountId);
-      const wantsBackground = standing === "alone" ? next.task.interactive !== true : standing === "heaviest";
+      const interactive = "kind" in next.task || next.task.interactive === true;
+      const wantsBackground = standing === "alone" ? !interactive : standing === "heaviest";
       let slot: Slot | null = null;
       for (const s of slots) {
         if (!s?.ready || s.running.length >= TASKS_PER_WORKER) continue;
@@ -195,7 +211,7 @@ export function createWorkerPool(
       }
       if (!slot) return;
       waiting.shift();
-      const task = withoutKnownDocument(slot, next.task);
+      const task = "kind" in next.task ? next.task : withoutKnownDocument(slot, next.task);
       const finished = shares.started(next.task.accountId);
       slot.running.push({
         ...next,
@@ -204,7 +220,9 @@ export function createWorkerPool(
           next.resolve(outcome);
         },
       });
-      slot.worker.postMessage(slot.running.length > 1 ? { ...task, queuedBehind: true } : task);
+      slot.worker.postMessage(
+        slot.running.length > 1 && !("kind" in task) ? { ...task, queuedBehind: true } : task,
+      );
     }
   };
 
@@ -215,7 +233,19 @@ export function createWorkerPool(
     capacity: size * TASKS_PER_WORKER,
     run(task) {
       return new Promise((resolve) => {
-        waiting.push({ task: { ...task, taskId: nextTaskId++ }, resolve, deaths: 0 });
+        const settle = resolve as Pending["resolve"];
+        waiting.push({ task: { ...task, taskId: nextTaskId++ }, resolve: settle, deaths: 0 });
+        pump();
+      });
+    },
+    prepareImage(task) {
+      return new Promise((resolve) => {
+        const settle = resolve as Pending["resolve"];
+        waiting.push({
+          task: { ...task, kind: "prepare-image", taskId: nextTaskId++ },
+          resolve: settle,
+          deaths: 0,
+        });
         pump();
       });
     },

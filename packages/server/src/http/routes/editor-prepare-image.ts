@@ -215,9 +215,15 @@ export function registerEditorPrepareImage(app: App, deps: AppDeps): void {
       const { ImageInvalidError, ImageTooLargeError, prepareImage } = await renderNode();
       try {
         const bytes = await loadSource(deps, account, src);
-        const image = await gate.run(pixels, () =>
-          prepareImage(bytes, { ...box, fit, focal }, { slot: null, src }),
-        );
+        const target = { ...box, fit, focal };
+        const image = await gate.run(pixels, async () => {
+          if (!deps.editorImages) return prepareImage(bytes, target, { slot: null, src });
+          const prepared = await deps.editorImages.prepare(account, bytes, target, src);
+          if (prepared.ok) return prepared;
+          if (prepared.code === "image_invalid")
+            throw new ApiError("image_invalid", prepared.message, { path: "src" });
+          throw new Error(`editor image: ${prepared.message}`);
+        });
         reply.header("Content-Type", "application/octet-stream");
         reply.header("X-Image-Width", String(image.width));
         reply.header("X-Image-Height", String(image.height));
