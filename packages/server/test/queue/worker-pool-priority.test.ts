@@ -104,5 +104,23 @@ describe.runIf(linux && OWN_NICE < BACKGROUND_NICE)(
       expect(heavy.background).toBeGreaterThan(RENDERS * 100_000);
       expect(heavy.normal).toBeLessThan(heavy.background / 4);
     });
+
+    it("keeps the heaviest account's tasks on the background thread when more arrive at once than it holds", async () => {
+      // Another account rendered just now; acct_priority, by far the heaviest, sends 12 at once: least
+      // busy first, all but the two the background thread holds used to go to the idle normal thread.
+      await cpuDuring(false, "acct_light", 2);
+      const before = renderThreads();
+      const outcomes = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => temp.pool.run(task(100 + i, true, "acct_priority"))),
+      );
+      expect(outcomes.every((o) => o.ok)).toBe(true);
+      const after = renderThreads();
+      const delta = (nice: number) => {
+        const was = before.find((t) => t.nice === nice);
+        return (after.find((t) => t.tid === was?.tid)?.cpuNs ?? 0) - (was?.cpuNs ?? 0);
+      };
+      expect(delta(BACKGROUND_NICE)).toBeGreaterThan(12 * 100_000);
+      expect(delta(OWN_NICE)).toBeLessThan(delta(BACKGROUND_NICE) / 4);
+    });
   },
 );

@@ -187,20 +187,25 @@ export function createWorkerPool(
   };
 
   /**
-   * Sends waiting tasks to the least busy ready workers, up to TASKS_PER_WORKER each; between equally
-   * busy ones, to a background thread when other accounts render and the task's account used more
-   * render time lately than each (render-shares.ts), else by whether someone waits for it: an interactive
-   * task to a normal-priority thread and any other to a background one.
+   * Sends waiting tasks, in order, to the least busy ready workers, up to TASKS_PER_WORKER each;
+   * between equally busy ones, to a background thread when other accounts render and the task's
+   * account used more render time lately than each (render-shares.ts), else by whether someone waits
+   * for it: an interactive task to a normal-priority thread and any other to a background one. With
+   * background threads, that heaviest account's tasks go to them only: least busy first, its editor
+   * image or preflight took the normal thread whenever its render held the background one, and the
+   * next render of another account queued behind it. A task that has to wait does not hold up the
+   * ones behind it that another thread can take.
    */
   const pump = () => {
-    while (waiting.length > 0) {
-      const next = waiting[0] as Pending;
+    for (let i = 0; i < waiting.length; ) {
+      const next = waiting[i] as Pending;
       const standing = shares.standing(next.task.accountId);
       const interactive = "kind" in next.task || next.task.interactive === true;
       const wantsBackground = standing === "alone" ? !interactive : standing === "heaviest";
+      const backgroundOnly = backgroundThreads && standing === "heaviest";
       let slot: Slot | null = null;
       for (const s of slots) {
-        if (!s?.ready || s.running.length >= TASKS_PER_WORKER) continue;
+        if (!s?.ready || s.running.length >= TASKS_PER_WORKER || (backgroundOnly && !s.background)) continue;
         const better =
           !slot ||
           s.running.length < slot.running.length ||
@@ -209,8 +214,11 @@ export function createWorkerPool(
             slot.background !== wantsBackground);
         if (better) slot = s;
       }
-      if (!slot) return;
-      waiting.shift();
+      if (!slot) {
+        i++;
+        continue;
+      }
+      waiting.splice(i, 1);
       const task = "kind" in next.task ? next.task : withoutKnownDocument(slot, next.task);
       const finished = shares.started(next.task.accountId);
       slot.running.push({
