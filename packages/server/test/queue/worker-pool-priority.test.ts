@@ -105,9 +105,10 @@ describe.runIf(linux && OWN_NICE < BACKGROUND_NICE)(
       expect(heavy.normal).toBeLessThan(heavy.background / 4);
     });
 
-    it("keeps the heaviest account's tasks on the background thread when more arrive at once than it holds", async () => {
-      // Another account rendered just now; acct_priority, by far the heaviest, sends 12 at once: least
-      // busy first, all but the two the background thread holds used to go to the idle normal thread.
+    it("keeps an account's tasks to the threads it holds, all but one, while another account renders", async () => {
+      // Another account rendered just now; acct_priority, by far the heaviest, sends 12 at once: its
+      // first goes to the background thread, and the rest wait for it. Least busy first, all but the
+      // two the background thread holds went to the idle normal thread.
       await cpuDuring(false, "acct_light", 2);
       const before = renderThreads();
       const outcomes = await Promise.all(

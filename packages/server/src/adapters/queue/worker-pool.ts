@@ -191,10 +191,12 @@ export function createWorkerPool(
    * between equally busy ones, to a background thread when other accounts render and the task's
    * account used more render time lately than each (render-shares.ts), else by whether someone waits
    * for it: an interactive task to a normal-priority thread and any other to a background one. With
-   * background threads, that heaviest account's tasks go to them only: least busy first, its editor
-   * image or preflight took the normal thread whenever its render held the background one, and the
-   * next render of another account queued behind it. A task that has to wait does not hold up the
-   * ones behind it that another thread can take.
+   * background threads, while other accounts render, an account's tasks run on at most all threads
+   * but one (the spare thread, kept by thread here): an account that holds that many goes to the
+   * ones it holds or waits. Least busy first, a heavy account's editor image or preflight took the
+   * normal thread whenever its render held the background one, and the next render of another
+   * account queued behind it. A task that has to wait does not hold up the ones behind it that
+   * another thread can take.
    */
   const pump = () => {
     for (let i = 0; i < waiting.length; ) {
@@ -202,10 +204,15 @@ export function createWorkerPool(
       const standing = shares.standing(next.task.accountId);
       const interactive = "kind" in next.task || next.task.interactive === true;
       const wantsBackground = standing === "alone" ? !interactive : standing === "heaviest";
-      const backgroundOnly = backgroundThreads && standing === "heaviest";
+      const account = next.task.accountId;
+      const held =
+        backgroundThreads && standing !== "alone"
+          ? slots.filter((s) => s?.running.some((p) => p.task.accountId === account))
+          : [];
+      const keepsToHeld = held.length > 0 && held.length >= size - 1;
       let slot: Slot | null = null;
       for (const s of slots) {
-        if (!s?.ready || s.running.length >= TASKS_PER_WORKER || (backgroundOnly && !s.background)) continue;
+        if (!s?.ready || s.running.length >= TASKS_PER_WORKER || (keepsToHeld && !held.includes(s))) continue;
         const better =
           !slot ||
           s.running.length < slot.running.length ||
