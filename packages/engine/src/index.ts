@@ -27,6 +27,14 @@ export {
   restoreFontFamilyNames,
 } from "./document/font-families.ts";
 export {
+  InlineStyle,
+  InlineStyles,
+  type InlineStylesT,
+  type InlineStyleT,
+  inlineStyleNames,
+  MAX_INLINE_STYLES,
+} from "./document/inline-styles.ts";
+export {
   CURRENT_VERSION,
   type Migration,
   type MigrationResult,
@@ -42,7 +50,13 @@ export {
   printPixelSize,
 } from "./document/print.ts";
 export { ITEM_PREFIX, Repeat, type RepeatT } from "./document/repeat.ts";
-export { parseRichText, plainTextOf, type RichRun, type RichTextResult } from "./document/rich-text.ts";
+export {
+  BUILT_IN_TAGS,
+  parseRichText,
+  plainTextOf,
+  type RichRun,
+  type RichTextResult,
+} from "./document/rich-text.ts";
 export * from "./document/schema.ts";
 export {
   type DocumentValidationResult,

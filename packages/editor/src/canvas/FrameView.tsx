@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { FrameT, Layer, TextLayerT } from "../engine/engine-types.ts";
 import type { EditorEngine } from "../engine/load-engine.ts";
 import { creatorOf } from "../layer-forms/registry.ts";
@@ -50,6 +50,13 @@ export function FrameView({ frameIndex, frame, onPasteboard }: Props) {
   const aboveCanvas = useRef<HTMLCanvasElement>(null);
   const inGesture = useEditor((s) => s.inGesture);
   const overlay = useRef<HTMLDivElement>(null);
+  // Rich text parses with the template's inline styles as tags (`<em>`), as validation and renders do.
+  const inlineStyles = doc.inline_styles;
+  const parseRich = useCallback(
+    (markup: string) =>
+      engine.module.parseRichText(markup, engine.module.inlineStyleNames({ inline_styles: inlineStyles })),
+    [engine, inlineStyles],
+  );
   const surface = useRef<HTMLDivElement>(null);
 
   // Zoomed in, the engine draws at a higher scale (whole steps, 1 to 4) so text stays sharp; the
@@ -238,7 +245,7 @@ export function FrameView({ frameIndex, frame, onPasteboard }: Props) {
               zoom={zoom}
               rich={rich}
               boundSlot={boundSlot}
-              parseRich={engine.module.parseRichText}
+              parseRich={parseRich}
               onText={(text, at) => typed(editedLayer.id, text, at)}
               onDone={() => editor.setEditing(null)}
             />

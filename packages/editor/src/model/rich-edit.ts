@@ -1,5 +1,6 @@
 /**
- * Editing rich text slot markup (`<b> <i> <u> <s> <color value="#RRGGBB">`, `<br>`) as plain text
+ * Editing rich text slot markup (`<b> <i> <u> <s> <color value="#RRGGBB">`, `<br>`, the template's
+ * named inline styles `<em>`, kept as they are) as plain text
  * with a style per character: typing splices characters (a new one takes the style of the one
  * before it), the toolbar styles a range, and the result is written back as the documented markup.
  * Pure; the parse itself is the engine's `parseRichText` (its runs are the input here).
@@ -11,6 +12,8 @@ export interface CharStyle {
   underline: boolean;
   strike: boolean;
   color: string | null;
+  /** The template's named inline styles around the character, outermost first (absent: none). */
+  styles?: readonly string[];
 }
 
 export interface StyledText {
@@ -21,7 +24,11 @@ export interface StyledText {
 
 export const PLAIN: CharStyle = { bold: false, italic: false, underline: false, strike: false, color: null };
 
-export function fromRuns(runs: readonly ({ text: string } & CharStyle)[]): StyledText {
+export function fromRuns(
+  runs: readonly ({ text: string } & Omit<CharStyle, "styles"> & {
+      styles?: readonly string[] | undefined;
+    })[],
+): StyledText {
   let text = "";
   const styles: CharStyle[] = [];
   for (const r of runs) {
@@ -32,6 +39,7 @@ export function fromRuns(runs: readonly ({ text: string } & CharStyle)[]): Style
       underline: r.underline,
       strike: r.strike,
       color: r.color,
+      ...(r.styles === undefined ? {} : { styles: r.styles }),
     };
     for (let i = 0; i < r.text.length; i++) styles.push(style);
   }
@@ -44,7 +52,8 @@ function same(a: CharStyle, b: CharStyle): boolean {
     a.italic === b.italic &&
     a.underline === b.underline &&
     a.strike === b.strike &&
-    a.color === b.color
+    a.color === b.color &&
+    (a.styles ?? []).join(" ") === (b.styles ?? []).join(" ")
   );
 }
 
@@ -64,7 +73,8 @@ export function toMarkup(value: StyledText): string {
     const style = value.styles[i] ?? PLAIN;
     let j = i + 1;
     while (j < value.text.length && same(value.styles[j] ?? PLAIN, style)) j++;
-    const open: string[] = [];
+    // Named styles outermost, as written; the built-in tags inside them.
+    const open: string[] = (style.styles ?? []).map((name) => `<${name}>`);
     if (style.color) open.push(`<color value="${style.color}">`);
     if (style.bold) open.push("<b>");
     if (style.italic) open.push("<i>");

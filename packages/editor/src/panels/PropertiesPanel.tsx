@@ -3,6 +3,7 @@ import { ConstraintFields } from "../controls/ConstraintFields.tsx";
 import { FrameMotionFields } from "../controls/FrameMotion.tsx";
 import { FramePrintFields } from "../controls/FramePrint.tsx";
 import { NumberField, TextField } from "../controls/fields.tsx";
+import { InlineStylesEditor } from "../controls/InlineStyles.tsx";
 import { PaletteEditor } from "../controls/paint/brand-palette.tsx";
 import { PaintEditor } from "../controls/paint/paint.tsx";
 import { colorsUsedIn, SwatchesContext } from "../controls/paint/palette.tsx";
@@ -65,6 +66,13 @@ export function PropertiesPanel({
     <SwatchesContext.Provider value={swatches}>
       <PanelBody {...{ doc, frameIndex, layer, kinds, onLayer, onFrame, onDoc, onDeleteFrame }}>
         {!layer && <PaletteEditor palette={palette} onChange={setPalette} />}
+        {!layer && (
+          <InlineStylesEditor
+            styles={doc.inline_styles}
+            slots={doc.slots}
+            onChange={(inline_styles) => onDoc({ inline_styles }, "doc-inline-styles")}
+          />
+        )}
       </PanelBody>
     </SwatchesContext.Provider>
   );

@@ -7,6 +7,7 @@ import {
   type KeyframeT,
   type LayerAnimationT,
 } from "../document/animation.ts";
+import { inlineStyleNames } from "../document/inline-styles.ts";
 import type { FrameT, Layer, SlotT, TemplateDocumentT } from "../document/schema.ts";
 import { ease } from "./easing.ts";
 import type { MotionLayer, MotionScene } from "./presets/preset.ts";
@@ -79,6 +80,7 @@ export function documentAt(
   const scene: MotionScene = {
     frameWidth: frame.width,
     frameHeight: frame.height,
+    inlineStyles: inlineStyleNames(document),
     boundSlot(layer, property) {
       const name = layer.bind?.[property];
       return name === undefined ? null : (slots.get(name) ?? null);

@@ -1,9 +1,11 @@
 /**
  * The inline markup of rich text slots (`"rich": true`): `<b>`, `<i>`, `<u>`, `<s>`,
- * `<color value="#RRGGBB">` (or `#RRGGBBAA`) with their closing tags, `<br>` (also `<br/>`), and the
- * entities `&lt;` `&gt;` `&amp;` `&quot;` for a literal character. Anything else is plain text and is
- * drawn as written: `a < b`, `<div>`, `&nbsp;`. Tags are lower case; they must nest properly and be
- * closed by the end. Pure: the same parse in validation, in the server and in the browser.
+ * `<color value="#RRGGBB">` (or `#RRGGBBAA`) with their closing tags, `<br>` (also `<br/>`), the
+ * template's named inline styles (`<em>`, `<mark>`: document/inline-styles.ts) and the entities
+ * `&lt;` `&gt;` `&amp;` `&quot;` for a literal character. Any other tag (`<div>`, `</bold>`) is
+ * refused, so a style the template lacks is never drawn as its markup; what is not a tag is plain text
+ * drawn as written: `a < b`, `<3`, `<B>`, `&nbsp;`. Tags are lower case; they must nest properly and
+ * be closed by the end. Pure: the same parse in validation, in the server and in the browser.
  */
 
 export interface RichRun {
@@ -14,7 +16,22 @@ export interface RichRun {
   strike: boolean;
   /** `#RRGGBB` or `#RRGGBBAA` from `<color>`, or null for the layer's paint. */
   color: string | null;
+  /** The named inline styles the run is inside, outermost first (absent: none). */
+  styles?: string[];
+  /** Set from named styles when drawn (render/inline-styles.ts): the weight drawn, instead of `bold`'s. */
+  weight?: number;
+  /** Multiple of the text's size. */
+  relativeSize?: number;
+  /** Template px between characters, instead of the layer's. */
+  letterSpacing?: number;
+  /** `#RRGGBB` or `#RRGGBBAA` drawn behind the run's glyphs. */
+  background?: string;
 }
+
+/** The tags rich text has whatever the template: a named style cannot take one of these names. */
+export const BUILT_IN_TAGS: readonly string[] = ["b", "i", "u", "s", "color", "br"];
+
+const NO_STYLES: ReadonlySet<string> = new Set();
 
 export type RichTextResult =
   | { ok: true; runs: RichRun[] }
@@ -25,26 +42,29 @@ export type RichTextResult =
       message: string;
     };
 
-type StyleTag = "b" | "i" | "u" | "s" | "color";
 const STYLE_FLAG = { b: "bold", i: "italic", u: "underline", s: "strike" } as const;
 const STYLE_TAGS: ReadonlySet<string> = new Set(["b", "i", "u", "s", "color"]);
 
 // A candidate tag: `<`, an optional `/`, a lower-case name, anything up to `>` without another `<`.
-const TAG = /<(\/?)([a-z]+)([^<>]*)>/y;
+const TAG = /<(\/?)([a-z][a-z0-9-]*)([^<>]*)>/y;
 const COLOR_VALUE =
   /^\s+value\s*=\s*(?:"(#[0-9A-Fa-f]{6}(?:[0-9A-Fa-f]{2})?)"|'(#[0-9A-Fa-f]{6}(?:[0-9A-Fa-f]{2})?)')\s*$/;
 const ENTITY = /&(lt|gt|amp|quot);/y;
 const ENTITIES: Readonly<Record<string, string>> = { lt: "<", gt: ">", amp: "&", quot: '"' };
 
 interface OpenTag {
-  name: StyleTag;
+  /** A built-in tag or a named style. */
+  name: string;
   /** UTF-16 index of its `<`. */
   index: number;
   color: string | null;
 }
 
-/** Parses rich text markup into styled runs, or the first error with its position. */
-export function parseRichText(markup: string): RichTextResult {
+/**
+ * Parses rich text markup into styled runs, or the first error with its position. `styles`: the
+ * names of the template's inline styles, tags beside the built-in ones.
+ */
+export function parseRichText(markup: string, styles: ReadonlySet<string> = NO_STYLES): RichTextResult {
   const open: OpenTag[] = [];
   const runs: RichRun[] = [];
   let text = "";
@@ -77,7 +97,10 @@ export function parseRichText(markup: string): RichTextResult {
       TAG.lastIndex = i;
       const tag = TAG.exec(markup);
       const [source = "", slash = "", name = "", rest = ""] = tag ?? [];
-      if (tag !== null && (name === "br" || STYLE_TAGS.has(name))) {
+      if (tag !== null && name !== "br" && !STYLE_TAGS.has(name) && !styles.has(name)) {
+        return fail(i, unknownTag(source, name, styles));
+      }
+      if (tag !== null) {
         if (name === "br") {
           if (slash !== "" || !/^\s*\/?\s*$/.test(rest))
             return fail(i, `${quote(source)} is not a line break: write <br>`);
@@ -95,9 +118,8 @@ export function parseRichText(markup: string): RichTextResult {
           flush();
           open.pop();
         } else {
-          const style = name as StyleTag;
           let color: string | null = null;
-          if (style === "color") {
+          if (name === "color") {
             const value = COLOR_VALUE.exec(rest);
             if (value === null) return fail(i, `${quote(source)} needs a colour: <color value="#RRGGBB">`);
             color = value[1] ?? value[2] ?? null;
@@ -105,7 +127,7 @@ export function parseRichText(markup: string): RichTextResult {
             return fail(i, `${quote(source)}: <${name}> takes no attributes`);
           }
           flush();
-          open.push({ name: style, index: i, color });
+          open.push({ name, index: i, color });
         }
         i += source.length;
         continue;
@@ -153,11 +175,20 @@ function styleOf(open: readonly OpenTag[]): Omit<RichRun, "text"> {
     strike: false,
     color: null,
   };
+  const named: string[] = [];
   for (const tag of open) {
     if (tag.name === "color") style.color = tag.color;
-    else style[STYLE_FLAG[tag.name]] = true;
+    else if (Object.hasOwn(STYLE_FLAG, tag.name))
+      style[STYLE_FLAG[tag.name as keyof typeof STYLE_FLAG]] = true;
+    else named.push(tag.name);
   }
+  if (named.length > 0) style.styles = named;
   return style;
+}
+
+function unknownTag(source: string, name: string, styles: ReadonlySet<string>): string {
+  const known = [...BUILT_IN_TAGS, ...[...styles].sort()].map((tag) => `<${tag}>`).join(", ");
+  return `${quote(source)} is not a tag of this template (it has ${known}): define an inline style "${name}", or write &lt; for a literal "<"`;
 }
 
 function sameStyle(a: Omit<RichRun, "text">, b: Omit<RichRun, "text">): boolean {
@@ -166,7 +197,8 @@ function sameStyle(a: Omit<RichRun, "text">, b: Omit<RichRun, "text">): boolean 
     a.italic === b.italic &&
     a.underline === b.underline &&
     a.strike === b.strike &&
-    a.color === b.color
+    a.color === b.color &&
+    (a.styles ?? []).join(" ") === (b.styles ?? []).join(" ")
   );
 }
 

@@ -1,6 +1,7 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { frameMotion } from "./animation.ts";
 import { Bindings, HexColor, MAX_LIST_ITEMS, Paint, SlotName } from "./common.ts";
+import { InlineStyles } from "./inline-styles.ts";
 import { LAYER_SCHEMAS, type Layer } from "./layers/registry.ts";
 import { FramePrint } from "./print.ts";
 import { LocaleTag } from "./value-format.ts";
@@ -153,6 +154,8 @@ export const TemplateDocument = T.Object(
     /** The locale numbers and dates are formatted in (a text layer's `format` may name another); default en. */
     locale: T.Optional(LocaleTag),
     frames: T.Array(Frame, { minItems: 1, maxItems: 20 }),
+    /** Named inline styles rich text values may use as tags (`<em>…</em>`): document/inline-styles.ts. */
+    inline_styles: T.Optional(InlineStyles),
     /** Example slot values for previews and docs (slot name -> value). */
     sample: T.Optional(T.Record(T.String(), SampleValue)),
     /**

@@ -1,3 +1,4 @@
+import { inlineStyleErrors, inlineStyleNames } from "./inline-styles.ts";
 import type { LayerBase } from "./layers/kind.ts";
 import { definitionOf, LAYER_DEFINITIONS } from "./layers/registry.ts";
 import { printSizeErrors } from "./print.ts";
@@ -47,7 +48,7 @@ export function semanticErrors(doc: TemplateDocumentT): ValidationError[] {
     slots.set(slot.name, slot);
     slotPaths.set(slot.name, path);
     if (slot.type === "text" && slot.default !== undefined && slot.rich === true) {
-      const markup = parseRichText(slot.default);
+      const markup = parseRichText(slot.default, inlineStyleNames(doc));
       if (!markup.ok) errors.push({ path: `${path}.default`, message: markupError(markup) });
     }
     if (
@@ -82,9 +83,11 @@ export function semanticErrors(doc: TemplateDocumentT): ValidationError[] {
         message: `duplicate frame name ${JSON.stringify(frame.name)} (first at ${first})`,
       });
     } else framePaths.set(frame.name, path);
-    checkFrame(frame, path, slots, errors);
+    checkFrame(frame, path, slots, inlineStyleNames(doc), errors);
   });
 
+  for (const error of inlineStyleErrors(doc.inline_styles, (name) => slots.get(name)?.type))
+    errors.push(error);
   if (doc.sample !== undefined) {
     const sample = validateSlotValues(doc, doc.sample, "sample");
     if (!sample.ok) for (const { path, message } of sample.errors) errors.push({ path, message });
@@ -136,7 +139,13 @@ function checkPalette(palette: readonly string[], errors: ValidationError[]): vo
   });
 }
 
-function checkFrame(frame: FrameT, path: string, slots: Map<string, SlotT>, errors: ValidationError[]): void {
+function checkFrame(
+  frame: FrameT,
+  path: string,
+  slots: Map<string, SlotT>,
+  inlineStyles: ReadonlySet<string>,
+  errors: ValidationError[],
+): void {
   checkPaints(frame, FRAME.paints, path, errors);
   checkBindings(frame, "a frame", FRAME, path, slots, errors);
   errors.push(...printSizeErrors(frame, path));
@@ -188,7 +197,7 @@ function checkFrame(frame: FrameT, path: string, slots: Map<string, SlotT>, erro
     });
   };
   visit(frame.layers, path, 0, new Map(), null);
-  const context = { slots, layersById };
+  const context = { slots, layersById, inlineStyles };
   for (const { layer, path: layerPath, items } of placed) {
     const kind = definitionOf(layer);
     checkPaints(layer, kind.paints ?? [], layerPath, errors);

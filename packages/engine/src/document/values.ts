@@ -1,4 +1,5 @@
 import type { SlotValue } from "../api.ts";
+import { inlineStyleNames } from "./inline-styles.ts";
 import { wallClockOf } from "./iso-date.ts";
 import { markupError, parseRichText } from "./rich-text.ts";
 import { type ListSlotT, MAX_LIST_ITEMS, type SlotT, type TemplateDocumentT } from "./schema.ts";
@@ -32,7 +33,7 @@ export type SlotValuesResult =
  * required. Never throws.
  */
 export function validateSlotValues(
-  document: Pick<TemplateDocumentT, "slots">,
+  document: Pick<TemplateDocumentT, "slots" | "inline_styles">,
   values: unknown,
   basePath = "values",
 ): SlotValuesResult {
@@ -55,7 +56,7 @@ interface Problem {
 }
 
 function checkValues(
-  document: Pick<TemplateDocumentT, "slots">,
+  document: Pick<TemplateDocumentT, "slots" | "inline_styles">,
   values: unknown,
   basePath: string,
 ): SlotValuesResult {
@@ -82,7 +83,7 @@ function checkValues(
         message: `slot ${JSON.stringify(name)} does not exist${didYouMean(name, slots.keys())}`,
       });
     } else {
-      const problems = slotValueProblems(slot, value);
+      const problems = slotValueProblems(slot, value, inlineStyleNames(document));
       for (const { at, message } of problems)
         errors.push({
           path: path + at,
@@ -102,7 +103,11 @@ function checkValues(
 }
 
 /** What is wrong with one slot's value; empty when the value is good. */
-export function slotValueProblems(slot: SlotT, value: unknown): Problem[] {
+export function slotValueProblems(
+  slot: SlotT,
+  value: unknown,
+  inlineStyles: ReadonlySet<string> = new Set(),
+): Problem[] {
   switch (slot.type) {
     case "number":
       return numberProblems(value, slot.min, slot.max);
@@ -111,7 +116,7 @@ export function slotValueProblems(slot: SlotT, value: unknown): Problem[] {
     case "list":
       return listProblems(slot, value);
     default:
-      return scalarProblems(slot.type, value, slot.type === "text" ? slot : {});
+      return scalarProblems(slot.type, value, slot.type === "text" ? { ...slot, inlineStyles } : {});
   }
 }
 
@@ -121,7 +126,7 @@ const one = (message: string): Problem[] => [{ at: "", message }];
 function scalarProblems(
   type: "text" | "image" | "color",
   value: unknown,
-  text: { max_length?: number; rich?: boolean },
+  text: { max_length?: number; rich?: boolean; inlineStyles?: ReadonlySet<string> },
   what = "slot",
 ): Problem[] {
   if (typeof value !== "string") return one(`must be a string (${type} ${what}), not ${describeType(value)}`);
@@ -137,7 +142,7 @@ function scalarProblems(
           : "";
       return one(`must be at most ${limit} characters${why}`);
     }
-    const markup = text.rich === true ? parseRichText(value) : null;
+    const markup = text.rich === true ? parseRichText(value, text.inlineStyles) : null;
     return markup !== null && !markup.ok ? one(markupError(markup)) : [];
   }
   if (value === "") return one("must not be empty (an image URL or asset reference)");

@@ -1,5 +1,6 @@
 import type { ListItemValue, RenderWarning, SlotValue, SlotValues } from "../api.ts";
 import type { VisibleWhenT } from "../document/common.ts";
+import type { InlineStylesT } from "../document/inline-styles.ts";
 import type { SlotT, TemplateDocumentT } from "../document/schema.ts";
 import type { ValueFormatT } from "../document/value-format.ts";
 import { formatDate, formatNumber } from "../format/format-value.ts";
@@ -43,9 +44,11 @@ export class Bindings {
   private readonly scope: ItemScope | null;
   /** The template's locale (numbers and dates formatted by `formatted`). */
   readonly locale: string | undefined;
+  /** The template's named inline styles (tags of its rich text). */
+  readonly inlineStyles: InlineStylesT | undefined;
 
   constructor(
-    document: Pick<TemplateDocumentT, "slots" | "locale">,
+    document: Pick<TemplateDocumentT, "slots" | "locale" | "inline_styles">,
     values: SlotValues,
     warnings: RenderWarning[] | null,
     scope: ItemScope | null = null,
@@ -57,12 +60,17 @@ export class Bindings {
     this.scope = scope;
     this.reported = reported;
     this.locale = document.locale;
+    this.inlineStyles = document.inline_styles;
   }
 
   /** The bindings of one item's copy of a repeated stack's children (warnings are shared). */
   forItem(slot: string, item: ListItemValue, index: number): Bindings {
     return new Bindings(
-      { slots: [...this.slots.values()], ...(this.locale === undefined ? {} : { locale: this.locale }) },
+      {
+        slots: [...this.slots.values()],
+        ...(this.locale === undefined ? {} : { locale: this.locale }),
+        ...(this.inlineStyles === undefined ? {} : { inline_styles: this.inlineStyles }),
+      },
       this.values,
       this.warnings,
       { item, slot, index },

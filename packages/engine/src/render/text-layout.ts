@@ -251,6 +251,10 @@ export class ParagraphFactory {
     return {
       ...base,
       color,
+      ...(run.relativeSize === undefined
+        ? {}
+        : { fontSize: (base.fontSize ?? spec.size) * run.relativeSize }),
+      ...(run.letterSpacing === undefined ? {} : { letterSpacing: run.letterSpacing }),
       fontStyle: {
         weight: { value: runWeight(spec, run) } as FontWeight,
         slant: run.italic || spec.italic ? ck.FontSlant.Italic : ck.FontSlant.Upright,
@@ -278,9 +282,11 @@ export class ParagraphFactory {
   }
 }
 
-/** The weight a rich run is drawn at: bold is the bold face (700), or heavier when the layer is already bold. */
+/** The weight a rich run is drawn at: bold is the bold face (700), or heavier when the run is already bold. */
 export function runWeight(spec: Pick<TextSpec, "weight">, run: RichRun): number {
-  return run.bold ? (spec.weight >= 700 ? 900 : 700) : spec.weight;
+  // A named style's weight replaces the layer's; `<b>` then bolds it.
+  const weight = run.weight ?? spec.weight;
+  return run.bold ? (weight >= 700 ? 900 : 700) : weight;
 }
 
 /** The weights and styles a paragraph of `spec` asks its family for, each once. */

@@ -22,11 +22,42 @@ describe("rich text markup", () => {
     });
   });
 
-  it("keeps anything that is not its markup as plain text", () => {
-    const source = "a < b && c > d, <div>x</div> <bold> &nbsp; <B>";
+  it("keeps anything that is not a tag as plain text", () => {
+    const source = "a < b && c > d, <3 <B> &nbsp; <-- x";
     const result = parseRichText(source);
     expect(result.ok && plainTextOf(result.runs)).toBe(source);
     expect(result.ok && result.runs).toHaveLength(1);
+  });
+
+  it("refuses a tag that is neither built in nor one of the template's inline styles", () => {
+    const styles = new Set(["em", "mark"]);
+    expect(parseRichText("a <div>x</div>", styles)).toEqual({
+      ok: false,
+      position: 3,
+      message:
+        '<div> is not a tag of this template (it has <b>, <i>, <u>, <s>, <color>, <br>, <em>, <mark>): define an inline style "div", or write &lt; for a literal "<"',
+    });
+    expect(parseRichText("x</bold>").ok).toBe(false);
+    expect(parseRichText("&lt;div>x&lt;/div>")).toEqual({
+      ok: true,
+      runs: [{ ...plain, text: "<div>x</div>" }],
+    });
+  });
+
+  it("puts runs inside named styles, outermost first, beside the built-in flags", () => {
+    const result = parseRichText("<em>a <b><mark>b</mark></b></em> c", new Set(["em", "mark"]));
+    expect(result).toEqual({
+      ok: true,
+      runs: [
+        { ...plain, text: "a ", styles: ["em"] },
+        { ...plain, text: "b", bold: true, styles: ["em", "mark"] },
+        { ...plain, text: " c" },
+      ],
+    });
+    expect(parseRichText("<em>a</mark>", new Set(["em", "mark"]))).toMatchObject({
+      ok: false,
+      message: "</mark> closes <em>, opened at character 1: close <em> first",
+    });
   });
 
   it("accepts <br/>, <br />, underline, strike and single-quoted colours", () => {

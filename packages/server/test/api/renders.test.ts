@@ -454,6 +454,7 @@ describe("POST /v1/renders: refusals charge nothing", () => {
       key: "rich-quote",
       name: "Quote",
       slots: [{ name: "quote", type: "text", rich: true }],
+      inline_styles: { em: { style: "italic", color: "#E11D48" } },
       frames: [
         {
           name: "main",
@@ -492,11 +493,26 @@ describe("POST /v1/renders: refusals charge nothing", () => {
       body: { renders: [{ template: "rich-quote", modifications: [bad] }] },
     });
     expect(JSON.stringify(batch.body)).toContain("malformed markup at character 13");
+    // A tag the template defines no inline style for is refused the same way.
+    const unknown = await render({
+      template: "rich-quote",
+      wait: true,
+      modifications: [{ name: "quote", text: "A <mark>marked</mark> <em>claim</em>" }],
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.code).toBe("invalid_request");
+    expect(unknown.body.error.errors[0]).toMatchObject({
+      path: "modifications[0].text",
+      message:
+        'has malformed markup at character 3: <mark> is not a tag of this template (it has <b>, <i>, <u>, <s>, <color>, <br>, <em>): define an inline style "mark", or write &lt; for a literal "<"',
+    });
     expect(await balanceOf(t, key)).toBe(before);
     const ok = await render({
       template: "rich-quote",
       wait: true,
-      modifications: [{ name: "quote", text: 'Say <b>hello</b> in <color value="#E11D48">red</color>' }],
+      modifications: [
+        { name: "quote", text: 'Say <b>hello</b> in <color value="#E11D48">red</color>, <em>softly</em>' },
+      ],
     });
     expect(ok.body.status).toBe("completed");
     expect(await balanceOf(t, key)).toBe(before - 1);

@@ -26,6 +26,8 @@ export interface MotionScene {
   boundSlot(layer: MotionLayer, property: string): SlotT | null;
   /** A slot's value in this render: the request's, else the slot's default. */
   valueOf(slot: string): SlotValue | undefined;
+  /** The names of the document's inline styles (tags of its rich text). */
+  inlineStyles: ReadonlySet<string>;
   /** Adds a slot holding `value` for this moment only, and returns its name (for one layer's binding). */
   addSlot(slot: SlotT, value: SlotValue): string;
 }

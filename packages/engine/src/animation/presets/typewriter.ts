@@ -15,7 +15,7 @@ export const typewriter: AnimationPreset = {
       // Numbers, dates and list items are formatted when drawn: shown whole.
       if (slot === null || slot.type !== "text") return;
       const value = scene.valueOf(slot.name);
-      if (typeof value === "string") full = slot.rich === true ? plainOf(value) : value;
+      if (typeof value === "string") full = slot.rich === true ? plainOf(value, scene.inlineStyles) : value;
       const { text: _typed, ...rest } = layer.bind;
       layer.bind = rest;
     }
@@ -24,7 +24,7 @@ export const typewriter: AnimationPreset = {
   },
 };
 
-function plainOf(markup: string): string {
-  const parsed = parseRichText(markup);
+function plainOf(markup: string, inlineStyles: ReadonlySet<string>): string {
+  const parsed = parseRichText(markup, inlineStyles);
   return parsed.ok ? plainTextOf(parsed.runs) : markup;
 }

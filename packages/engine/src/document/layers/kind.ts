@@ -20,6 +20,8 @@ export interface DocumentContext {
   slots: ReadonlyMap<string, SlotT>;
   /** Ids of the frame's layers (at any depth) -> their layer, for masks naming another layer. */
   layersById: ReadonlyMap<string, LayerBase>;
+  /** The names of the document's inline styles (tags of its rich text). */
+  inlineStyles: ReadonlySet<string>;
 }
 
 /** A bound property's value in one render, with where it came from (render/bindings.ts resolves it). */

@@ -107,7 +107,7 @@ export const textDefinition = defineLayer<TextLayerT>({
     const textSlot = layer.bind?.text === undefined ? undefined : doc.slots.get(layer.bind.text);
     if (textSlot?.type === "text" && textSlot.rich === true) {
       // The design text shows when the rich slot has no value and no default: it is markup too.
-      const parsed = parseRichText(layer.text);
+      const parsed = parseRichText(layer.text, doc.inlineStyles);
       if (!parsed.ok) errors.push({ path: `${path}.text`, message: markupError(parsed) });
     }
     if (layer.min_size !== undefined && layer.min_size > layer.font.size) {

@@ -1,5 +1,6 @@
 import type { Paragraph } from "canvaskit-wasm";
 import type { PaintT } from "../../document/common.ts";
+import { inlineStyleNames } from "../../document/inline-styles.ts";
 import type { TextLayerT } from "../../document/layers/text.ts";
 import { markupError, parseRichText, plainTextOf, type RichRun } from "../../document/rich-text.ts";
 import type { TextOnPathT } from "../../document/text-path.ts";
@@ -9,6 +10,7 @@ import type { PaintContext } from "../context.ts";
 import { axisAligned } from "../device-space.ts";
 import { EngineError } from "../errors.ts";
 import { synthesisWarnings } from "../font-synthesis.ts";
+import { applyInlineStyles, drawRunBackgrounds } from "../inline-styles.ts";
 import { applyLetterCase, applyLetterCaseToRuns } from "../letter-case.ts";
 import { resolvePaint } from "../paint.ts";
 import { layoutText } from "../text-box.ts";
@@ -81,7 +83,8 @@ function textSpecOf(
 ): { spec: TextSpec; text: Resolved<string>; color: Resolved<PaintT> } | null {
   const text = ctx.bindings.formatted(layer.bind, "text", layer.text, `${path}.text`, layer.id, layer.format);
   const color = resolvePaint(ctx.bindings, layer.bind, "color", layer.color, `${path}.color`, layer.id);
-  const runs = richRuns(ctx.bindings, text, layer.transform);
+  const parsed = richRuns(ctx.bindings, text, layer.transform);
+  const runs = parsed === undefined ? undefined : applyInlineStyles(parsed, ctx.bindings, layer.id);
   const content = runs === undefined ? applyLetterCase(text.value, layer.transform) : plainTextOf(runs);
   if (content === "") return null;
   const font = layer.font;
@@ -194,6 +197,7 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
     };
     drawHighlights(ctx, layout, highlight, origin, box);
   }
+  drawRunBackgrounds(ctx.ck, ctx.canvas, paragraph, spec.runs, layout.lineOffsets, origin);
   const stroke =
     layer.stroke === undefined
       ? null
@@ -333,7 +337,7 @@ function richRuns(
   transform: TextLayerT["transform"],
 ): RichRun[] | undefined {
   if (!bindings.isRich(text.slot)) return undefined;
-  const parsed = parseRichText(text.value);
+  const parsed = parseRichText(text.value, inlineStyleNames({ inline_styles: bindings.inlineStyles }));
   // Validation refuses bad markup in values, defaults and designs; only a direct engine caller gets here.
   if (!parsed.ok) throw new EngineError("invalid_markup", text.path, markupError(parsed));
   return applyLetterCaseToRuns(parsed.runs, transform);
