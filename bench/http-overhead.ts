@@ -2,13 +2,18 @@
  * `BENCH_HTTP_OVERHEAD=1 npm run bench:http`: what metrics and request logging cost a wait-mode
  * render. Two `pictor serve` processes on the embedded default, each on its own data dir seeded
  * alike: one as shipped (Prometheus metrics on, one info log line per request, scraped every 5 s as
- * Prometheus would) and one with both off (PICTOR_METRICS=off, PICTOR_LOG_LEVEL=silent). Both are
- * warmed up, then the c=1 wait run of bench:http (the reference scene, PNG, scale 1) is timed on each
- * in turn, three times: shipped, off, shipped, off, ... so load drift hits both alike. The figure is
- * median(shipped p50s) / median(off p50s); the target is under 1.05.
+ * Prometheus would) and one with both off (PICTOR_METRICS=off, PICTOR_LOG_LEVEL=silent). Each run
+ * starts both afresh (in alternating order), warms them up, then times the c=1 wait run of bench:http
+ * (the reference scene, PNG, scale 1) on each in turn, alternating which goes first, so load drift
+ * hits both alike. Fresh processes per run because one process of a pair can stay ~0.3 ms a request
+ * slower than the other for its whole life whatever its settings (two identical servers measured so:
+ * JIT and placement luck), which three runs on the same two processes would read as their settings'
+ * cost. The figure is median(shipped p50s) / median(off p50s); the target is under 1.05. Beside it,
+ * the API thread's CPU time per request of each (from /proc, hardly moved by other load on the
+ * machine), the same comparison without the scheduling noise.
  * Writes bench/results/http-overhead.json.
  */
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -32,23 +37,23 @@ const photo = await makeReferencePhoto();
 interface Variant {
   name: "shipped" | "off";
   env: Record<string, string>;
-  server: PictorServe;
+  server: PictorServe | null;
   dir: string;
   body: string;
   headers: Record<string, string>;
   p50s: number[];
+  /** The API thread's CPU milliseconds per request of each timed run. */
+  apiThreadCpuMs: number[];
   requests: number;
   non2xx: number;
 }
 
-const start = async (name: Variant["name"], env: Record<string, string>): Promise<Variant> => {
+const seed = async (name: Variant["name"], env: Record<string, string>): Promise<Variant> => {
   const seeded = await seedDataDir(`pictor-bench-overhead-${name}-`, document, photo);
-  // Logs go to a pipe the benchmark reads and drops, as they would to journald or a container runtime.
-  const server = await startPictorServe(seeded.dir, env, { stderr: "drop" });
   return {
     name,
     env,
-    server,
+    server: null,
     dir: seeded.dir,
     body: JSON.stringify({
       template: document.key,
@@ -62,27 +67,36 @@ const start = async (name: Variant["name"], env: Record<string, string>): Promis
     }),
     headers: { authorization: `Bearer ${seeded.apiKey}`, "content-type": "application/json" },
     p50s: [],
+    apiThreadCpuMs: [],
     requests: 0,
     non2xx: 0,
   };
 };
 
-// One after the other: each process sizes its render threads to the machine.
 const variants = [
-  await start("shipped", { PICTOR_LOG_LEVEL: "info", PICTOR_METRICS: "on" }),
-  await start("off", { PICTOR_LOG_LEVEL: "silent", PICTOR_METRICS: "off" }),
+  await seed("shipped", { PICTOR_LOG_LEVEL: "info", PICTOR_METRICS: "on" }),
+  await seed("off", { PICTOR_LOG_LEVEL: "silent", PICTOR_METRICS: "off" }),
 ];
 const [shipped, off] = variants as [Variant, Variant];
+const serverOf = (variant: Variant): PictorServe => {
+  if (!variant.server) throw new Error(`${variant.name} is not running`);
+  return variant.server;
+};
 const metricsStatus = async (variant: Variant) => {
-  const res = await fetch(`${variant.server.url}/metrics`);
+  const res = await fetch(`${serverOf(variant).url}/metrics`);
   await res.arrayBuffer();
   return res.status;
 };
-if ((await metricsStatus(shipped)) !== 200 || (await metricsStatus(off)) !== 404) {
-  throw new Error("expected /metrics 200 on the shipped server and 404 with PICTOR_METRICS=off");
-}
 
-for (const variant of variants) {
+/** CPU time of the server's main thread (the API's event loop), ms. `sh` execs node: its pid is node's. */
+const apiThreadCpuMs = (variant: Variant): number => {
+  const pid = serverOf(variant).child.pid;
+  return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+};
+
+const startAndWarm = async (variant: Variant) => {
+  // Logs go to a pipe the benchmark reads and drops, as they would to journald or a container runtime.
+  variant.server = await startPictorServe(variant.dir, variant.env, { stderr: "drop" });
   // Every render thread warm (fonts, wasm, prepared photo) and the API's JIT, as bench:http does.
   await autocannon({
     url: `${variant.server.url}/v1/renders`,
@@ -92,9 +106,10 @@ for (const variant of variants) {
     headers: variant.headers,
     body: variant.body,
   });
-}
+};
 
 const timeWaitRun = async (variant: Variant): Promise<number> => {
+  const server = serverOf(variant);
   // Scraped during the run, every 5 s from its middle (so a short run still has one scrape).
   let scraper: NodeJS.Timeout | null = null;
   const scrape = () => {
@@ -102,8 +117,9 @@ const timeWaitRun = async (variant: Variant): Promise<number> => {
     scraper = setTimeout(scrape, SCRAPE_EVERY_MS);
   };
   if (variant === shipped) scraper = setTimeout(scrape, Math.min(SCRAPE_EVERY_MS, (DURATION_S * 1000) / 2));
+  const cpuBefore = apiThreadCpuMs(variant);
   const run = autocannon({
-    url: `${variant.server.url}/v1/renders`,
+    url: `${server.url}/v1/renders`,
     connections: 1,
     duration: DURATION_S,
     method: "POST",
@@ -112,31 +128,42 @@ const timeWaitRun = async (variant: Variant): Promise<number> => {
   });
   // Exact latencies from the response events (autocannon's histogram keeps whole milliseconds).
   const latencies: number[] = [];
+  let answered = 0;
   run.on("response", (_client, statusCode, _bytes, responseTimeMs) => {
+    answered++;
     if (statusCode >= 200 && statusCode < 300) latencies.push(responseTimeMs);
   });
   const result = await run;
   if (scraper) clearTimeout(scraper);
+  const cpu = apiThreadCpuMs(variant) - cpuBefore;
   latencies.sort((a, b) => a - b);
   const p50 = percentile(latencies, 50);
   variant.p50s.push(p50);
+  variant.apiThreadCpuMs.push(cpu / Math.max(1, answered));
   variant.requests += latencies.length;
   variant.non2xx += result.non2xx + result.errors;
   return p50;
 };
 
 for (let pair = 0; pair < PAIRS; pair++) {
-  // Alternate which goes first, so neither always follows the other's run.
+  // Alternate which starts and goes first, so neither always follows the other.
   const order = pair % 2 === 0 ? [shipped, off] : [off, shipped];
+  for (const variant of order) await startAndWarm(variant);
+  if (pair === 0 && ((await metricsStatus(shipped)) !== 200 || (await metricsStatus(off)) !== 404)) {
+    throw new Error("expected /metrics 200 on the shipped server and 404 with PICTOR_METRICS=off");
+  }
   for (const variant of order) {
     const p50 = await timeWaitRun(variant);
-    console.error(`  pair ${pair + 1}/${PAIRS}, ${variant.name}: wait p50 ${p50.toFixed(2)} ms`);
+    console.error(
+      `  run ${pair + 1}/${PAIRS}, ${variant.name}: wait p50 ${p50.toFixed(2)} ms, API thread CPU ${variant.apiThreadCpuMs.at(-1)?.toFixed(3)} ms/request, load ${loadavg()[0]?.toFixed(1)}`,
+    );
+  }
+  for (const variant of order) {
+    await serverOf(variant).stop();
+    variant.server = null;
   }
 }
-for (const variant of variants) {
-  await variant.server.stop();
-  rmSync(variant.dir, { recursive: true, force: true });
-}
+for (const variant of variants) rmSync(variant.dir, { recursive: true, force: true });
 
 const median = (xs: number[]) =>
   percentile(
@@ -146,11 +173,14 @@ const median = (xs: number[]) =>
 const shippedP50 = median(shipped.p50s);
 const offP50 = median(off.p50s);
 const ratio = shippedP50 / offP50;
+const shippedCpu = median(shipped.apiThreadCpuMs);
+const offCpu = median(off.apiThreadCpuMs);
 console.log(
   `wait p50 (c=1), median of ${PAIRS} interleaved runs: metrics and logging as shipped ${shippedP50.toFixed(2)} ms ` +
     `(${shipped.p50s.map((p) => p.toFixed(2)).join(", ")}), both off ${offP50.toFixed(2)} ms ` +
     `(${off.p50s.map((p) => p.toFixed(2)).join(", ")}); ratio ${ratio.toFixed(3)} ` +
-    `(${((ratio - 1) * 100).toFixed(1)} %; target under 5 %)`,
+    `(${((ratio - 1) * 100).toFixed(1)} %; target under 5 %); API thread CPU per request ${shippedCpu.toFixed(3)} ms against ${offCpu.toFixed(3)} ms ` +
+    `(+${(shippedCpu - offCpu).toFixed(3)} ms); load average ${loadAtStart} at start, ${loadavg()[0]?.toFixed(2)} at end`,
 );
 await writeFile(
   join(benchDir, "results/http-overhead.json"),
@@ -170,6 +200,7 @@ await writeFile(
         scrapeEveryMs: SCRAPE_EVERY_MS,
         waitP50Ms: shipped.p50s,
         medianWaitP50Ms: shippedP50,
+        apiThreadCpuMsPerRequest: shipped.apiThreadCpuMs,
         requests: shipped.requests,
         non2xx: shipped.non2xx,
       },
@@ -177,10 +208,17 @@ await writeFile(
         env: off.env,
         waitP50Ms: off.p50s,
         medianWaitP50Ms: offP50,
+        apiThreadCpuMsPerRequest: off.apiThreadCpuMs,
         requests: off.requests,
         non2xx: off.non2xx,
       },
-      summary: { shippedOverOff: ratio, overheadPercent: (ratio - 1) * 100, target: "< 5 %" },
+      freshProcessesPerRun: true,
+      summary: {
+        shippedOverOff: ratio,
+        overheadPercent: (ratio - 1) * 100,
+        target: "< 5 %",
+        apiThreadCpuMsPerRequest: { shipped: shippedCpu, off: offCpu, added: shippedCpu - offCpu },
+      },
     },
     null,
     2,

@@ -220,9 +220,27 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
     });
   }
 
-  // Label sets are few (routes x methods x statuses): their children are kept, so an answered request
-  // costs a map lookup and an observe, not a label hash.
-  const httpChildren = new Map<string, ReturnType<typeof http.labels>>();
+  // Label sets are few (routes x methods x statuses, formats x modes, error codes): each one's child
+  // is made once and kept, so a request or a render costs a map lookup and an observe, not a label
+  // object and its validation.
+  const httpChild = children((method: string, route: string, status: number) =>
+    http.labels(method, route, String(status)),
+  );
+  const acceptedChild = children((format: string, mode: string) => accepted.labels(format, mode));
+  const completedChild = children((format: string) => ({
+    count: completed.labels(format),
+    duration: duration.labels(format, "completed"),
+  }));
+  const failedChild = children((format: string, code: string) => failed.labels(format, code));
+  const refundedChild = children((format: string) => ({
+    count: refunded.labels(format),
+    duration: duration.labels(format, "failed"),
+  }));
+  const webhookChild = children((outcome: string) => webhooks.labels(outcome));
+  const imageUrlChild = children((cache: string) => ({
+    count: imageUrls.labels(cache),
+    bytes: imageUrlBytes.labels(cache),
+  }));
   const phaseChildren = {
     queueWait: phase.labels("queue_wait"),
     draw: phase.labels("draw"),
@@ -238,40 +256,53 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions): Prom
 
   return {
     httpRequest(method, route, status, seconds) {
-      const key = `${method} ${status} ${route}`;
-      let child = httpChildren.get(key);
-      if (!child) {
-        child = http.labels(method, route, String(status));
-        httpChildren.set(key, child);
-      }
-      child.observe(seconds);
+      httpChild(method, route, status).observe(seconds);
     },
     accepted(format, mode, credits) {
-      accepted.labels(format, mode).inc();
+      acceptedChild(format, mode).inc();
       charged.inc(credits);
     },
     completed(format, phases) {
-      completed.labels(format).inc();
-      duration.labels(format, "completed").observe(phases.total);
+      const child = completedChild(format);
+      child.count.inc();
+      child.duration.observe(phases.total);
       observePhases(phases);
     },
     failed(format, code, refundedCredits, phases) {
-      failed.labels(format, code).inc();
-      refunded.labels(format).inc();
+      failedChild(format, code).inc();
+      const child = refundedChild(format);
+      child.count.inc();
       creditsRefunded.inc(refundedCredits);
-      if (phases) duration.labels(format, "failed").observe(phases.total);
+      if (phases) child.duration.observe(phases.total);
     },
     webhookAttempt(outcome, seconds) {
-      webhooks.labels(outcome).inc();
+      webhookChild(outcome).inc();
       webhookSeconds.observe(seconds);
     },
     imageUrl(cache, bytes) {
-      imageUrls.labels(cache).inc();
-      imageUrlBytes.labels(cache).inc(bytes);
+      const child = imageUrlChild(cache);
+      child.count.inc();
+      child.bytes.inc(bytes);
     },
     async expose() {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
+  };
+}
+
+/** `make` memoised on its arguments (bounded label values, so the map stays small). */
+function children<Args extends (string | number)[], Child>(
+  make: (...args: Args) => Child,
+): (...args: Args) => Child {
+  const made = new Map<string, Child>();
+  return (...args) => {
+    const key = args.join("\u0000");
+    let child = made.get(key);
+    if (child === undefined) {
+      child = make(...args);
+      made.set(key, child);
+    }
+    return child;
   };
 }
 

@@ -28,28 +28,12 @@ export const requestLogPlugin = globalPlugin<RequestLogOptions>(
         return done();
       }
       const ms = reply.elapsedTime;
-      if (request.renderId || request.errorCode) {
-        request.log.info(
-          {
-            req: request,
-            res: reply,
-            responseTime: ms,
-            ...(request.toolName ? { tool: request.toolName } : {}),
-            ...(request.renderId ? { render_id: request.renderId } : {}),
-            ...(request.errorCode ? { code: request.errorCode } : {}),
-          },
-          "request completed",
-        );
-      } else
-        request.log.info(
-          {
-            req: request,
-            res: reply,
-            responseTime: ms,
-            ...(request.toolName ? { tool: request.toolName } : {}),
-          },
-          "request completed",
-        );
+      // One object, its optional fields added only when set (no spreads of throwaway objects).
+      const line: Record<string, unknown> = { req: request, res: reply, responseTime: ms };
+      if (request.toolName) line.tool = request.toolName;
+      if (request.renderId) line.render_id = request.renderId;
+      if (request.errorCode) line.code = request.errorCode;
+      request.log.info(line, "request completed");
       observe?.(request.method, request.routeOptions.url ?? "unmatched", reply.statusCode, ms / 1000);
       done();
     });
