@@ -58,10 +58,12 @@ describe("image pattern paints", () => {
   it("validates an image pattern wherever a paint goes, and refuses a bad one", () => {
     expect(validateDocument(patterns()).ok).toBe(true);
     const bad = documentOf([
-      shapeLayer({ fill: { type: "pattern", image: "", size: 1 } as unknown as PaintT }),
+      shapeLayer({ fill: { type: "pattern", image: "" } as unknown as PaintT }),
     ]);
     const result = validateDocument(bad);
-    expect(result.ok).toBe(false);
+    expect(result.ok ? [] : result.errors).toEqual([
+      { path: "frames[0].layers[0].fill.image", message: "must not be empty" },
+    ]);
   });
 
   it("plans each tile as an image the host prepares (the background's too), counted by the cost estimate", () => {

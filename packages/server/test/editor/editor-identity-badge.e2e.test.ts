@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { currentDoc } from "./canvas-support.ts";
 import {
   apiClient,
   type DocumentLike,
@@ -12,6 +13,7 @@ import {
   signUp,
   startEditorHarness,
   straightRgba,
+  waitSaved,
 } from "./harness.ts";
 
 /**
@@ -31,6 +33,7 @@ interface Starter extends DocumentLike {
 
 (haveChromium || inCI ? describe : describe.skip)("editor = API for the round badge starter", () => {
   let h: EditorHarness;
+  let badge: { id: string; key: string; document: Starter } | null = null;
   beforeAll(async () => {
     h = await startEditorHarness();
   }, 180_000);
@@ -79,5 +82,33 @@ interface Starter extends DocumentLike {
     }
     // The other title really changed the words drawn along the arc.
     expect(seen[1]?.equals(seen[0] as Buffer)).toBe(false);
+    badge = { id: starter?.id as string, key, document };
   }, 600_000);
+
+  it("sets the name along an arc from the text form; published, the API draws what the editor does", async () => {
+    const { page, url } = h;
+    if (badge === null) throw new Error("the first case opens the badge");
+    const { id, key, document } = badge;
+    await page.locator('[data-layer="name"]').click();
+    await page.getByTestId("text-path-on").check();
+    await page.getByTestId("text-path-shape").selectOption("arc");
+    await page.getByTestId("text-path-side").selectOption("inside");
+    await waitSaved(page);
+    const name = (await currentDoc(page)).frames[0]?.layers.find((l) => l.id === "name");
+    // The line-only properties the path refuses went with turning it on.
+    expect([name?.on_path, name?.align, name?.vertical_align]).toEqual([
+      { shape: "arc", from: -60, to: 60, side: "inside" },
+      undefined,
+      undefined,
+    ]);
+    await apiClient(url, key)(`/v1/templates/${id}/publish`, { body: {} });
+    const api = await renderThroughApi(url, key, {
+      template: document.key,
+      frame: "square",
+      scale: 1,
+      modifications: modificationsOf(document, document.sample),
+    });
+    const editor = await editorPixels(page, "square", document.sample, 1);
+    expect((await straightRgba(editor)).equals(api.rgba), "editor pixels differ from the API PNG").toBe(true);
+  }, 300_000);
 });
