@@ -23,6 +23,7 @@ import { startChromiumBaseline } from "./baselines/chromium.ts";
 import { satoriResvgRenderer, type TtfFace } from "./baselines/satori-resvg.ts";
 import { type TakumiRender, takumiRenderer } from "./baselines/takumi.ts";
 import { measureAnimatedLine } from "./lib/animation.ts";
+import { sharpFloor } from "./lib/encode-floor.ts";
 import { layoutChildren, layoutStack } from "./lib/layout-children.ts";
 import {
   loadAverageAtStart,
@@ -110,8 +111,8 @@ async function engineCandidates(
   for (const request of engine.planImages(doc, options)) {
     images.set(request.key, await prepareImage(await loadImage(request.src), request));
   }
-  // Floor: the same encoder with the same settings on a copy of this frame's pixels, so the
-  // compressor sees the same content.
+  // Floor: sharp with the speed settings on a copy of this frame's RGBA pixels (bench/lib/encode-floor.ts),
+  // so the compressor sees the same content.
   const frame = engine.render(doc, { ...options, images });
   const pixels = { ...frame, pixels: frame.pixels.slice() };
   const formats = scene === "reference" ? FORMATS : (["png"] as const);
@@ -154,7 +155,7 @@ async function engineCandidates(
         scene,
         scale,
         format,
-        run: () => encodeImage(pixels, { format }),
+        run: () => sharpFloor(pixels, format),
       }),
     ),
   ];

@@ -1,5 +1,6 @@
 import { losslessCompressPng } from "@napi-rs/image";
 import sharp, { type Sharp } from "sharp";
+import { FrameCopies } from "./frame-copies.ts";
 
 export type OutputFormat = "png" | "jpeg" | "webp";
 
@@ -22,14 +23,16 @@ export interface EncodeOptions {
   pngOptimize?: PngOptimize;
 }
 
-/** Pixels as the engine hands them over (RenderResult). */
+/** Pixels as the engine hands them over (RenderResult), or an opaque frame packed as RGB. */
 export interface PixelFrame {
   width: number;
   height: number;
-  /** RGBA8888, premultiplied alpha. */
+  /** RGBA8888, premultiplied alpha; RGB888 when `channels` is 3. */
   pixels: Uint8Array;
   /** Every pixel opaque: premultiplied equals straight, and alpha can be dropped. */
   opaque: boolean;
+  /** 3: `pixels` holds an opaque frame's colours without alpha (frame-copies.ts packRgb). Default 4. */
+  channels?: 3 | 4;
 }
 
 export interface EncodedImage {
@@ -52,19 +55,42 @@ export const DEFAULT_QUALITY = 90;
  * must keep that memory untouched until the returned promise settles.
  */
 export async function encodeImage(frame: PixelFrame, options: EncodeOptions): Promise<EncodedImage> {
-  const { width, height, pixels, opaque } = frame;
-  if (pixels.byteLength !== width * height * 4) {
-    throw new RangeError(`expected ${width * height * 4} bytes for ${width}x${height} RGBA`);
-  }
   const quality = options.quality ?? DEFAULT_QUALITY;
   if (!Number.isInteger(quality) || quality < 1 || quality > 100) {
     throw new RangeError(`quality must be an integer from 1 to 100, not ${quality}`);
   }
+  const { width, height } = frame;
+  const channels = frame.channels ?? 4;
+  if (frame.pixels.byteLength !== width * height * channels) {
+    throw new RangeError(
+      `expected ${width * height * channels} bytes for ${width}x${height} at ${channels} channels`,
+    );
+  }
+  // Opaque pixels lose their alpha before the encoder sees them (packed here unless the caller did);
+  // translucent ones are declared premultiplied so sharp divides by alpha once on output instead of
+  // writing darkened colours.
+  const packed = channels === 3 || !frame.opaque ? null : packedCopies.take(frame);
+  try {
+    return await encodeWithSharp(packed ?? frame, options, quality);
+  } finally {
+    if (packed !== null) packedCopies.give(packed);
+  }
+}
+
+/** Buffers for opaque frames a caller hands over as RGBA, packed as RGB before encoding. */
+const packedCopies = new FrameCopies();
+
+async function encodeWithSharp(
+  frame: PixelFrame,
+  options: EncodeOptions,
+  quality: number,
+): Promise<EncodedImage> {
+  const { width, height, pixels } = frame;
+  const opaque = frame.channels === 3;
   const input = Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength);
-  // Opaque pixels are already straight RGBA; translucent ones are declared premultiplied so sharp
-  // divides by alpha once on output instead of writing darkened colours.
-  let image = sharp(input, { raw: { width, height, channels: 4, premultiplied: !opaque } });
-  if (opaque) image = image.removeAlpha();
+  let image = opaque
+    ? sharp(input, { raw: { width, height, channels: 3 } })
+    : sharp(input, { raw: { width, height, channels: 4, premultiplied: true } });
   switch (options.format) {
     case "png":
       if (options.pngOptimize === "size") {

@@ -2,6 +2,7 @@ import { promisify } from "node:util";
 import { deflate, deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { encodeImage, type PixelFrame } from "./encode.ts";
+import { packRgb } from "./frame-copies.ts";
 import { type NativeWork, runAtOnce } from "./native-work.ts";
 import { PdfAssembler as PagesAssembler, type PdfCodec, type PdfMetadata } from "./pdf-assembler.ts";
 
@@ -49,8 +50,8 @@ async function opaqueRgb(frame: PixelFrame): Promise<Buffer> {
   if (pixels.byteLength !== width * height * 4) {
     throw new RangeError(`expected ${width * height * 4} bytes for ${width}x${height} RGBA`);
   }
+  if (opaque) return Buffer.from(packRgb(pixels, new Uint8Array(width * height * 3)).buffer);
   const input = Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength);
-  const image = sharp(input, { raw: { width, height, channels: 4, premultiplied: !opaque } });
-  const rgb = opaque ? image.removeAlpha() : image.flatten({ background: "#ffffff" });
-  return rgb.raw().toBuffer();
+  const image = sharp(input, { raw: { width, height, channels: 4, premultiplied: true } });
+  return image.flatten({ background: "#ffffff" }).raw().toBuffer();
 }

@@ -26,6 +26,7 @@ import { collectGarbage } from "./collect-garbage.ts";
 import { type EncodedImage, encodeImage, type OutputFormat, type PngOptimize } from "./encode.ts";
 import { ImageFetchError, InvalidDocumentError, InvalidSlotValuesError, RenderError } from "./errors.ts";
 import { findFfmpeg, formatUnavailable, type Mp4Stream, startMp4 } from "./ffmpeg.ts";
+import { FrameCopies } from "./frame-copies.ts";
 import { loadIconSet } from "./icons.ts";
 import { PreparedImageCache } from "./image-cache.ts";
 import { type NativeWork, runAtOnce } from "./native-work.ts";
@@ -457,10 +458,12 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
         }),
       );
       noteSize(drawn.width, drawn.height);
-      // A `size` PNG takes its encoder hundreds of milliseconds: the engine is not held for that.
-      const release = render.releaseEngineAfterDraw || render.pngOptimize === "size";
-      const copy = release ? copies.take(drawn.pixels) : null;
-      const frame = copy ? { ...drawn, pixels: copy } : drawn;
+      // A `size` PNG takes its encoder hundreds of milliseconds: the engine is not held for that. An
+      // opaque frame is copied out anyway, packed as RGB (frame-copies.ts): the encoder needs no alpha,
+      // and dropping it in the copy costs less than libvips dropping it, once for every format.
+      const release = render.releaseEngineAfterDraw || render.pngOptimize === "size" || drawn.opaque;
+      const copy = release ? copies.take(drawn) : null;
+      const frame = copy ?? drawn;
       // Encoders run on libuv threads, so several formats of the same pixels encode in parallel.
       const encoded = Promise.all(
         formats.map(async (format) => {
@@ -761,34 +764,6 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
       engine.dispose();
     },
   };
-}
-
-const MAX_KEPT_COPY_BYTES = 16 * 1024 * 1024;
-
-/**
- * Buffers for frames copied out of the engine, reused: a fresh multi-megabyte buffer per render
- * costs page faults (on a VM, first touches of memory are slow). Two kept per size at most.
- */
-class FrameCopies {
-  readonly #free: Uint8Array[] = [];
-
-  take(pixels: Uint8Array): Uint8Array {
-    const at = this.#free.findIndex((b) => b.byteLength === pixels.byteLength);
-    const copy = at >= 0 ? (this.#free.splice(at, 1)[0] as Uint8Array) : new Uint8Array(pixels.byteLength);
-    copy.set(pixels);
-    return copy;
-  }
-
-  clear(): void {
-    this.#free.length = 0;
-  }
-
-  give(copy: Uint8Array): void {
-    // A large frame's copy (a scale-4 render) is not kept: memory held for a rare size.
-    if (copy.byteLength > MAX_KEPT_COPY_BYTES) return;
-    if (this.#free.length >= 2) this.#free.shift();
-    this.#free.push(copy);
-  }
 }
 
 /**

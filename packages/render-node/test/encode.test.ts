@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { encodeImage } from "../src/encode.ts";
+import { packRgb } from "../src/frame-copies.ts";
 import { expectClose } from "./fixtures.ts";
 
 /** A frame where every pixel is the given premultiplied RGBA. */
@@ -43,6 +44,46 @@ describe("encodeImage", () => {
     const j = await sharp(jpeg.bytes).raw().toBuffer({ resolveWithObject: true });
     // Over white, premultiplied + (1 - alpha) x 255: 64 + 127.5, 32 + 127.5, 0 + 127.5.
     expectClose([...j.data.subarray(0, 3)], [191, 159, 128], 3);
+  });
+
+  it("drops an opaque frame's alpha itself, to the bytes sharp's removeAlpha gives, wherever the pixels lie", async () => {
+    // 7x5: a pixel count that is not a multiple of four (the packing's tail); then the same pixels at
+    // an odd offset in a larger buffer (no 32-bit view possible) and packed by the caller.
+    const noisy = new Uint8Array(7 * 5 * 4).map((_, i) => (i % 4 === 3 ? 255 : (i * 7919) % 251));
+    const shifted = new Uint8Array(noisy.length + 1);
+    shifted.set(noisy, 1);
+    const frames = [
+      { width: 7, height: 5, pixels: noisy, opaque: true },
+      { width: 7, height: 5, pixels: shifted.subarray(1), opaque: true },
+      {
+        width: 7,
+        height: 5,
+        pixels: packRgb(noisy, new Uint8Array(7 * 5 * 3)),
+        opaque: true,
+        channels: 3 as const,
+      },
+    ];
+    const raw = { width: 7, height: 5, channels: 4 as const };
+    const bySharp = {
+      png: await sharp(noisy, { raw })
+        .removeAlpha()
+        .png({ compressionLevel: 1, adaptiveFiltering: false })
+        .toBuffer(),
+      jpeg: await sharp(noisy, { raw })
+        .removeAlpha()
+        .jpeg({ quality: 90, optimiseCoding: false, mozjpeg: false })
+        .toBuffer(),
+      webp: await sharp(noisy, { raw })
+        .removeAlpha()
+        .webp({ quality: 90, effort: 0, alphaQuality: 100 })
+        .toBuffer(),
+    };
+    for (const [i, input] of frames.entries()) {
+      for (const format of ["png", "jpeg", "webp"] as const) {
+        const out = await encodeImage(input, { format });
+        expect(out.bytes.equals(bySharp[format]), `frame ${i}, ${format}`).toBe(true);
+      }
+    }
   });
 
   it("uses quality: lower quality gives a smaller JPEG", async () => {
