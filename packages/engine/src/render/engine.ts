@@ -58,6 +58,11 @@ export interface EngineSetup {
    * Same bytes either way; off by default (a render service draws different documents in turn).
    */
   reuseUnchangedLayers?: boolean;
+  /**
+   * Paragraphs of design text (no slot or list value in it) kept between renders, shaped once:
+   * default 128, the least recently used dropped; 0 keeps none (render/text-layout.ts).
+   */
+  keptParagraphs?: number;
 }
 
 /**
@@ -70,10 +75,11 @@ export function createEngine({
   icons,
   cacheBytes,
   reuseUnchangedLayers,
+  keptParagraphs,
 }: EngineSetup): Engine {
   const ck = canvasKit;
   const library = new FontLibrary(ck, fonts);
-  const paragraphs = new ParagraphFactory(ck, library);
+  const paragraphs = new ParagraphFactory(ck, library, keptParagraphs);
   const iconLibrary = new IconLibrary(ck, icons ?? null);
   const surface = new RasterSurface(ck);
   const composedImages = new ComposedImages(ck, cacheBytes?.composedImages);

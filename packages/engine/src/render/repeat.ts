@@ -7,6 +7,18 @@ import type { ValueFormatT } from "../document/value-format.ts";
 import { formatNumber } from "../format/format-value.ts";
 import type { Bindings } from "./bindings.ts";
 
+/**
+ * Marks the layers a repeat makes (each item's copies, the "more" line): nothing in them is bound any
+ * more, yet what they show comes from the request's values. A symbol key, so copies of them (spread by
+ * layout) keep it and their JSON does not show it.
+ */
+const FROM_VALUES = Symbol("from list values");
+
+/** Whether a layer was made from a list slot's items in this render (see FROM_VALUES). */
+export function madeFromValues(layer: object): boolean {
+  return (layer as { [FROM_VALUES]?: true })[FROM_VALUES] === true;
+}
+
 /** One child a container draws in this render, with the JSON path errors and warnings name. */
 export interface ChildEntry {
   layer: Layer;
@@ -37,7 +49,11 @@ export function stackChildren(layer: StackLayerT, path: string, bindings: Bindin
   if (left > 0 && repeat.more !== undefined) {
     const count = formatNumber(left, {}, bindings.locale);
     entries.push({
-      layer: { ...repeat.more, text: repeat.more.text.replaceAll("{n}", count) } as Layer,
+      layer: {
+        ...repeat.more,
+        text: repeat.more.text.replaceAll("{n}", count),
+        [FROM_VALUES]: true,
+      } as Layer,
       path: `${path}.repeat.more`,
     });
   }
@@ -46,7 +62,11 @@ export function stackChildren(layer: StackLayerT, path: string, bindings: Bindin
 
 /** A copy of a layer (and its children) for one item: `item.<field>` bindings become design values. */
 function withItem(layer: Layer, item: ListItemValue, index: number, scoped: Bindings): Layer {
-  const copy: Record<string, unknown> = { ...layer, id: `${layer.id}~${index + 1}` };
+  const copy: Record<string | symbol, unknown> = {
+    ...layer,
+    id: `${layer.id}~${index + 1}`,
+    [FROM_VALUES]: true,
+  };
   const bind = layer.bind;
   if (bind !== undefined) {
     const kept: Record<string, string> = {};

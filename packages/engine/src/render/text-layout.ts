@@ -62,6 +62,11 @@ export interface TextSpec {
   glyphs?: GlyphPaint;
   /** Rich text: styled runs whose texts join to `text` (document/rich-text.ts). */
   runs?: readonly RichRun[];
+  /**
+   * The text is the design's own (no slot or list item put it there): its paragraphs are kept between
+   * renders (a template's static labels are shaped once, not on every render).
+   */
+  lasting?: boolean;
 }
 
 /**
@@ -77,18 +82,28 @@ export interface GlyphPaint {
 
 const TRANSPARENT = Float32Array.of(0, 0, 0, 0);
 
+/** Paragraphs of design text an engine keeps between renders at most (the least recently used dropped). */
+const LASTING_PARAGRAPHS = 128;
+
 export class ParagraphFactory {
   private readonly ck: CanvasKit;
   private readonly fonts: FontLibrary;
   private readonly aligns: Record<TextSpec["align"], TextAlign>;
   private readonly pool = new BuilderPool();
   private readonly kept = new KeptParagraphs();
-  /** What each reusable paragraph was built as (its key) and laid out at. */
-  private readonly builds = new WeakMap<Paragraph, { key: string; width: number }>();
+  /** Paragraphs of design text (TextSpec.lasting), kept between renders over one font collection. */
+  private readonly lasting: KeptParagraphs;
+  private lastingCollection: object | null = null;
+  /** What each reusable paragraph was built as (its key), laid out at, and whether it lasts. */
+  private readonly builds = new WeakMap<
+    Paragraph,
+    { key: string; width: number; lasting: boolean; collection: object }
+  >();
 
-  constructor(canvasKit: CanvasKit, fonts: FontLibrary) {
+  constructor(canvasKit: CanvasKit, fonts: FontLibrary, lastingParagraphs = LASTING_PARAGRAPHS) {
     this.ck = canvasKit;
     this.fonts = fonts;
+    this.lasting = new KeptParagraphs(lastingParagraphs);
     const { TextAlign } = canvasKit;
     // Alignment is physical: `left` stays left for right-to-left text too, because the template's
     // layout is a visual design (text beside a photo must not jump sides when a slot is Arabic).
@@ -110,10 +125,11 @@ export class ParagraphFactory {
     const style = styleKey(spec, size, maxLines);
     // Glyph paints are objects of one drawing pass: such builds are never kept.
     const key = spec.glyphs === undefined ? paragraphKey(style, spec) : null;
+    const lasting = spec.lasting === true;
     if (key !== null) {
-      const kept = this.kept.take(key, width);
+      const kept = (lasting ? this.lastingStore() : this.kept).take(key, width);
       if (kept !== undefined) {
-        this.builds.set(kept, { key, width });
+        this.builds.set(kept, { key, width, lasting, collection: this.fonts.collection });
         return kept;
       }
     }
@@ -184,18 +200,31 @@ export class ParagraphFactory {
     }
     const paragraph = builder.build();
     paragraph.layout(width);
-    if (key !== null) this.builds.set(paragraph, { key, width });
+    if (key !== null) this.builds.set(paragraph, { key, width, lasting, collection: this.fonts.collection });
     return paragraph;
+  }
+
+  /** The paragraphs kept between renders, emptied when the font collection was replaced (faces added). */
+  private lastingStore(): KeptParagraphs {
+    const collection = this.fonts.collection;
+    if (collection !== this.lastingCollection) {
+      this.lasting.clear();
+      this.lastingCollection = collection;
+    }
+    return this.lasting;
   }
 
   /**
    * Done with a paragraph of `build` for now: kept for the same build later in this render (a hugging
-   * text measured, then drawn), else deleted.
+   * text measured, then drawn; a label drawn twice), or in later renders for design text; else deleted.
    */
   release(paragraph: Paragraph): void {
     const built = this.builds.get(paragraph);
     if (built === undefined) paragraph.delete();
-    else this.kept.keep(built.key, paragraph, built.width);
+    else if (!built.lasting) this.kept.keep(built.key, paragraph, built.width);
+    // Built over a collection replaced since (faces were added): shaped with what is no longer there.
+    else if (built.collection !== this.fonts.collection) paragraph.delete();
+    else this.lastingStore().keep(built.key, paragraph, built.width);
   }
 
   /** Deletes the paragraphs released in this render and not built again. */
@@ -267,6 +296,7 @@ export class ParagraphFactory {
 
   dispose(): void {
     this.kept.clear();
+    this.lasting.clear();
     this.pool.clear();
     this.transparent?.delete();
     this.transparent = null;

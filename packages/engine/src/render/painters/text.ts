@@ -13,6 +13,7 @@ import { synthesisWarnings } from "../font-synthesis.ts";
 import { applyInlineStyles, drawRunBackgrounds } from "../inline-styles.ts";
 import { applyLetterCase, applyLetterCaseToRuns } from "../letter-case.ts";
 import { resolvePaint } from "../paint.ts";
+import { madeFromValues } from "../repeat.ts";
 import { layoutText } from "../text-box.ts";
 import { isRightToLeft, type TextSpec } from "../text-layout.ts";
 import { drawTextOnPath } from "../text-path.ts";
@@ -108,6 +109,8 @@ function textSpecOf(
     decoration:
       (layer.underline === true ? ctx.ck.UnderlineDecoration : 0) |
       (layer.strikethrough === true ? ctx.ck.LineThroughDecoration : 0),
+    // The design's own words: the same in every render, so their paragraphs are kept between renders.
+    lasting: text.slot === null && !madeFromValues(layer),
   };
   return { spec, text, color };
 }
@@ -224,7 +227,8 @@ function paintText(ctx: PaintContext, layer: TextLayerT, path: string): void {
     });
   }
   warnAboutFonts(ctx, layer, spec, paragraph, slot);
-  paragraph.delete();
+  // Kept for the same text drawn again (in this render, or in later ones for design text).
+  ctx.paragraphs.release(paragraph);
 }
 
 /**
