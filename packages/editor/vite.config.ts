@@ -37,6 +37,11 @@ export default defineConfig(({ mode }) => ({
     // No report of which plugin took how long: on a busy 2-core machine every build "takes long".
     rolldownOptions: { checks: { bundlerTimings: false } },
   },
-  oxc: { jsx: { runtime: "automatic" } },
+  // Production React in every build: the test entry too, whoever builds it. Vite derives React's
+  // build from NODE_ENV, which vitest sets to "test": the e2e tests and bench:editor then ran React's
+  // development build (several times slower to render) or the production one depending on which
+  // process had built dist-test last.
+  define: { "process.env.NODE_ENV": JSON.stringify("production") },
+  oxc: { jsx: { runtime: "automatic", development: false } },
   logLevel: "warn",
 }));
