@@ -58,14 +58,18 @@ const run = createRenderTaskRunner({
 port.on("message", async (task: RenderTask | PrepareImageTask) => {
   if ("kind" in task) {
     const result = await prepareEditorImage(task);
-    // The pixels move to the main thread rather than being copied (up to 64 MB).
-    const message = { type: "prepared", result } satisfies WorkerMessage;
-    try {
-      port.postMessage(message, result.ok && isWhole(result.rgba) ? [result.rgba.buffer as ArrayBuffer] : []);
-    } catch {
-      // A buffer the addon allocated outside V8 cannot always be handed over: copied instead.
-      port.postMessage(message);
+    if (!result.ok) {
+      port.postMessage({ type: "prepared", result } satisfies WorkerMessage);
+      return;
     }
+    // sharp's buffer lives outside V8 and cannot be handed over: copied here once into one that can,
+    // which then moves to the main thread whole (up to 64 MB). Posted as it is, it would be copied
+    // twice, the second time on the API's event loop.
+    const rgba = new Uint8Array(result.rgba.byteLength);
+    rgba.set(result.rgba);
+    port.postMessage({ type: "prepared", result: { ...result, rgba } } satisfies WorkerMessage, [
+      rgba.buffer,
+    ]);
     return;
   }
   const { result, output, sha256: hashed } = await run(task);
@@ -99,11 +103,6 @@ async function prepareEditorImage(task: PrepareImageTask): Promise<PrepareImageR
       return { taskId: task.taskId, ok: false, code: "image_invalid", message: error.message };
     return { taskId: task.taskId, ok: false, code: "internal_error", message: String(error) };
   }
-}
-
-/** The view spans its whole buffer, which can then be handed over without a copy. */
-function isWhole(bytes: Uint8Array): boolean {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
 }
 
 /** Asset rows from the embedded default's SQLite file (read-only) or from PostgreSQL. */
