@@ -288,7 +288,7 @@ function paintOnPath(
     });
   }
   warnAboutFonts(ctx, layer, spec, drawn.paragraph, slot);
-  drawn.paragraph.delete();
+  ctx.paragraphs.release(drawn.paragraph);
 }
 
 /** Warnings about the fonts a text was drawn in: a family missing, characters from fallback fonts, faked faces. */
