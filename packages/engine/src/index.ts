@@ -20,7 +20,7 @@ export {
   MAX_DURATION_SECONDS,
   MAX_FPS,
 } from "./document/animation.ts";
-export { BLEND_MODES } from "./document/common.ts";
+export { BLEND_MODES, ColorBinding, type ColorBindingT } from "./document/common.ts";
 export {
   documentFontFamilies,
   renameFontFamilies,

@@ -1,4 +1,5 @@
 import { type ReactNode, useMemo } from "react";
+import { ColorBindingsFields } from "../controls/ColorBindings.tsx";
 import { ConstraintFields } from "../controls/ConstraintFields.tsx";
 import { FrameMotionFields } from "../controls/FrameMotion.tsx";
 import { FramePrintFields } from "../controls/FramePrint.tsx";
@@ -134,6 +135,12 @@ function PanelBody({
             onBind={(bind) => onFrame({ bind }, "frame-bind")}
           />
           <FrameMotionFields frame={frame} onChange={onFrame} />
+          <ColorBindingsFields
+            bind={frame.bind}
+            value={frame.bind_colors}
+            slots={doc.slots}
+            onChange={(bind_colors) => onFrame({ bind_colors }, "frame-bind-colors")}
+          />
           <FramePrintFields
             value={frame.print}
             onChange={(print, size) => onFrame({ print, ...size }, "frame-print")}
@@ -183,6 +190,12 @@ function PanelBody({
         siblings={siblingsOf(frame.layers, layer.id)}
         onLayer={onLayer}
         kinds={kinds}
+      />
+      <ColorBindingsFields
+        bind={layer.bind}
+        value={layer.bind_colors}
+        slots={doc.slots}
+        onChange={(bind_colors) => onLayer({ bind_colors }, "layer-bind-colors")}
       />
       <MotionForm layer={layer} frame={frame} onLayer={onLayer} kinds={kinds} />
     </div>

@@ -31,6 +31,23 @@ export const SlotReference = T.String({
 
 export const Bindings = T.Record(T.String({ minLength: 1, maxLength: 64 }), SlotReference);
 
+/**
+ * How a colour slot's value is applied where it is bound (slot values are `#RRGGBB`): `alpha` 0..1
+ * sets its opacity, or `"design"` keeps the opacity of the design colour it replaces (a translucent
+ * brand tint stays translucent); `tint` -1..1 mixes it toward white (positive) or black (negative).
+ */
+export const ColorBinding = T.Object(
+  {
+    alpha: T.Optional(T.Union([T.Number({ minimum: 0, maximum: 1 }), T.Literal("design")])),
+    tint: T.Optional(T.Number({ minimum: -1, maximum: 1 })),
+  },
+  { additionalProperties: false },
+);
+
+/** Bound colour property path (a key of `bind`) -> how the slot's colour is applied there. */
+export const ColorBindings = T.Record(T.String({ minLength: 1, maxLength: 64 }), ColorBinding);
+export type ColorBindingT = Static<typeof ColorBinding>;
+
 export const GradientStop = T.Object(
   {
     /** Position along the gradient, 0..1; stops are in ascending order. */
@@ -302,6 +319,8 @@ export const layerCommon = {
   opacity: T.Optional(T.Number({ minimum: 0, maximum: 1, default: 1 })),
   visible: T.Optional(T.Boolean({ default: true })),
   bind: T.Optional(Bindings),
+  /** Alpha or tint applied to the colour slots bound in `bind` (property path -> options). */
+  bind_colors: T.Optional(ColorBindings),
   /** Mirror the layer about its vertical (flip_x) or horizontal (flip_y) centre line. */
   flip_x: T.Optional(T.Boolean({ default: false })),
   flip_y: T.Optional(T.Boolean({ default: false })),

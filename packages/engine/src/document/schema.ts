@@ -1,6 +1,6 @@
 import { type Static, Type as T } from "@sinclair/typebox";
 import { frameMotion } from "./animation.ts";
-import { Bindings, HexColor, MAX_LIST_ITEMS, Paint, SlotName } from "./common.ts";
+import { Bindings, ColorBindings, HexColor, MAX_LIST_ITEMS, Paint, SlotName } from "./common.ts";
 import { InlineStyles } from "./inline-styles.ts";
 import { LAYER_SCHEMAS, type Layer } from "./layers/registry.ts";
 import { FramePrint } from "./print.ts";
@@ -132,6 +132,8 @@ export const Frame = T.Object(
     /** A paint: colour or gradient across the frame; white when absent. */
     background: T.Optional(Paint),
     bind: T.Optional(Bindings),
+    /** Alpha or tint applied to the colour slot bound to `background`. */
+    bind_colors: T.Optional(ColorBindings),
     layers: T.Array(AnyLayer, { maxItems: 500 }),
     /** How the frame prints as a PDF page (page size, bleed, crop marks, metadata): print.ts. */
     print: T.Optional(FramePrint),

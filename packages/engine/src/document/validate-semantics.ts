@@ -148,6 +148,7 @@ function checkFrame(
 ): void {
   checkPaints(frame, FRAME.paints, path, errors);
   checkBindings(frame, "a frame", FRAME, path, slots, errors);
+  checkColorBindings(frame, path, slots, errors);
   errors.push(...printSizeErrors(frame, path));
   const ids = new Map<string, string>();
   const layersById = new Map<string, LayerBase>();
@@ -202,6 +203,7 @@ function checkFrame(
     const kind = definitionOf(layer);
     checkPaints(layer, kind.paints ?? [], layerPath, errors);
     checkBindings(layer, `a ${kind.type} layer`, kind, layerPath, slots, errors, items);
+    checkColorBindings(layer, layerPath, slots, errors);
     checkCondition(layer, layerPath, slots, errors, items);
     checkLayout(layer, kind, layerPath, errors);
     for (const error of maskErrors(layer, layerPath, ids, layersById)) errors.push(error);
@@ -357,6 +359,31 @@ function checkLayout(
         path: `${path}.layout.${axis}`,
         message: `cannot be "hug": a ${kind.type} layer has no content size to hug (text and stack layers do)`,
       });
+    }
+  }
+}
+
+/** `bind_colors` names bound properties only, each bound to a colour slot (or a list item's field). */
+function checkColorBindings(
+  owner: {
+    bind?: Readonly<Record<string, string>> | undefined;
+    bind_colors?: Readonly<Record<string, unknown>> | undefined;
+  },
+  path: string,
+  slots: Map<string, SlotT>,
+  errors: ValidationError[],
+): void {
+  for (const property of Object.keys(owner.bind_colors ?? {})) {
+    const slot = owner.bind?.[property];
+    const at = `${path}.bind_colors${/^[a-z_]+$/.test(property) ? `.${property}` : `[${JSON.stringify(property)}]`}`;
+    if (slot === undefined) {
+      errors.push({ path: at, message: `"${property}" is not bound: bind it to a colour slot first` });
+    } else if (
+      !slot.startsWith(ITEM_PREFIX) &&
+      slots.get(slot)?.type !== undefined &&
+      slots.get(slot)?.type !== "color"
+    ) {
+      errors.push({ path: at, message: `"${property}" is bound to "${slot}", which is not a colour slot` });
     }
   }
 }

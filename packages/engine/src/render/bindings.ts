@@ -4,6 +4,7 @@ import type { InlineStylesT } from "../document/inline-styles.ts";
 import type { SlotT, TemplateDocumentT } from "../document/schema.ts";
 import type { ValueFormatT } from "../document/value-format.ts";
 import { formatDate, formatNumber } from "../format/format-value.ts";
+import { noteColorBindings } from "./color-bindings.ts";
 
 /** A property value after slot binding, with where it came from. */
 export interface Resolved<T> {
@@ -61,6 +62,7 @@ export class Bindings {
     this.reported = reported;
     this.locale = document.locale;
     this.inlineStyles = document.inline_styles;
+    noteColorBindings(document);
   }
 
   /** The bindings of one item's copy of a repeated stack's children (warnings are shared). */

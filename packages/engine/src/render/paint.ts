@@ -9,6 +9,7 @@ import {
 } from "../document/common.ts";
 import type { Bindings, Resolved } from "./bindings.ts";
 import { parseHexColor } from "./color.ts";
+import { applyColorBinding } from "./color-bindings.ts";
 import { imagePatternShader } from "./image-pattern.ts";
 import { isOpaquePattern, patternShader } from "./pattern.ts";
 
@@ -52,7 +53,13 @@ export function resolvePaint(
     if (typeof design !== "string" && bind?.[property] === undefined) {
       return { value: design, slot: null, path: designPath };
     }
-    return bindings.resolve(bind, property, leadColor(design, "#00000000"), designPath, layerId);
+    const designColor = leadColor(design, "#00000000");
+    return boundColor(
+      bindings.resolve(bind, property, designColor, designPath, layerId),
+      bind,
+      property,
+      designColor,
+    );
   }
   let changed = false;
   const stops = design.stops.map((stop, i) => {
@@ -60,9 +67,20 @@ export function resolvePaint(
     if (bind?.[key] === undefined) return stop;
     const color = bindings.resolve(bind, key, stop.color, `${designPath}.stops[${i}].color`, layerId);
     changed = true;
-    return { offset: stop.offset, color: color.value };
+    return { offset: stop.offset, color: boundColor(color, bind, key, stop.color).value };
   });
   return { value: changed ? { ...design, stops } : design, slot: null, path: designPath };
+}
+
+/** A colour a slot supplied, with the binding's alpha and tint (render/color-bindings.ts). */
+function boundColor<T extends string>(
+  found: Resolved<T | string>,
+  bind: Readonly<Record<string, string>> | undefined,
+  property: string,
+  designColor: string | null,
+): Resolved<T | string> {
+  if (found.slot === null) return found;
+  return { ...found, value: applyColorBinding(bind, property, found.value, designColor) };
 }
 
 /** `resolvePaint` of a layer's own paint property (`stroke.color`), reported at `<path>.<property>`. */
@@ -85,7 +103,10 @@ export function resolvePaintOrNone(
   designPath: string,
   layerId: string | null,
 ): Resolved<PaintT | null> {
-  if (design === null) return bindings.resolve(bind, property, null, designPath, layerId);
+  if (design === null) {
+    const found = bindings.resolve(bind, property, null, designPath, layerId);
+    return found.value === null ? found : boundColor({ ...found, value: found.value }, bind, property, null);
+  }
   return resolvePaint(bindings, bind, property, design, designPath, layerId);
 }
 

@@ -1,0 +1,81 @@
+import type { ColorBindingT } from "@pictor/engine";
+import type { SlotT } from "../engine/engine-types.ts";
+import { NumberField, SelectField } from "./fields.tsx";
+
+interface Props {
+  bind: Readonly<Record<string, string>> | undefined;
+  value: Readonly<Record<string, ColorBindingT>> | undefined;
+  slots: readonly SlotT[];
+  onChange(next: Record<string, ColorBindingT> | undefined): void;
+}
+
+const ALPHA = ["slot", "design", "set"] as const;
+type AlphaChoice = (typeof ALPHA)[number];
+
+/**
+ * For each property bound to a colour slot: how the slot's colour (#RRGGBB) is applied there, its own
+ * opacity, the design colour's, or one set here; and a tint toward white (+) or black (-).
+ */
+export function ColorBindingsFields({ bind, value, slots, onChange }: Props) {
+  const colorSlots = new Set(slots.filter((s) => s.type === "color").map((s) => s.name));
+  const bound = Object.entries(bind ?? {}).filter(([, slot]) => colorSlots.has(slot));
+  if (bound.length === 0) return null;
+  const set = (property: string, options: ColorBindingT) => {
+    const next: Record<string, ColorBindingT> = { ...value };
+    if (options.alpha === undefined && options.tint === undefined) delete next[property];
+    else next[property] = options;
+    onChange(Object.keys(next).length > 0 ? next : undefined);
+  };
+  return (
+    <section data-testid="color-bindings">
+      <h3>Bound colours</h3>
+      {bound.map(([property, slot]) => {
+        const options = value?.[property] ?? {};
+        const choice: AlphaChoice =
+          options.alpha === undefined ? "slot" : options.alpha === "design" ? "design" : "set";
+        return (
+          <div key={property} className="grid3">
+            <SelectField<AlphaChoice>
+              label={`${property} ← ${slot}: alpha`}
+              testId={`color-binding-${property}-alpha`}
+              value={choice}
+              options={[
+                { value: "slot", label: "slot's (opaque)" },
+                { value: "design", label: "design colour's" },
+                { value: "set", label: "set" },
+              ]}
+              onChange={(next) => {
+                const { alpha: _alpha, ...rest } = options;
+                set(property, next === "slot" ? rest : { ...rest, alpha: next === "design" ? "design" : 1 });
+              }}
+            />
+            {typeof options.alpha === "number" && (
+              <NumberField
+                label="Alpha"
+                testId={`color-binding-${property}-alpha-value`}
+                value={options.alpha}
+                min={0}
+                max={1}
+                step={0.05}
+                onChange={(alpha) => alpha !== undefined && set(property, { ...options, alpha })}
+              />
+            )}
+            <NumberField
+              label="Tint (+white, -black)"
+              testId={`color-binding-${property}-tint`}
+              value={options.tint}
+              optional
+              min={-1}
+              max={1}
+              step={0.05}
+              onChange={(tint) => {
+                const { tint: _tint, ...rest } = options;
+                set(property, tint === undefined || tint === 0 ? rest : { ...rest, tint });
+              }}
+            />
+          </div>
+        );
+      })}
+    </section>
+  );
+}

@@ -1,0 +1,59 @@
+import type { ColorBindingT } from "../document/common.ts";
+import { parseHexColor } from "./color.ts";
+
+// Each `bind` object of a document -> its owner's `bind_colors`: painters resolve a property through
+// the `bind` they hold, so the options are found from it without every painter passing them.
+const optionsByBind = new WeakMap<object, Readonly<Record<string, ColorBindingT>>>();
+const walked = new WeakSet<object>();
+
+/** Notes the `bind_colors` of every frame and layer of a document (once per document object). */
+export function noteColorBindings(document: object): void {
+  if (walked.has(document)) return;
+  walked.add(document);
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (typeof value !== "object" || value === null) return;
+    const owner = value as { bind?: unknown; bind_colors?: unknown };
+    if (typeof owner.bind === "object" && owner.bind !== null && typeof owner.bind_colors === "object") {
+      optionsByBind.set(owner.bind, owner.bind_colors as Record<string, ColorBindingT>);
+    }
+    for (const child of Object.values(value)) if (typeof child === "object") visit(child);
+  };
+  visit((document as { frames?: unknown }).frames);
+}
+
+/**
+ * A bound colour slot's value as the binding applies it: tinted toward white or black, then with the
+ * alpha the binding sets, or (`"design"`) the alpha of the design colour it replaces. Without
+ * options, the slot's colour as given.
+ */
+export function applyColorBinding(
+  bind: object | undefined,
+  property: string,
+  slotColor: string,
+  designColor: string | null,
+): string {
+  const options = bind === undefined ? undefined : optionsByBind.get(bind)?.[property];
+  if (options === undefined || !/^#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?$/.test(slotColor)) return slotColor;
+  const [r = 0, g = 0, b = 0, a = 1] = parseHexColor(slotColor, property);
+  const tint = options.tint ?? 0;
+  const toward = tint >= 0 ? 1 : 0;
+  const mix = (channel: number) => channel + (toward - channel) * Math.abs(tint);
+  const alpha =
+    options.alpha === undefined
+      ? a
+      : options.alpha === "design"
+        ? designColor === null
+          ? a
+          : (parseHexColor(designColor, property)[3] ?? 1)
+        : options.alpha;
+  const hex = (unit: number) =>
+    Math.round(Math.min(1, Math.max(0, unit)) * 255)
+      .toString(16)
+      .padStart(2, "0")
+      .toUpperCase();
+  return `#${hex(mix(r))}${hex(mix(g))}${hex(mix(b))}${hex(alpha)}`;
+}

@@ -1,0 +1,91 @@
+import { validateDocument } from "@pictor/engine";
+import { describe, expect, it } from "vitest";
+import { documentOf, shapeLayer, textLayer } from "../support/documents.ts";
+import { expectGolden } from "../support/render.ts";
+
+const FEATURE = "binding-color-alpha";
+
+// Four tints of one brand colour over a striped backdrop: the slot's colour as given (opaque, as a
+// binding always drew it), kept at the design colour's 40 % alpha, at an alpha of its own, and tinted
+// toward white and black; a gradient stop bound with the design alpha.
+const tints = () =>
+  documentOf(
+    [
+      ...[0, 1, 2, 3].map((i) =>
+        shapeLayer({ id: `stripe-${i}`, x: 0, y: i * 50, width: 420, height: 25, fill: "#0F172A" }),
+      ),
+      shapeLayer({
+        id: "given",
+        x: 10,
+        y: 10,
+        width: 70,
+        height: 180,
+        fill: "#FF000066",
+        bind: { fill: "brand" },
+      }),
+      {
+        ...shapeLayer({ id: "design-alpha", x: 90, y: 10, width: 70, height: 180, fill: "#FF000066" }),
+        bind: { fill: "brand" },
+        bind_colors: { fill: { alpha: "design" } },
+      },
+      {
+        ...shapeLayer({ id: "own-alpha", x: 170, y: 10, width: 70, height: 180, fill: "#FF0000" }),
+        bind: { fill: "brand" },
+        bind_colors: { fill: { alpha: 0.7 } },
+      },
+      {
+        ...shapeLayer({ id: "tints", x: 250, y: 10, width: 70, height: 85, fill: "#FF0000" }),
+        bind: { fill: "brand" },
+        bind_colors: { fill: { tint: 0.6 } },
+      },
+      {
+        ...shapeLayer({ id: "shades", x: 250, y: 105, width: 70, height: 85, fill: "#FF0000" }),
+        bind: { fill: "brand" },
+        bind_colors: { fill: { tint: -0.5 } },
+      },
+      {
+        ...textLayer({
+          id: "fade",
+          x: 330,
+          y: 10,
+          width: 80,
+          height: 180,
+          text: "Fade\nto\nblue",
+          font: { family: "Inter", weight: 800, size: 26, line_height: 1.6 },
+          color: {
+            type: "linear",
+            angle: 180,
+            stops: [
+              { offset: 0, color: "#FF0000" },
+              { offset: 1, color: "#FF000033" },
+            ],
+          },
+        }),
+        bind: { "color.stops[1].color": "brand" },
+        bind_colors: { "color.stops[1].color": { alpha: "design" } },
+      },
+    ],
+    { width: 420, height: 200, background: "#F8FAFC", slots: [{ name: "brand", type: "color" }] },
+  );
+
+describe("alpha and tint on bound colours", () => {
+  it("applies the binding's alpha (its own, or the design colour's) and tint to the slot's #RRGGBB", async () => {
+    expect(validateDocument(tints()).ok).toBe(true);
+    const values = { brand: "#2563EB" };
+    await expectGolden(FEATURE, "tints", tints(), { values });
+    await expectGolden(FEATURE, "tints-scale-2", tints(), { values, scale: 2 });
+  });
+
+  it("refuses options for a property that is not bound, or bound to a slot that is not a colour", () => {
+    const doc = tints();
+    const layers = doc.frames[0]?.layers ?? [];
+    Object.assign(layers[4] as object, { bind_colors: { stroke: { alpha: 0.5 } } });
+    const result = validateDocument(doc);
+    expect(result.ok ? [] : result.errors).toEqual([
+      {
+        path: "frames[0].layers[4].bind_colors.stroke",
+        message: '"stroke" is not bound: bind it to a colour slot first',
+      },
+    ]);
+  });
+});
