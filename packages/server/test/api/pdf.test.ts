@@ -332,10 +332,15 @@ describe("OpenAPI document", () => {
     expect(JSON.stringify(props.frames)).toContain('"all"');
     expect(props.dpi).toMatchObject({ type: "number", minimum: 10, maximum: 2400 });
     expect(text).toMatch(/"pages":\{/);
-    // Batch rows are checked one by one and documented as "a POST /v1/renders body without wait".
+    // Batch rows are checked one by one and documented as BatchRow: a POST /v1/renders body without
+    // wait, so a row takes the same PDF fields.
     const batch = resolve(
       document.paths["/v1/renders/batch"].post.requestBody.content["application/json"].schema,
     );
-    expect(batch.properties.renders.items.description).toMatch(/POST \/v1\/renders body/);
+    const row = resolve(batch.properties.renders.items);
+    expect(row.description).toMatch(/POST \/v1\/renders body/);
+    expect(row.properties.dpi).toEqual(props.dpi);
+    expect(row.properties.frames).toEqual(props.frames);
+    expect(row.properties.wait).toBeUndefined();
   });
 });
