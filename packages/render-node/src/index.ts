@@ -5,6 +5,7 @@ export {
   type AnimatedFormat,
 } from "./animated-output.ts";
 export { createCanvasKit, loadCanvasKit, wasmHeapBytes } from "./canvaskit.ts";
+export { collectGarbage } from "./collect-garbage.ts";
 export {
   CONTENT_TYPES,
   DEFAULT_QUALITY,

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { parentPort, workerData } from "node:worker_threads";
 import {
+  collectGarbage,
   createNodeRenderer,
   ImageInvalidError,
   ImageTooLargeError,
@@ -70,6 +71,10 @@ port.on("message", async (task: RenderTask | PrepareImageTask) => {
     port.postMessage({ type: "prepared", result: { ...result, rgba } } satisfies WorkerMessage, [
       rgba.buffer,
     ]);
+    // sharp's buffer is garbage now, but this thread may allocate nothing that would collect it for a
+    // while: a large one (a 16-megapixel image is 64 MB) is collected at once, so the image is held
+    // twice only for a moment (the memory plan counts it once).
+    if (result.rgba.byteLength >= LARGE_EDITOR_IMAGE_BYTES) setImmediate(collectGarbage);
     return;
   }
   const { result, output, sha256: hashed } = await run(task);
@@ -83,6 +88,9 @@ port.on("message", async (task: RenderTask | PrepareImageTask) => {
   }
 });
 port.postMessage({ type: "ready" } satisfies WorkerMessage);
+
+/** Editor images from this size on are collected as soon as they have been handed over (bytes). */
+const LARGE_EDITOR_IMAGE_BYTES = 16 * 1024 * 1024;
 
 /** An editor image, through the same pipeline and native work as a render's images. */
 async function prepareEditorImage(task: PrepareImageTask): Promise<PrepareImageResult> {
