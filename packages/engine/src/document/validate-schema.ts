@@ -193,7 +193,8 @@ function describeSchema(schema: TSchema): string {
       return schema.pattern === "^#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?$" ? 'a colour like "#RRGGBB"' : "a string";
     default:
       if (schema.properties?.stops) return "a gradient object";
-      return schema.properties?.pattern ? "a pattern object" : "an object";
+      // A built-in pattern has `pattern`, an image pattern `image`: both are `type: "pattern"`.
+      return schema.properties?.type?.const === "pattern" ? "a pattern object" : "an object";
   }
 }
 
