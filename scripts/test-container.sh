@@ -5,7 +5,8 @@
 # own (the image's /data volume). Checks: `/` serves the prebuilt editor (not 503), /healthz answers
 # (the HEALTHCHECK's request), nothing was written into the code, no API key in the JSON logs (stderr;
 # the embedded default's first start shows its trial key once on stdout, the newcomer's path), and
-# SIGTERM ends it with exit 0. What this cannot check: the image build itself (no podman/docker run here).
+# SIGTERM ends it with exit 0. Then, where podman is installed, the image itself is built and run
+# (scripts/test-container-podman.sh; PICTOR_CONTAINER_ENGINE=none skips it).
 set -eu
 cd "$(dirname "$0")/.."
 NODE="${PICTOR_NODE:-$(command -v node)}"
@@ -58,4 +59,12 @@ wait "$pid" || code=$?
 took=$(echo "$(date +%s.%N) - $start" | bc)
 check "SIGTERM: exit 0 (got $code) after ${took} s (drain delay 1 s)" '[ "$code" = 0 ]'
 [ "$fail" = 0 ] || { echo "--- stderr"; tail -n 20 "$scratch/stderr"; exit 1; }
+echo "test:container: the recipe's steps passed"
+if [ "${PICTOR_CONTAINER_ENGINE:-podman}" = none ]; then
+  echo "test:container: PICTOR_CONTAINER_ENGINE=none: the image itself was not built"
+elif command -v podman >/dev/null; then
+  sh scripts/test-container-podman.sh
+else
+  echo "test:container: podman is not installed: the image itself was not built (apt-get install podman debootstrap runc)"
+fi
 echo "test:container: passed"
