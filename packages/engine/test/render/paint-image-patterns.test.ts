@@ -57,9 +57,7 @@ const patterns = () =>
 describe("image pattern paints", () => {
   it("validates an image pattern wherever a paint goes, and refuses a bad one", () => {
     expect(validateDocument(patterns()).ok).toBe(true);
-    const bad = documentOf([
-      shapeLayer({ fill: { type: "pattern", image: "" } as unknown as PaintT }),
-    ]);
+    const bad = documentOf([shapeLayer({ fill: { type: "pattern", image: "" } as unknown as PaintT })]);
     const result = validateDocument(bad);
     expect(result.ok ? [] : result.errors).toEqual([
       { path: "frames[0].layers[0].fill.image", message: "must not be empty" },

@@ -99,7 +99,7 @@ const rich = () =>
     [
       textLayer({
         id: "line",
-        text: "Made with <b>care</b> in <color value=\"#E63946\">Lisbon</color>",
+        text: 'Made with <b>care</b> in <color value="#E63946">Lisbon</color>',
         x: 20,
         y: 30,
         width: 260,
