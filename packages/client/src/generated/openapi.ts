@@ -811,6 +811,7 @@ export interface components {
                 height: number;
                 background?: components["schemas"]["Paint"];
                 bind?: components["schemas"]["Bindings"];
+                bind_colors?: components["schemas"]["ColorBindings"];
                 layers: (components["schemas"]["TextLayer"] | components["schemas"]["ImageLayer"] | components["schemas"]["ShapeLayer"] | components["schemas"]["LineLayer"] | components["schemas"]["PolygonLayer"] | components["schemas"]["StarLayer"] | components["schemas"]["PathLayer"] | components["schemas"]["IconLayer"] | components["schemas"]["QrLayer"] | components["schemas"]["BarcodeLayer"] | components["schemas"]["RatingLayer"] | components["schemas"]["ProgressLayer"] | components["schemas"]["ChartLayer"] | components["schemas"]["GroupLayer"] | components["schemas"]["StackLayer"])[];
                 print?: {
                     page: ("A3" | "A4" | "A5" | "A6" | "letter" | "legal" | "tabloid") | {
@@ -830,6 +831,23 @@ export interface components {
                 fps?: number;
                 poster?: number;
             }[];
+            /** @description Named inline styles of rich text: <name>…</name> draws its runs in that style */
+            inline_styles?: {
+                [key: string]: {
+                    weight?: number;
+                    style?: "normal" | "italic";
+                    color?: components["schemas"]["HexColor"];
+                    background?: components["schemas"]["HexColor"];
+                    relative_size?: number;
+                    letter_spacing?: number;
+                    underline?: boolean;
+                    strikethrough?: boolean;
+                    bind?: {
+                        color?: components["schemas"]["SlotName"];
+                        background?: components["schemas"]["SlotName"];
+                    };
+                };
+            };
             sample?: {
                 [key: string]: string | number | components["schemas"]["ListItem"][];
             };
@@ -904,6 +922,12 @@ export interface components {
         };
         /** @description Slot name, or item.<field> inside a repeated stack */
         SlotReference: string;
+        ColorBindings: {
+            [key: string]: {
+                alpha?: number | "design";
+                tint?: number;
+            };
+        };
         TextLayer: {
             id: string;
             name?: string;
@@ -918,6 +942,7 @@ export interface components {
             /** @default true */
             visible?: boolean;
             bind?: components["schemas"]["Bindings"];
+            bind_colors?: components["schemas"]["ColorBindings"];
             /** @default false */
             flip_x?: boolean;
             /** @default false */
@@ -1276,6 +1301,7 @@ export interface components {
             /** @default true */
             visible?: boolean;
             bind?: components["schemas"]["Bindings"];
+            bind_colors?: components["schemas"]["ColorBindings"];
             /** @default false */
             flip_x?: boolean;
             /** @default false */
@@ -1522,6 +1548,7 @@ export interface components {
             /** @default true */
             visible?: boolean;
             bind?: components["schemas"]["Bindings"];
+            bind_colors?: components["schemas"]["ColorBindings"];
             /** @default false */
             flip_x?: boolean;
             /** @default false */
@@ -1743,6 +1770,7 @@ export interface components {
             /** @default true */
             visible?: boolean;
             bind?: components["schemas"]["Bindings"];
+            bind_colors?: components["schemas"]["ColorBindings"];
             /** @default false */
             flip_x?: boolean;
             /** @default false */
@@ -1962,6 +1990,7 @@ export interface components {
             /** @default true */
             visible?: boolean;
             bind?: components["schemas"]["Bindings"];
+            bind_colors?: components["schemas"]["ColorBindings"];
             /** @default false */
             flip_x?: boolean;
             /** @default false */
@@ -2180,6 +2209,7 @@ export interface components {
             /** @default true */
             visible?: boolean;
             bind?: components["schemas"]["Bindings"];
+            bind_colors?: components["schemas"]["ColorBindings"];
             /** @default false */
             flip_x?: boolean;
             /** @default false */
@@ -2394,6 +2424,7 @@ export interface components {
             /** @default true */
             visible?: boolean;
             bind?: components["schemas"]["Bindings"];
+            bind_colors?: components["schemas"]["ColorBindings"];
             /** @default false */
             flip_x?: boolean;
             /** @default false */
@@ -2614,6 +2645,7 @@ export interface components {
             /** @default true */
             visible?: boolean;
             bind?: components["schemas"]["Bindings"];
+            bind_colors?: components["schemas"]["ColorBindings"];
             /** @default false */
             flip_x?: boolean;
             /** @default false */
@@ -2825,6 +2857,7 @@ export interface components {
             /** @default true */
             visible?: boolean;
             bind?: components["schemas"]["Bindings"];
+            bind_colors?: components["schemas"]["ColorBindings"];
             /** @default false */
             flip_x?: boolean;
             /** @default false */
@@ -3039,6 +3072,7 @@ export interface components {
             /** @default true */
             visible?: boolean;
             bind?: components["schemas"]["Bindings"];
+            bind_colors?: components["schemas"]["ColorBindings"];
             /** @default false */
             flip_x?: boolean;
             /** @default false */
@@ -3258,6 +3292,7 @@ export interface components {
             /** @default true */
             visible?: boolean;
             bind?: components["schemas"]["Bindings"];
+            bind_colors?: components["schemas"]["ColorBindings"];
             /** @default false */
             flip_x?: boolean;
             /** @default false */
@@ -3474,6 +3509,7 @@ export interface components {
             /** @default true */
             visible?: boolean;
             bind?: components["schemas"]["Bindings"];
+            bind_colors?: components["schemas"]["ColorBindings"];
             /** @default false */
             flip_x?: boolean;
             /** @default false */
@@ -3730,6 +3766,7 @@ export interface components {
             /** @default true */
             visible?: boolean;
             bind?: components["schemas"]["Bindings"];
+            bind_colors?: components["schemas"]["ColorBindings"];
             /** @default false */
             flip_x?: boolean;
             /** @default false */
@@ -3994,6 +4031,7 @@ export interface components {
             /** @default true */
             visible?: boolean;
             bind?: components["schemas"]["Bindings"];
+            bind_colors?: components["schemas"]["ColorBindings"];
             /** @default false */
             flip_x?: boolean;
             /** @default false */
@@ -4210,6 +4248,7 @@ export interface components {
             /** @default true */
             visible?: boolean;
             bind?: components["schemas"]["Bindings"];
+            bind_colors?: components["schemas"]["ColorBindings"];
             /** @default false */
             flip_x?: boolean;
             /** @default false */
