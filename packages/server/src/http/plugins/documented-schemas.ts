@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { hasShape, isObject, type Json } from "./named-schemas.ts";
 
 /**
  * Some values are checked by the server's own code rather than by the route schema, so that their
@@ -10,15 +11,9 @@ import { fileURLToPath } from "node:url";
  * generated client or agent tool still gets a typed, named component.
  */
 
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** A placeholder: a `title` and nothing that constrains a value (what `T.Unknown({ title })` gives). */
-const SHAPE_KEYWORDS = ["type", "properties", "anyOf", "oneOf", "allOf", "items", "enum", "const", "$ref"];
 const isPlaceholder = (node: Json): node is Json & { title: string } =>
-  typeof node.title === "string" && !SHAPE_KEYWORDS.some((k) => k in node);
+  typeof node.title === "string" && !hasShape(node);
 
 /**
  * Replaces every placeholder in `document.paths` whose title `replacements` names with its schema

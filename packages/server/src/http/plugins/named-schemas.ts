@@ -6,15 +6,16 @@
  * document is shaped. Two different schemas under one title are a programming error (thrown).
  */
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json =>
+export const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A schema object: has a JSON Schema shape keyword (a `properties` map of schemas does not). */
 const SHAPE_KEYWORDS = ["type", "properties", "anyOf", "oneOf", "allOf", "items", "enum", "const", "$ref"];
+export const hasShape = (node: Json): boolean => SHAPE_KEYWORDS.some((k) => k in node);
 const isNamedSchema = (node: Json): node is Json & { title: string } =>
-  typeof node.title === "string" && SHAPE_KEYWORDS.some((k) => k in node);
+  typeof node.title === "string" && hasShape(node);
 
 export function withNamedSchemas<T extends { paths?: unknown; components?: Json }>(document: T): T {
   const components = (document.components ?? {}) as Json;
