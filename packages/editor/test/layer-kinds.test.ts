@@ -95,6 +95,8 @@ describe("the editor's layer kinds table (layer-forms/)", () => {
     const rating = make("rating");
     expect(rating.width).toBe(Math.round(rating.height * 5.8));
     expect(rating.x + rating.width / 2).toBeCloseTo(500, 0);
+    // A new text box has auto height: the width drawn, the height of its text.
+    expect(make("text")).toMatchObject({ type: "text", layout: { height: "hug" } });
   });
 
   it("opens a type the table does not know with the read-only form", () => {

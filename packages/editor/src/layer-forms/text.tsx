@@ -233,6 +233,8 @@ export const textForm = defineLayerForm<TextLayerT>({
         text: "Your headline",
         font: { family: "Inter", weight: 700, size: 48 },
         color: "#111827",
+        // Auto height, as design tools make a dragged text box: the width drawn, the height its text's.
+        layout: { height: "hug" },
       }),
     },
   ],

@@ -143,7 +143,8 @@ describe.skipIf(!haveChromium && !inCI)(
       await page.getByTestId("slot-rich-text1").check();
       await page.getByTestId("tab-design").click();
       await page.getByTestId("bind-text").selectOption("text1");
-      await doubleClickAt(page, "main", 300, 120);
+      // Inside the headline's first line: a new text box's height hugs its text (one line, from y 60).
+      await doubleClickAt(page, "main", 300, 85);
       await page.getByTestId("rich-toolbar").waitFor();
       await page.keyboard.type("Launch day is here");
       await selectInArea(page, 7, 10);
@@ -159,7 +160,7 @@ describe.skipIf(!haveChromium && !inCI)(
       // The font picker lists the account's uploaded family after the shipped ones.
       await page.getByTestId("font-picker-open").click();
       await page.getByTestId(`font-option-${ACME_FAMILY}`).click();
-      await doubleClickAt(page, "main", 300, 470);
+      await doubleClickAt(page, "main", 300, 425);
       await page.getByTestId("inline-text-area").waitFor();
       await page.keyboard.type("BRAND 2026");
       await page.keyboard.press("Escape");
