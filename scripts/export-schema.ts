@@ -6,19 +6,20 @@ import * as common from "../packages/engine/src/document/common.ts";
 import * as documentSchema from "../packages/engine/src/document/schema.ts";
 
 /**
- * Writes the template document v3 JSON Schema for editors, other languages and CI of
+ * Writes the template document v4 JSON Schema for editors, other languages and CI of
  * templates-as-code repositories. Draft 2019-09: it has `$defs`, and it still takes the array form of
  * `items` that TypeBox emits for tuples. Every part the TypeBox schema shares (each layer type, which
  * appears in a frame's layers and again in a group's, paints, strokes, shadows...) is written once
  * under `$defs`, named as the engine exports it, and referred to by `$ref`; the rest is inlined.
- * `template-v1.schema.json` and `template-v2.schema.json` beside it are the frozen v1 and v2 schemas,
- * kept for those versions' authors' editors; they are never regenerated. The committed file is compared (as parsed JSON) with a fresh export by
+ * `template-v1.schema.json`, `template-v2.schema.json` and `template-v3.schema.json` beside it are the
+ * frozen v1, v2 and v3 schemas, kept for those versions' authors' editors; they are never
+ * regenerated. The committed file is compared (as parsed JSON) with a fresh export by
  * packages/engine/test/document/schema-export.test.ts.
  *
  *   node scripts/export-schema.ts
  */
 export const SCHEMA_FILE = fileURLToPath(
-  new URL("../packages/engine/schema/template-v3.schema.json", import.meta.url),
+  new URL("../packages/engine/schema/template-v4.schema.json", import.meta.url),
 );
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -111,7 +112,7 @@ export function exportTemplateSchema(): string {
   const plain = JSON.parse(JSON.stringify(documentSchema.TemplateDocument)) as JsonObject;
   const schema = {
     $schema: "https://json-schema.org/draft/2019-09/schema",
-    title: "Pictor template document v3",
+    title: "Pictor template document v4",
     ...withDefs(plain, NAMES),
   };
   return `${JSON.stringify(schema, null, 2)}\n`;

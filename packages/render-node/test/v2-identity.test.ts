@@ -11,7 +11,7 @@ import { describeExampleIdentity } from "./support/example-identity.ts";
 
 describeExampleIdentity({
   fixture: "v2-example-renders.json",
-  title: "every example renders byte-identically after migration to v3",
+  title: "every example renders byte-identically after migration to the current version",
   coverageTitle: "covers every example template",
   minTemplates: 12,
   expectSourceVersion: (version) => expect(version).toBeLessThan(3),

@@ -33,12 +33,18 @@ export const Bindings = T.Record(T.String({ minLength: 1, maxLength: 64 }), Slot
 
 /**
  * How a colour slot's value is applied where it is bound (slot values are `#RRGGBB`): `alpha` 0..1
- * sets its opacity, or `"design"` keeps the opacity of the design colour it replaces (a translucent
- * brand tint stays translucent); `tint` -1..1 mixes it toward white (positive) or black (negative).
+ * sets its opacity, or `"design"` (also when absent) keeps the opacity of the design colour it
+ * replaces (a translucent brand tint stays translucent); `tint` -1..1 mixes it toward white
+ * (positive) or black (negative).
  */
 export const ColorBinding = T.Object(
   {
-    alpha: T.Optional(T.Union([T.Number({ minimum: 0, maximum: 1 }), T.Literal("design")])),
+    alpha: T.Optional(
+      T.Union([T.Number({ minimum: 0, maximum: 1 }), T.Literal("design")], {
+        description:
+          'The bound colour\'s opacity 0..1, or "design" (the default): that of the design colour it replaces',
+      }),
+    ),
     tint: T.Optional(T.Number({ minimum: -1, maximum: 1 })),
   },
   { additionalProperties: false },

@@ -1,10 +1,11 @@
 import { upgradeV0ToV1 } from "./migrations/v0-to-v1.ts";
 import { upgradeV1ToV2 } from "./migrations/v1-to-v2.ts";
 import { upgradeV2ToV3 } from "./migrations/v2-to-v3.ts";
+import { upgradeV3ToV4 } from "./migrations/v3-to-v4.ts";
 import { isRecord, type ValidationError } from "./validate-paths.ts";
 
 /** The document version this engine reads and writes. */
-export const CURRENT_VERSION = 3;
+export const CURRENT_VERSION = 4;
 
 export interface Migration {
   from: number;
@@ -18,6 +19,7 @@ export const migrations: readonly Migration[] = [
   { from: 0, to: 1, up: upgradeV0ToV1 },
   { from: 1, to: 2, up: upgradeV1ToV2 },
   { from: 2, to: 3, up: upgradeV2ToV3 },
+  { from: 3, to: 4, up: upgradeV3ToV4 },
 ];
 
 export type MigrationResult =
@@ -53,7 +55,7 @@ export function migrateDocument(
 /** The document's version, or a message saying why it has none we can use. */
 function detectVersion(doc: Record<string, unknown>): number | string {
   if (!Object.hasOwn(doc, "version")) {
-    // A v1, v2 or v3 document that lost its version would otherwise be migrated as a draft into nonsense.
+    // A v1 to v4 document that lost its version would otherwise be migrated as a draft into nonsense.
     if (Object.hasOwn(doc, "frames") && !Object.hasOwn(doc, "layers")) {
       return `is required (the current version is ${CURRENT_VERSION})`;
     }

@@ -148,7 +148,7 @@ export const MAX_PALETTE_COLORS = 32;
 
 export const TemplateDocument = T.Object(
   {
-    version: T.Literal(3),
+    version: T.Literal(4),
     key: T.String({ pattern: "^[a-z0-9][a-z0-9-]{0,63}$", description: "Addressing key (slug)" }),
     name: T.String({ minLength: 1, maxLength: 200 }),
     description: T.Optional(T.String({ maxLength: 2000 })),
@@ -172,7 +172,7 @@ export const TemplateDocument = T.Object(
       }),
     ),
   },
-  { additionalProperties: false, $id: "TemplateDocumentV3" },
+  { additionalProperties: false, $id: "TemplateDocumentV4" },
 );
 
 export type {

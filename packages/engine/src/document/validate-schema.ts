@@ -14,7 +14,7 @@ const checker = TypeCompiler.Compile(TemplateDocument, [...CONTAINER_SCHEMAS]);
 /** `$ref` targets inside the document schema (containers' children refer to groups and stacks by id). */
 const schemasById = new Map<string, TSchema>([
   ...CONTAINER_SCHEMAS.map((schema): [string, TSchema] => [schema.$id as string, schema]),
-  ["TemplateDocumentV3", TemplateDocument],
+  ["TemplateDocumentV4", TemplateDocument],
 ]);
 
 /** Errors listed before the rest are dropped: a document broken everywhere needs the first few fixed first. */

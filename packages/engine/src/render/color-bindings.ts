@@ -27,8 +27,9 @@ export function noteColorBindings(document: object): void {
 
 /**
  * A bound colour slot's value as the binding applies it: tinted toward white or black, then with the
- * alpha the binding sets, or (`"design"`) the alpha of the design colour it replaces. Without
- * options, the slot's colour as given.
+ * alpha the binding sets, or (`"design"`, also when the binding sets none) the alpha of the design
+ * colour it replaces; the slot's own alpha where there is no design colour. Slot colours are
+ * `#RRGGBB`, so a document that wants them opaque says `"alpha": 1` (what the 3 -> 4 migration writes).
  */
 export function applyColorBinding(
   bind: object | undefined,
@@ -36,20 +37,20 @@ export function applyColorBinding(
   slotColor: string,
   designColor: string | null,
 ): string {
-  const options = bind === undefined ? undefined : optionsByBind.get(bind)?.[property];
-  if (options === undefined || !/^#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?$/.test(slotColor)) return slotColor;
+  if (!/^#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?$/.test(slotColor)) return slotColor;
+  const options = (bind === undefined ? undefined : optionsByBind.get(bind)?.[property]) ?? {};
   const [r = 0, g = 0, b = 0, a = 1] = parseHexColor(slotColor, property);
   const tint = options.tint ?? 0;
+  const alpha =
+    options.alpha === undefined || options.alpha === "design"
+      ? designColor === null
+        ? a
+        : (parseHexColor(designColor, property)[3] ?? 1)
+      : options.alpha;
+  // The slot's colour as it came: nothing to apply, and no re-encoding of it.
+  if (tint === 0 && alpha === a) return slotColor;
   const toward = tint >= 0 ? 1 : 0;
   const mix = (channel: number) => channel + (toward - channel) * Math.abs(tint);
-  const alpha =
-    options.alpha === undefined
-      ? a
-      : options.alpha === "design"
-        ? designColor === null
-          ? a
-          : (parseHexColor(designColor, property)[3] ?? 1)
-        : options.alpha;
   const hex = (unit: number) =>
     Math.round(Math.min(1, Math.max(0, unit)) * 255)
       .toString(16)

@@ -58,7 +58,8 @@ export function resolvePaint(
       bindings.resolve(bind, property, designColor, designPath, layerId),
       bind,
       property,
-      designColor,
+      // An image pattern has no colour whose alpha a bound colour could keep.
+      isImagePattern(design) ? null : designColor,
     );
   }
   let changed = false;

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 
-/** A small valid current (v3) document; each test copies it and breaks one thing. */
+/** A small valid current (v4) document; each test copies it and breaks one thing. */
 export function validDocument(): Record<string, unknown> & {
   slots: Record<string, unknown>[];
   frames: (Record<string, unknown> & { layers: Record<string, unknown>[] })[];
 } {
   return {
-    version: 3,
+    version: 4,
     key: "promo",
     name: "Promo",
     slots: [

@@ -7,6 +7,13 @@ import { readJson, validDocument } from "./helpers.ts";
 const fixture = (version: number) =>
   readJson(new URL(`./fixtures/v${version}.json`, import.meta.url)) as Record<string, unknown>;
 
+/** The v3 -> v4 step alone (tested on its own below), for the documents that pass through it. */
+const toV4 = (doc: Record<string, unknown>) => {
+  const step = migrations.find((m) => m.from === 3);
+  if (step === undefined) throw new Error("no 3 -> 4 step");
+  return step.up(doc);
+};
+
 describe("migration registry", () => {
   it("is a contiguous chain from version 0 to CURRENT_VERSION", () => {
     expect(migrations.map((m) => [m.from, m.to])).toEqual(
@@ -62,7 +69,7 @@ describe("v0 draft -> v1", () => {
   it("arrives at the current version through v1 with nothing else changed", () => {
     const result = migrateDocument(fixture(0));
     expect(result.ok).toBe(true);
-    if (result.ok) expect(result.document).toEqual({ ...expectedV1(), version: CURRENT_VERSION });
+    if (result.ok) expect(result.document).toEqual(toV4({ ...expectedV1(), version: 3 }));
   });
 
   it("treats an explicit version 0 like a missing version", () => {
@@ -101,14 +108,72 @@ describe("v1 -> v2", () => {
     const v1 = fixture(1);
     const step = migrations.find((m) => m.from === 1);
     expect(step?.up(v1)).toEqual({ ...v1, version: 2 });
-    expect(migrateDocument(v1)).toEqual({ ok: true, document: { ...v1, version: 3 }, fromVersion: 1 });
+    expect(migrateDocument(v1)).toEqual({ ok: true, document: toV4({ ...v1, version: 3 }), fromVersion: 1 });
   });
 });
 
 describe("v2 -> v3", () => {
   it("only sets the version: every v2 value means the same in v3", () => {
     const v2 = fixture(2);
-    expect(migrateDocument(v2)).toEqual({ ok: true, document: { ...v2, version: 3 }, fromVersion: 2 });
+    const step = migrations.find((m) => m.from === 2);
+    expect(step?.up(v2)).toEqual({ ...v2, version: 3 });
+    expect(migrateDocument(v2)).toEqual({ ok: true, document: toV4({ ...v2, version: 3 }), fromVersion: 2 });
+  });
+});
+
+describe("v3 -> v4", () => {
+  type Layer = Record<string, unknown> & { layers?: Layer[] };
+  type Doc = { frames: (Record<string, unknown> & { layers: Layer[] })[] };
+
+  it("writes alpha 1 (the opaque slot colour v3 drew) for each colour binding that sets no alpha", () => {
+    const v3 = fixture(3);
+    const expected = structuredClone(v3) as unknown as Doc & Record<string, unknown>;
+    expected.version = 4;
+    const frame = expected.frames[0];
+    const [tint, , title, members] = frame?.layers ?? [];
+    if (frame === undefined || tint === undefined || title === undefined || members === undefined) {
+      throw new Error("fixture changed");
+    }
+    // The frame's background; a fill and a tinted stroke (the tint kept); a text's colour, not its
+    // text; a repeated item's colour field, not its text field. "kept" already says "design".
+    frame.bind_colors = { background: { alpha: 1 } };
+    tint.bind_colors = { "stroke.color": { alpha: 1, tint: 0.2 }, fill: { alpha: 1 } };
+    title.bind_colors = { color: { alpha: 1 } };
+    const dot = members.layers?.[0];
+    if (dot === undefined) throw new Error("fixture changed");
+    dot.bind_colors = { fill: { alpha: 1 } };
+    expect(migrateDocument(v3)).toEqual({ ok: true, document: expected, fromVersion: 3 });
+  });
+
+  it("leaves bindings to unknown slots, malformed options and item fields outside a repeat alone", () => {
+    const doc = {
+      version: 3,
+      slots: [{ name: "brand", type: "color" }],
+      frames: [
+        {
+          name: "f",
+          layers: [
+            { id: "a", bind: { fill: "nowhere" } },
+            { id: "b", bind: { fill: "brand" }, bind_colors: "opaque" },
+            { id: "c", bind: { fill: "item.color" } },
+            { id: "d", bind: { fill: "brand" }, bind_colors: { fill: 7 } },
+          ],
+        },
+      ],
+    };
+    const before = JSON.stringify(doc);
+    expect(toV4(doc)).toEqual({ ...doc, version: 4 });
+    expect(JSON.stringify(doc)).toBe(before);
+  });
+
+  it("keeps a `__proto__` key of parsed JSON a plain property", () => {
+    const doc = JSON.parse(
+      '{"version":3,"slots":[{"name":"brand","type":"color"}],"frames":[{"name":"f","__proto__":{"x":1},"bind":{"background":"brand"}}]}',
+    );
+    const frame = (toV4(doc).frames as Record<string, unknown>[])[0] as Record<string, unknown>;
+    expect(Object.getPrototypeOf(frame)).toBe(Object.prototype);
+    expect(Object.hasOwn(frame, "__proto__")).toBe(true);
+    expect(frame.bind_colors).toEqual({ background: { alpha: 1 } });
   });
 });
 

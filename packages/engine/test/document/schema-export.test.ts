@@ -31,7 +31,7 @@ function objectsIn(value: unknown): Record<string, unknown>[] {
   return [object, ...Object.values(object).flatMap(objectsIn)];
 }
 
-describe("exported JSON Schema (packages/engine/schema/template-v3.schema.json)", () => {
+describe("exported JSON Schema (packages/engine/schema/template-v4.schema.json)", () => {
   it("equals a fresh export of schema.ts (run `node scripts/export-schema.ts` after changing it)", () => {
     expect(committed).toEqual(JSON.parse(exportTemplateSchema()));
   });
@@ -43,7 +43,7 @@ describe("exported JSON Schema (packages/engine/schema/template-v3.schema.json)"
       "hug",
       "fill",
     ]);
-    expect(committed.properties.version.const).toBe(3);
+    expect(committed.properties.version.const).toBe(4);
   });
 
   it("names a stack's repeat and the slot types number, date and list (document v3 data)", () => {
@@ -113,6 +113,25 @@ describe("exported JSON Schema (packages/engine/schema/template-v3.schema.json)"
     if (image === undefined) throw new Error("fixture changed");
     image.fit = "stretch";
     expect(check(doc)).toBe(false);
+  });
+});
+
+describe("frozen v3 JSON Schema (packages/engine/schema/template-v3.schema.json)", () => {
+  const v3 = new Ajv2019({ strict: true, allErrors: true }).compile(
+    JSON.parse(readFileSync(new URL("../../schema/template-v3.schema.json", import.meta.url), "utf8")),
+  );
+  const v3Documents = documents.filter(
+    ([, url]) => (JSON.parse(readFileSync(url, "utf8")) as { version?: unknown }).version === 3,
+  );
+
+  it("covers v3 examples and the v3 fixture", () => {
+    expect(v3Documents.map(([label]) => label)).toContain("test/document/fixtures/v3.json");
+    expect(v3Documents.length).toBeGreaterThan(2);
+  });
+
+  it.each(v3Documents)("still accepts the v3 document %s", (_, url) => {
+    const doc = JSON.parse(readFileSync(url, "utf8"));
+    expect(v3(doc), JSON.stringify(v3.errors)).toBe(true);
   });
 });
 

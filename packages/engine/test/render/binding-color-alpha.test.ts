@@ -1,12 +1,13 @@
-import { validateDocument } from "@pictor/engine";
+import { CURRENT_VERSION, migrateDocument, type TemplateDocumentT, validateDocument } from "@pictor/engine";
 import { describe, expect, it } from "vitest";
 import { documentOf, shapeLayer, textLayer } from "../support/documents.ts";
+import { testEngine } from "../support/engine.ts";
 import { expectGolden } from "../support/render.ts";
 
 const FEATURE = "binding-color-alpha";
 
 // Four tints of one brand colour over a striped backdrop: the slot's colour as given (opaque, as a
-// binding always drew it), kept at the design colour's 40 % alpha, at an alpha of its own, and tinted
+// binding drew it before document v4; this document is written as v2, and migrating it says so), kept at the design colour's 40 % alpha, at an alpha of its own, and tinted
 // toward white and black; a gradient stop bound with the design alpha.
 const tints = () =>
   documentOf(
@@ -87,5 +88,46 @@ describe("alpha and tint on bound colours", () => {
         message: '"stroke" is not bound: bind it to a colour slot first',
       },
     ]);
+  });
+});
+
+describe("a binding without an alpha option (document v4)", () => {
+  const asVersion = (version: number) => ({ ...tints(), version }) as unknown as TemplateDocumentT;
+  const values = { brand: "#2563EB" };
+
+  it('keeps the design colour\'s alpha: the unset column draws as the one that says "design"', async () => {
+    const v4 = asVersion(CURRENT_VERSION);
+    expect(validateDocument(v4).ok).toBe(true);
+    await expectGolden(FEATURE, "default-design-alpha", v4, { values });
+    await expectGolden(FEATURE, "default-design-alpha-scale-2", v4, { values, scale: 2 });
+    // Column "given" (x 10..80) and column "design-alpha" (x 90..160) hold the same pixels, row by row.
+    const { pixels, width } = (await testEngine()).render(v4, { values });
+    for (const y of [12, 30, 60, 110, 187]) {
+      for (const dx of [0, 35, 69]) {
+        const at = (x: number) => Array.from(pixels.subarray((y * width + x) * 4, (y * width + x) * 4 + 4));
+        expect(at(10 + dx), `y ${y}, dx ${dx}`).toEqual(at(90 + dx));
+      }
+    }
+  });
+
+  it("a v3 document, migrated, still draws the slot's colour opaque (the v2-written golden, byte for byte)", async () => {
+    const v3 = asVersion(3);
+    const migrated = migrateDocument(v3);
+    if (!migrated.ok) throw new Error(JSON.stringify(migrated.errors));
+    const layers = (migrated.document as TemplateDocumentT).frames[0]?.layers ?? [];
+    expect(layers.map((layer) => ("bind_colors" in layer ? layer.bind_colors : undefined))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      { fill: { alpha: 1 } },
+      { fill: { alpha: "design" } },
+      { fill: { alpha: 0.7 } },
+      { fill: { alpha: 1, tint: 0.6 } },
+      { fill: { alpha: 1, tint: -0.5 } },
+      { "color.stops[1].color": { alpha: "design" } },
+    ]);
+    await expectGolden(FEATURE, "tints", v3, { values });
+    await expectGolden(FEATURE, "tints-scale-2", v3, { values, scale: 2 });
   });
 });

@@ -148,7 +148,8 @@ export interface DocumentOptions {
 /**
  * The version goldens' documents are written in: the one they were recorded with before document v3.
  * expectGolden migrates each to the current version before drawing, so every golden also proves that
- * the migration draws the very same bytes (the v2 -> v3 step only sets the version).
+ * the migrations draw the very same bytes (the v2 -> v3 step only sets the version; the v3 -> v4 step
+ * writes `"alpha": 1` for each colour binding, the opaque slot colour every binding drew before v4).
  */
 export const GOLDEN_DOCUMENT_VERSION = 2 as number as TemplateDocumentT["version"];
 
