@@ -38,7 +38,7 @@ function document(): TemplateDocumentT {
     ],
   };
   return {
-    version: 3,
+    version: 4,
     key: "list",
     name: "List",
     slots: [donors, { name: "raised", type: "number" }, { name: "ends", type: "date" }],

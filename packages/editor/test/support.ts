@@ -15,7 +15,7 @@ export const sq = (id: string, x: number, y: number, size = 100) => ({
 /** A one-frame document (1000 x 600) holding these layers and slots. */
 export function doc(layers: unknown[], slots: unknown[] = []): TemplateDocumentT {
   return {
-    version: 3,
+    version: 4,
     key: "arrange",
     name: "Arrange",
     slots,

@@ -746,7 +746,7 @@ export interface components {
         /** @description A template document of the current version, as the server stores and returns it. */
         TemplateDocument: {
             /** @constant */
-            version: 3;
+            version: 4;
             /** @description Addressing key (slug) */
             key: string;
             name: string;
@@ -924,6 +924,7 @@ export interface components {
         SlotReference: string;
         ColorBindings: {
             [key: string]: {
+                /** @description The bound colour's opacity 0..1, or "design" (the default): that of the design colour it replaces */
                 alpha?: number | "design";
                 tint?: number;
             };
@@ -4485,11 +4486,11 @@ export interface components {
         };
         /**
          * EarlierTemplateDocument
-         * @description A template document of an earlier version (no `version`, or 1 to 2; their JSON Schemas ship as packages/engine/schema/template-vN.schema.json): accepted and stored migrated to version 3.
+         * @description A template document of an earlier version (no `version`, or 1 to 3; their JSON Schemas ship as packages/engine/schema/template-vN.schema.json): accepted and stored migrated to version 4.
          */
         EarlierTemplateDocument: {
             /** @enum {integer} */
-            version?: 1 | 2;
+            version?: 1 | 2 | 3;
         };
         /** TemplateWarning */
         TemplateWarning: {

@@ -1,5 +1,6 @@
 import type { ColorBindingT } from "@pictor/engine";
 import type { SlotT } from "../engine/engine-types.ts";
+import { type AlphaChoice, alphaChoice, withAlphaChoice } from "../model/color-binding-alpha.ts";
 import { NumberField, SelectField } from "./fields.tsx";
 
 interface Props {
@@ -9,12 +10,10 @@ interface Props {
   onChange(next: Record<string, ColorBindingT> | undefined): void;
 }
 
-const ALPHA = ["slot", "design", "set"] as const;
-type AlphaChoice = (typeof ALPHA)[number];
-
 /**
- * For each property bound to a colour slot: how the slot's colour (#RRGGBB) is applied there, its own
- * opacity, the design colour's, or one set here; and a tint toward white (+) or black (-).
+ * For each property bound to a colour slot: how the slot's colour (#RRGGBB) is applied there, with the
+ * design colour's opacity (the default), opaque, or an opacity set here; and a tint toward white (+)
+ * or black (-).
  */
 export function ColorBindingsFields({ bind, value, slots, onChange }: Props) {
   const colorSlots = new Set(slots.filter((s) => s.type === "color").map((s) => s.name));
@@ -31,8 +30,7 @@ export function ColorBindingsFields({ bind, value, slots, onChange }: Props) {
       <h3>Bound colours</h3>
       {bound.map(([property, slot]) => {
         const options = value?.[property] ?? {};
-        const choice: AlphaChoice =
-          options.alpha === undefined ? "slot" : options.alpha === "design" ? "design" : "set";
+        const choice = alphaChoice(options);
         return (
           <div key={property} className="grid3">
             <SelectField<AlphaChoice>
@@ -40,16 +38,13 @@ export function ColorBindingsFields({ bind, value, slots, onChange }: Props) {
               testId={`color-binding-${property}-alpha`}
               value={choice}
               options={[
-                { value: "slot", label: "slot's (opaque)" },
-                { value: "design", label: "design colour's" },
+                { value: "design", label: "design colour's (default)" },
+                { value: "opaque", label: "opaque (slot's as given)" },
                 { value: "set", label: "set" },
               ]}
-              onChange={(next) => {
-                const { alpha: _alpha, ...rest } = options;
-                set(property, next === "slot" ? rest : { ...rest, alpha: next === "design" ? "design" : 1 });
-              }}
+              onChange={(next) => set(property, withAlphaChoice(options, next))}
             />
-            {typeof options.alpha === "number" && (
+            {choice === "set" && typeof options.alpha === "number" && (
               <NumberField
                 label="Alpha"
                 testId={`color-binding-${property}-alpha-value`}

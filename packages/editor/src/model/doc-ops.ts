@@ -147,7 +147,7 @@ export function addLayer(doc: Doc, frameIndex: number, layer: Layer): Doc {
 
 export function blankDocument(key: string, name: string): Doc {
   return {
-    version: 3,
+    version: 4,
     key,
     name,
     slots: [],

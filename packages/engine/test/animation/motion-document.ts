@@ -7,7 +7,7 @@ import type { TemplateDocumentT } from "@pictor/engine";
  */
 export function motionDocument(): TemplateDocumentT {
   return {
-    version: 3,
+    version: 4,
     key: "motion",
     name: "Motion",
     slots: [

@@ -15,7 +15,7 @@ function scene(edit: { title: string; x: number; top: string; hideMiddle?: boole
     ],
   };
   return {
-    version: 3,
+    version: 4,
     key: "prefix",
     name: "Prefix",
     slots: [{ name: "accent", type: "color", default: "#16A34A" }],

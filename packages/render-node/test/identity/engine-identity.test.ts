@@ -323,7 +323,7 @@ function vectorKindsDocument(): TemplateDocumentT {
   };
   const box = { x: 0, y: 0, width: 80, height: 80 };
   return {
-    version: 3,
+    version: 4,
     key: "vector-kinds",
     name: "Vector kinds",
     slots: [],
