@@ -9,10 +9,15 @@
  * cost of HTTP, database, queue and storage, and "c=8 / c=1" compares runs seconds apart; a stricter
  * pairing interleaves single requests with renders.
  * Writes bench/results/http.json.
+ * The server runs with metrics and request logging as shipped (info, one line per request, to a pipe
+ * read and dropped as a log collector would); the c=1 wait runs also read the CPU time of each of its
+ * threads (/proc), so the service's CPU per render (all threads, less the engine-only CPU of the same
+ * round) is reported by thread: the API thread, the render threads, the native pools (libvips, libuv)
+ * and V8's helpers.
  * BENCH_HTTP_OVERHEAD=1 runs bench/http-overhead.ts instead: the c=1 wait run with metrics and
  * logging as shipped against both off (bench/results/http-overhead.json).
  */
-import { rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -81,11 +86,61 @@ console.error(
 );
 
 // The accept run floods the queue on purpose; measure acceptance, not the 503 guard.
-const server = await startPictorServe(dir, {
-  PICTOR_MAX_QUEUED: "10000000",
-  // The on-demand rows below render misses one after another: not the per-account miss limit's business.
-  PICTOR_IMAGE_MISSES_BURST: "1000000",
-});
+const server = await startPictorServe(
+  dir,
+  {
+    PICTOR_MAX_QUEUED: "10000000",
+    // The on-demand rows below render misses one after another: not the per-account miss limit's business.
+    PICTOR_IMAGE_MISSES_BURST: "1000000",
+    // Logging and metrics as shipped (the defaults), so their cost is in every figure.
+    PICTOR_LOG_LEVEL: "info",
+    PICTOR_METRICS: "on",
+  },
+  { stderr: "drop" },
+);
+
+/** CPU milliseconds of each thread of the server so far, by thread id (/proc; null where unreadable). */
+const serverThreadCpu = (): Map<string, { name: string; ms: number }> | null => {
+  const pid = server.child.pid;
+  try {
+    return new Map(
+      readdirSync(`/proc/${pid}/task`).map((tid) => [
+        tid,
+        {
+          name: readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim(),
+          ms: Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]) / 1e6,
+        },
+      ]),
+    );
+  } catch {
+    return null;
+  }
+};
+/** Thread names (comm) as the parts of the service they are. */
+const threadGroup = (name: string): string =>
+  name === "MainThread"
+    ? "api"
+    : name === "pictor-render"
+      ? "render"
+      : name.startsWith("libvips") || name === "libuv-worker"
+        ? "nativePools"
+        : name.startsWith("V8") || name.startsWith("v8:")
+          ? "v8Helpers"
+          : "other";
+/** CPU ms per answered request of each thread group between two readings. */
+const cpuPerRequest = (
+  before: ReturnType<typeof serverThreadCpu>,
+  after: ReturnType<typeof serverThreadCpu>,
+  requests: number,
+): Record<string, number> | null => {
+  if (!before || !after || requests === 0) return null;
+  const groups: Record<string, number> = { api: 0, render: 0, nativePools: 0, v8Helpers: 0, other: 0 };
+  for (const [tid, { name, ms }] of after) {
+    const group = threadGroup(name);
+    groups[group] = (groups[group] ?? 0) + (ms - (before.get(tid)?.ms ?? 0)) / requests;
+  }
+  return groups;
+};
 const headersFor = (key: string) => ({ authorization: `Bearer ${key}`, "content-type": "application/json" });
 const renderBodyFor = (photoAssetId: string, wait: boolean, format?: "jpg") =>
   JSON.stringify({ template: document.key, modifications: modificationsWith(photoAssetId), wait, format });
@@ -183,6 +238,8 @@ const rounds: {
   c1PerSecond: number;
   c8PerSecond: number;
   c8OverC1: number;
+  /** Server CPU ms per c=1 wait render by thread group, and in all. */
+  cpuPerRender: Record<string, number> | null;
 }[] = [];
 const waitRuns: Driven[] = [];
 const wait8Runs: Driven[] = [];
@@ -199,7 +256,13 @@ for (let round = 0; round < ROUNDS; round++) {
     targetMs: 1500,
     minIterations: 50,
   });
+  const cpuBefore = serverThreadCpu();
   const waited = await run(1, waitRequest);
+  const cpuAfter = serverThreadCpu();
+  const byThread = cpuPerRequest(cpuBefore, cpuAfter, waited.latencies.length + waited.non2xx);
+  const cpuPerRender = byThread
+    ? { ...byThread, total: Object.values(byThread).reduce((a, b) => a + b, 0) }
+    : null;
   const waited8 = await run(8, waitRequest);
   const waitP50Ms = percentile(waited.latencies, 50);
   const measured = {
@@ -209,6 +272,7 @@ for (let round = 0; round < ROUNDS; round++) {
     c1PerSecond: waited.requestsPerSecond,
     c8PerSecond: waited8.requestsPerSecond,
     c8OverC1: waited8.requestsPerSecond / waited.requestsPerSecond,
+    cpuPerRender,
   };
   rounds.push(measured);
   engineTimes.push(engine);
@@ -218,6 +282,15 @@ for (let round = 0; round < ROUNDS; round++) {
     `  round ${round + 1}/${ROUNDS}: engine only ${engine.medianMs.toFixed(2)} ms, wait p50 ${waitP50Ms.toFixed(2)} ms, ratio ${measured.ratio.toFixed(3)}; ` +
       `c=1 ${measured.c1PerSecond.toFixed(1)}/s, c=8 ${measured.c8PerSecond.toFixed(1)}/s, c8/c1 ${measured.c8OverC1.toFixed(3)}`,
   );
+  if (cpuPerRender) {
+    console.error(
+      `    server CPU per c=1 render ${cpuPerRender.total?.toFixed(2)} ms (engine only ${engine.medianCpuMs.toFixed(2)}): ` +
+        Object.entries(cpuPerRender)
+          .filter(([k]) => k !== "total")
+          .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+          .join(", "),
+    );
+  }
 }
 const median = (xs: number[]) =>
   percentile(
@@ -233,6 +306,38 @@ const engineOnly: Measurement = {
   medianCpuMs: median(engineTimes.map((m) => m.medianCpuMs)),
 };
 console.error(`  engine only: median ${engineOnly.medianMs.toFixed(2)} ms`);
+/**
+ * The service's CPU per render: the server's CPU per c=1 wait render (every thread) less the engine
+ * alone's CPU per render (compose+PNG, sharp's threads included) of the same round, median of the
+ * rounds; by thread group, the median of each group's CPU per render (the render threads and native
+ * pools hold the engine's work too, the API thread and V8's helpers none of it).
+ */
+const cpuRounds = rounds.flatMap((r, i) =>
+  r.cpuPerRender ? [{ cpu: r.cpuPerRender, engineCpuMs: engineTimes[i]?.medianCpuMs ?? 0 }] : [],
+);
+const serviceCpu =
+  cpuRounds.length === 0
+    ? null
+    : {
+        perRenderMs: median(cpuRounds.map((r) => (r.cpu.total ?? 0) - r.engineCpuMs)),
+        serverPerRenderMs: median(cpuRounds.map((r) => r.cpu.total ?? 0)),
+        engineOnlyPerRenderMs: median(cpuRounds.map((r) => r.engineCpuMs)),
+        byThreadMs: Object.fromEntries(
+          ["api", "render", "nativePools", "v8Helpers", "other"].map((k) => [
+            k,
+            median(cpuRounds.map((r) => r.cpu[k] ?? 0)),
+          ]),
+        ),
+        target: "<= 1.5",
+      };
+if (serviceCpu) {
+  console.error(
+    `  service CPU per render ${serviceCpu.perRenderMs.toFixed(2)} ms (server ${serviceCpu.serverPerRenderMs.toFixed(2)} less engine only ${serviceCpu.engineOnlyPerRenderMs.toFixed(2)}); by thread: ` +
+      Object.entries(serviceCpu.byThreadMs)
+        .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+        .join(", "),
+  );
+}
 /** The rounds' runs at one concurrency as one row: mean req/s, percentiles over all their latencies. */
 const pooled = (runs: Driven[]): Driven => ({
   requestsPerSecond: runs.reduce((sum, r) => sum + r.requestsPerSecond, 0) / runs.length,
@@ -398,6 +503,7 @@ const summary = {
   waitP50Ms: wait1.p50Ms,
   /** Median over the rounds of (wait p50 / engine-only median), each pair timed back to back. */
   waitP50OverEngineOnly: median(rounds.map((r) => r.ratio)),
+  serviceCpu,
   rounds,
   interleaved: {
     engineOnlyMedianMs: engineInterleaved.medianMs,
@@ -411,6 +517,8 @@ const summary = {
   engineRendersPerSecond: { threads1: engineThreads1, [`threads${cores}`]: engineThreadsN },
   /** The same ratio for the engine alone in this run: the most the HTTP figure can reach here. */
   engineScalingOnThisMachine: engineThreadsN / engineThreads1,
+  /** renders/s at c=8 over the engine's own renders/s with one thread per core, measured at the start. */
+  throughputC8OverEngineThreads: wait8.requestsPerSecond / engineThreadsN,
   targets: { waitP50OverEngineOnly: "<= 1.3", throughputC8OverC1: ">= 1.6", imageUrlHitP50Ms: "<= 2" },
   /** On-demand image URLs: cache hits at c=1 and c=8, and a miss (render) against the engine alone. */
   imageUrls: {
@@ -450,6 +558,10 @@ console.log(
     `\nthroughput c=8 / c=1: ${summary.throughputC8OverC1.toFixed(2)} (target >= 1.6; median of ${ROUNDS} rounds: ` +
     `${rounds.map((r) => r.c8OverC1.toFixed(2)).join(", ")}; pooled ${summary.throughputC8OverC1Pooled.toFixed(2)}; the engine alone ` +
     `scaled ${summary.engineScalingOnThisMachine.toFixed(2)}x from 1 to ${cores} threads in this run)` +
+    `\nc=8 renders/s / engine-only with ${cores} threads: ${summary.throughputC8OverEngineThreads.toFixed(2)} (target >= 0.85)` +
+    (serviceCpu
+      ? `\nservice CPU per render: ${serviceCpu.perRenderMs.toFixed(2)} ms (target <= 1.5; API thread ${serviceCpu.byThreadMs.api?.toFixed(2)} ms)`
+      : "") +
     `\nimage URL cache hit p50 c=1 ${hit1.p50Ms.toFixed(2)} ms (target <= 2), p99 ${hit1.p99Ms.toFixed(2)} ms; ` +
     `c=8 p50 ${hit8.p50Ms.toFixed(2)} ms, p99 ${hit8.p99Ms.toFixed(2)} ms; asset_url c=1 p50 ${assetHit1.p50Ms.toFixed(2)} ms; miss median ${missMedianMs.toFixed(2)} ms = ` +
     `${summary.imageUrls.missOverEngineOnly.toFixed(2)}x engine only`,

@@ -20,19 +20,8 @@ export interface RenderJobDeps {
   renders: RenderStore;
   clock: Clock;
   runTask(task: Omit<RenderTask, "taskId">): Promise<RenderTaskOutcome>;
-  /**
-   * Told of each output hash being recorded after its render completed (see OutputHashes), so that
-   * readers of assets in this process can wait for it.
-   */
-  recordingHash?(recorded: Promise<void>): void;
   /** Absolute links of an output asset, for the completion callback body (needs the public base URL). */
   assetLinks?(asset: AssetRecord): Promise<{ asset_url: string; output_url: string }>;
-  /**
-   * Waits for the output's hash before completing and records it with the completion (one unit of
-   * work instead of two). For a worker process, where nobody in-process waits for the render; the
-   * embedded default answers waiting callers first and records the hash after.
-   */
-  hashWithCompletion?: boolean;
   /** Deletes the output of a render thrown away (started early, then refused: RenderQueue.startEarly). */
   discardOutput?(blobKey: string): Promise<void>;
   /** Told of each render's end; absent: nothing is counted. */
@@ -192,7 +181,9 @@ async function runClaimed(
     renderId: render.id,
     createdAt: at,
   };
-  const sha256 = deps.hashWithCompletion ? await result.sha256 : null;
+  // The render thread hashed the output before answering: recorded in the completion's own unit of
+  // work, so a completed render's asset has its hash from the start.
+  const sha256 = await result.sha256;
   const completing = tracing.start("render.complete", { parent: span });
   const completed = await deps.renders.complete(renderId, {
     at,
@@ -230,19 +221,6 @@ async function runClaimed(
       "render completed",
     );
   }
-  if (deps.hashWithCompletion) {
-    return {
-      render: { ...render, status: "completed", assetId, warnings: result.warnings, completedAt: at },
-      asset,
-    };
-  }
-  // The worker posts the output's hash after its result (RenderTaskOutcome); recorded when it comes.
-  const recorded = result.sha256
-    .then((sha256) => (sha256 === null ? undefined : deps.renders.recordOutputHash(asset, sha256)))
-    .catch((error: unknown) => {
-      processLog().error({ render_id: renderId, err: error }, "output hash not recorded");
-    });
-  deps.recordingHash?.(recorded);
   return {
     render: { ...render, status: "completed", assetId, warnings: result.warnings, completedAt: at },
     asset,

@@ -1,6 +1,5 @@
 // The render thread's composition root: one renderer (engine, fonts) per thread, created once and
 // reused for every task. The pool (adapters/queue/worker-pool.ts) starts this file as a worker thread.
-import { createHash } from "node:crypto";
 import { parentPort, workerData } from "node:worker_threads";
 import {
   collectGarbage,
@@ -53,7 +52,6 @@ const run = createRenderTaskRunner({
   blobs: openBlobs(data, { forOutputs: true }),
   assetBlobs: openBlobs(data, { forOutputs: false }),
   safeFetch: createSafeFetch({ allowlist: data.outboundAllowlist }),
-  hashBeforeStore: data.s3 !== undefined,
 });
 
 port.on("message", async (task: RenderTask | PrepareImageTask) => {
@@ -77,15 +75,8 @@ port.on("message", async (task: RenderTask | PrepareImageTask) => {
     if (result.rgba.byteLength >= LARGE_EDITOR_IMAGE_BYTES) setImmediate(collectGarbage);
     return;
   }
-  const { result, output, sha256: hashed } = await run(task);
-  // Hashed already (S3): in the same message, one wake-up of the main thread fewer per render.
-  port.postMessage({ type: "result", result, ...(hashed ? { sha256: hashed } : {}) } satisfies WorkerMessage);
-  // Else hashed after answering: the hash is recorded with the output's asset, but a waiting caller's
-  // answer does not need it (0.2 ms for a 600 KB PNG). The next task's message waits meanwhile.
-  if (output && !hashed) {
-    const sha256 = createHash("sha256").update(output).digest("hex");
-    port.postMessage({ type: "hashed", taskId: task.taskId, sha256 } satisfies WorkerMessage);
-  }
+  const { result, sha256 } = await run(task);
+  port.postMessage({ type: "result", result, ...(sha256 ? { sha256 } : {}) } satisfies WorkerMessage);
 });
 port.postMessage({ type: "ready" } satisfies WorkerMessage);
 

@@ -12,7 +12,6 @@ import { buildApp } from "../http/app.ts";
 import type { App } from "../http/app-types.ts";
 import { assetLinksAt } from "../http/views.ts";
 import { createWebhookDeliverer } from "../jobs/deliver-webhooks.ts";
-import { OutputHashes } from "../jobs/output-hashes.ts";
 import type { RenderJobDeps } from "../jobs/render-job.ts";
 import { noMetrics } from "../ports/metrics.ts";
 import { noTracing, type Tracing } from "../ports/tracing.ts";
@@ -54,9 +53,6 @@ export async function startServer(
   // Callback bodies carry absolute links: the configured public URL (required for a worker), else
   // this process's own address once it listens (renders start only after that).
   let linkBase = config.publicUrl?.replace(/\/+$/, "") ?? "";
-  // Serving and rendering in one process: asset reads can wait for the output hashes it records
-  // after answering; a worker process puts the hash into the completing transaction instead.
-  const outputHashes = backend.serves && backend.renders ? new OutputHashes() : null;
   const pool: WorkerPool | null = backend.renders
     ? createWorkerPool(
         config.workers,
@@ -126,9 +122,6 @@ export async function startServer(
     clock: state.clock,
     runTask: (task) => (pool as WorkerPool).run(task),
     assetLinks: (asset) => assetLinksAt(state, linkBase, asset),
-    ...(outputHashes
-      ? { recordingHash: (recording) => outputHashes.track(recording) }
-      : { hashWithCompletion: true }),
   };
   const rendering = await backend.startRendering({
     pool,
@@ -164,7 +157,6 @@ export async function startServer(
         metrics,
         // The editor's images are fitted on the render threads, placed by the account's share.
         ...(pool ? { editorImages: poolImagePreparer(pool) } : {}),
-        ...(outputHashes ? { assetLibrary: outputHashes.readsAfterHashes(state.assetLibrary) } : {}),
         ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
         openSignup: config.openSignup,
         storageQuotaBytes: config.storageQuotaBytes > 0 ? config.storageQuotaBytes : null,

@@ -91,7 +91,6 @@ const pgDispatcher =
       renders: worker.renders,
       clock: { now: () => new Date() },
       runTask: thread.runTask,
-      hashWithCompletion: true,
     };
     const stopWorkers = await startPgRenderWorkers(workerBoss, {
       url,

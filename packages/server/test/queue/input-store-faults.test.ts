@@ -33,7 +33,6 @@ beforeAll(async () => {
     blobs: createFileBlobStore(join(dir, "blobs")),
     assetBlobs: createFileBlobStore(join(dir, "blobs")),
     safeFetch: createSafeFetch({ allowlist: [`127.0.0.1:${images.port}`] }),
-    hashBeforeStore: false,
   });
 });
 afterAll(async () => {

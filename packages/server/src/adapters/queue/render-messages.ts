@@ -116,8 +116,7 @@ export type RenderTaskResult = RenderTaskSuccess | RenderTaskFailure;
 
 /**
  * What the pool resolves a task with. A success also brings the lowercase hex SHA-256 of its output
- * bytes, which the worker works out after posting the result (a 600 KB PNG takes 0.2 ms to hash: a
- * waiting caller need not wait for that); null if the worker died before it got that far.
+ * bytes, posted with its result (null for a measurement, which has no output).
  */
 export type RenderTaskOutcome = (RenderTaskSuccess & { sha256: Promise<string | null> }) | RenderTaskFailure;
 
@@ -141,11 +140,6 @@ export interface RenderWorkerData {
 
 export type WorkerMessage =
   | { type: "ready" }
-  /**
-   * `sha256`: the output's hash when the worker had it before answering (S3 signs it, so it is worked
-   * out before the upload): then no `hashed` message follows.
-   */
+  /** `sha256`: the stored output's hash (absent for a failure or a measurement). */
   | { type: "result"; result: RenderTaskResult; sha256?: string }
-  /** After a successful `result`, the SHA-256 of that task's output. */
-  | { type: "hashed"; taskId: number; sha256: string }
   | { type: "prepared"; result: PrepareImageResult };

@@ -37,8 +37,6 @@ interface Slot {
   running: Pending[];
   /** Document keys this worker holds: their tasks go without the document. */
   documents: Set<string>;
-  /** Tasks that succeeded on this worker and whose output hash it has yet to post, by task id. */
-  hashes: Map<number, (sha256: string | null) => void>;
 }
 
 /**
@@ -120,17 +118,12 @@ export function createWorkerPool(
       background,
       running: [],
       documents: new Set(),
-      hashes: new Map(),
     };
     slots[index] = slot;
     worker.on("message", (message: WorkerMessage) => {
       if (message.type === "ready") {
         slot.ready = true;
         if (slots.every((s) => s.ready)) for (const w of readyWaiters.splice(0)) w();
-      } else if (message.type === "hashed") {
-        slot.hashes.get(message.taskId)?.(message.sha256);
-        slot.hashes.delete(message.taskId);
-        return;
       } else if (message.type === "prepared") {
         const at = slot.running.findIndex((p) => p.task.taskId === message.result.taskId);
         if (at < 0) return;
@@ -142,13 +135,7 @@ export function createWorkerPool(
         if (at < 0) return;
         const [{ resolve }] = slot.running.splice(at, 1) as [Pending];
         if (!result.ok) resolve(result);
-        else if (message.sha256) resolve({ ...result, sha256: Promise.resolve(message.sha256) });
-        // A measurement has no output to hash.
-        else if (result.measured) resolve({ ...result, sha256: Promise.resolve(null) });
-        else {
-          const sha256 = new Promise<string | null>((hashed) => slot.hashes.set(result.taskId, hashed));
-          resolve({ ...result, sha256 });
-        }
+        else resolve({ ...result, sha256: Promise.resolve(message.sha256 ?? null) });
       }
       pump();
     });
@@ -158,8 +145,6 @@ export function createWorkerPool(
       const wasReady = slot.ready;
       slot.ready = false;
       const lost = slot.running.splice(0);
-      for (const hashed of slot.hashes.values()) hashed(null);
-      slot.hashes.clear();
       // Run again first, in their order; each counts the death (it may be the one that caused it).
       const retried: Pending[] = [];
       for (const p of lost) {

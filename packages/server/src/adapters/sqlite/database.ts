@@ -2,6 +2,7 @@ import { chmodSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import type { ColumnDecoding } from "../sql-rows.ts";
 import { migrate } from "./migrations.ts";
+import { sql } from "./statements.ts";
 
 /**
  * The database holds webhook secrets as they are (signing needs them) and key hashes: readable by
@@ -33,13 +34,14 @@ export function openDatabase(file: string): DatabaseSync {
 
 /** BEGIN IMMEDIATE takes the write lock up front, so read-then-write (balance checks) cannot race. */
 export function transaction<T>(db: DatabaseSync, fn: () => T): T {
-  db.exec("BEGIN IMMEDIATE");
+  // Prepared once per connection (sql): exec would parse the statement again on every render.
+  sql(db, "BEGIN IMMEDIATE").run();
   try {
     const result = fn();
-    db.exec("COMMIT");
+    sql(db, "COMMIT").run();
     return result;
   } catch (error) {
-    db.exec("ROLLBACK");
+    sql(db, "ROLLBACK").run();
     throw error;
   }
 }

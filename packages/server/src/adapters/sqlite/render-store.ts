@@ -37,6 +37,12 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
     db,
     "UPDATE renders SET status = 'rendering' WHERE id = ? AND status IN ('queued', 'rendering') RETURNING *",
   );
+  const outputHash = sql(
+    db,
+    `INSERT INTO asset_files (asset_id, account_id, sha256, render_output)
+     SELECT id, account_id, ?, 1 FROM assets WHERE id = ? AND account_id = ?
+     ON CONFLICT (asset_id) DO NOTHING`,
+  );
   const claimAccepted = sql(
     db,
     "UPDATE renders SET status = 'rendering' WHERE id = ? AND status IN ('queued', 'rendering')",
@@ -92,7 +98,7 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
       return { render, document: v.document };
     },
     async complete(id, { asset, warnings, at, callback, sha256 }) {
-      const completed = transaction(db, () => {
+      return transaction(db, () => {
         const r = endingFacts.get(id);
         if (!r || (r.status !== "queued" && r.status !== "rendering")) return false;
         insertAsset(db, asset);
@@ -101,10 +107,10 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
           "UPDATE renders SET status = 'completed', asset_id = ?, warnings = ?, completed_at = ? WHERE id = ?",
         ).run(asset.id, json(warnings), at, id);
         if (callback) insertWebhookEvent(db, callback);
+        // Same commit: one write of the database per completion instead of two.
+        if (sha256 !== undefined) outputHash.run(sha256, asset.id, asset.accountId);
         return true;
       });
-      if (completed && sha256 !== undefined) await this.recordOutputHash(asset, sha256);
-      return completed;
     },
     async failAndRefund(id, error, at) {
       return transaction(db, () => {
@@ -124,12 +130,7 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
       });
     },
     async recordOutputHash(asset, sha256) {
-      sql(
-        db,
-        `INSERT INTO asset_files (asset_id, account_id, sha256, render_output)
-         SELECT id, account_id, ?, 1 FROM assets WHERE id = ? AND account_id = ?
-         ON CONFLICT (asset_id) DO NOTHING`,
-      ).run(sha256, asset.id, asset.accountId);
+      outputHash.run(sha256, asset.id, asset.accountId);
     },
   };
 }
