@@ -1,7 +1,7 @@
 import type { FrameT, TemplateDocumentT } from "@pictor/engine";
 import { validateDocument } from "@pictor/engine";
 import { describe, expect, it } from "vitest";
-import { draftSplit, partDocument } from "../src/canvas/drag-draft.ts";
+import { draftSplit, partDocument, splitFor } from "../src/canvas/drag-draft.ts";
 import { applyBoxes } from "../src/model/arrange.ts";
 import { doc, sq } from "./support.ts";
 
@@ -40,6 +40,28 @@ describe("a drag drawn in parts (canvas/drag-draft.ts)", () => {
     const swapped = { ...f, layers: [f.layers[1], f.layers[0], f.layers[2], f.layers[3]] } as FrameT;
     expect(draftSplit(f, swapped)).toBeNull();
     expect(draftSplit(f, { ...f, background: "#000000", layers: [...f.layers] } as FrameT)).toBeNull();
+  });
+
+  it("knows at the press the split a drag of the selected layers will draw (drawn ahead)", () => {
+    const grouped = doc([
+      sq("a", 0, 0),
+      { id: "g", type: "group", x: 0, y: 0, width: 300, height: 300, layers: [sq("b", 0, 0)] },
+      sq("c", 0, 0),
+      sq("d", 0, 0),
+    ]);
+    const f = frameOf(grouped);
+    // A child moves its top-level group; several layers move the range between them.
+    expect(splitFor(f, ["b"])).toEqual({ lo: 1, hi: 1 });
+    expect(splitFor(f, ["d", "a"])).toEqual({ lo: 0, hi: 3 });
+    expect(splitFor(f, ["nowhere"])).toBeNull();
+    // The split a move then finds is the one drawn ahead.
+    const moved = applyBoxes(grouped, 0, to("c", 140));
+    expect(draftSplit(f, frameOf(moved))).toEqual(splitFor(f, ["c"]));
+    const blended = doc([sq("a", 0, 0), sq("b", 0, 0), { ...sq("c", 0, 0), blend_mode: "multiply" }]);
+    expect(splitFor(frameOf(blended), ["b"])).toBeNull();
+    expect(splitFor(frameOf(blended), ["c"])).toBeNull();
+    const animated = { ...frameOf(four()), duration: 2 } as FrameT;
+    expect(splitFor(animated, ["b"])).toBeNull();
   });
 
   it("makes valid part documents: the bottom keeps the background, the others are transparent", () => {

@@ -6,7 +6,7 @@ import { selectionBounds } from "../model/arrange.ts";
 import { findLayer, updateLayer } from "../model/doc-ops.ts";
 import { hitBox } from "../model/geometry.ts";
 import { eachLayer } from "../model/layer-tree.ts";
-import { absoluteBox, type Selection } from "../model/selection.ts";
+import { absoluteBox, type Selection, selectedIds } from "../model/selection.ts";
 import { inputApplied } from "../store/input-latency.ts";
 import { guidesOf } from "../store/prefs.ts";
 import { useEditor } from "../store/use-editor.ts";
@@ -17,6 +17,8 @@ import { MemberOutlines, SelectionHandles } from "./SelectionHandles.tsx";
 import { Timeline } from "./Timeline.tsx";
 import { useFrameGestures } from "./use-frame-gestures.ts";
 import { useFrameRender } from "./use-frame-render.ts";
+
+const NO_IDS: readonly string[] = [];
 
 /** Starts a marquee from a press on the pasteboard (see Stage.tsx); null: the frame is gone. */
 export type PasteboardPress = (e: React.PointerEvent) => void;
@@ -65,7 +67,8 @@ export function FrameView({ frameIndex, frame, onPasteboard }: Props) {
   // An animated frame's moment on the canvas (its timeline); null: the poster, as a still renders it.
   const [time, setTime] = useState<number | null>(null);
   const [playing, setPlaying] = useState(false);
-  const error = useFrameRender(
+  const selectedHere = selection?.frame === frameIndex ? selectedIds(selection) : NO_IDS;
+  const { error, prepareParts } = useFrameRender(
     canvas,
     { moving: movingCanvas, above: aboveCanvas },
     {
@@ -77,6 +80,7 @@ export function FrameView({ frameIndex, frame, onPasteboard }: Props) {
       scale: renderScale,
       time: frame.duration === undefined ? null : time,
       inGesture,
+      selected: selectedHere,
       onRendered: (fi, f, out, err) => editor.frameRendered(fi, f, out, err),
     },
   );
@@ -103,6 +107,7 @@ export function FrameView({ frameIndex, frame, onPasteboard }: Props) {
       const moved = editor.getState().doc.frames[frameIndex];
       if (moved) for (const at of eventTimes) inputApplied("drag", moved, at);
     },
+    onGestureStart: prepareParts,
     onCommit: editor.commit,
     onCancel: editor.cancel,
     onCreate(fi, id, box) {

@@ -20,12 +20,11 @@ export interface DraftSplit {
 /**
  * How the frame `next` (a gesture's preview) can be drawn in parts, given the frame whose whole
  * drawing is on the canvas: null when it must be drawn whole. It must when anything but top-level
- * layers changed (size, background, the layers' order or count), in an animated frame, or when a
- * layer's pixels depend on other layers' pixels: a blend mode other than normal at or above the
- * moved layers (it blends with what is under it), a mask naming another layer.
+ * layers changed (size, background, the layers' order or count), or when the frame cannot be drawn in
+ * parts at all (`splitAt`).
  */
 export function draftSplit(drawn: FrameT, next: FrameT): DraftSplit | null {
-  if (drawn === next || next.duration !== undefined) return null;
+  if (drawn === next) return null;
   if (drawn.width !== next.width || drawn.height !== next.height) return null;
   if (drawn.background !== next.background || drawn.bind !== next.bind) return null;
   const before = drawn.layers as Layer[];
@@ -42,10 +41,42 @@ export function draftSplit(drawn: FrameT, next: FrameT): DraftSplit | null {
     hi = i;
   }
   if (lo < 0) return null;
-  for (const l of eachLayer(after)) {
+  return splitAt(next, lo, hi);
+}
+
+/**
+ * The split of `frame` that moves the layers `ids` (at any depth: a layer inside a group moves its
+ * top-level group), before any of them moved: what a gesture on them will draw in parts, so the
+ * parts that do not move can be drawn as soon as the gesture may start. Null: drawn whole.
+ */
+export function splitFor(frame: FrameT, ids: readonly string[]): DraftSplit | null {
+  const layers = frame.layers as Layer[];
+  let lo = -1;
+  let hi = -1;
+  for (let i = 0; i < layers.length; i++) {
+    const top = layers[i] as Layer;
+    let holds = false;
+    for (const l of eachLayer([top])) if (ids.includes(l.id)) holds = true;
+    if (!holds) continue;
+    if (lo < 0) lo = i;
+    hi = i;
+  }
+  return lo < 0 ? null : splitAt(frame, lo, hi);
+}
+
+/**
+ * Top-level layers `lo`..`hi` of `frame` as the moved part, or null when the frame must be drawn
+ * whole: an animated frame, or a layer whose pixels depend on other layers' pixels (a blend mode
+ * other than normal at or above the moved layers blends with what is under it; a mask naming another
+ * layer).
+ */
+function splitAt(frame: FrameT, lo: number, hi: number): DraftSplit | null {
+  if (frame.duration !== undefined) return null;
+  const layers = frame.layers as Layer[];
+  for (const l of eachLayer(layers)) {
     if (l.mask !== undefined && "layer" in l.mask) return null;
   }
-  for (const l of eachLayer(after.slice(lo))) {
+  for (const l of eachLayer(layers.slice(lo))) {
     if (l.blend_mode !== undefined && l.blend_mode !== "normal") return null;
   }
   return { lo, hi };

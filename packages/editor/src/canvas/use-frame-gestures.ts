@@ -52,6 +52,11 @@ export interface GestureProps {
   locked: ReadonlySet<string>;
   guides: FrameGuides;
   onSelect(selection: Selection): void;
+  /**
+   * A press that may become a move, resize or rotation of these layers (before the pointer has
+   * moved far enough to tell): what the drag will draw can start now.
+   */
+  onGestureStart(ids: readonly string[]): void;
   /** Live boxes of a move, resize or rotation; `eventTimes`: of the pointer events they answer. */
   onPreviewBoxes(boxes: ReadonlyMap<string, Box>, eventTimes: readonly number[]): void;
   onCommit(): void;
@@ -173,6 +178,8 @@ export function useFrameGestures(overlay: RefObject<HTMLDivElement | null>, prop
   }
 
   function begin(e: React.PointerEvent, drag: Drag) {
+    if ("starts" in drag) props.onGestureStart([...drag.starts.keys()]);
+    else if ("id" in drag) props.onGestureStart([drag.id]);
     gesture.current = {
       drag,
       pointerId: e.pointerId,

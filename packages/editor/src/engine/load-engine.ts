@@ -101,6 +101,12 @@ async function loadIconNodes(): Promise<Record<string, IconShape>> {
 
 let loading: Promise<EditorEngine> | null = null;
 let lastTimings = { validateMs: 0, drawMs: 0 };
+let inFlight = 0;
+
+/** Renders started and not yet finished (drawn or failed), for the benchmark: is the editor idle. */
+export function rendersInFlight(): number {
+  return inFlight;
+}
 
 /** Where the last render's time went (validation vs engine draw + copy), for the benchmark. */
 export function lastRenderTimings(): { validateMs: number; drawMs: number } {
@@ -199,67 +205,76 @@ async function create(): Promise<EditorEngine> {
     module,
     validate,
     async render(input, request) {
-      const validating = performance.now();
-      const checked = validate(input);
-      if (!checked.ok) throw new Error(checked.errors.join("\n"));
-      const document = checked.document;
-      let values = normaliseValues(document, request.values);
-      if (values !== undefined) {
-        const result = module.validateSlotValues(document, values, "values");
-        if (!result.ok) throw new Error(result.errors.map((e) => `${e.path}: ${e.message}`).join("\n"));
-        values = result.values;
+      inFlight++;
+      try {
+        return await renderOnce(input, request);
+      } finally {
+        inFlight--;
       }
-      const validateMs = performance.now() - validating;
-      const options = {
-        frame: request.frame,
-        values,
-        scale: request.scale ?? 1,
-        ...(request.time === undefined ? {} : { time: request.time }),
-      };
-      const requests = engine.planImages(document, options);
-      const ready = new Map<string, PreparedImage>();
-      const imageErrors: string[] = [];
-      await Promise.all(
-        requests.map(async (r) => {
-          try {
-            ready.set(r.key, await prepared(r));
-          } catch (error) {
-            imageErrors.push(`${r.src}: ${error instanceof Error ? error.message : String(error)}`);
-          }
-        }),
-      );
-      // The account's uploaded fonts, as the API's render workers load them. Without them (the list
-      // could not be fetched) the text falls back and warns, as a render would if the font were gone.
-      await shippedFonts.ready(document);
-      const { document: drawn, familyOf } = await withAccountFonts(document).catch(() => ({
-        document,
-        familyOf: new Map<string, string>(),
-      }));
-      if (request.stillWanted && !request.stillWanted()) throw new RenderSuperseded("superseded");
-      const started = performance.now();
-      const result = engine.render(drawn, {
-        ...options,
-        images: ready,
-        ...(request.collectText ? { collectText: true } : {}),
-      });
-      request.draw?.(result.width, result.height, result.pixels, result.opaque);
-      const pixels = request.draw ? new Uint8Array(0) : result.pixels.slice();
-      const drawMs = performance.now() - started;
-      lastTimings = { validateMs, drawMs };
-      return {
-        width: result.width,
-        height: result.height,
-        pixels,
-        opaque: result.opaque,
-        warnings: result.warnings.map((w) => ({
-          ...w,
-          message: module.restoreFontFamilyNames(w.message, familyOf),
-        })),
-        imageErrors,
-        drawMs,
-        boxes: result.boxes,
-        ...(result.texts ? { texts: result.texts } : {}),
-      };
     },
   };
+
+  async function renderOnce(input: unknown, request: RenderRequest): Promise<FrameRender> {
+    const validating = performance.now();
+    const checked = validate(input);
+    if (!checked.ok) throw new Error(checked.errors.join("\n"));
+    const document = checked.document;
+    let values = normaliseValues(document, request.values);
+    if (values !== undefined) {
+      const result = module.validateSlotValues(document, values, "values");
+      if (!result.ok) throw new Error(result.errors.map((e) => `${e.path}: ${e.message}`).join("\n"));
+      values = result.values;
+    }
+    const validateMs = performance.now() - validating;
+    const options = {
+      frame: request.frame,
+      values,
+      scale: request.scale ?? 1,
+      ...(request.time === undefined ? {} : { time: request.time }),
+    };
+    const requests = engine.planImages(document, options);
+    const ready = new Map<string, PreparedImage>();
+    const imageErrors: string[] = [];
+    await Promise.all(
+      requests.map(async (r) => {
+        try {
+          ready.set(r.key, await prepared(r));
+        } catch (error) {
+          imageErrors.push(`${r.src}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }),
+    );
+    // The account's uploaded fonts, as the API's render workers load them. Without them (the list
+    // could not be fetched) the text falls back and warns, as a render would if the font were gone.
+    await shippedFonts.ready(document);
+    const { document: drawn, familyOf } = await withAccountFonts(document).catch(() => ({
+      document,
+      familyOf: new Map<string, string>(),
+    }));
+    if (request.stillWanted && !request.stillWanted()) throw new RenderSuperseded("superseded");
+    const started = performance.now();
+    const result = engine.render(drawn, {
+      ...options,
+      images: ready,
+      ...(request.collectText ? { collectText: true } : {}),
+    });
+    request.draw?.(result.width, result.height, result.pixels, result.opaque);
+    const pixels = request.draw ? new Uint8Array(0) : result.pixels.slice();
+    const drawMs = performance.now() - started;
+    lastTimings = { validateMs, drawMs };
+    return {
+      width: result.width,
+      height: result.height,
+      pixels,
+      opaque: result.opaque,
+      warnings: result.warnings.map((w) => ({
+        ...w,
+        message: module.restoreFontFamilyNames(w.message, familyOf),
+      })),
+      imageErrors,
+      drawMs,
+      boxes: result.boxes,
+      ...(result.texts ? { texts: result.texts } : {}),
+    };
+  }
 }

@@ -25,12 +25,13 @@ export function RightPanel() {
   const engine = useEditor((s) => s.engine);
   const values = useEditor((s) => s.values);
   const warnScale = useEditor((s) => s.warnScale);
+  const inGesture = useEditor((s) => s.inGesture);
   const status = useEditor((s) => s.status);
   const detail = useEditor((s) => s.detail);
   const saved = useEditor((s) => s.save === "saved");
 
   // Warnings as an API render at the Preview tab's scale reports them (not the zoom's scale).
-  const apiWarnings = usePreviewWarnings(engine, doc, values, warnScale);
+  const apiWarnings = usePreviewWarnings(engine, doc, values, warnScale, inGesture);
   const frameStatuses = useMemo(
     () =>
       apiWarnings ??

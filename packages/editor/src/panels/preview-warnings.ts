@@ -16,16 +16,20 @@ const SETTLE_MS = 300;
  * The warnings an API render at `scale` would report for each frame with these values: the frames
  * are drawn again at that scale, apart from the canvas (which draws at the zoom's scale, so its own
  * warnings, e.g. `image_upscaled` at 200 %, are not the API's). Null until the first pass is done.
+ * Not while a pointer gesture runs (`inGesture`): its document changes with every move, and a pause of
+ * the pointer would spend a whole drawing per frame on warnings of a position about to change (the
+ * next moves would wait for it); the release draws them.
  */
 export function usePreviewWarnings(
   engine: EditorEngine | null,
   doc: TemplateDocumentT,
   values: SlotValues,
   scale: number,
+  inGesture: boolean,
 ): FrameWarnings[] | null {
   const [result, setResult] = useState<FrameWarnings[] | null>(null);
   useEffect(() => {
-    if (!engine) return;
+    if (!engine || inGesture) return;
     let live = true;
     const timer = setTimeout(async () => {
       const out: FrameWarnings[] = [];
@@ -49,6 +53,6 @@ export function usePreviewWarnings(
       live = false;
       clearTimeout(timer);
     };
-  }, [engine, doc, values, scale]);
+  }, [engine, doc, values, scale, inGesture]);
   return result;
 }

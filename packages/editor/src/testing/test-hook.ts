@@ -1,5 +1,5 @@
 import type { FrameT, Layer, SlotValues, TemplateDocumentT } from "../engine/engine-types.ts";
-import { lastRenderTimings, loadEditorEngine } from "../engine/load-engine.ts";
+import { lastRenderTimings, loadEditorEngine, rendersInFlight } from "../engine/load-engine.ts";
 import { sha256Hex, toBase64 } from "../engine/pixels.ts";
 import { findLayer, updateLayer } from "../model/doc-ops.ts";
 import { activeEditor } from "../store/active-editor.ts";
@@ -48,6 +48,8 @@ export interface PictorHook {
   typingLatencies(): number[];
   /** Canvas drags: ms from each pointer move to its pixels on the canvas since the last call. */
   dragLatencies(): number[];
+  /** Engine renders started and not yet finished (0: the editor draws nothing now). */
+  rendersInFlight(): number;
 }
 
 /**
@@ -101,6 +103,7 @@ export function installTestHook(): void {
     lastRenderTimings,
     typingLatencies: () => takeLatencies("typing"),
     dragLatencies: () => takeLatencies("drag"),
+    rendersInFlight,
     editLayer(layerId, patch) {
       const editor = activeEditor();
       if (!editor) return Promise.reject(new Error("no document open in the editor"));
