@@ -2,6 +2,7 @@ import type { ImagePatternPaintT } from "@pictor/engine";
 import { useState } from "react";
 import { AssetPicker } from "../AssetPicker.tsx";
 import { NumberField, SelectField, TextField } from "../fields.tsx";
+import { TilePlacementFields } from "./tile-placement.tsx";
 
 interface Props {
   label: string;
@@ -13,7 +14,6 @@ interface Props {
 /** An image pattern paint: the image (an asset or a URL), the tile's size and fit, angle, offset. */
 export function ImagePatternEditor({ label, testId, value, onChange }: Props) {
   const set = (patch: Partial<ImagePatternPaintT>) => onChange({ ...value, ...patch });
-  const offset = value.offset ?? { x: 0, y: 0 };
   const [picking, setPicking] = useState(false);
   return (
     <div className="pattern-editor" data-testid={`${testId}-image-pattern`}>
@@ -70,28 +70,7 @@ export function ImagePatternEditor({ label, testId, value, onChange }: Props) {
           options={["cover", "contain", "fill"] as const}
           onChange={(fit) => set({ fit })}
         />
-        <NumberField
-          label="Angle"
-          testId={`${testId}-image-pattern-angle`}
-          value={value.angle ?? 0}
-          min={-360}
-          max={360}
-          onChange={(angle) => angle !== undefined && set({ angle })}
-        />
-        <NumberField
-          label="Offset X"
-          value={offset.x}
-          min={-10_000}
-          max={10_000}
-          onChange={(x) => x !== undefined && set({ offset: { ...offset, x } })}
-        />
-        <NumberField
-          label="Offset Y"
-          value={offset.y}
-          min={-10_000}
-          max={10_000}
-          onChange={(y) => y !== undefined && set({ offset: { ...offset, y } })}
-        />
+        <TilePlacementFields testId={`${testId}-image-pattern`} value={value} onChange={set} />
       </div>
     </div>
   );

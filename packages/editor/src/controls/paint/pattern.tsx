@@ -1,5 +1,6 @@
 import type { PatternPaintT } from "@pictor/engine";
 import { ColorField, NumberField, SelectField } from "../fields.tsx";
+import { TilePlacementFields } from "./tile-placement.tsx";
 
 const PATTERNS = ["dots", "stripes", "grid", "checks"] as const;
 
@@ -13,7 +14,6 @@ interface Props {
 /** A built-in pattern paint: which pattern, its two colours, tile size, line/dot thickness, angle, offset. */
 export function PatternEditor({ label, testId, value, onChange }: Props) {
   const set = (patch: Partial<PatternPaintT>) => onChange({ ...value, ...patch });
-  const offset = value.offset ?? { x: 0, y: 0 };
   return (
     <div className="pattern-editor" data-testid={`${testId}-pattern`}>
       <SelectField
@@ -54,28 +54,7 @@ export function PatternEditor({ label, testId, value, onChange }: Props) {
           step={0.05}
           onChange={(thickness) => set({ thickness })}
         />
-        <NumberField
-          label="Angle"
-          testId={`${testId}-pattern-angle`}
-          value={value.angle ?? 0}
-          min={-360}
-          max={360}
-          onChange={(angle) => angle !== undefined && set({ angle })}
-        />
-        <NumberField
-          label="Offset X"
-          value={offset.x}
-          min={-10_000}
-          max={10_000}
-          onChange={(x) => x !== undefined && set({ offset: { ...offset, x } })}
-        />
-        <NumberField
-          label="Offset Y"
-          value={offset.y}
-          min={-10_000}
-          max={10_000}
-          onChange={(y) => y !== undefined && set({ offset: { ...offset, y } })}
-        />
+        <TilePlacementFields testId={`${testId}-pattern`} value={value} onChange={set} />
       </div>
     </div>
   );
