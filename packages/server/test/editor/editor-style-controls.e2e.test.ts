@@ -18,7 +18,7 @@ import {
 /**
  * Three controls of the properties panel, each editing the document (checked as JSON) with the
  * engine's pixels changing as the edit says: the named inline styles of rich text, how a bound
- * colour is applied (`bind_colors`: alpha, tint) and the image-pattern paint (its image, and the
+ * colour is applied (`bind_colors`: the design colour's alpha, opaque, a set alpha, a tint) and the image-pattern paint (its image, and the
  * angle and offset fields it shares with the built-in pattern). Last, the API renders the edited
  * template as the editor draws it, byte for byte.
  */
@@ -29,7 +29,7 @@ const KEY = "style-controls";
 
 function styleCard() {
   return {
-    version: 3,
+    version: 4,
     key: KEY,
     name: "Style controls",
     slots: [
@@ -51,7 +51,7 @@ function styleCard() {
             y: 10,
             width: 80,
             height: 80,
-            fill: "#0000FF",
+            fill: "#0000FF80",
             bind: { fill: "accent" },
           },
           {
@@ -169,26 +169,28 @@ describe.skipIf(!haveChromium && !inCI)("editor style controls in Chromium", () 
     await h?.close();
   }, 60_000);
 
-  it("applies a bound colour at a set alpha, then tinted toward white", async () => {
+  it("applies a bound colour at the design colour's alpha, opaque, at a set alpha, then tinted", async () => {
     const { page } = h;
-    // The slot's red, opaque.
-    expect(px(await rgba(page), 50, 50)).toEqual([255, 0, 0, 255]);
+    // The slot's red at the design colour's half alpha, over the white background.
+    expect(near(px(await rgba(page), 50, 50), [255, 128, 128, 255], 2)).toBe(true);
     await page.locator('[data-layer="card"]').click();
+    await page.getByTestId("color-binding-fill-alpha").selectOption("opaque");
+    expect((await layerOf(page, "card")).bind_colors).toEqual({ fill: { alpha: 1 } });
+    expect(px(await rgba(page), 50, 50)).toEqual([255, 0, 0, 255]);
     await page.getByTestId("color-binding-fill-alpha").selectOption("set");
-    await page.getByTestId("color-binding-fill-alpha-value").fill("0.5");
-    expect((await layerOf(page, "card")).bind_colors).toEqual({ fill: { alpha: 0.5 } });
-    // Half red over the white background.
-    const half = px(await rgba(page), 50, 50);
-    expect(near(half, [255, 128, 128, 255], 2), `got ${half}`).toBe(true);
+    await page.getByTestId("color-binding-fill-alpha-value").fill("0.25");
+    expect((await layerOf(page, "card")).bind_colors).toEqual({ fill: { alpha: 0.25 } });
+    const quarter = px(await rgba(page), 50, 50);
+    expect(near(quarter, [255, 191, 191, 255], 2), `got ${quarter}`).toBe(true);
     await page.getByTestId("color-binding-fill-tint").fill("0.5");
-    expect((await layerOf(page, "card")).bind_colors).toEqual({ fill: { alpha: 0.5, tint: 0.5 } });
+    expect((await layerOf(page, "card")).bind_colors).toEqual({ fill: { alpha: 0.25, tint: 0.5 } });
     const tinted = px(await rgba(page), 50, 50);
     expect(tinted[0]).toBe(255);
-    expect(tinted[1] ?? 0).toBeGreaterThan((half[1] ?? 0) + 30);
+    expect(tinted[1] ?? 0).toBeGreaterThan((quarter[1] ?? 0) + 20);
     // A colour from the API applies the same way: a blue slot value comes out light blue.
     const blue = px(await rgba(page, { accent: "#0000FF" }), 50, 50);
     expect(blue[2]).toBe(255);
-    expect(blue[0] ?? 0).toBeGreaterThan(150);
+    expect(blue[0] ?? 0).toBeGreaterThan(200);
   });
 
   it("fills a shape with an image pattern from the asset library, turned and offset by the shared tile fields", async () => {
