@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { ListItemValue, SlotT, StackLayerT, TemplateDocumentT } from "@pictor/engine";
 import { describe, expect, it } from "vitest";
 import { validateDocument } from "../../src/document/validate.ts";
@@ -225,5 +226,28 @@ describe("stack repeat: images and value checks see the copies", () => {
       ["https://example.com/a.jpg", 40, 40],
       ["https://example.com/b.jpg", 40, 40],
     ]);
+  });
+});
+
+describe("stack repeat: copies shared between the value check, the image plan and the drawing", () => {
+  it("draws a list changed in place between renders as a fresh list of the same items", async () => {
+    const engine = await testEngine();
+    const doc = document();
+    const drawn = (donorValues: ListItemValue[]) =>
+      createHash("sha256")
+        .update(engine.render(doc, { values: { donors: donorValues } }).pixels)
+        .digest("hex");
+    const items = donors(3);
+    const before = drawn(items);
+    expect(drawn(donors(3))).toBe(before);
+    // The same array object, its items changed: one replaced, one more, then a field set in place.
+    items[0] = { ...items[0], name: "Hedy" } as ListItemValue;
+    items.push({ name: "Katherine", amount: 40 });
+    const changed = drawn(items);
+    expect(changed).not.toBe(before);
+    expect(changed).toBe(drawn([...items]));
+    (items[1] as Record<string, string | number>).amount = 7;
+    expect(drawn(items)).toBe(drawn(items.map((item) => ({ ...item }))));
+    expect(drawn(items)).not.toBe(changed);
   });
 });
