@@ -23,6 +23,7 @@ import { GradientGlyphs } from "./gradient-glyphs.ts";
 import { IconLibrary } from "./icons.ts";
 import { imagePatternIdentity } from "./image-pattern.ts";
 import { ComposedImages } from "./image-pixels.ts";
+import { KeptBottoms } from "./kept-bottom.ts";
 import { LayerPrefix } from "./layer-prefix.ts";
 import { LayerRasters } from "./layer-rasters.ts";
 import { paintLayers, paintLayersFrom } from "./layers.ts";
@@ -63,6 +64,12 @@ export interface EngineSetup {
    * default 128, the least recently used dropped; 0 keeps none (render/text-layout.ts).
    */
   keptParagraphs?: number;
+  /**
+   * Frames whose unchanging bottom layers (no text, no layout: photos, panels, shapes) are kept
+   * between renders and copied instead of drawn again (render/kept-bottom.ts): default 2; 0 keeps none.
+   * Same bytes either way.
+   */
+  keptBottoms?: number;
 }
 
 /**
@@ -76,6 +83,7 @@ export function createEngine({
   cacheBytes,
   reuseUnchangedLayers,
   keptParagraphs,
+  keptBottoms,
 }: EngineSetup): Engine {
   const ck = canvasKit;
   const library = new FontLibrary(ck, fonts);
@@ -89,6 +97,7 @@ export function createEngine({
   const gradientGlyphs = new GradientGlyphs(ck);
   const paint = new ck.Paint();
   const prefix = reuseUnchangedLayers === true ? new LayerPrefix() : null;
+  const bottoms = new KeptBottoms(keptBottoms);
   let fontGeneration = 0;
   let disposed = false;
 
@@ -185,8 +194,41 @@ export function createEngine({
           ? null
           : underlaysOf(underlay, frame.layers, bindings, { sx: scale, sy: scale, tx: 0, ty: 0 });
       try {
-        if (prefix === null) paintLayers(ctx, frame.layers, path, underlays);
-        else {
+        if (prefix === null) {
+          const images = input.images ?? NO_IMAGES;
+          const plan =
+            input.collectText === true
+              ? null
+              : bottoms.begin(
+                  {
+                    document,
+                    background: backgroundKey,
+                    path,
+                    layers: frame.layers,
+                    values: moment.values,
+                    bindings,
+                    images,
+                    fonts: fontGeneration,
+                  },
+                  surface,
+                  warnings,
+                );
+          if (plan === null || (plan.start === 0 && plan.keepBefore < 0))
+            paintLayers(ctx, frame.layers, path, underlays);
+          else
+            paintLayersFrom(
+              ctx,
+              frame.layers,
+              path,
+              plan.start,
+              (index) => {
+                if (index !== plan.keepBefore) return;
+                target.flush();
+                bottoms.keep(plan, surface, warnings);
+              },
+              underlays,
+            );
+        } else {
           const images = input.images ?? NO_IMAGES;
           const context = JSON.stringify([
             path,
@@ -217,6 +259,7 @@ export function createEngine({
         }
       } catch (error) {
         prefix?.clear();
+        bottoms.clear();
         throw error;
       } finally {
         canvas.restoreToCount(saved);
@@ -244,6 +287,7 @@ export function createEngine({
       assertLive();
       library.addFaces(faces);
       fontGeneration++;
+      bottoms.clear();
     },
 
     dispose() {
@@ -254,6 +298,7 @@ export function createEngine({
       layerRasters.dispose();
       pixelShadows.dispose();
       gradientGlyphs.dispose();
+      bottoms.clear();
       paint.delete();
       paragraphs.dispose();
       library.dispose();
