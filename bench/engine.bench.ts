@@ -105,6 +105,10 @@ async function engineCandidates(
   const doc = { reference: document, rich: richDocument, layout: layoutDocument }[scene];
   const tag = scene === "reference" ? "" : `${scene} `;
   const options = { frame: "og", values: doc.sample ?? {}, scale };
+  // Each render through the renderer gets its values parsed anew, as a request's body is: nothing
+  // the engine keeps by the values' objects (a repeat's copies) carries over from one render to the next.
+  const sample = JSON.stringify(doc.sample ?? {});
+  const freshValues = () => JSON.parse(sample) as typeof options.values;
   // Compose alone: prepared pixels are cached per (source, box, fit) in the host, so a steady-state
   // render pays for drawing only.
   const images = new Map<string, PreparedImage>();
@@ -132,7 +136,8 @@ async function engineCandidates(
         scene,
         scale,
         format,
-        run: () => renderer.render(doc, { ...options, format, loadImage, sourceIdentity }),
+        run: () =>
+          renderer.render(doc, { ...options, values: freshValues(), format, loadImage, sourceIdentity }),
       }),
     ),
     // The same pixels as a one-page PDF (lossless, the API's default for format pdf).

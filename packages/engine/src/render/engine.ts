@@ -146,9 +146,26 @@ export function createEngine({
       const backgroundKey = `${JSON.stringify(background.value)}|${width}x${height}@${scale}${backgroundPixels}`;
       const frameRect = { left: 0, top: 0, width, height };
       let underlay: Omit<Underlay, "dirty"> | null = null;
+      // The frame's unchanging bottom layers, when kept, are copied over the whole surface.
+      const bottom =
+        prefix !== null || input.collectText === true
+          ? null
+          : bottoms.plan(
+              {
+                document,
+                background: backgroundKey,
+                path,
+                layers: frame.layers,
+                values: moment.values,
+                bindings,
+                images: paintSource.images,
+                fonts: fontGeneration,
+              },
+              width * height * 4,
+            );
       if (typeof background.value === "string") {
         const color = parseHexColor(background.value, background.path);
-        canvas.clear(color);
+        if ((bottom?.entry ?? null) === null) canvas.clear(color);
         underlay = backgroundUnderlay(backgroundKey, frameRect, { color });
       } else {
         // A gradient background is drawn over a transparent surface, in template px like every layer;
@@ -195,24 +212,8 @@ export function createEngine({
           : underlaysOf(underlay, frame.layers, bindings, { sx: scale, sy: scale, tx: 0, ty: 0 });
       try {
         if (prefix === null) {
-          const images = input.images ?? NO_IMAGES;
-          const plan =
-            input.collectText === true
-              ? null
-              : bottoms.begin(
-                  {
-                    document,
-                    background: backgroundKey,
-                    path,
-                    layers: frame.layers,
-                    values: moment.values,
-                    bindings,
-                    images,
-                    fonts: fontGeneration,
-                  },
-                  surface,
-                  warnings,
-                );
+          const plan = bottom;
+          if (plan !== null) bottoms.restore(plan, surface, warnings);
           if (plan === null || (plan.start === 0 && plan.keepBefore < 0))
             paintLayers(ctx, frame.layers, path, underlays);
           else

@@ -38,10 +38,13 @@ export interface BottomPlan {
   start: number;
   keepBefore: number;
   key: string;
+  /** The kept pixels to start from (start > 0). */
+  entry: KeptEntry | null;
+  /** Where the bottom layers' warnings begin (set by `restore`). */
   warningsFrom: number;
 }
 
-const NOTHING: BottomPlan = { start: 0, keepBefore: -1, key: "", warningsFrom: 0 };
+const nothing = (): BottomPlan => ({ start: 0, keepBefore: -1, key: "", entry: null, warningsFrom: 0 });
 
 /**
  * The bottom of a frame that is the same from render to render, kept between renders: the longest run
@@ -66,29 +69,31 @@ export class KeptBottoms {
     this.#max = max;
   }
 
-  /**
-   * Plans one render's bottom and, when it is kept, puts its pixels on `surface` and its warnings
-   * in `warnings` (call after the background is drawn, before any layer).
-   */
-  begin(context: BottomContext, surface: RasterSurface, warnings: RenderWarning[]): BottomPlan {
-    if (this.#max <= 0) return NOTHING;
+  /** Plans one render's bottom, for a frame of `bytes` bytes of pixels (before its background is drawn). */
+  plan(context: BottomContext, bytes: number): BottomPlan {
+    if (this.#max <= 0) return nothing();
     const count = keptLayerCount(context.layers);
-    if (count === 0) return NOTHING;
+    if (count === 0) return nothing();
     const key = this.#keyOf(context, count);
-    const pixels = surface.pixels();
-    const entry = this.#entries.find((e) => e.key === key && e.pixels.length === pixels.length);
+    const entry = this.#entries.find((e) => e.key === key && e.pixels.length === bytes);
     if (entry !== undefined) {
-      pixels.set(entry.pixels);
-      warnings.push(...entry.warnings);
       this.#entries = [...this.#entries.filter((e) => e !== entry), entry];
-      return { start: entry.layers, keepBefore: -1, key, warningsFrom: warnings.length };
+      return { start: entry.layers, keepBefore: -1, key, entry, warningsFrom: 0 };
     }
-    const keep = this.#seen.includes(key) && pixels.length <= MAX_KEPT_BYTES / 2;
-    if (!keep) {
-      this.#seen = [...this.#seen.filter((k) => k !== key), key].slice(-SEEN);
-      return { start: 0, keepBefore: -1, key, warningsFrom: warnings.length };
-    }
-    return { start: 0, keepBefore: count, key, warningsFrom: warnings.length };
+    const keep = this.#seen.includes(key) && bytes <= MAX_KEPT_BYTES / 2;
+    if (!keep) this.#seen = [...this.#seen.filter((k) => k !== key), key].slice(-SEEN);
+    return { start: 0, keepBefore: keep ? count : -1, key, entry: null, warningsFrom: 0 };
+  }
+
+  /**
+   * After the background, before any layer: puts a kept bottom's pixels on `surface` and its warnings
+   * in `warnings`.
+   */
+  restore(plan: BottomPlan, surface: RasterSurface, warnings: RenderWarning[]): void {
+    plan.warningsFrom = warnings.length;
+    if (plan.entry === null) return;
+    surface.pixels().set(plan.entry.pixels);
+    warnings.push(...plan.entry.warnings);
   }
 
   /** Keeps the surface as it is before layer `plan.keepBefore` (called with the surface flushed). */

@@ -12,6 +12,7 @@ import {
 } from "@pictor/engine";
 import { loadFontSet } from "@pictor/fonts";
 import { describe, expect, it } from "vitest";
+import { Bindings } from "../../src/render/bindings.ts";
 import { KeptBottoms } from "../../src/render/kept-bottom.ts";
 import type { RasterSurface } from "../../src/render/surface.ts";
 import { EXAMPLES_DIR } from "../document/helpers.ts";
@@ -158,16 +159,13 @@ describe("kept bottom layers", () => {
       path: "frames[0]",
       layers: frame.layers,
       values: { photo: "a" },
-      bindings: null as never,
+      bindings: new Bindings(document, { photo: "a" }, null),
       images: new Map(),
       fonts: 0,
     };
     const plans = [0, 1, 2].map(() => {
-      const plan = bottoms.begin(
-        { ...context, bindings: bindingsFor(document, context.values) },
-        surface,
-        [],
-      );
+      const plan = bottoms.plan(context, pixels.length);
+      bottoms.restore(plan, surface, []);
       if (plan.keepBefore >= 0) bottoms.keep(plan, surface, []);
       return [plan.start, plan.keepBefore];
     });
@@ -179,9 +177,3 @@ describe("kept bottom layers", () => {
     ]);
   });
 });
-
-import { Bindings } from "../../src/render/bindings.ts";
-
-function bindingsFor(document: TemplateDocumentT, values: SlotValues): Bindings {
-  return new Bindings(document, values, null);
-}
