@@ -4,18 +4,15 @@ import { parentPort, workerData } from "node:worker_threads";
 import {
   collectGarbage,
   createNodeRenderer,
-  ImageInvalidError,
-  ImageTooLargeError,
   type NodeRendererOptions,
   oneAtATime,
-  prepareImage,
   runAtOnce,
 } from "@pictor/render-node";
 import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
 import { createFileBlobStore } from "../adapters/files/blob-store.ts";
 import { createPgRenderLookups } from "../adapters/postgres/render-lookups.ts";
+import { prepareEditorImageFile } from "../adapters/queue/editor-image-task.ts";
 import type {
-  PrepareImageResult,
   PrepareImageTask,
   RenderTask,
   RenderWorkerData,
@@ -56,23 +53,11 @@ const run = createRenderTaskRunner({
 
 port.on("message", async (task: RenderTask | PrepareImageTask) => {
   if ("kind" in task) {
-    const result = await prepareEditorImage(task);
-    if (!result.ok) {
-      port.postMessage({ type: "prepared", result } satisfies WorkerMessage);
-      return;
-    }
-    // sharp's buffer lives outside V8 and cannot be handed over: copied here once into one that can,
-    // which then moves to the main thread whole (up to 64 MB). Posted as it is, it would be copied
-    // twice, the second time on the API's event loop.
-    const rgba = new Uint8Array(result.rgba.byteLength);
-    rgba.set(result.rgba);
-    port.postMessage({ type: "prepared", result: { ...result, rgba } } satisfies WorkerMessage, [
-      rgba.buffer,
-    ]);
-    // sharp's buffer is garbage now, but this thread may allocate nothing that would collect it for a
-    // while: a large one (a 16-megapixel image is 64 MB) is collected at once, so the image is held
-    // twice only for a moment (the memory plan counts it once).
-    if (result.rgba.byteLength >= LARGE_EDITOR_IMAGE_BYTES) setImmediate(collectGarbage);
+    const { result, bytes } = await prepareEditorImageFile(task, nativeWork);
+    port.postMessage({ type: "prepared", result } satisfies WorkerMessage);
+    // sharp's buffer is garbage once written, but this thread may allocate nothing that would
+    // collect it for a while: a large one (a 16-megapixel image is 64 MB) is collected at once.
+    if (bytes >= LARGE_EDITOR_IMAGE_BYTES) setImmediate(collectGarbage);
     return;
   }
   const { result, sha256 } = await run(task);
@@ -82,27 +67,6 @@ port.postMessage({ type: "ready" } satisfies WorkerMessage);
 
 /** Editor images from this size on are collected as soon as they have been handed over (bytes). */
 const LARGE_EDITOR_IMAGE_BYTES = 16 * 1024 * 1024;
-
-/** An editor image, through the same pipeline and native work as a render's images. */
-async function prepareEditorImage(task: PrepareImageTask): Promise<PrepareImageResult> {
-  try {
-    const image = await nativeWork.run(() =>
-      prepareImage(task.bytes, task.target, { slot: null, src: task.src }),
-    );
-    return {
-      taskId: task.taskId,
-      ok: true,
-      width: image.width,
-      height: image.height,
-      rgba: image.rgba,
-      upscaled: image.upscaled,
-    };
-  } catch (error) {
-    if (error instanceof ImageInvalidError || error instanceof ImageTooLargeError)
-      return { taskId: task.taskId, ok: false, code: "image_invalid", message: error.message };
-    return { taskId: task.taskId, ok: false, code: "internal_error", message: String(error) };
-  }
-}
 
 /** Asset rows from the embedded default's SQLite file (read-only) or from PostgreSQL. */
 function openLookups(from: RenderWorkerData): RenderLookups {

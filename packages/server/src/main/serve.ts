@@ -1,7 +1,9 @@
 import { createSafeFetch } from "../adapters/fetch/safe-fetch.ts";
+import { createEditorImageDir } from "../adapters/files/editor-image-files.ts";
 import { lruMemoCache } from "../adapters/memory/lru-memo-cache.ts";
 import { createPrometheusMetrics } from "../adapters/metrics/prometheus.ts";
 import { setProcessLog } from "../adapters/process-log.ts";
+import { editorImageProcess } from "../adapters/queue/editor-image-process.ts";
 import { poolImagePreparer } from "../adapters/queue/pool-image-preparer.ts";
 import { poolMeasurer } from "../adapters/queue/pool-measurer.ts";
 import { createWorkerPool, type WorkerPool } from "../adapters/queue/worker-pool.ts";
@@ -133,6 +135,12 @@ export async function startServer(
   });
 
   let app: App | null = null;
+  // The editor's images: fitted on the render threads, or, in a process without them (the API-only
+  // role), in a process of its own at background priority; either writes each to a file here, which
+  // its answer streams.
+  const editorImageDir = backend.serves ? createEditorImageDir() : null;
+  const editorImageWorker = backend.serves && !pool ? editorImageProcess() : null;
+  const editorImageThreads = pool ?? editorImageWorker;
   let url = "";
   let firstStart: RunningServer["firstStart"] = null;
   let stopWaiting = () => {};
@@ -155,8 +163,11 @@ export async function startServer(
         renderService,
         safeFetch,
         metrics,
-        // The editor's images are fitted on the render threads, placed by the account's share.
-        ...(pool ? { editorImages: poolImagePreparer(pool) } : {}),
+        // The editor's images are fitted off the API's thread, on a render thread placed by the
+        // account's share, or in the editor-image process.
+        ...(editorImageDir && editorImageThreads
+          ? { editorImages: poolImagePreparer(editorImageThreads, editorImageDir.dir) }
+          : {}),
         ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
         openSignup: config.openSignup,
         storageQuotaBytes: config.storageQuotaBytes > 0 ? config.storageQuotaBytes : null,
@@ -273,6 +284,8 @@ export async function startServer(
         clearTimeout(cut);
         await deliverer?.stop();
         await pool?.close();
+        await editorImageWorker?.close();
+        editorImageDir?.remove();
         // The health port answers (503, draining) until the work above is done.
         await health?.close();
         await backend.close();

@@ -69,11 +69,19 @@ export interface PrepareImageTask {
   };
   /** The source as the request named it (for the error's message). */
   src: string;
+  /**
+   * The directory the fitted image is written to (editor-image-files.ts): the answer is streamed
+   * from there as its client reads, never handed to the API's thread whole.
+   */
+  dir: string;
 }
 
-/** Worker -> main thread: the fitted image, or why it could not be made. */
+/**
+ * Worker -> main thread: the fitted image, as a file of width x height x 4 bytes of straight RGBA
+ * that the receiver opens, unlinks and streams (editor-image-files.ts), or why it could not be made.
+ */
 export type PrepareImageResult =
-  | { taskId: number; ok: true; width: number; height: number; rgba: Uint8Array; upscaled: boolean }
+  | { taskId: number; ok: true; width: number; height: number; file: string; upscaled: boolean }
   | { taskId: number; ok: false; code: "image_invalid" | "internal_error"; message: string };
 
 /** What a caller is told of a fault on our side: never its details, which may hold paths. */

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import { Type as T } from "@sinclair/typebox";
 import { findOwnedAsset, namesAssetId, ownedAssets } from "../../domain/render-request.ts";
 import { MAX_OUTPUT_PIXELS } from "../../domain/scale.ts";
@@ -224,7 +225,17 @@ export function registerEditorPrepareImage(app: App, deps: AppDeps): void {
             throw new ApiError("image_invalid", prepared.message, { path: "src" });
           throw new Error(`editor image: ${prepared.message}`);
         });
+        const rgba =
+          image.rgba instanceof Uint8Array
+            ? Buffer.from(image.rgba.buffer, image.rgba.byteOffset, image.rgba.byteLength)
+            : image.rgba;
+        if (reply.raw.destroyed) {
+          // The client left while its image was made: nothing to send, the file closes now.
+          if (!Buffer.isBuffer(rgba)) (rgba as Readable).destroy();
+          return reply;
+        }
         reply.header("Content-Type", "application/octet-stream");
+        reply.header("Content-Length", String(image.width * image.height * 4));
         reply.header("X-Image-Width", String(image.width));
         reply.header("X-Image-Height", String(image.height));
         reply.header("X-Image-Upscaled", image.upscaled ? "1" : "0");
@@ -232,7 +243,9 @@ export function registerEditorPrepareImage(app: App, deps: AppDeps): void {
         reply.header("Cache-Control", "private, max-age=3600");
         // A client that reads nothing for this long is dropped, freeing its answer.
         reply.raw.setTimeout(STALLED_DOWNLOAD_MS, () => reply.raw.destroy());
-        return reply.send(Buffer.from(image.rgba.buffer, image.rgba.byteOffset, image.rgba.byteLength));
+        // Streamed from the image's file as the client reads (the render threads' and the
+        // editor-image process's answers): a client that never reads holds a file, not the image.
+        return reply.send(rgba);
       } catch (error) {
         if (error instanceof ImageInvalidError || error instanceof ImageTooLargeError) {
           throw new ApiError("image_invalid", error.message, { path: "src" });

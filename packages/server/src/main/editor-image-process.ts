@@ -1,0 +1,21 @@
+// The editor-image process's composition root: a process of its own, started at background priority
+// by the API-only process (adapters/queue/editor-image-process.ts), that fits editor images with the
+// renderers' pipeline one at a time and writes each to a file the API streams.
+import { oneAtATime } from "@pictor/render-node";
+import { prepareEditorImageFile } from "../adapters/queue/editor-image-task.ts";
+import type { PrepareImageResult, PrepareImageTask } from "../adapters/queue/render-messages.ts";
+import { BACKGROUND_NICE, lowerOwnThreadPriority } from "../adapters/queue/thread-priority.ts";
+
+if (!process.send) throw new Error("editor-image-process.ts must run as a child process with IPC");
+// Started under `nice` where there is one (every thread of the process at background priority from
+// its start); else this thread lowers itself, and the threads it starts later inherit its priority.
+lowerOwnThreadPriority(BACKGROUND_NICE);
+const nativeWork = oneAtATime();
+
+process.on("message", async (task: PrepareImageTask) => {
+  const { result } = await prepareEditorImageFile(task, nativeWork);
+  process.send?.(result satisfies PrepareImageResult);
+});
+// The API process is gone: so is the reason to be.
+process.on("disconnect", () => process.exit(0));
+process.send({ ready: true });
