@@ -1,7 +1,7 @@
 // The editor-image process's composition root: a process of its own, started at background priority
 // by the API-only process (adapters/queue/editor-image-process.ts), that fits editor images with the
 // renderers' pipeline one at a time and writes each to a file the API streams.
-import { oneAtATime } from "@pictor/render-node";
+import { collectGarbage, oneAtATime } from "@pictor/render-node";
 import { prepareEditorImageFile } from "../adapters/queue/editor-image-task.ts";
 import type { PrepareImageResult, PrepareImageTask } from "../adapters/queue/render-messages.ts";
 import { BACKGROUND_NICE, lowerOwnThreadPriority } from "../adapters/queue/thread-priority.ts";
@@ -13,8 +13,11 @@ lowerOwnThreadPriority(BACKGROUND_NICE);
 const nativeWork = oneAtATime();
 
 process.on("message", async (task: PrepareImageTask) => {
-  const { result } = await prepareEditorImageFile(task, nativeWork);
+  const { result, bytes } = await prepareEditorImageFile(task, nativeWork);
   process.send?.(result satisfies PrepareImageResult);
+  // sharp's buffer is garbage once written: a large one is collected at once rather than whenever
+  // this process next allocates enough to collect.
+  if (bytes >= 4 * 1024 * 1024) setImmediate(collectGarbage);
 });
 // The API process is gone: so is the reason to be.
 process.on("disconnect", () => process.exit(0));
