@@ -551,7 +551,7 @@ export async function victimRenders(options: {
 }
 
 /**
- * Samples the resident memory of `pids` every `everyMs` until `stop()`, which returns each process's
+ * Samples the resident memory of `pids` (each with its child processes) every `everyMs` until `stop()`, which returns each process's
  * largest sample (bytes) and how many samples were taken. The sampling runs on a thread of its own,
  * so a busy event loop here (the mix's clients) does not thin out the samples.
  */
@@ -564,13 +564,21 @@ export function sampleResidentMemory(
      const { readFileSync } = require("node:fs");
      const peaks = workerData.pids.map(() => 0);
      let samples = 0;
+     // A process's memory with its child processes' (the API-only process's editor-image process).
+     const rss = (pid) => {
+       let bytes = 0;
+       try {
+         const kib = /VmRSS:\\s+(\\d+) kB/.exec(readFileSync("/proc/" + pid + "/status", "utf8"));
+         if (kib) bytes += Number(kib[1]) * 1024;
+         const children = readFileSync("/proc/" + pid + "/task/" + pid + "/children", "utf8");
+         for (const child of children.split(" ").filter(Boolean)) bytes += rss(Number(child));
+       } catch {}
+       return bytes;
+     };
      const take = () => {
        samples++;
        workerData.pids.forEach((pid, i) => {
-         try {
-           const kib = /VmRSS:\\s+(\\d+) kB/.exec(readFileSync("/proc/" + pid + "/status", "utf8"));
-           if (kib) peaks[i] = Math.max(peaks[i], Number(kib[1]) * 1024);
-         } catch {}
+         peaks[i] = Math.max(peaks[i], rss(pid));
        });
      };
      take();

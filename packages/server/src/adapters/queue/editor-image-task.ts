@@ -1,7 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ImageInvalidError, ImageTooLargeError, type NativeWork, prepareImage } from "@pictor/render-node";
+import {
+  DEFAULT_IMAGE_LIMITS,
+  ImageInvalidError,
+  type ImageLimits,
+  ImageTooLargeError,
+  type NativeWork,
+  prepareImage,
+} from "@pictor/render-node/editor-image";
 import type { PrepareImageResult, PrepareImageTask } from "./render-messages.ts";
 
 /**
@@ -13,10 +20,13 @@ import type { PrepareImageResult, PrepareImageTask } from "./render-messages.ts"
 export async function prepareEditorImageFile(
   task: PrepareImageTask,
   nativeWork: NativeWork,
+  limits: ImageLimits = DEFAULT_IMAGE_LIMITS,
 ): Promise<{ result: PrepareImageResult; bytes: number }> {
   let image: Awaited<ReturnType<typeof prepareImage>>;
   try {
-    image = await nativeWork.run(() => prepareImage(task.bytes, task.target, { slot: null, src: task.src }));
+    image = await nativeWork.run(() =>
+      prepareImage(task.bytes, task.target, { slot: null, src: task.src }, limits),
+    );
   } catch (error) {
     const failed = (code: "image_invalid" | "internal_error", message: string) => ({
       result: { taskId: task.taskId, ok: false as const, code, message },
