@@ -97,7 +97,6 @@ const CLIENTS = 16;
  * reads holds socket buffers and one read per client.
  */
 async function stalledGrowth(
-  t: TestServer,
   answerBytes: number,
   label: string,
   open: () => Promise<{ socket: Socket; head: string }>,
@@ -157,13 +156,13 @@ describe("file routes stream from the blob store", () => {
     // One whole download first: every lazily loaded module and buffer pool of the path is in place.
     const warm = await fetch(asset.url);
     expect(sha(new Uint8Array(await warm.arrayBuffer()))).toBe(sha(big));
-    const viaAsset = await stalledGrowth(t, big.byteLength, "asset downloads (/a/)", () =>
+    const viaAsset = await stalledGrowth(big.byteLength, "asset downloads (/a/)", () =>
       stalledClient(t.url, path),
     );
     expect(viaAsset.peak / CLIENTS).toBeLessThan(big.byteLength / 8);
     expect(viaAsset.held / CLIENTS).toBeLessThan(big.byteLength / 8);
     const signed = signOutputPath(t.data.signingSecret, asset.id, "png", Date.now());
-    const viaOutput = await stalledGrowth(t, big.byteLength, "output downloads (/o/)", () =>
+    const viaOutput = await stalledGrowth(big.byteLength, "output downloads (/o/)", () =>
       stalledClient(t.url, signed),
     );
     expect(viaOutput.peak / CLIENTS).toBeLessThan(big.byteLength / 8);
@@ -222,7 +221,7 @@ describe("file routes stream from the blob store", () => {
     const cached = await fetch(url);
     expect((await cached.arrayBuffer()).byteLength).toBe(size);
     const { pathname, search } = new URL(url);
-    const growth = await stalledGrowth(t, size, "cached on-demand images (/i/)", () =>
+    const growth = await stalledGrowth(size, "cached on-demand images (/i/)", () =>
       stalledClient(t.url, `${pathname}${search}`),
     );
     expect(growth.peak / CLIENTS).toBeLessThan(size / 4);
@@ -255,7 +254,7 @@ describe("file routes stream from the blob store", () => {
     expect(warm.status).toBe(200);
     expect((await warm.arrayBuffer()).byteLength).toBe(answerBytes);
     let next = 0;
-    const growth = await stalledGrowth(t, answerBytes, "editor images (prepare-image)", () =>
+    const growth = await stalledGrowth(answerBytes, "editor images (prepare-image)", () =>
       stalledClient(
         t.url,
         "/v1/editor/prepare-image",
