@@ -11,7 +11,7 @@ import {
 } from "./device-space.ts";
 import { rampPixels } from "./gradient-bands.ts";
 import { linearEnds, type PaintBox, radialGeometry } from "./paint.ts";
-import { pixelImage, RasterSurface } from "./surface.ts";
+import { RasterSurface } from "./surface.ts";
 import type { GlyphPaint } from "./text-layout.ts";
 
 /**
@@ -24,7 +24,6 @@ import type { GlyphPaint } from "./text-layout.ts";
  * Node and the browser compute the same bytes.
  */
 export class GradientGlyphs {
-  readonly #ck: CanvasKit;
   readonly #scratch: RasterSurface;
   readonly #black: Paint;
   /**
@@ -34,7 +33,6 @@ export class GradientGlyphs {
   readonly coverage: GlyphPaint;
 
   constructor(ck: CanvasKit) {
-    this.#ck = ck;
     this.#scratch = new RasterSurface(ck);
     this.#black = new ck.Paint();
     // Black, as a shader paint's colour is: Skia tunes glyph coverage to the paint's luminance.
@@ -64,16 +62,11 @@ export class GradientGlyphs {
       const pixels = this.#scratch.pixels();
       const rows = recolor(pixels, rect, t, gradient, path, box);
       if (rows === null) return;
-      const image = pixelImage(
-        this.#ck,
-        pixels.subarray(rows.y0 * rect.width * 4, rows.y1 * rect.width * 4),
-        rect.width,
-        rows.y1 - rows.y0,
-      );
+      const image = this.#scratch.image(false, { top: rows.y0, height: rows.y1 - rows.y0 });
       canvas.drawImage(image, rect.left, rect.top + rows.y0, null);
       image.delete();
       // Kept only while small: a scale-4 headline would hold megabytes for nothing.
-      if (pixels.byteLength > 4 * 1024 * 1024) this.#scratch.release();
+      if (rect.width * rect.height * 4 > 4 * 1024 * 1024) this.#scratch.release();
     });
   }
 

@@ -190,7 +190,7 @@ export class LayerRasters {
     const made =
       visible.width * visible.height * 4 > this.#maxBytes / 4
         ? null
-        : compositeOver(this.#ck, this.#scratch, underlay, visible, (c) =>
+        : compositeOver(this.#scratch, underlay, visible, (c) =>
             c.drawImage(image, placed.left - visible.left, placed.top - visible.top, null),
           );
     const bytes = made === null ? 0 : visible.width * visible.height * 4;

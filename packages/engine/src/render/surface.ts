@@ -98,6 +98,20 @@ export class RasterSurface {
     return this.memory.toTypedArray() as Uint8Array;
   }
 
+  /**
+   * An image of the surface's rows `top` to `top + height` (all of them by default), as pixelImage
+   * makes one, from a copy of them outside the wasm heap: CanvasKit's MakeImage allocates its own
+   * copy in the heap before it reads the pixels it is given, and when that allocation grows the heap,
+   * every view of the heap taken before (the surface's pixels) is detached and the read throws
+   * ("Cannot perform %TypedArray%.prototype.set on a detached ArrayBuffer"). Whether it grows depends
+   * on what the heap holds at that moment: an editor thumbnail failed so about once in a few dozen.
+   */
+  image(opaque: boolean, rows: { top: number; height: number } = { top: 0, height: this.height }): Image {
+    const rowBytes = this.width * 4;
+    const pixels = this.pixels().slice(rows.top * rowBytes, (rows.top + rows.height) * rowBytes);
+    return pixelImage(this.canvasKit, pixels, this.width, rows.height, opaque);
+  }
+
   /** Finishes pending drawing, so `pixels()` holds it. */
   flush(): void {
     this.surface?.flush();

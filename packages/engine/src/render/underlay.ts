@@ -7,7 +7,7 @@ import { shadowReach } from "./effects.ts";
 import type { RenderKind } from "./painters/painter.ts";
 import { kindOf } from "./painters/registry.ts";
 import { isOpaque } from "./premultiply.ts";
-import { pixelImage, type RasterSurface } from "./surface.ts";
+import type { RasterSurface } from "./surface.ts";
 
 /**
  * What lies under a frame's top-level layers before any is drawn (its background), and where the
@@ -149,7 +149,6 @@ export function touchedPart(placed: DeviceRect, dirty: readonly DeviceRect[]): D
  * the canvas, its background would blend twice).
  */
 export function compositeOver(
-  ck: CanvasKit,
   scratch: RasterSurface,
   underlay: Underlay,
   visible: DeviceRect,
@@ -165,11 +164,9 @@ export function compositeOver(
     canvas.restore();
   }
   surface.flush();
-  const pixels = scratch.pixels();
-  if (!isOpaque(pixels)) return null;
+  if (!isOpaque(scratch.pixels())) return null;
   // Declared opaque: Skia then copies it instead of blending every pixel.
-  const image = pixelImage(ck, pixels, visible.width, visible.height, true);
-  return image;
+  return scratch.image(true);
 }
 
 /**
