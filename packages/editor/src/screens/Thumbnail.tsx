@@ -19,6 +19,8 @@ export function Thumbnail({
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
+  /** Why it failed, shown on hovering "No preview" (and read by the end-to-end tests). */
+  const [reason, setReason] = useState("");
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new version means new pixels
   useEffect(() => {
@@ -52,8 +54,10 @@ export function Thumbnail({
         ctx.imageSmoothingQuality = "high";
         ctx.drawImage(full, 0, 0, c.width, c.height);
         setState("ready");
-      } catch {
-        if (!cancelled) setState("failed");
+      } catch (error) {
+        if (cancelled) return;
+        setReason(error instanceof Error ? error.message : String(error));
+        setState("failed");
       }
     });
     queue = job;
@@ -73,7 +77,7 @@ export function Thumbnail({
         </span>
       )}
       {state === "failed" && (
-        <span className="muted small" aria-hidden="true">
+        <span className="muted small" aria-hidden="true" title={reason}>
           No preview
         </span>
       )}

@@ -187,6 +187,15 @@ describe.skipIf(!haveChromium && !inCI)(
           timeout: 90_000,
         },
       );
+      // Every thumbnail has settled; each must have drawn (a failed one names its template and why).
+      const failed = await page
+        .locator('[data-testid="template-card"]:has(.thumb[data-state="failed"])')
+        .evaluateAll((cards) =>
+          cards.map(
+            (c) => `${c.getAttribute("data-key")}: ${c.querySelector(".thumb span")?.getAttribute("title")}`,
+          ),
+        );
+      expect(failed).toEqual([]);
       expect(await page.locator('.thumb[data-state="ready"]').count()).toBe(
         await page.getByTestId("template-card").count(),
       );
