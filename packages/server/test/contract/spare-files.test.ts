@@ -1,8 +1,10 @@
 import { spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createFileBlobStore } from "../../src/adapters/files/blob-store.ts";
 import { createSpareFiles } from "../../src/adapters/files/spare-files.ts";
@@ -71,6 +73,35 @@ describe("spare files for render outputs", () => {
     expect(sparesIn(dir)).toEqual([]);
     await spares.refill(1000);
     expect(sparesIn(dir)).toEqual([]);
+  });
+
+  it("closes a spare it could not use once (a second close takes the file another thread opened under its number)", async () => {
+    // In a worker thread, as render threads use spares: Node warns there when a thread closes a file
+    // it has not open. Before, a failed rename closed the spare's file twice, and each CI run printed
+    // "File descriptor 40 closed but not opened in unmanaged mode" (test/queue/output-storage-retry).
+    const worker = new Worker(
+      `const { parentPort, workerData } = require("node:worker_threads");
+      const warnings = [];
+      process.on("warning", (warning) => warnings.push(warning.message));
+      import(workerData.module).then(async ({ createSpareFiles }) => {
+        const spares = createSpareFiles(workerData.dir);
+        await spares.refill(1000);
+        const written = spares.writeOver(workerData.out, new Uint8Array(100));
+        setImmediate(() => parentPort.postMessage({ written, warnings }));
+      });`,
+      {
+        eval: true,
+        workerData: {
+          module: new URL("../../src/adapters/files/spare-files.ts", import.meta.url).href,
+          dir: join(root, ".spares"),
+          out: join(root, "missing", "out.png"),
+        },
+      },
+    );
+    const [result] = await once(worker, "message");
+    await worker.terminate();
+    expect(result).toEqual({ written: false, warnings: [] });
+    expect(sparesIn(join(root, ".spares"))).toEqual([]);
   });
 
   it("the render-output store writes each output over the spare it filled after the previous one", async () => {

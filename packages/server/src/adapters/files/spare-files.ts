@@ -61,10 +61,17 @@ export function createSpareFiles(dir: string): SpareFiles {
   /** Set when a spare could not be used (say the output's directory is another filesystem): stop. */
   let disabled = false;
 
-  const discard = (spare: Spare) => {
-    try {
-      closeSync(spare.fd);
-    } catch {}
+  /**
+   * Removes a spare that could not be used, closing its file unless that was done already: a second
+   * close would close whatever file another thread (a render thread, libuv's pool, the API) opened
+   * under the same number meanwhile.
+   */
+  const discard = (spare: Spare, open: boolean) => {
+    if (open) {
+      try {
+        closeSync(spare.fd);
+      } catch {}
+    }
     try {
       unlinkSync(spare.path);
     } catch {}
@@ -75,16 +82,18 @@ export function createSpareFiles(dir: string): SpareFiles {
       const spare = ready;
       if (!spare) return false;
       ready = null;
+      let open = true;
       try {
         writeSync(spare.fd, bytes, 0, bytes.byteLength, 0);
         ftruncateSync(spare.fd, bytes.byteLength);
+        open = false;
         closeSync(spare.fd);
         renameSync(spare.path, path);
         return true;
       } catch {
         // Whatever went wrong with the spare (a rename across filesystems, the disk full), the
         // caller's plain write says what is wrong with the output itself, and no more spares are made.
-        discard(spare);
+        discard(spare, open);
         disabled = true;
         return false;
       }
