@@ -46,6 +46,7 @@ const serverPg = {
     include: API_SUITE,
     env: { PICTOR_TEST_BACKEND: "postgres-s3" },
     globalSetup: ["packages/server/test/api-pg/global-setup.ts"],
+    setupFiles: ["packages/server/test/support/test-process-end.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
@@ -73,7 +74,8 @@ export default defineConfig({
       project("engine", shared),
       project("fonts", shared),
       project("render-node"),
-      project("server"),
+      // A server test process that ends before its file has finished says how (exit code or signal).
+      project("server", { setupFiles: ["packages/server/test/support/test-process-end.ts"] }),
       project("client"),
       // The n8n nodes, through n8n-workflow's interfaces against a real Pictor server (test/harness.ts).
       project("n8n-nodes-pictor"),
