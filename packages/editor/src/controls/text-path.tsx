@@ -11,8 +11,6 @@ export const LINE_ONLY_PROPERTIES: Partial<TextLayerT> = {
   max_lines: undefined,
   paragraph_spacing: undefined,
   highlight: undefined,
-  underline: undefined,
-  strikethrough: undefined,
 };
 
 interface Props {

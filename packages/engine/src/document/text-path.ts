@@ -60,8 +60,6 @@ const BOX_ONLY = [
 export function textOnPathErrors(
   layer: {
     on_path?: TextOnPathT | undefined;
-    underline?: boolean | undefined;
-    strikethrough?: boolean | undefined;
     fit?: string | undefined;
     layout?: { width?: string | undefined; height?: string | undefined } | undefined;
   } & Record<string, unknown>,
@@ -87,11 +85,6 @@ export function textOnPathErrors(
         path: `${path}.${property}`,
         message: `text on a path has no lines: ${what} does not apply`,
       });
-    }
-  }
-  for (const property of ["underline", "strikethrough"] as const) {
-    if (layer[property] === true) {
-      errors.push({ path: `${path}.${property}`, message: "is not drawn on text on a path" });
     }
   }
   if (layer.fit === "fill") {

@@ -1,4 +1,13 @@
-import type { CanvasKit, ContourMeasure, Font, GlyphRun, Paragraph, Path, TextBlob } from "canvaskit-wasm";
+import type {
+  CanvasKit,
+  ContourMeasure,
+  Font,
+  FontMetrics,
+  GlyphRun,
+  Paragraph,
+  Path,
+  TextBlob,
+} from "canvaskit-wasm";
 import type { PaintT } from "../document/common.ts";
 import type { TextOnPathT } from "../document/text-path.ts";
 import type { Resolved } from "./bindings.ts";
@@ -6,6 +15,12 @@ import { parseHexColor } from "./color.ts";
 import type { PaintContext } from "./context.ts";
 import { applyPaint, type PaintBox } from "./paint.ts";
 import { DEFAULT_MIN_SIZE_FLOOR, SHRINK_STEP, type TextSpec } from "./text-layout.ts";
+import {
+  type DecoratedPiece,
+  decorationLines,
+  drawDecorations,
+  type RunStyle,
+} from "./text-path-decorations.ts";
 
 // Room for any line: the text is shaped as one line, never wrapped.
 const UNBOUNDED = 1e6;
@@ -32,8 +47,11 @@ export interface PathText {
  * by the paragraph shaper (fonts, fallback, kerning, letter spacing as in a box), then each glyph is
  * set upright on the path at the point its centre reaches, turned to the path's direction there (one
  * RSXform per glyph, a text blob per shaped run). The outline pass goes first, as in a box. Glyphs
- * whose centre falls beyond either end of the path are not drawn. Returns null when the path has no
- * length (nothing drawn).
+ * whose centre falls beyond either end of the path are not drawn. Rich runs' backgrounds (behind the
+ * glyphs), the layer's or runs' underlines and strike-throughs (over them) follow the path under the
+ * glyphs they belong to,
+ * at the run font's own positions and thicknesses (text-path-decorations below). Returns null when
+ * the path has no length (nothing drawn).
  */
 export function drawTextOnPath(
   ctx: PaintContext,
@@ -80,8 +98,10 @@ export function drawTextOnPath(
       width = lineWidth(paragraph);
     }
   }
-  const placed = placeGlyphs(ck, paragraph, contour, length, options.onPath, runColors(oneLine));
+  const placed = placeGlyphs(ck, paragraph, contour, length, options.onPath, runStyles(ck, oneLine));
+  const decorations = decorationLines(ck, contour, length, placed.pieces, 1 / ctx.scale);
   contour.delete();
+  drawDecorations(ctx, decorations, "background", fill, options.box);
   if (stroke !== null) {
     const outline = new ck.Paint();
     outline.setAntiAlias(true);
@@ -111,6 +131,8 @@ export function drawTextOnPath(
     blob.delete();
   }
   paint.delete();
+  drawDecorations(ctx, decorations, "line", fill, options.box);
+  for (const decoration of decorations) decoration.path.delete();
   return { paragraph, size, cut: placed.cut };
 }
 
@@ -128,30 +150,43 @@ function lineWidth(paragraph: Paragraph): number {
   return right > left ? right - left : 0;
 }
 
-/** Where each rich run's own colour starts in the text (UTF-8 bytes, as the shaper counts), in order. */
-function runColors(spec: TextSpec): { start: number; color: string | null }[] {
-  if (spec.runs === undefined) return [];
+/**
+ * Each rich run's style, in order, with the layer's own underline or strike-through added to every
+ * run; plain text is one run (none when the layer draws no decoration).
+ */
+function runStyles(ck: CanvasKit, spec: TextSpec): RunStyle[] {
+  const underline = ((spec.decoration ?? 0) & ck.UnderlineDecoration) !== 0;
+  const strike = ((spec.decoration ?? 0) & ck.LineThroughDecoration) !== 0;
+  if (spec.runs === undefined) {
+    return underline || strike ? [{ start: 0, color: null, underline, strike, background: null }] : [];
+  }
   const encoder = new TextEncoder();
   let start = 0;
   return spec.runs.map((run) => {
-    const at = { start, color: run.color };
+    const at = {
+      start,
+      color: run.color,
+      underline: underline || run.underline,
+      strike: strike || run.strike,
+      background: run.background ?? null,
+    };
     start += encoder.encode(run.text).length;
     return at;
   });
 }
 
-function colorAt(colors: readonly { start: number; color: string | null }[], offset: number): string | null {
-  let color: string | null = null;
-  for (const run of colors) {
+function styleAt(styles: readonly RunStyle[], offset: number): RunStyle | null {
+  let style: RunStyle | null = null;
+  for (const run of styles) {
     if (run.start > offset) break;
-    color = run.color;
+    style = run;
   }
-  return color;
+  return style;
 }
 
 /**
  * Text blobs of the glyphs turned onto the path, one per shaped run and rich colour (null: the
- * layer's paint); and how many glyphs fell off the path.
+ * layer's paint); the stretches of the path under decorated glyphs; and how many glyphs fell off it.
  */
 function placeGlyphs(
   ck: CanvasKit,
@@ -159,8 +194,8 @@ function placeGlyphs(
   contour: ContourMeasure,
   length: number,
   onPath: TextOnPathT,
-  colors: readonly { start: number; color: string | null }[],
-): { blobs: { blob: TextBlob; color: string | null }[]; cut: number } {
+  styles: readonly RunStyle[],
+): { blobs: { blob: TextBlob; color: string | null }[]; pieces: DecoratedPiece[]; cut: number } {
   const lines = paragraph.getShapedLines();
   let left = Number.POSITIVE_INFINITY;
   for (const line of lines) for (const run of line.runs) left = Math.min(left, run.positions[0] ?? 0);
@@ -170,6 +205,7 @@ function placeGlyphs(
     (align === "start" ? 0 : align === "end" ? length - width : (length - width) / 2) +
     (onPath.start_offset ?? 0);
   const blobs: { blob: TextBlob; color: string | null }[] = [];
+  const pieces: DecoratedPiece[] = [];
   let cut = 0;
   const posTan = new Float32Array(4);
   for (const line of lines) {
@@ -177,7 +213,8 @@ function placeGlyphs(
       const count = run.glyphs.length;
       let glyphs: number[] = [];
       let xforms: number[] = [];
-      let color: string | null = colorAt(colors, run.offsets[0] ?? 0);
+      let color: string | null = styleAt(styles, run.offsets[0] ?? 0)?.color ?? null;
+      let metrics: FontMetrics | null = null;
       const flush = () => {
         if (glyphs.length === 0) return;
         const font = fontOf(ck, run);
@@ -188,7 +225,8 @@ function placeGlyphs(
         xforms = [];
       };
       for (let i = 0; i < count; i++) {
-        const glyphColor = colors.length === 0 ? null : colorAt(colors, run.offsets[i] ?? 0);
+        const style = styles.length === 0 ? null : styleAt(styles, run.offsets[i] ?? 0);
+        const glyphColor = style?.color ?? null;
         if (glyphColor !== color) {
           flush();
           color = glyphColor;
@@ -206,11 +244,25 @@ function placeGlyphs(
         glyphs.push(run.glyphs[i] ?? 0);
         // The glyph's origin half its advance back along the tangent, its baseline shift along the normal.
         xforms.push(tx, ty, px - (tx * advance) / 2 - ty * dy, py - (ty * advance) / 2 + tx * dy);
+        if (style !== null && (style.underline || style.strike || style.background !== null)) {
+          if (metrics === null) {
+            const font = fontOf(ck, run);
+            metrics = font.getMetrics();
+            font.delete();
+          }
+          pieces.push({
+            from: middle - advance / 2,
+            to: middle + advance / 2,
+            style,
+            metrics,
+            size: run.size,
+          });
+        }
       }
       flush();
     }
   }
-  return { blobs, cut };
+  return { blobs, pieces, cut };
 }
 
 /** The run's font as the shaper used it: its face and size, with faked bold or italic. */

@@ -120,6 +120,77 @@ const rich = () =>
     { width: 300, height: 160, background: "#FFFFFF", slots: [{ name: "line", type: "text", rich: true }] },
   );
 
+/**
+ * Decorations along paths: round a disc, an underline, a strike-through and a marked word (an inline
+ * style's background); along a wave in a gradient, an underline in the layer's paint, one in a run's
+ * own colour, a strike-through and a marked word; along a curve, a plain layer's own underline.
+ */
+const decorated = () => ({
+  ...documentOf(
+    [
+      shapeLayer({ id: "disc", shape: "ellipse", x: 40, y: 40, width: 120, height: 120, fill: "#E9F5F2" }),
+      textLayer({
+        id: "ring",
+        text: "",
+        x: 20,
+        y: 20,
+        width: 160,
+        height: 160,
+        color: "#1D3557",
+        font: { family: "Inter", size: 17, weight: 600 },
+        on_path: { shape: "circle" },
+        bind: { text: "ring" },
+      }),
+      textLayer({
+        id: "wave",
+        text: "",
+        x: 212,
+        y: 40,
+        width: 185,
+        height: 120,
+        color: {
+          type: "linear",
+          angle: 90,
+          stops: [
+            { offset: 0, color: "#1D3557" },
+            { offset: 1, color: "#2A9D8F" },
+          ],
+        },
+        font: { family: "Lora", size: 18 },
+        on_path: { shape: "path", d: "M0 70 C 45 10, 90 10, 95 55 S 140 110, 185 40", align: "start" },
+        bind: { text: "wave" },
+      }),
+      textLayer({
+        id: "plain",
+        text: "The layer underlined",
+        x: 20,
+        y: 170,
+        width: 190,
+        height: 30,
+        color: "#6D28D9",
+        font: { family: "Inter", size: 14 },
+        underline: true,
+        on_path: { shape: "path", d: "M0 22 Q 95 2, 190 22" },
+      }),
+    ],
+    {
+      width: 400,
+      height: 200,
+      background: "#FFFFFF",
+      slots: [
+        { name: "ring", type: "text", rich: true },
+        { name: "wave", type: "text", rich: true },
+      ],
+    },
+  ),
+  inline_styles: { mark: { background: "#FDE68A" } },
+});
+
+const decoratedValues = {
+  ring: "Fresh <u>every</u> day · <s>frozen</s> · <mark>local</mark> ·",
+  wave: 'A <u>wave</u> of <color value="#E63946"><u>red</u></color> <s>ink</s> <mark>marked</mark>',
+};
+
 describe("text on a path", () => {
   it("refuses what a path cannot draw, with the property's path", () => {
     const bad = documentOf([
@@ -142,7 +213,6 @@ describe("text on a path", () => {
         expect.stringMatching(/^frames\[0\]\.layers\[0\]\.on_path\.d: is not SVG path data/),
         "frames[0].layers[0].highlight: text on a path has no lines: a highlight band does not apply",
         "frames[0].layers[0].max_lines: text on a path has no lines: a line limit does not apply",
-        "frames[0].layers[0].underline: is not drawn on text on a path",
         expect.stringMatching(/^frames\[0\]\.layers\[0\]\.fit: text on a path only shrinks/),
         'frames[0].layers[1].on_path.to: must differ from "from" (30) by more than 0 and at most 360 degrees',
       ]),
@@ -157,6 +227,13 @@ describe("text on a path", () => {
 
   it("draws the same at scale 2", async () => {
     await expectGolden(FEATURE, "paths-scale-2", onPaths(), { scale: 2 });
+  });
+
+  it("draws underline, strike-through and background (rich runs', inline styles', the layer's) along the path", async () => {
+    expect(validateDocument(decorated()).ok).toBe(true);
+    const { warnings } = await expectGolden(FEATURE, "decorations", decorated(), { values: decoratedValues });
+    expect(codes(warnings)).toEqual([]);
+    await expectGolden(FEATURE, "decorations-scale-2", decorated(), { values: decoratedValues, scale: 2 });
   });
 
   it("keeps rich runs' weight and own colour along the path", async () => {
