@@ -644,7 +644,11 @@ describe.skipIf(!haveChromium && !inCI)(
           `/v1/templates/${created.id}`,
         )
       ).document;
-      const [card, badge, heart] = original.frames[0]?.layers ?? [];
+      const [card, v2Badge, v2Heart] = original.frames[0]?.layers ?? [];
+      // Stored as document v4: the migration wrote the opaque slot colour v2 drew (alpha 1) for each
+      // bound colour, so the template draws the same bytes.
+      const badge = { ...v2Badge, bind_colors: { "fill.stops[2].color": { alpha: 1 } } };
+      const heart = { ...v2Heart, bind_colors: { color: { alpha: 1 } } };
       expect(saved.frames[0]?.layers).toEqual([
         { ...card, flip_x: true },
         { ...badge, x: 250, stroke: { color: "#1E3A8A", width: 4 } },
