@@ -10,6 +10,9 @@ import { kindOf } from "./painters/registry.ts";
 /** Layers already in their final box this render (a stack's placed children): drawn as they are. */
 const settled = new WeakSet<object>();
 
+/** Each render context's arranger, made once instead of for every laid-out layer. */
+const arrangers = new WeakMap<PaintContext, Arranger>();
+
 /**
  * The layer as drawn: its box sized to its content where its `layout` hugs (within its maximum), and a
  * container's children placed. The same object when nothing follows content.
@@ -20,7 +23,11 @@ export function laidOut(ctx: PaintContext, layer: Layer, path: string): Layer {
   const width = hugsOn(layer, "width");
   const height = hugsOn(layer, "height");
   if (!width && !height && kind.arrange === undefined) return layer;
-  const arranger = arrangerFor(ctx);
+  let arranger = arrangers.get(ctx);
+  if (arranger === undefined) {
+    arranger = arrangerFor(ctx);
+    arrangers.set(ctx, arranger);
+  }
   let sized: Layer = layer;
   if (width || height) {
     const size = arranger.measure(layer, path, {

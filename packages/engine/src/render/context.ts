@@ -45,9 +45,10 @@ export interface PaintContext {
   boxes: Record<string, LayerBox>;
   /**
    * Content sizes measured in this render, by layer object and question: a nested stack asks its
-   * children the same questions while measuring and again while placing them.
+   * children the same questions while measuring and again while placing them. A Map: it lives for
+   * one render only (a WeakMap's entries cost the collector more).
    */
-  measured: WeakMap<object, Map<string, Size>>;
+  measured: Map<object, Map<string, Size>>;
   /**
    * Paints child layers (a group's) with every common property applied; `path` is the parent's JSON
    * path, `paths` each layer's own when they are not `path.layers[i]` (a stack's laid-out children).

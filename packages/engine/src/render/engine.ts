@@ -202,7 +202,7 @@ export function createEngine({
         mask: null,
         texts: input.collectText === true ? [] : null,
         boxes: {},
-        measured: new WeakMap(),
+        measured: new Map(),
         paintLayers: (layers, parentPath, paths) => paintLayers(ctx, layers, parentPath, null, paths),
       };
       // What lies under each top-level layer: the background, and where the layers before may have drawn.
