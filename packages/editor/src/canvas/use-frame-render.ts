@@ -220,7 +220,9 @@ export function useFrameRender(
   const selectedKey = options.selected.join("\n");
   // biome-ignore lint/correctness/useExhaustiveDependencies: the selection (by its ids) is the trigger
   useEffect(() => {
-    drawAhead();
+    // Nothing selected here: the kept parts (two frame-sized images at the drawing's scale) go.
+    if (selectedKey === "" && !latest.current.inGesture) parts.current = null;
+    else drawAhead();
     return () => cancelDrawAhead.current?.();
   }, [selectedKey]);
 
