@@ -21,12 +21,18 @@ import { documentOf, imageLayer, shapeLayer, textLayer } from "../support/docume
 import { loadTestIcons } from "../support/engine.ts";
 import { prepareSynthetic } from "../support/images.ts";
 
-async function engines(): Promise<{ keeping: Engine; drawing: Engine }> {
-  const [canvasKit, fonts, icons] = await Promise.all([loadCanvasKit(), loadFontSet(), loadTestIcons()]);
-  return {
-    keeping: createEngine({ canvasKit, fonts, icons }),
-    drawing: createEngine({ canvasKit, fonts, icons, keptBottoms: 0 }),
-  };
+let pair: Promise<{ keeping: Engine; drawing: Engine }> | undefined;
+
+/** One engine keeping bottoms (the default) and one keeping none, shared by the file's tests. */
+function engines(): Promise<{ keeping: Engine; drawing: Engine }> {
+  pair ??= (async () => {
+    const [canvasKit, fonts, icons] = await Promise.all([loadCanvasKit(), loadFontSet(), loadTestIcons()]);
+    return {
+      keeping: createEngine({ canvasKit, fonts, icons }),
+      drawing: createEngine({ canvasKit, fonts, icons, keptBottoms: 0 }),
+    };
+  })();
+  return pair;
 }
 
 /** The render's pixels (hashed) and warnings, with every planned image a synthetic one of `source`. */
