@@ -310,7 +310,90 @@ async function writePng(file: string, rgba: Uint8Array, width: number, height: n
     ] as const);
     expect(inBrowser.sha256).toBe(nodeSha);
   });
+
+  // Decorations set along a path and a bound colour keeping its design alpha (document v4): the
+  // editor's engine draws them as the API's.
+  test.each(SCALES)(
+    "text decorations on a path and a bound colour's design alpha at scale %d",
+    async (scale) => {
+      const document = pathDecorationsDocument();
+      const checked = validateDocument(document);
+      expect(checked.ok ? [] : checked.errors).toEqual([]);
+      const options = {
+        scale,
+        values: { ring: "Fresh <u>every</u> day · <s>frozen</s> · <mark>local</mark>", brand: "#2563EB" },
+      };
+      const nodeResult = engine.render(document, options);
+      const nodeSha = createHash("sha256").update(nodeResult.pixels).digest("hex");
+      const inBrowser = await page.evaluate(([doc, opts]) => window.pictorHarness.render(doc, opts, []), [
+        document,
+        options,
+      ] as const);
+      expect(inBrowser.sha256).toBe(nodeSha);
+    },
+  );
 });
+
+function pathDecorationsDocument(): TemplateDocumentT {
+  return {
+    version: 4,
+    key: "path-decorations",
+    name: "Path decorations",
+    slots: [
+      { name: "ring", type: "text", rich: true },
+      { name: "brand", type: "color" },
+    ],
+    inline_styles: { mark: { background: "#FDE68A" } },
+    frames: [
+      {
+        name: "main",
+        width: 300,
+        height: 200,
+        background: "#FFFFFF",
+        layers: [
+          {
+            id: "tint",
+            type: "shape",
+            shape: "ellipse",
+            x: 40,
+            y: 40,
+            width: 120,
+            height: 120,
+            fill: "#FF000066",
+            bind: { fill: "brand" },
+          },
+          {
+            id: "ring",
+            type: "text",
+            x: 20,
+            y: 20,
+            width: 160,
+            height: 160,
+            text: "",
+            font: { family: "Inter", size: 17, weight: 600 },
+            color: "#1D3557",
+            on_path: { shape: "circle" },
+            bind: { text: "ring" },
+          },
+          {
+            id: "plain",
+            type: "text",
+            x: 180,
+            y: 80,
+            width: 110,
+            height: 40,
+            text: "Underlined",
+            font: { family: "Lora", size: 16 },
+            color: "#6D28D9",
+            underline: true,
+            strikethrough: true,
+            on_path: { shape: "path", d: "M0 30 Q 55 0, 110 30" },
+          },
+        ],
+      },
+    ],
+  };
+}
 
 function vectorKindsDocument(): TemplateDocumentT {
   const gradient = {
