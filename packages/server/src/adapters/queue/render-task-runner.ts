@@ -134,7 +134,7 @@ export function createRenderTaskRunner(deps: {
               });
       // Writing and hashing the output here keeps both off the API thread (a 600 KB PNG took about
       // 1 ms of SHA-256 there), and the bytes never cross threads. Hashed before answering (about
-      // 0.15 ms for a 350 KB PNG): the hash travels with the result and is recorded in the completion's
+      // 0.2 ms for a 350 KB PNG): the hash travels with the result and is recorded in the completion's
       // transaction, where hashing after answering cost the API thread a second message and a second
       // database write per render. S3 signs the payload's hash: the same one serves the signature.
       const storeStarted = performance.now();
