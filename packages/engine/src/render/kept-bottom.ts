@@ -7,7 +7,7 @@ import type { RasterSurface } from "./surface.ts";
 
 /** Frames kept at most (each a copy of the frame's pixels). */
 const DEFAULT_KEPT = 2;
-/** Bytes of kept pixels at most; a frame larger than half of it (a card at scale 2.4 and up) is not kept. */
+/** Bytes of kept pixels at most; a frame larger than half of it (1200x630 above scale 1.66) is not kept. */
 const MAX_KEPT_BYTES = 16 * 1024 * 1024;
 /** Bottoms seen once and not kept yet: the second render of one is kept, for the third and later. */
 const SEEN = 4;
