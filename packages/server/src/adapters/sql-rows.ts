@@ -1,4 +1,5 @@
 import type { TemplateDocumentT } from "../domain/document.ts";
+import { storedDocument } from "../domain/template-document.ts";
 import type { ApiKeyRecord } from "../ports/account-store.ts";
 import type { LibraryAsset } from "../ports/asset-library.ts";
 import type { AssetRecord } from "../ports/asset-store.ts";
@@ -197,7 +198,7 @@ export const templateFromRow = (r: Row, d: ColumnDecoding): TemplateRecord => {
     key: String(r.key),
     name: String(r.name),
     get draft() {
-      draft ??= d.json<TemplateDocumentT>(r.draft);
+      draft ??= storedDocument(d.json(r.draft));
       return draft;
     },
     publishedVersion: r.published_version === null ? null : Number(r.published_version),
@@ -210,7 +211,7 @@ export const templateFromRow = (r: Row, d: ColumnDecoding): TemplateRecord => {
 export const templateVersionFromRow = (r: Row, d: ColumnDecoding): TemplateVersion => ({
   templateId: String(r.template_id),
   version: Number(r.version),
-  document: d.json(r.document),
+  document: storedDocument(d.json(r.document)),
   publishedAt: d.time(r.published_at),
 });
 

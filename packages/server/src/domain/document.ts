@@ -5,6 +5,7 @@ export {
   frameCount,
   frameImages,
   MAX_DOCUMENT_JSON_DEPTH,
+  migrateDocument,
   validateDocument,
   validateSlotValues,
 } from "@pictor/engine";

@@ -1,4 +1,4 @@
-import { type SlotT, type TemplateDocumentT, validateDocument } from "./document.ts";
+import { migrateDocument, type SlotT, type TemplateDocumentT, validateDocument } from "./document.ts";
 import { fail, type Result } from "./failure.ts";
 
 interface AnyLayerLike {
@@ -23,6 +23,17 @@ export function checkTemplateDocument(input: unknown, prefix = "document"): Resu
       errors,
     },
   );
+}
+
+/**
+ * A document as read from storage, at the version this build writes. Documents stored by an older
+ * build (drafts and published versions) are migrated as they are read, so every answer says one
+ * version and draws as it did. A current document is returned untouched; a stored document was
+ * valid when stored, so a failed migration (none is expected) leaves it as stored.
+ */
+export function storedDocument(stored: unknown): TemplateDocumentT {
+  const migrated = migrateDocument(stored);
+  return (migrated.ok ? migrated.document : stored) as TemplateDocumentT;
 }
 
 /** Slots the layers draw (bindings) or read (`visible_when` conditions). */

@@ -1,3 +1,4 @@
+import { CURRENT_VERSION } from "@pictor/engine";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, newAccount, startTestServer, type TestServer, testTemplate, untilFinished } from "./support.ts";
@@ -261,5 +262,33 @@ describe("versioning (spec section 9)", () => {
       body: { template: "versioned", modifications: [{ name: "subtitle", text: "hi" }], wait: true },
     });
     expect(newSlot.status).toBe(200);
+  });
+
+  it("a document stored by an older build is answered at the current version, as it draws", async () => {
+    const created = await api(t, "POST", "/v1/templates", {
+      key,
+      body: { document: testTemplate("stored-old"), publish: true },
+    });
+    expect(created.status).toBe(201);
+    const current = created.body.document;
+    expect(current.version).toBe(CURRENT_VERSION);
+    // What an older build would have left in the database: the document as written, version 1.
+    const older = JSON.stringify(testTemplate("stored-old"));
+    t.data.db.prepare("UPDATE templates SET draft = ? WHERE id = ?").run(older, created.body.id);
+    t.data.db
+      .prepare("UPDATE template_versions SET document = ? WHERE template_id = ?")
+      .run(older, created.body.id);
+
+    const read = await api(t, "GET", "/v1/templates/stored-old", { key });
+    expect(read.body.document).toEqual(current);
+    const versions = await api(t, "GET", "/v1/templates/stored-old/versions", { key });
+    expect(versions.body.data[0].document).toEqual(current);
+    // The bound background keeps drawing the slot's colour opaque, as version 1 drew it.
+    expect(current.frames[0].bind_colors).toEqual({ background: { alpha: 1 } });
+    const render = await api(t, "POST", "/v1/renders", {
+      key,
+      body: { template: "stored-old", modifications: [], wait: true },
+    });
+    expect(render.status).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import type { TemplateDocumentT } from "../../domain/document.ts";
+import { storedDocument } from "../../domain/template-document.ts";
 import type { TemplateRecord, TemplateStore, TemplateVersion } from "../../ports/template-store.ts";
 import { templateFromRow, templateVersionFromRow } from "../sql-rows.ts";
 import { postgresColumns, withTransaction } from "./pool.ts";
@@ -87,7 +88,7 @@ export function createPgTemplateStore(pool: pg.Pool): TemplateStore {
         return {
           templateId: id,
           version: next,
-          document: JSON.parse(t.draft_text) as TemplateDocumentT,
+          document: storedDocument(JSON.parse(t.draft_text)),
           publishedAt: at,
         };
       });

@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import { storedDocument } from "../../domain/template-document.ts";
 import type { TemplateRecord, TemplateStore, TemplateVersion } from "../../ports/template-store.ts";
 import { templateFromRow, templateVersionFromRow } from "../sql-rows.ts";
 import { json, parse, sqliteColumns, transaction } from "./database.ts";
@@ -115,7 +116,7 @@ export function createSqliteTemplateStore(db: DatabaseSync): TemplateStore {
           db,
           "UPDATE templates SET published_version = ?, archived_at = NULL, updated_at = ? WHERE id = ?",
         ).run(next, at, id);
-        return { templateId: id, version: next, document: parse(t.draft), publishedAt: at };
+        return { templateId: id, version: next, document: storedDocument(parse(t.draft)), publishedAt: at };
       });
     },
     async version(templateId, version) {
