@@ -33,7 +33,8 @@ interface Whole {
   frame: FrameT;
   scale: number;
   values: SlotValues;
-  slots: TemplateDocumentT["slots"];
+  /** The document drawn (its properties other than the frames: slots, inline styles, locale). */
+  doc: TemplateDocumentT;
   /** How long the engine took to draw it, ms. */
   drawMs: number;
 }
@@ -142,8 +143,9 @@ function showDrafts(drafts: DraftCanvases, visible: boolean): void {
 }
 
 /**
- * Draws one frame with the engine into a canvas whenever this frame, the slots, the preview values
- * or the scale change (another frame's edit does not redraw this one). Returns the last error.
+ * Draws one frame with the engine into a canvas whenever this frame, the slots, the inline styles, the
+ * locale, the preview values or the scale change (another frame's edit does not redraw this one).
+ * Returns the last error and a way to draw a gesture's parts ahead.
  *
  * During a pointer gesture the frame is drawn in parts (drag-draft.ts): the layers below and above
  * the moved ones once, then only the moved ones per pointer move, on canvases stacked over this one;
@@ -229,7 +231,9 @@ export function useFrameRender(
   // A layout effect, not a passive one: the render starts in the commit, before the browser paints the
   // rest of the page's update, instead of a frame later (passive effects of a non-input update wait
   // for the paint); the engine's pixels then reach the canvas in the same frame.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: doc.slots is the trigger; the document itself is read from docRef
+  // What of the document besides the frame changes its drawing: the slots, the inline styles rich
+  // text names as tags, the locale numbers and dates are written in.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: those are the triggers; the document itself is read from docRef
   useLayoutEffect(() => {
     const token = ++seq.current;
     const stillWanted = () => token === seq.current;
@@ -257,7 +261,7 @@ export function useFrameRender(
       shown !== null &&
       shown.scale === scale &&
       shown.values === values &&
-      shown.slots === doc.slots
+      sameBut(shown.doc, docRef.current, "frames")
         ? draftSplit(shown.frame, frame)
         : null;
 
@@ -275,7 +279,7 @@ export function useFrameRender(
         stillWanted,
         draw(width, height, pixels, opaque) {
           onto(canvas.current, width, height, (image) => writeImageData(image, pixels, opaque));
-          whole.current = { frame, scale, values, slots: docRef.current.slots, drawMs: 0 };
+          whole.current = { frame, scale, values, doc: docRef.current, drawMs: 0 };
           // The whole frame is on the canvas: the stacked parts go in the same task (no frame between).
           showDrafts(drafts, false);
           drafted.current = null;
@@ -320,6 +324,6 @@ export function useFrameRender(
       // Handles follow where layout put layers (stack children) in this drawing too.
       rememberLaidOutBoxes(frame, { ...ready.boxes, ...moving.boxes });
     }
-  }, [engine, frame, doc.slots, values, frameIndex, scale, time, inGesture]);
+  }, [engine, frame, doc.slots, doc.inline_styles, doc.locale, values, frameIndex, scale, time, inGesture]);
   return { error, prepareParts };
 }

@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upload } from "../assets/support.ts";
+import { canvasShowing } from "./canvas-support.ts";
 import {
   apiClient,
   type EditorHarness,
@@ -238,6 +239,18 @@ describe.skipIf(!haveChromium && !inCI)("editor style controls in Chromium", () 
     await page.getByTestId("inline-style-hi-color").fill("#00C000");
     await page.getByTestId("inline-style-hi-weight").selectOption("900");
     expect((await currentDoc(page)).inline_styles).toEqual({ hi: { color: "#00C000", weight: 900 } });
+    // The canvas draws the preview values: with the marked word there, it shows the style's edits
+    // (it kept the old colour until an inline style's edit redrew the frames).
+    const canvasShowsMarked = async () =>
+      canvasShowing(page, "main", (await editorPixels(page, "main", marked, 1)).base64 ?? "");
+    await page.getByTestId("tab-preview").click();
+    await page.getByTestId("preview-headline").fill(marked.headline);
+    await canvasShowsMarked();
+    await page.getByTestId("tab-design").click();
+    await page.getByTestId("inline-style-hi-color").fill("#0000C0");
+    await canvasShowsMarked();
+    await page.getByTestId("inline-style-hi-color").fill("#00C000");
+    await canvasShowsMarked();
     // The marked word is drawn green; the same text unmarked has no green.
     expect(count(await rgba(page, marked), area, green)).toBeGreaterThan(50);
     expect(count(await rgba(page, { headline: "Big word" }), area, green)).toBe(0);
