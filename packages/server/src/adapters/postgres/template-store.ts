@@ -1,5 +1,4 @@
 import type pg from "pg";
-import type { TemplateDocumentT } from "../../domain/document.ts";
 import { storedDocument } from "../../domain/template-document.ts";
 import type { TemplateRecord, TemplateStore, TemplateVersion } from "../../ports/template-store.ts";
 import { templateFromRow, templateVersionFromRow } from "../sql-rows.ts";
