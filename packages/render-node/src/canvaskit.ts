@@ -46,3 +46,11 @@ export function forgetCanvasKit(kit: CanvasKit): void {
 export function wasmHeapBytes(kit: CanvasKit): number {
   return (kit as unknown as { HEAPU8?: Uint8Array }).HEAPU8?.buffer.byteLength ?? 0;
 }
+
+/**
+ * The buffer of the instance's WebAssembly heap as it spans now: alive as long as the heap's memory
+ * is (a weak reference to it tells when a dropped instance's heap was collected).
+ */
+export function wasmHeapBuffer(kit: CanvasKit): ArrayBufferLike {
+  return (kit as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer;
+}

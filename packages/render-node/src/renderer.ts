@@ -21,7 +21,7 @@ import { loadDeferredFontSet } from "@pictor/fonts";
 import type { CanvasKit } from "canvaskit-wasm";
 import { encodeAnimatedImage } from "./animated-image.ts";
 import { ANIMATED_CONTENT_TYPES, type AnimatedFormat, opaqueOverWhite } from "./animated-output.ts";
-import { createCanvasKit, forgetCanvasKit, loadCanvasKit } from "./canvaskit.ts";
+import { createCanvasKit, forgetCanvasKit, loadCanvasKit, wasmHeapBuffer } from "./canvaskit.ts";
 import { collectGarbage } from "./collect-garbage.ts";
 import { type EncodedImage, encodeImage, type OutputFormat, type PngOptimize } from "./encode.ts";
 import { ImageFetchError, InvalidDocumentError, InvalidSlotValuesError, RenderError } from "./errors.ts";
@@ -217,6 +217,8 @@ export interface NodeRenderer {
 const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
 const DEFAULT_RECYCLE_ABOVE_BYTES = 16 * 1024 * 1024;
 const DEFAULT_RECYCLE_IDLE_MS = 10_000;
+/** Collections tried for a replaced heap: pauses of 50, 100, ... 1,600 ms, about 3 s in all. */
+const COLLECT_ATTEMPTS = 6;
 
 /** Lowercase snake codes are our typed vocabulary (image_invalid, image_out_of_folder...). */
 function isTypedError(error: unknown): boolean {
@@ -254,6 +256,8 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
   let active = 0;
   let recycles = 0;
   let trimCount = 0;
+  /** Heaps of replaced instances not yet collected (collectOldHeap). */
+  let retiredHeaps: WeakRef<ArrayBufferLike>[] = [];
   let idleTimer: ReturnType<typeof setTimeout> | null = null;
   let disposed = false;
   const began = () => {
@@ -295,6 +299,7 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
   /** Puts a fresh instance in place of the current one. Only while holding the engine (engineFree). */
   function install(fresh: { kit: CanvasKit; engine: Engine }): void {
     const old = { kit, engine };
+    retiredHeaps.push(new WeakRef(wasmHeapBuffer(old.kit)));
     engine = fresh.engine;
     kit = fresh.kit;
     grown = false;
@@ -315,18 +320,29 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
   /**
    * The old heap is a WebAssembly.Memory: freed only when V8 collects it, and an idle thread
    * allocates nothing that would start a collection, so it stayed resident (78 MB after a scale-4
-   * render). Twice, a task apart: the first collection queues canvaskit's FinalizationRegistry
-   * clean-ups, which hold the old instance until they have run; the second then frees its heap.
-   * Then the C heap is trimmed: the old instance's native buffers are free by now.
+   * render). A collection queues canvaskit's FinalizationRegistry clean-ups, which hold the old
+   * instance until they have run, so one collection is not enough; nor were two a task apart on a
+   * loaded machine (one process in four still held the old 80 MB heap 5 s later: the clean-ups had
+   * not run before the second). So collect, a task later look whether the old heap is gone (a weak
+   * reference to its buffer), and collect again with a growing pause until it is, at most
+   * `COLLECT_ATTEMPTS` times. Then the C heap is trimmed: the old instance's native buffers are free.
    */
   function collectOldHeap(): void {
-    setTimeout(() => {
-      collectGarbage();
+    let attempt = 0;
+    const look = () => {
+      // Read in a task of its own: a weak reference read keeps its target alive until the task ends.
+      retiredHeaps = retiredHeaps.filter((heap) => heap.deref() !== undefined);
+      if (retiredHeaps.length === 0 || attempt >= COLLECT_ATTEMPTS || disposed) {
+        trimNow();
+        return;
+      }
+      const pause = 50 * 2 ** attempt++;
       setTimeout(() => {
         collectGarbage();
-        trimNow();
-      }, 50).unref();
-    }, 50).unref();
+        setTimeout(look, pause).unref();
+      }, pause).unref();
+    };
+    setTimeout(look, 0).unref();
   }
   let recycling: Promise<boolean> | null = null;
   function recycleNow(): Promise<boolean> {
