@@ -7,8 +7,9 @@ import {
   validateDocument,
 } from "@pictor/engine";
 import { FONT_FACES, fontFileCoverage, fontFilePath, loadDeferredFontSet, loadFontSet } from "@pictor/fonts";
+import type { CanvasKit } from "canvaskit-wasm";
 import { describe, expect, it, vi } from "vitest";
-import { loadCanvasKit } from "../src/canvaskit.ts";
+import { loadCanvasKit, wasmHeapBuffer } from "../src/canvaskit.ts";
 import { createNodeRenderer } from "../src/renderer.ts";
 import { trimNativeHeap } from "../src/trim-native-heap.ts";
 
@@ -172,6 +173,38 @@ describe("renderer recycles its WebAssembly heap after a large render (issue 24)
     expect(await renderer.recycleNow()).toBe(false);
     expect(sha((await renderer.render(document, options)).bytes)).toBe(sha(small.bytes));
     expect(sha((await renderer.render(document, { ...options, scale: 4 })).bytes)).toBe(sha(large.bytes));
+    renderer.dispose();
+  });
+});
+
+/**
+ * A weak reference to the instance's heap as it spans now (a grown heap's earlier buffer is detached
+ * and collected apart from the memory); in a function of its own so that no variable of the test
+ * keeps the instance alive.
+ */
+function heapOf(instance: WeakRef<CanvasKit> | null): WeakRef<ArrayBufferLike> {
+  const kit = instance?.deref();
+  if (!kit) throw new Error("the render drew on no instance");
+  return new WeakRef(wasmHeapBuffer(kit));
+}
+
+describe("an idle renderer gives a large render's heap back before it trims", () => {
+  it("collects the replaced WebAssembly heap, then trims the C heap", async () => {
+    let drawnOn: WeakRef<CanvasKit> | null = null;
+    const renderer = await createNodeRenderer({
+      recycle: { aboveBytes: 4 * 1024 * 1024, idleMs: 5 },
+      beforeDraw: (kit) => {
+        drawnOn = new WeakRef(kit);
+      },
+    });
+    await vi.waitFor(() => expect(renderer.trims).toBe(1));
+    const options = { format: "png" as const, loadImage: async () => new Uint8Array() };
+    await renderer.render(textDocument("Hello", "Inter", 400), { ...options, scale: 4 });
+    const heap = heapOf(drawnOn);
+    await vi.waitFor(() => expect(renderer.trims).toBe(2), { timeout: 10_000 });
+    expect(renderer.recycles).toBe(1);
+    // A boolean: a failing assertion would print the whole buffer.
+    expect(heap.deref() === undefined, "the replaced heap is still alive").toBe(true);
     renderer.dispose();
   });
 });
