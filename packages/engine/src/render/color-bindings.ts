@@ -26,6 +26,14 @@ export function noteColorBindings(document: object): void {
 }
 
 /**
+ * Notes the options of a `bind` made while drawing (a repeated stack's copy of a layer, whose `bind`
+ * keeps the bindings to slots): its template's `bind_colors` still apply to them.
+ */
+export function noteCopiedColorBindings(bind: object, options: object | undefined): void {
+  if (options !== undefined) optionsByBind.set(bind, options as Record<string, ColorBindingT>);
+}
+
+/**
  * A bound colour slot's value as the binding applies it: tinted toward white or black, then with the
  * alpha the binding sets, or (`"design"`, also when the binding sets none) the alpha of the design
  * colour it replaces; the slot's own alpha where there is no design colour. Slot colours are

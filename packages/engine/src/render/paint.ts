@@ -58,8 +58,7 @@ export function resolvePaint(
       bindings.resolve(bind, property, designColor, designPath, layerId),
       bind,
       property,
-      // An image pattern has no colour whose alpha a bound colour could keep.
-      isImagePattern(design) ? null : designColor,
+      designColorOf(design),
     );
   }
   let changed = false;
@@ -71,6 +70,14 @@ export function resolvePaint(
     return { offset: stop.offset, color: boundColor(color, bind, key, stop.color).value };
   });
   return { value: changed ? { ...design, stops } : design, slot: null, path: designPath };
+}
+
+/**
+ * The design colour whose alpha a colour bound over `design` keeps: the colour, a gradient's first
+ * stop, a pattern's ink; none for nothing drawn or an image pattern (it has no colour).
+ */
+export function designColorOf(design: PaintT | null): string | null {
+  return design === null || isImagePattern(design) ? null : leadColor(design, "#00000000");
 }
 
 /** A colour a slot supplied, with the binding's alpha and tint (render/color-bindings.ts). */

@@ -1,4 +1,7 @@
 import type { ListItemValue } from "../api.ts";
+import type { PaintT } from "../document/common.ts";
+import { DUOTONE_BINDABLE } from "../document/layers/image-filters.ts";
+import { definitionOf } from "../document/layers/registry.ts";
 import type { StackLayerT } from "../document/layers/stack.ts";
 import { ITEM_PREFIX } from "../document/repeat.ts";
 import type { Layer } from "../document/schema.ts";
@@ -6,6 +9,8 @@ import { isRecord } from "../document/validate-paths.ts";
 import type { ValueFormatT } from "../document/value-format.ts";
 import { formatNumber } from "../format/format-value.ts";
 import type { Bindings } from "./bindings.ts";
+import { applyColorBinding, noteCopiedColorBindings } from "./color-bindings.ts";
+import { designColorOf } from "./paint.ts";
 
 /**
  * Marks the layers a repeat makes (each item's copies, the "more" line): nothing in them is bound any
@@ -154,10 +159,13 @@ function withItem(layer: Layer, item: ListItemValue, index: number, scoped: Bind
       }
       const field = reference.slice(ITEM_PREFIX.length);
       if (!Object.hasOwn(item, field)) continue;
-      setAt(copy, property, shown(item[field] as string | number, valueAt(layer, property), layer, scoped));
+      const value = shown(item[field] as string | number, valueAt(layer, property), layer, scoped);
+      setAt(copy, property, isBoundPaint(layer, property) ? itemColor(layer, property, value) : value);
     }
-    if (Object.keys(kept).length > 0) copy.bind = kept;
-    else delete copy.bind;
+    if (Object.keys(kept).length > 0) {
+      copy.bind = kept;
+      noteCopiedColorBindings(kept, layer.bind_colors);
+    } else delete copy.bind;
   }
   const condition = layer.visible_when;
   if (condition?.slot.startsWith(ITEM_PREFIX)) {
@@ -168,6 +176,27 @@ function withItem(layer: Layer, item: ListItemValue, index: number, scoped: Bind
     copy.layers = (copy.layers as Layer[]).map((child) => withItem(child, item, index, scoped));
   }
   return copy as unknown as Layer;
+}
+
+/** `fill.stops[1].color`: one stop of a gradient paint. */
+const STOP_COLOR = /^(.+)\.stops\[\d+\]\.color$/;
+
+/**
+ * Whether a property is a paint (or a gradient stop of one) the painters bind through resolvePaint,
+ * which applies `bind_colors`; duotone colours take the slot's colour as given.
+ */
+function isBoundPaint(layer: Layer, property: string): boolean {
+  const { bindable, paints = [] } = definitionOf(layer);
+  const stop = STOP_COLOR.exec(property);
+  if (stop?.[1] !== undefined && paints.includes(stop[1])) return true;
+  return bindable[property] === "color" && !Object.hasOwn(DUOTONE_BINDABLE, property);
+}
+
+/** An item's colour where a copy shows it, as a slot's colour is applied there (alpha and tint). */
+function itemColor(layer: Layer, property: string, value: string | number): string | number {
+  if (typeof value !== "string") return value;
+  const design = (valueAt(layer, property) ?? null) as PaintT | null;
+  return applyColorBinding(layer.bind, property, value, designColorOf(design));
 }
 
 /**

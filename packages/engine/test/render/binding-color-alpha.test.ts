@@ -1,6 +1,13 @@
-import { CURRENT_VERSION, migrateDocument, type TemplateDocumentT, validateDocument } from "@pictor/engine";
+import {
+  CURRENT_VERSION,
+  type Layer,
+  migrateDocument,
+  type SlotT,
+  type TemplateDocumentT,
+  validateDocument,
+} from "@pictor/engine";
 import { describe, expect, it } from "vitest";
-import { documentOf, shapeLayer, textLayer } from "../support/documents.ts";
+import { documentOf, shapeLayer, stackLayer, textLayer } from "../support/documents.ts";
 import { testEngine } from "../support/engine.ts";
 import { expectGolden } from "../support/render.ts";
 
@@ -129,5 +136,65 @@ describe("a binding without an alpha option (document v4)", () => {
     ]);
     await expectGolden(FEATURE, "tints", v3, { values });
     await expectGolden(FEATURE, "tints-scale-2", v3, { values, scale: 2 });
+  });
+});
+
+describe("bound colours inside a repeated stack", () => {
+  // Each item's copy of the children: a panel bound to a colour slot (tinted), a bar bound to the
+  // item's colour field (its own alpha) and a dot bound to it without options (the design's 40 %).
+  // The same children in a stack that does not repeat, bound to slots holding the item's values,
+  // draw what one item's copy draws.
+  const children = (shade: string) => [
+    {
+      ...shapeLayer({ id: "panel", width: 60, height: 60, fill: "#FF0000" }),
+      bind: { fill: "brand" },
+      bind_colors: { fill: { tint: 0.6 } },
+    },
+    {
+      ...shapeLayer({ id: "bar", width: 60, height: 60, fill: "#FF0000" }),
+      bind: { fill: shade },
+      bind_colors: { fill: { alpha: 0.5 } },
+    },
+    { ...shapeLayer({ id: "dot", width: 60, height: 60, fill: "#FF000066" }), bind: { fill: shade } },
+  ];
+  const slots: SlotT[] = [
+    { name: "brand", type: "color" },
+    { name: "shade", type: "color" },
+    { name: "rows", type: "list", fields: [{ name: "shade", type: "color" }] },
+  ];
+  const stack = (repeat: boolean): TemplateDocumentT => ({
+    ...documentOf(
+      [
+        stackLayer({
+          id: "rows",
+          x: 10,
+          y: 10,
+          width: 200,
+          height: 60,
+          direction: "row",
+          gap: 10,
+          ...(repeat ? { repeat: { slot: "rows", max: 1 } } : {}),
+          layers: children(repeat ? "item.shade" : "shade") as Layer[],
+        }),
+      ],
+      { width: 220, height: 80, background: "#F8FAFC", slots },
+    ),
+    version: CURRENT_VERSION,
+  });
+  const values = { brand: "#2563EB", shade: "#16A34A", rows: [{ shade: "#16A34A" }] };
+
+  it("applies each binding's alpha and tint to a copy as to the designed layer", async () => {
+    const check = validateDocument(stack(true));
+    expect(check.ok ? [] : check.errors).toEqual([]);
+    expect(validateDocument(stack(false)).ok).toBe(true);
+    const engine = await testEngine();
+    const repeated = engine.render(stack(true), { values }).pixels.slice();
+    const { pixels: designed, width } = engine.render(stack(false), { values });
+    const at = (pixels: Uint8Array, x: number) =>
+      Array.from(pixels.subarray((40 * width + x) * 4, (40 * width + x) * 4 + 4));
+    // Panel, bar and dot centres: tinted, at alpha 0.5, at the design's 40 % (over the light background).
+    for (const x of [40, 110, 180]) expect(at(repeated, x), `x ${x}`).toEqual(at(designed, x));
+    expect(at(designed, 180)).not.toEqual([0x16, 0xa3, 0x4a, 255]);
+    expect(Buffer.compare(Buffer.from(repeated), Buffer.from(designed))).toBe(0);
   });
 });
