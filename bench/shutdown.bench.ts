@@ -23,8 +23,9 @@ import { openScaledState } from "../packages/server/src/main/scaled-state.ts";
 import { api } from "../packages/server/test/api/support.ts";
 import { tinyTemplate } from "../packages/server/test/callbacks/support.ts";
 import { exited, spawnServe, trialKeyOf } from "../packages/server/test/cli/serve-process.ts";
-import { samples, startHeldImage } from "../packages/server/test/operations/support.ts";
+import { samples } from "../packages/server/test/operations/support.ts";
 import { freePort, spawnPictor } from "../packages/server/test/scale/processes.ts";
+import { startHeldImage } from "../packages/server/test/support/held-image.ts";
 import { startPostgres } from "../packages/server/test/support/postgres.ts";
 import { s3Env, startS3 } from "../packages/server/test/support/s3.ts";
 

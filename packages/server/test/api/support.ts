@@ -133,7 +133,7 @@ export async function newAccount(t: TestServer, credits = 100) {
 }
 
 /** Publishes the test template in an account through the API. */
-export async function publishTemplate(t: TestServer, key: string, doc: unknown = testTemplate()) {
+export async function publishTemplate(t: { url: string }, key: string, doc: unknown = testTemplate()) {
   const res = await api(t, "POST", "/v1/templates", { key, body: { document: doc, publish: true } });
   if (res.status !== 201) throw new Error(`publish failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as { id: string; key: string };

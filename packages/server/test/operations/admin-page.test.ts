@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RunningServer } from "../../src/main/running-server.ts";
 import { api } from "../api/support.ts";
-import { startHeldImage, startLoggedServer } from "./support.ts";
+import { startHeldImage } from "../support/held-image.ts";
+import { startLoggedServer } from "./support.ts";
 
 // The operator's page over real HTTP (embedded default): /admin is a page anyone may load, and its
 // figures (/admin/summary) answer only the operator token; an account's API key is refused like none.

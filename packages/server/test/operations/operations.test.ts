@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/main/running-server.ts";
 import { api } from "../api/support.ts";
+import { startHeldImage } from "../support/held-image.ts";
 import { startReceiver, type TestReceiver } from "../webhooks/support/receiver.ts";
-import { type CapturedLog, scrape, startHeldImage, startLoggedServer, untilStatus } from "./support.ts";
+import { type CapturedLog, scrape, startLoggedServer, untilStatus } from "./support.ts";
 
 // The operational endpoints of the embedded default (SQLite, files, one process): health, readiness,
 // metrics and the request log. The same on PostgreSQL + S3: test/scale/operations.test.ts.

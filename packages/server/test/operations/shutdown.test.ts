@@ -6,7 +6,8 @@ import { expect, it } from "vitest";
 import { api } from "../api/support.ts";
 import { tinyTemplate } from "../callbacks/support.ts";
 import { exited, scratchForPictor, spawnServe, trialKeyOf } from "../cli/serve-process.ts";
-import { scrape, startHeldImage, untilStatus } from "./support.ts";
+import { startHeldImage } from "../support/held-image.ts";
+import { scrape, untilStatus } from "./support.ts";
 
 // SIGTERM on `pictor serve` (embedded default) while callers wait for renders, one of them held
 // mid-render and others behind it: /readyz answers 503 at once and requests are still taken for the

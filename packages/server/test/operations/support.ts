@@ -1,13 +1,10 @@
-import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import sharp from "sharp";
 import { expect } from "vitest";
 import { readServeConfig } from "../../src/main/config.ts";
 import type { RunningServer, ServeTestHooks } from "../../src/main/running-server.ts";
 import { startServer } from "../../src/main/serve.ts";
-import { api } from "../api/support.ts";
+import { publishTemplate } from "../api/support.ts";
 import { tinyTemplate } from "../callbacks/support.ts";
 
 /** A process's log lines as written, parsed. */
@@ -52,11 +49,7 @@ export async function startLoggedServer(
   await server.workersReady();
   if (!server.firstStart) throw new Error("expected the first start's trial account");
   const { apiKey, accountId } = server.firstStart;
-  const published = await api(server, "POST", "/v1/templates", {
-    key: apiKey,
-    body: { document: tinyTemplate(), publish: true },
-  });
-  expect(published.status).toBe(201);
+  await publishTemplate(server, apiKey, tinyTemplate());
   return { server, apiKey, accountId, log };
 }
 
@@ -88,38 +81,4 @@ export async function scrape(url: string, token?: string): Promise<Map<string, n
   const res = await fetch(`${url}/metrics`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
   expect(res.status).toBe(200);
   return samples(await res.text());
-}
-
-/** An image origin that holds its requests until `release`: a render waits on it mid-flight. */
-export async function startHeldImage() {
-  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#3a6" } })
-    .png()
-    .toBuffer();
-  const held: ServerResponse[] = [];
-  let open = false;
-  let requested: () => void = () => {};
-  const firstRequest = new Promise<void>((resolve) => {
-    requested = resolve;
-  });
-  const send = (res: ServerResponse) =>
-    res.writeHead(200, { "content-type": "image/png", "content-length": png.length }).end(png);
-  const server = createServer((req, res) => {
-    if (req.url === "/missing.png") return void res.writeHead(404).end();
-    requested();
-    if (open) send(res);
-    else held.push(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    url: `http://127.0.0.1:${port}/photo.png`,
-    missingUrl: `http://127.0.0.1:${port}/missing.png`,
-    requested: firstRequest,
-    release() {
-      open = true;
-      for (const res of held.splice(0)) send(res);
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }

@@ -10,7 +10,7 @@ import type { RenderTask } from "../../src/adapters/queue/render-messages.ts";
 import { createRenderTaskRunner } from "../../src/adapters/queue/render-task-runner.ts";
 import type { TemplateDocumentT } from "../../src/domain/document.ts";
 import { closedPort, tinyTemplate } from "../callbacks/support.ts";
-import { startHeldImage } from "../operations/support.ts";
+import { startHeldImage } from "../support/held-image.ts";
 
 // A render thread whose database cannot be reached while it looks up a render's `asset://` image: the
 // deployment's fault, so the task answers a retryable internal_error (the job runs again, and is failed

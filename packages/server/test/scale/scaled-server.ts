@@ -1,18 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import sharp from "sharp";
-import { expect } from "vitest";
 import { createAccount } from "../../src/domain/accounts.ts";
 import { readServeConfig } from "../../src/main/config.ts";
 import type { RunningServer } from "../../src/main/running-server.ts";
 import { openScaledState } from "../../src/main/scaled-state.ts";
 import { startServer } from "../../src/main/serve.ts";
-import { api } from "../api/support.ts";
+import { publishTemplate } from "../api/support.ts";
 import { tinyTemplate } from "../callbacks/support.ts";
+import { type HeldImage, startHeldImage } from "../support/held-image.ts";
 import type { ThrowawayPostgres } from "../support/postgres.ts";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy.ts";
 
@@ -35,11 +32,7 @@ export async function startScaledServer(
   await server.workersReady();
   const state = await openScaledState(config, config.backend);
   const { apiKey, accountId } = await createAccount(state, { name: "first" }).finally(() => state.close());
-  const published = await api(server, "POST", "/v1/templates", {
-    key: apiKey,
-    body: { document: tinyTemplate(), publish: true },
-  });
-  expect(published.status).toBe(201);
+  await publishTemplate(server, apiKey, tinyTemplate());
   return { server, apiKey, accountId };
 }
 
@@ -101,45 +94,4 @@ export async function startScaledServerBehindProxy(
     await close().catch(() => undefined);
     throw error;
   }
-}
-
-export type HeldImage = Awaited<ReturnType<typeof startHeldImage>>;
-
-/**
- * An image origin that holds every request until `release`: renders wait on it mid-flight.
- * `requested` settles at the first request.
- */
-async function startHeldImage() {
-  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#3a6" } })
-    .png()
-    .toBuffer();
-  const held: ServerResponse[] = [];
-  let open = false;
-  let requested: () => void = () => {};
-  const firstRequest = new Promise<void>((resolve) => {
-    requested = resolve;
-  });
-  const send = (res: ServerResponse) =>
-    res.writeHead(200, { "content-type": "image/png", "content-length": png.length }).end(png);
-  const server = createServer((_req, res) => {
-    requested();
-    if (open) send(res);
-    else held.push(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    url: `http://127.0.0.1:${port}/photo.png`,
-    requested: firstRequest,
-    release() {
-      open = true;
-      for (const res of held.splice(0)) send(res);
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
