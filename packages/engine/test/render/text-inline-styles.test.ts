@@ -1,6 +1,6 @@
 import { validateDocument, validateSlotValues } from "@pictor/engine";
 import { describe, expect, it } from "vitest";
-import { documentOf, textLayer } from "../support/documents.ts";
+import { richTextsDocument, textLayer, violetToPink } from "../support/documents.ts";
 import { expectGolden } from "../support/render.ts";
 
 const FEATURE = "text-inline-styles";
@@ -21,56 +21,29 @@ const inlineStyles = {
 } as const;
 
 const styledDocument = () => {
-  const doc = documentOf(
+  const doc = richTextsDocument(
     [
-      textLayer({
-        id: "words",
-        x: 16,
-        y: 10,
-        width: 408,
-        height: 100,
-        text: "",
-        font: { family: "Inter", size: 24 },
-        bind: { text: "words" },
-      }),
-      textLayer({
+      { id: "words", y: 10, height: 100, font: { family: "Inter", size: 24 } },
+      {
         id: "gradient",
-        x: 16,
         y: 116,
-        width: 408,
         height: 60,
-        text: "",
         font: { family: "Inter", weight: 700, size: 28 },
-        color: {
-          type: "linear",
-          angle: 90,
-          stops: [
-            { offset: 0, color: "#7C3AED" },
-            { offset: 1, color: "#DB2777" },
-          ],
-        },
-        bind: { text: "gradient" },
-      }),
-      textLayer({
+        color: violetToPink(),
+      },
+      {
         id: "spaced",
-        x: 16,
         y: 182,
         width: 300,
         height: 110,
-        text: "",
         font: { family: "Lora", size: 22 },
         paragraph_spacing: 10,
-        bind: { text: "spaced" },
-      }),
+      },
     ],
     {
-      width: 440,
       height: 300,
       background: "#F8FAFC",
-      slots: [
-        { name: "words", type: "text", rich: true },
-        { name: "gradient", type: "text", rich: true },
-        { name: "spaced", type: "text", rich: true },
+      moreSlots: [
         { name: "brand", type: "color", default: "#2563EB" },
         { name: "accent", type: "color", default: "#0F766E" },
       ],

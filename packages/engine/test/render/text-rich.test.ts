@@ -1,70 +1,34 @@
 import { EngineError, validateDocument } from "@pictor/engine";
 import { describe, expect, it } from "vitest";
-import { documentOf, textLayer } from "../support/documents.ts";
+import { richTextsDocument, violetToPink } from "../support/documents.ts";
 import { testEngine } from "../support/engine.ts";
 import { expectGolden } from "../support/render.ts";
 
 const FEATURE = "text-rich";
 
-const richSlots = () =>
-  ["runs", "styled", "cased", "cut"].map((name) => ({ name, type: "text" as const, rich: true }));
-
 const richDocument = () => {
-  const doc = documentOf(
+  const doc = richTextsDocument(
     [
-      textLayer({
-        id: "runs",
-        x: 16,
-        y: 8,
-        width: 408,
-        height: 100,
-        text: "",
-        font: { family: "Inter", size: 26 },
-        bind: { text: "runs" },
-      }),
-      textLayer({
+      { id: "runs", y: 8, height: 100, font: { family: "Inter", size: 26 } },
+      {
         id: "styled",
-        x: 16,
         y: 112,
-        width: 408,
         height: 60,
-        text: "",
         font: { family: "Inter", weight: 700, size: 40 },
-        color: {
-          type: "linear",
-          angle: 90,
-          stops: [
-            { offset: 0, color: "#7C3AED" },
-            { offset: 1, color: "#DB2777" },
-          ],
-        },
+        color: violetToPink(),
         stroke: { width: 2, color: "#111827" },
-        bind: { text: "styled" },
-      }),
-      textLayer({
+      },
+      {
         id: "cased",
-        x: 16,
         y: 176,
-        width: 408,
         height: 40,
-        text: "",
         font: { family: "Lora", size: 26 },
         transform: "title",
         highlight: { color: "#FDE68A", padding: 3 },
-        bind: { text: "cased" },
-      }),
-      textLayer({
-        id: "cut",
-        x: 16,
-        y: 224,
-        width: 408,
-        height: 64,
-        text: "",
-        font: { family: "Inter", size: 24 },
-        bind: { text: "cut" },
-      }),
+      },
+      { id: "cut", y: 224, height: 64, font: { family: "Inter", size: 24 } },
     ],
-    { width: 440, height: 296, background: "#F8FAFC", slots: richSlots() },
+    { height: 296, background: "#F8FAFC" },
   );
   expect(validateDocument(doc).ok).toBe(true);
   return doc;

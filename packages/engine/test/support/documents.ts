@@ -191,3 +191,36 @@ export function rectanglesDocument(): TemplateDocumentT {
     }),
   ]);
 }
+
+/** The violet-to-pink gradient the rich-text goldens fill a headline with (a fresh object each call). */
+export const violetToPink = (): TextLayerT["color"] => ({
+  type: "linear",
+  angle: 90,
+  stops: [
+    { offset: 0, color: "#7C3AED" },
+    { offset: 1, color: "#DB2777" },
+  ],
+});
+
+/**
+ * A 440 px wide frame of text layers 408 px wide at x 16 (unless one says otherwise), each empty and
+ * bound to a rich text slot of its own id, which the document declares in the layers' order, then
+ * `moreSlots` (the rich-text and inline-style goldens).
+ */
+export function richTextsDocument(
+  layers: Optional<TextLayerT, "type" | "x" | "width" | "text" | "color">[],
+  options: { height: number; background: string; moreSlots?: SlotT[] },
+): TemplateDocumentT {
+  return documentOf(
+    layers.map((layer) => textLayer({ x: 16, width: 408, text: "", bind: { text: layer.id }, ...layer })),
+    {
+      width: 440,
+      height: options.height,
+      background: options.background,
+      slots: [
+        ...layers.map((layer) => ({ name: layer.id, type: "text" as const, rich: true })),
+        ...(options.moreSlots ?? []),
+      ],
+    },
+  );
+}
