@@ -2,7 +2,14 @@ import { BLEND_MODES, createEngine, type Layer, validateDocument } from "@pictor
 import { loadFontSet } from "@pictor/fonts";
 import { describe, expect, it } from "vitest";
 import { loadCanvasKit } from "../support/canvaskit.ts";
-import { documentOf, groupLayer, shapeLayer, textLayer } from "../support/documents.ts";
+import {
+  documentOf,
+  groupLayer,
+  panelOverWords,
+  shapeLayer,
+  slateToIndigo,
+  textLayer,
+} from "../support/documents.ts";
 import { testEngine } from "../support/engine.ts";
 import { codes, expectGolden } from "../support/render.ts";
 
@@ -146,46 +153,13 @@ describe("layer effects", () => {
     // Where no earlier layer may have drawn, the engine copies the raster as it lies over the
     // background (render/underlay.ts); where one may have, it blends. An engine keeping no raster
     // blends everywhere: the bytes must be the same, whatever the text beneath and wherever it is.
-    const panel = shapeLayer({
-      id: "panel",
-      x: 60,
-      y: 30,
-      width: 220,
-      height: 130,
-      corner_radius: 20,
-      fill: "#1E293BCC",
-      shadows: [{ x: 0, y: 12, blur: 24, color: "#00000066" }],
-    });
-    const beneath = textLayer({
-      id: "words",
-      x: 10,
-      y: 60,
-      width: 120,
-      height: 100,
-      text: "",
-      bind: { text: "words" },
-    });
-    const slots = [{ name: "words", type: "text" as const }];
-    const gradient = {
-      type: "linear" as const,
-      angle: 135,
-      stops: [
-        { offset: 0, color: "#0F172A" },
-        { offset: 1, color: "#312E81" },
-      ],
-    };
+    const gradient = slateToIndigo();
     const documents = {
-      "text beneath, gradient": documentOf([beneath, panel], { slots, background: gradient }),
-      "text beneath, solid": documentOf([beneath, panel], { slots, background: "#F8FAFC" }),
-      "turned layer beneath": documentOf([{ ...beneath, rotation: 10 }, panel], {
-        slots,
-        background: gradient,
-      }),
-      "hidden layer beneath": documentOf(
-        [{ ...beneath, visible_when: { slot: "words", equals: "show" } }, panel],
-        { slots, background: gradient },
-      ),
-      "translucent background": documentOf([beneath, panel], { slots, background: "#F8FAFC80" }),
+      "text beneath, gradient": panelOverWords(gradient),
+      "text beneath, solid": panelOverWords("#F8FAFC"),
+      "turned layer beneath": panelOverWords(gradient, { rotation: 10 }),
+      "hidden layer beneath": panelOverWords(gradient, { visible_when: { slot: "words", equals: "show" } }),
+      "translucent background": panelOverWords("#F8FAFC80"),
     };
     const kit = await loadCanvasKit();
     const fonts = await loadFontSet();

@@ -4,7 +4,7 @@ import { createEngine, type TemplateDocumentT } from "@pictor/engine";
 import { loadFontSet } from "@pictor/fonts";
 import type { CanvasKit, CanvasKitInitOptions } from "canvaskit-wasm";
 import { describe, expect, it } from "vitest";
-import { documentOf, shapeLayer, textLayer } from "../support/documents.ts";
+import { documentOf, panelOverWords, slateToIndigo, textLayer, violetToPink } from "../support/documents.ts";
 
 const require = createRequire(import.meta.url);
 const CanvasKitInit = require("canvaskit-wasm") as (options: CanvasKitInitOptions) => Promise<CanvasKit>;
@@ -33,32 +33,8 @@ async function kitThatGrowsInMakeImage(): Promise<{ kit: CanvasKit; heapViews: (
   return { kit, heapViews: () => heapViews };
 }
 
-const GRADIENT = {
-  type: "linear" as const,
-  angle: 135,
-  stops: [
-    { offset: 0, color: "#0F172A" },
-    { offset: 1, color: "#312E81" },
-  ],
-};
-
 /** A shadowed panel the engine keeps as a raster, drawn over text that changes between renders. */
-const keptPanel = documentOf(
-  [
-    textLayer({ id: "words", x: 10, y: 60, width: 120, height: 100, text: "", bind: { text: "words" } }),
-    shapeLayer({
-      id: "panel",
-      x: 60,
-      y: 30,
-      width: 220,
-      height: 130,
-      corner_radius: 20,
-      fill: "#1E293BCC",
-      shadows: [{ x: 0, y: 12, blur: 24, color: "#00000066" }],
-    }),
-  ],
-  { slots: [{ name: "words", type: "text" }], background: GRADIENT },
-);
+const keptPanel = panelOverWords(slateToIndigo());
 
 /** Text filled with a gradient (its glyphs are recoloured in a raster of their own). */
 const gradientText = documentOf(
@@ -67,14 +43,7 @@ const gradientText = documentOf(
       id: "title",
       text: "Gradient words",
       font: { family: "Inter", size: 40, weight: 700 },
-      color: {
-        type: "linear",
-        angle: 180,
-        stops: [
-          { offset: 0, color: "#2563EB" },
-          { offset: 1, color: "#DB2777" },
-        ],
-      },
+      color: violetToPink(),
     }),
   ],
   { background: "#FFFFFF" },

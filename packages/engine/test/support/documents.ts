@@ -224,3 +224,45 @@ export function richTextsDocument(
     },
   );
 }
+
+/**
+ * A shadowed translucent panel, which the engine keeps as a raster, over text bound to the slot
+ * "words" (`beneath` changes that layer) on `background` (the kept-raster tests: the engine copies
+ * the raster as it lies over the background where nothing beneath may have drawn).
+ */
+export function panelOverWords(
+  background: FrameT["background"],
+  beneath: Partial<TextLayerT> = {},
+): TemplateDocumentT {
+  const words = textLayer({
+    id: "words",
+    x: 10,
+    y: 60,
+    width: 120,
+    height: 100,
+    text: "",
+    bind: { text: "words" },
+    ...beneath,
+  });
+  const panel = shapeLayer({
+    id: "panel",
+    x: 60,
+    y: 30,
+    width: 220,
+    height: 130,
+    corner_radius: 20,
+    fill: "#1E293BCC",
+    shadows: [{ x: 0, y: 12, blur: 24, color: "#00000066" }],
+  });
+  return documentOf([words, panel], { slots: [{ name: "words", type: "text" }], background });
+}
+
+/** The dark slate-to-indigo background of the kept-raster tests. */
+export const slateToIndigo = (): FrameT["background"] => ({
+  type: "linear",
+  angle: 135,
+  stops: [
+    { offset: 0, color: "#0F172A" },
+    { offset: 1, color: "#312E81" },
+  ],
+});
