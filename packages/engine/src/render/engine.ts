@@ -210,25 +210,27 @@ export function createEngine({
         underlay === null
           ? null
           : underlaysOf(underlay, frame.layers, bindings, { sx: scale, sy: scale, tx: 0, ty: 0 });
+      // Draws the layers from `start` on, keeping the surface (flushed) before layer `keepBefore`.
+      const paintKeeping = (start: number, keepBefore: number, keep: () => void) =>
+        paintLayersFrom(
+          ctx,
+          frame.layers,
+          path,
+          start,
+          (index) => {
+            if (index !== keepBefore) return;
+            target.flush();
+            keep();
+          },
+          underlays,
+        );
       try {
         if (prefix === null) {
           const plan = bottom;
           if (plan !== null) bottoms.restore(plan, surface, warnings);
           if (plan === null || (plan.start === 0 && plan.keepBefore < 0))
             paintLayers(ctx, frame.layers, path, underlays);
-          else
-            paintLayersFrom(
-              ctx,
-              frame.layers,
-              path,
-              plan.start,
-              (index) => {
-                if (index !== plan.keepBefore) return;
-                target.flush();
-                bottoms.keep(plan, surface, warnings);
-              },
-              underlays,
-            );
+          else paintKeeping(plan.start, plan.keepBefore, () => bottoms.keep(plan, surface, warnings));
         } else {
           const images = input.images ?? NO_IMAGES;
           const context = JSON.stringify([
@@ -245,17 +247,8 @@ export function createEngine({
             [...images.keys()].sort(),
           ]);
           const plan = prefix.begin(context, frame.layers, surface, warnings);
-          paintLayersFrom(
-            ctx,
-            frame.layers,
-            path,
-            plan.start,
-            (index) => {
-              if (index !== plan.keepBefore) return;
-              target.flush();
-              prefix.keep(context, plan.strings, index, surface, warnings);
-            },
-            underlays,
+          paintKeeping(plan.start, plan.keepBefore, () =>
+            prefix.keep(context, plan.strings, plan.keepBefore, surface, warnings),
           );
         }
       } catch (error) {
