@@ -46,6 +46,8 @@ export function packRgb(rgba: Uint8Array, out: Uint8Array): Uint8Array {
  */
 export class FrameCopies {
   readonly #free: Uint8Array[] = [];
+  /** Buffers too large to keep that this made: given back to the system as soon as they are given back here. */
+  readonly #large = new WeakSet<ArrayBufferLike>();
 
   /** A copy of the frame the engine drew, no longer tied to its memory; give it back once encoded. */
   take(frame: PixelFrame): PixelFrame {
@@ -54,6 +56,7 @@ export class FrameCopies {
     const bytes = packed ? (frame.pixels.length / 4) * 3 : frame.pixels.length;
     const at = this.#free.findIndex((b) => b.byteLength === bytes);
     const copy = at >= 0 ? (this.#free.splice(at, 1)[0] as Uint8Array) : new Uint8Array(bytes);
+    if (bytes > MAX_KEPT_COPY_BYTES) this.#large.add(copy.buffer);
     if (!packed) {
       copy.set(frame.pixels);
       return { ...frame, pixels: copy };
@@ -71,8 +74,19 @@ export class FrameCopies {
     this.#free.length = 0;
   }
 
+  /** Once every encode of the copy has settled: nothing may read its pixels afterwards. */
   give(copy: PixelFrame): void {
-    if (copy.pixels.byteLength > MAX_KEPT_COPY_BYTES) return;
+    if (copy.pixels.byteLength > MAX_KEPT_COPY_BYTES) {
+      // Freed now rather than at V8's next collection, which an idle render thread may not run for a
+      // long while: a scale-4 burst left two 35 MB copies resident beside the frame being drawn.
+      // Detaching the buffer (a transfer to a new empty one) frees its memory at once.
+      const buffer = copy.pixels.buffer;
+      if (this.#large.has(buffer)) {
+        this.#large.delete(buffer);
+        (buffer as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0);
+      }
+      return;
+    }
     if (this.#free.length >= 2) this.#free.shift();
     this.#free.push(copy.pixels);
   }

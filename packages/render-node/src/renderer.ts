@@ -481,21 +481,21 @@ export async function createNodeRenderer(options: NodeRendererOptions = {}): Pro
       const copy = release ? copies.take(drawn) : null;
       const frame = copy ?? drawn;
       // Encoders run on libuv threads, so several formats of the same pixels encode in parallel.
-      const encoded = Promise.all(
-        formats.map(async (format) => {
-          const started = performance.now();
-          const image = await native.run(() =>
-            encodeImage(frame, {
-              format,
-              quality: render.quality,
-              pngCompressionLevel: render.pngCompressionLevel,
-              ...(render.pngOptimize ? { pngOptimize: render.pngOptimize } : {}),
-            }),
-          );
-          return { ...image, warnings: drawn.warnings, encodeMs: performance.now() - started };
-        }),
-      );
-      if (copy) void encoded.finally(() => copies.give(copy)).catch(() => undefined);
+      const encodes = formats.map(async (format) => {
+        const started = performance.now();
+        const image = await native.run(() =>
+          encodeImage(frame, {
+            format,
+            quality: render.quality,
+            pngCompressionLevel: render.pngCompressionLevel,
+            ...(render.pngOptimize ? { pngOptimize: render.pngOptimize } : {}),
+          }),
+        );
+        return { ...image, warnings: drawn.warnings, encodeMs: performance.now() - started };
+      });
+      const encoded = Promise.all(encodes);
+      // Given back once every encode has settled, not at the first failure: another may still read it.
+      if (copy) void Promise.allSettled(encodes).then(() => copies.give(copy));
       return { encoded, inPlace: copy === null };
     });
     engineFree = afterTurn(turn.then(({ encoded, inPlace }) => (inPlace ? encoded : undefined)));
