@@ -173,8 +173,7 @@ async function runClaimed(
     height: result.height,
     blobKey,
     token: newAssetToken(),
-    // Not derived from the bytes, whose hash comes later: an output never changes, so an ETag only
-    // has to be its own.
+    // Not derived from the bytes: an output never changes, so an ETag only has to be its own.
     etag: newOpaqueEtag(),
     metadata: render.metadata,
     tags: render.tags,
@@ -183,7 +182,7 @@ async function runClaimed(
   };
   // The render thread hashed the output before answering: recorded in the completion's own unit of
   // work, so a completed render's asset has its hash from the start.
-  const sha256 = await result.sha256;
+  const sha256 = result.sha256;
   const completing = tracing.start("render.complete", { parent: span });
   const completed = await deps.renders.complete(renderId, {
     at,

@@ -115,7 +115,10 @@ export interface RenderStore {
       warnings: RenderWarningView[];
       at: string;
       callback?: OutboxEventInput;
-      /** The output's SHA-256 when already known: recorded in the same unit of work (see recordOutputHash). */
+      /**
+       * The output's SHA-256 (lowercase hex), recorded with the asset in the same unit of work, as
+       * for uploads, but it does not dedupe (identical renders are separate assets).
+       */
       sha256?: string;
     },
   ): Promise<boolean>;
@@ -124,10 +127,4 @@ export interface RenderStore {
    * call failed it, false when it had already finished.
    */
   failAndRefund(id: string, error: { code: string; message: string }, at: string): Promise<boolean>;
-  /**
-   * Records the SHA-256 (lowercase hex) of a completed render's output, which comes just after the
-   * completion: kept with the asset as for uploads, but it does not dedupe (identical renders are
-   * separate assets). A no-op when the asset is gone (deleted meanwhile) or its hash is recorded.
-   */
-  recordOutputHash(asset: Pick<AssetRecord, "id" | "accountId">, sha256: string): Promise<void>;
 }

@@ -76,7 +76,7 @@ const success = (): RenderTaskOutcome => ({
   width: 10,
   height: 10,
   warnings: [],
-  sha256: Promise.resolve(randomBytes(32).toString("hex")),
+  sha256: randomBytes(32).toString("hex"),
 });
 
 /** A dispatcher with one render thread behind it, on a fresh database. */

@@ -34,9 +34,6 @@ function harness() {
       writes.push("failAndRefund");
       return true;
     },
-    recordOutputHash: async () => {
-      writes.push("recordOutputHash");
-    },
   } as unknown as RenderStore;
   const outcome: RenderTaskOutcome = {
     taskId: 1,
@@ -46,7 +43,7 @@ function harness() {
     width: 200,
     height: 100,
     warnings: [],
-    sha256: Promise.resolve("ab".repeat(32)),
+    sha256: "ab".repeat(32),
   };
   const deps: RenderJobDeps = {
     renders,

@@ -1,5 +1,4 @@
 import type pg from "pg";
-import type { AssetRecord } from "../../ports/asset-store.ts";
 import type { RenderJob, RenderRecord, RenderStore } from "../../ports/render-store.ts";
 import {
   ASSET_INSERT_COLUMNS,
@@ -85,19 +84,6 @@ export async function chargeAndRecord(
 
 /** Thrown inside a transaction to roll it back when the render turns out finished already. */
 class AlreadyFinished extends Error {}
-
-async function insertOutputHash(
-  db: PgExecutor,
-  asset: Pick<AssetRecord, "id" | "accountId">,
-  sha256: string,
-): Promise<void> {
-  await db.query(
-    `INSERT INTO asset_files (asset_id, account_id, sha256, render_output)
-     SELECT id, account_id, $1, true FROM assets WHERE id = $2 AND account_id = $3
-     ON CONFLICT (asset_id) DO NOTHING`,
-    [sha256, asset.id, asset.accountId],
-  );
-}
 
 export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions = {}): RenderStore {
   const queuedCountCap = options.queuedCountCap ?? DEFAULT_QUEUED_COUNT_CAP;
@@ -207,9 +193,6 @@ export function createPgRenderStore(pool: pg.Pool, options: PgRenderStoreOptions
         await notifyFinished(client, id);
         return true;
       });
-    },
-    async recordOutputHash(asset, sha256) {
-      await insertOutputHash(pool, asset, sha256);
     },
   };
 }

@@ -126,7 +126,7 @@ export type RenderTaskResult = RenderTaskSuccess | RenderTaskFailure;
  * What the pool resolves a task with. A success also brings the lowercase hex SHA-256 of its output
  * bytes, posted with its result (null for a measurement, which has no output).
  */
-export type RenderTaskOutcome = (RenderTaskSuccess & { sha256: Promise<string | null> }) | RenderTaskFailure;
+export type RenderTaskOutcome = (RenderTaskSuccess & { sha256: string | null }) | RenderTaskFailure;
 
 /**
  * Where a render thread finds asset rows (image and font lookups) and blobs: the embedded default's

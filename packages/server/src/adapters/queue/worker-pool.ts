@@ -135,7 +135,7 @@ export function createWorkerPool(
         if (at < 0) return;
         const [{ resolve }] = slot.running.splice(at, 1) as [Pending];
         if (!result.ok) resolve(result);
-        else resolve({ ...result, sha256: Promise.resolve(message.sha256 ?? null) });
+        else resolve({ ...result, sha256: message.sha256 ?? null });
       }
       pump();
     });

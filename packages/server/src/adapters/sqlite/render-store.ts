@@ -129,8 +129,5 @@ export function createSqliteRenderStore(db: DatabaseSync): RenderStore {
         return true;
       });
     },
-    async recordOutputHash(asset, sha256) {
-      outputHash.run(sha256, asset.id, asset.accountId);
-    },
   };
 }
