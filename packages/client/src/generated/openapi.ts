@@ -846,6 +846,10 @@ export interface components {
                         color?: components["schemas"]["SlotName"];
                         background?: components["schemas"]["SlotName"];
                     };
+                    bind_colors?: {
+                        color?: components["schemas"]["ColorBinding"];
+                        background?: components["schemas"]["ColorBinding"];
+                    };
                 };
             };
             sample?: {
@@ -923,11 +927,12 @@ export interface components {
         /** @description Slot name, or item.<field> inside a repeated stack */
         SlotReference: string;
         ColorBindings: {
-            [key: string]: {
-                /** @description The bound colour's opacity 0..1, or "design" (the default): that of the design colour it replaces */
-                alpha?: number | "design";
-                tint?: number;
-            };
+            [key: string]: components["schemas"]["ColorBinding"];
+        };
+        ColorBinding: {
+            /** @description The bound colour's opacity 0..1, or "design" (the default): that of the design colour it replaces */
+            alpha?: number | "design";
+            tint?: number;
         };
         TextLayer: {
             id: string;

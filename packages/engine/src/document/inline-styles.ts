@@ -1,5 +1,5 @@
 import { type Static, Type as T } from "@sinclair/typebox";
-import { HexColor, SlotName } from "./common.ts";
+import { ColorBinding, HexColor, SlotName } from "./common.ts";
 import { BUILT_IN_TAGS } from "./rich-text.ts";
 import type { ValidationError } from "./validate-paths.ts";
 
@@ -28,6 +28,16 @@ export const InlineStyle = T.Object(
     bind: T.Optional(
       T.Object(
         { color: T.Optional(SlotName), background: T.Optional(SlotName) },
+        { additionalProperties: false },
+      ),
+    ),
+    /**
+     * Alpha or tint applied to the colour slots bound in `bind`, as a layer's `bind_colors`: without
+     * an `alpha`, a bound colour keeps the alpha of the literal `color` / `background` it replaces.
+     */
+    bind_colors: T.Optional(
+      T.Object(
+        { color: T.Optional(ColorBinding), background: T.Optional(ColorBinding) },
         { additionalProperties: false },
       ),
     ),
@@ -60,7 +70,10 @@ export function inlineStyleNames(doc: { inline_styles?: InlineStylesT | undefine
   return names;
 }
 
-/** Style names that shadow a built-in tag, and bindings to slots that are missing or not colours. */
+/**
+ * Style names that shadow a built-in tag, bindings to slots that are missing or not colours, and
+ * `bind_colors` options for a colour that is not bound.
+ */
 export function inlineStyleErrors(
   styles: InlineStylesT | undefined,
   slotType: (name: string) => string | undefined,
@@ -82,6 +95,13 @@ export function inlineStyleErrors(
           message: `slot "${slot}" is a ${type} slot, but "${property}" needs a color slot`,
         });
       }
+    }
+    for (const property of Object.keys(style.bind_colors ?? {})) {
+      if (style.bind?.[property as "color" | "background"] !== undefined) continue;
+      errors.push({
+        path: `${path}.bind_colors.${property}`,
+        message: `"${property}" is not bound: bind it to a colour slot first`,
+      });
     }
   }
   return errors;

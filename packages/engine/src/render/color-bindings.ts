@@ -6,7 +6,10 @@ import { parseHexColor } from "./color.ts";
 const optionsByBind = new WeakMap<object, Readonly<Record<string, ColorBindingT>>>();
 const walked = new WeakSet<object>();
 
-/** Notes the `bind_colors` of every frame and layer of a document (once per document object). */
+/**
+ * Notes the `bind_colors` of every frame, layer and named inline style of a document (once per
+ * document object).
+ */
 export function noteColorBindings(document: object): void {
   if (walked.has(document)) return;
   walked.add(document);
@@ -23,6 +26,7 @@ export function noteColorBindings(document: object): void {
     for (const child of Object.values(value)) if (typeof child === "object") visit(child);
   };
   visit((document as { frames?: unknown }).frames);
+  visit((document as { inline_styles?: unknown }).inline_styles);
 }
 
 /**

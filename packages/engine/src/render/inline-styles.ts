@@ -2,6 +2,7 @@ import type { Canvas, CanvasKit, Paragraph } from "canvaskit-wasm";
 import type { RichRun } from "../document/rich-text.ts";
 import type { Bindings } from "./bindings.ts";
 import { parseHexColor } from "./color.ts";
+import { applyColorBinding } from "./color-bindings.ts";
 
 /**
  * Rich runs with their named inline styles applied (document/inline-styles.ts), outermost first so
@@ -23,16 +24,10 @@ export function applyInlineStyles(runs: RichRun[], bindings: Bindings, layerId: 
       const path = `inline_styles.${name}`;
       if (style.weight !== undefined) styled.weight = style.weight;
       if (style.style !== undefined) styled.italic = run.italic || style.style === "italic";
-      const ownColor = bindings.resolve(bind, "color", style.color ?? null, `${path}.color`, layerId).value;
+      const ownColor = boundColor(bindings, bind, "color", style.color, path, layerId);
       if (ownColor !== null) color = ownColor;
-      const background = bindings.resolve(
-        bind,
-        "background",
-        style.background ?? null,
-        `${path}.background`,
-        layerId,
-      );
-      if (background.value !== null) styled.background = background.value;
+      const background = boundColor(bindings, bind, "background", style.background, path, layerId);
+      if (background !== null) styled.background = background;
       if (style.relative_size !== undefined)
         styled.relativeSize = (styled.relativeSize ?? 1) * style.relative_size;
       if (style.letter_spacing !== undefined) styled.letterSpacing = style.letter_spacing;
@@ -42,6 +37,23 @@ export function applyInlineStyles(runs: RichRun[], bindings: Bindings, layerId: 
     if (run.color === null && color !== null) styled.color = color;
     return styled;
   });
+}
+
+/**
+ * A style's `color` or `background`: its literal, or the bound slot's colour with the style's
+ * `bind_colors` options (by default the literal's alpha, opaque where the style has no literal).
+ */
+function boundColor(
+  bindings: Bindings,
+  bind: Readonly<Record<string, string>> | undefined,
+  property: "color" | "background",
+  literal: string | undefined,
+  path: string,
+  layerId: string,
+): string | null {
+  const found = bindings.resolve(bind, property, literal ?? null, `${path}.${property}`, layerId);
+  if (found.slot === null || found.value === null) return found.value;
+  return applyColorBinding(bind, property, found.value, literal ?? null);
 }
 
 /**

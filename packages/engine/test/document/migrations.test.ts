@@ -166,6 +166,53 @@ describe("v3 -> v4", () => {
     expect(JSON.stringify(doc)).toBe(before);
   });
 
+  it("writes alpha 1 for the colours of named inline styles and duotone filters too", () => {
+    const doc = {
+      version: 3,
+      slots: [
+        { name: "brand", type: "color" },
+        { name: "title", type: "text" },
+      ],
+      inline_styles: {
+        em: { color: "#FF000080", bind: { color: "brand", background: "brand" } },
+        tinted: {
+          background: "#00000033",
+          bind: { background: "brand" },
+          bind_colors: { background: { tint: 0.4 } },
+        },
+        kept: { color: "#FF000080", bind: { color: "brand" }, bind_colors: { color: { alpha: "design" } } },
+        plain: { weight: 700 },
+        bind: { color: "#FF0000", bind: { color: "title" } },
+      },
+      frames: [
+        {
+          name: "f",
+          layers: [
+            {
+              id: "photo",
+              type: "image",
+              filters: { duotone: { dark: "#000000", light: "#FFFFFF" } },
+              bind: { "filters.duotone.dark": "brand" },
+            },
+          ],
+        },
+      ],
+    };
+    const before = JSON.stringify(doc);
+    const migrated = toV4(doc);
+    expect(JSON.stringify(doc)).toBe(before);
+    expect(migrated.inline_styles).toEqual({
+      em: { ...doc.inline_styles.em, bind_colors: { color: { alpha: 1 }, background: { alpha: 1 } } },
+      tinted: { ...doc.inline_styles.tinted, bind_colors: { background: { tint: 0.4, alpha: 1 } } },
+      kept: doc.inline_styles.kept,
+      plain: doc.inline_styles.plain,
+      // A style named "bind" is a style, and its binding to a text slot is left for validation.
+      bind: doc.inline_styles.bind,
+    });
+    const [photo] = (migrated.frames as { layers: Record<string, unknown>[] }[])[0]?.layers ?? [];
+    expect(photo?.bind_colors).toEqual({ "filters.duotone.dark": { alpha: 1 } });
+  });
+
   it("keeps a `__proto__` key of parsed JSON a plain property", () => {
     const doc = JSON.parse(
       '{"version":3,"slots":[{"name":"brand","type":"color"}],"frames":[{"name":"f","__proto__":{"x":1},"bind":{"background":"brand"}}]}',

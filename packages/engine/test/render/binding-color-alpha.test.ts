@@ -7,7 +7,7 @@ import {
   validateDocument,
 } from "@pictor/engine";
 import { describe, expect, it } from "vitest";
-import { documentOf, shapeLayer, stackLayer, textLayer } from "../support/documents.ts";
+import { documentOf, imageLayer, shapeLayer, stackLayer, textLayer } from "../support/documents.ts";
 import { testEngine } from "../support/engine.ts";
 import { expectGolden } from "../support/render.ts";
 
@@ -196,5 +196,131 @@ describe("bound colours inside a repeated stack", () => {
     for (const x of [40, 110, 180]) expect(at(repeated, x), `x ${x}`).toEqual(at(designed, x));
     expect(at(designed, 180)).not.toEqual([0x16, 0xa3, 0x4a, 255]);
     expect(Buffer.compare(Buffer.from(repeated), Buffer.from(designed))).toBe(0);
+// Named inline styles and duotone filter colours bound to the brand slot, over a striped backdrop:
+// "wash" (a 40 % literal background) and "ink" (a 50 % literal colour) set no alpha; "own" sets
+// alpha 0.6 and a tint; a duotone's dark end bound as it is, and tinted toward white.
+const stylesAndDuotone = (literal: (color: string) => string = (color) => color) => {
+  const doc = documentOf(
+    [
+      ...[0, 1, 2].map((i) =>
+        shapeLayer({ id: `stripe-${i}`, x: 0, y: 8 + i * 36, width: 420, height: 18, fill: "#0F172A" }),
+      ),
+      textLayer({
+        id: "words",
+        x: 10,
+        y: 10,
+        width: 220,
+        height: 100,
+        text: "",
+        font: { family: "Inter", weight: 800, size: 26, line_height: 1.3 },
+        color: "#0F172A",
+        bind: { text: "words" },
+      }),
+      imageLayer({
+        id: "duotone",
+        src: "gradient:160x160",
+        x: 240,
+        y: 10,
+        width: 80,
+        height: 100,
+        filters: { duotone: { dark: literal("#000000"), light: "#F1FAEE" } },
+        bind: { "filters.duotone.dark": "brand" },
+      }),
+      {
+        ...imageLayer({
+          id: "duotone-tinted",
+          src: "gradient:160x160",
+          x: 330,
+          y: 10,
+          width: 80,
+          height: 100,
+          filters: { duotone: { dark: literal("#000000"), light: "#F1FAEE" } },
+        }),
+        bind: { "filters.duotone.dark": "brand" },
+        bind_colors: { "filters.duotone.dark": { tint: 0.5 } },
+      },
+    ],
+    {
+      width: 420,
+      height: 120,
+      background: "#F8FAFC",
+      slots: [
+        { name: "brand", type: "color" },
+        { name: "words", type: "text", rich: true },
+      ],
+    },
+  );
+  return {
+    ...doc,
+    inline_styles: {
+      wash: { background: literal("#FF000066"), bind: { background: "brand" } },
+      ink: { color: literal("#FF000080"), bind: { color: "brand" } },
+      own: {
+        color: literal("#FF0000"),
+        bind: { color: "brand" },
+        bind_colors: { color: { alpha: 0.6, tint: 0.3 } },
+      },
+    },
+  } as TemplateDocumentT;
+};
+
+describe("bound colours of named inline styles and duotone filters", () => {
+  const values = {
+    brand: "#2563EB",
+    words: "<wash>Wash</wash> <ink>Ink</ink>\n<own>Own</own> <wash><ink>both</ink></wash>",
+  };
+  const asVersion = (doc: TemplateDocumentT, version: number) => ({ ...doc, version }) as TemplateDocumentT;
+
+  it("keep the literal colour's alpha by default, or apply the alpha and tint the style or layer sets", async () => {
+    const v4 = asVersion(stylesAndDuotone(), CURRENT_VERSION);
+    expect(validateDocument(v4).ok).toBe(true);
+    await expectGolden(FEATURE, "styles-duotone", v4, { values });
+    await expectGolden(FEATURE, "styles-duotone-scale-2", v4, { values, scale: 2 });
+  });
+
+  it("a v3 document, migrated, draws them opaque: as the slot's colour written as the literal", async () => {
+    const v3 = asVersion(stylesAndDuotone(), 3);
+    const migrated = migrateDocument(v3);
+    if (!migrated.ok) throw new Error(JSON.stringify(migrated.errors));
+    const document = migrated.document as TemplateDocumentT;
+    expect(document.inline_styles).toMatchObject({
+      wash: { bind_colors: { background: { alpha: 1 } } },
+      ink: { bind_colors: { color: { alpha: 1 } } },
+      own: { bind_colors: { color: { alpha: 0.6, tint: 0.3 } } },
+    });
+    await expectGolden(FEATURE, "styles-duotone-v3", v3, { values });
+    await expectGolden(FEATURE, "styles-duotone-v3-scale-2", v3, { values, scale: 2 });
+    // What v3 drew: the slot's #RRGGBB opaque, the same pixels as that colour written as the literal.
+    const engine = await testEngine();
+    for (const scale of [1, 2]) {
+      const opaque = asVersion(
+        stylesAndDuotone(() => "#2563EB"),
+        CURRENT_VERSION,
+      );
+      const expected = engine.render(opaque, { values, scale }).pixels;
+      const drawn = engine.render(document, { values, scale }).pixels;
+      const differing = drawn.findIndex((byte, i) => byte !== expected[i]);
+      expect(differing, `scale ${scale}`).toBe(-1);
+    }
+  });
+
+  it("refuse options for a style colour that is not bound, and a duotone alpha below 1", () => {
+    const doc = asVersion(stylesAndDuotone(), CURRENT_VERSION) as TemplateDocumentT & {
+      inline_styles: Record<string, Record<string, unknown>>;
+    };
+    Object.assign(doc.inline_styles.wash as object, { bind_colors: { color: { alpha: 0.5 } } });
+    const layers = doc.frames[0]?.layers ?? [];
+    Object.assign(layers[5] as object, { bind_colors: { "filters.duotone.dark": { alpha: 0.5 } } });
+    const result = validateDocument(doc);
+    expect(result.ok ? [] : result.errors).toEqual([
+      {
+        path: 'frames[0].layers[5].bind_colors["filters.duotone.dark"].alpha',
+        message: 'must be 1 or "design": duotone colours are opaque (use a tint)',
+      },
+      {
+        path: "inline_styles.wash.bind_colors.color",
+        message: '"color" is not bound: bind it to a colour slot first',
+      },
+    ]);
   });
 });

@@ -86,6 +86,17 @@ export const imageDefinition = defineLayer<ImageLayerT>({
     const noDuotone = layer.filters?.duotone === undefined;
     bound("filters.duotone.dark", noDuotone, 'duotone filter (add "filters.duotone")');
     bound("filters.duotone.light", noDuotone, 'duotone filter (add "filters.duotone")');
+    // A duotone maps luminance to opaque colours (a colour matrix cannot fade toward the image by a
+    // varying alpha): its bound colours take a tint, and keep the literal's opacity.
+    for (const which of ["dark", "light"]) {
+      const alpha = layer.bind_colors?.[`filters.duotone.${which}`]?.alpha;
+      if (typeof alpha === "number" && alpha !== 1) {
+        errors.push({
+          path: joinPath(joinPath(joinPath(path, "bind_colors"), `filters.duotone.${which}`), "alpha"),
+          message: 'must be 1 or "design": duotone colours are opaque (use a tint)',
+        });
+      }
+    }
     return errors;
   },
 });

@@ -7,7 +7,9 @@ import { copyProperties, setProperty } from "./copy.ts";
  * alpha of the design colour it replaces (a 40 % brand tint stays 40 %), where version 3 drew the
  * slot's `#RRGGBB` opaque. Colour slot values (and colour fields of list items) are always `#RRGGBB`,
  * so "opaque" is exactly `"alpha": 1`: the step writes it into `bind_colors` for every property bound
- * to a colour slot or colour item field that has no `alpha` yet, keeping any `tint`.
+ * to a colour slot or colour item field that has no `alpha` yet, keeping any `tint`: on frames and
+ * layers (duotone filter colours included, they are bound in the layer's `bind`) and on named inline
+ * styles (`inline_styles.<name>.bind`).
  *
  * It is written wherever a colour is bound, not only where the design colour is translucent: the
  * colour a binding replaces is not always in the document (a painter's default, a gradient's first
@@ -21,6 +23,15 @@ export function upgradeV3ToV4(doc: Record<string, unknown>): Record<string, unkn
   const slots = slotTypes(doc.slots);
   if (Array.isArray(doc.frames))
     out.frames = doc.frames.map((frame) => withOpaqueBindings(frame, slots, null));
+  // Style by style: a style's name ("bind", "repeat") must not be read as a property of an owner.
+  const styles = doc.inline_styles;
+  if (isRecord(styles)) {
+    const migrated: Record<string, unknown> = {};
+    for (const name of Object.keys(styles)) {
+      setProperty(migrated, name, withOpaqueBindings(styles[name], slots, null));
+    }
+    out.inline_styles = migrated;
+  }
   return out;
 }
 
