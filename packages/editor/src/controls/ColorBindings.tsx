@@ -8,6 +8,8 @@ interface Props {
   value: Readonly<Record<string, ColorBindingT>> | undefined;
   slots: readonly SlotT[];
   onChange(next: Record<string, ColorBindingT> | undefined): void;
+  /** Where the section's fields' test ids start (several sections on one panel: one per inline style). */
+  testIdPrefix?: string;
 }
 
 /**
@@ -15,7 +17,7 @@ interface Props {
  * design colour's opacity (the default), opaque, or an opacity set here; and a tint toward white (+)
  * or black (-).
  */
-export function ColorBindingsFields({ bind, value, slots, onChange }: Props) {
+export function ColorBindingsFields({ bind, value, slots, onChange, testIdPrefix = "color-binding" }: Props) {
   const colorSlots = new Set(slots.filter((s) => s.type === "color").map((s) => s.name));
   const bound = Object.entries(bind ?? {}).filter(([, slot]) => colorSlots.has(slot));
   if (bound.length === 0) return null;
@@ -26,7 +28,7 @@ export function ColorBindingsFields({ bind, value, slots, onChange }: Props) {
     onChange(Object.keys(next).length > 0 ? next : undefined);
   };
   return (
-    <section data-testid="color-bindings">
+    <section data-testid={`${testIdPrefix}s`}>
       <h3>Bound colours</h3>
       {bound.map(([property, slot]) => {
         const options = value?.[property] ?? {};
@@ -35,7 +37,7 @@ export function ColorBindingsFields({ bind, value, slots, onChange }: Props) {
           <div key={property} className="grid3">
             <SelectField<AlphaChoice>
               label={`${property} ← ${slot}: alpha`}
-              testId={`color-binding-${property}-alpha`}
+              testId={`${testIdPrefix}-${property}-alpha`}
               value={choice}
               options={[
                 { value: "design", label: "design colour's (default)" },
@@ -47,7 +49,7 @@ export function ColorBindingsFields({ bind, value, slots, onChange }: Props) {
             {choice === "set" && typeof options.alpha === "number" && (
               <NumberField
                 label="Alpha"
-                testId={`color-binding-${property}-alpha-value`}
+                testId={`${testIdPrefix}-${property}-alpha-value`}
                 value={options.alpha}
                 min={0}
                 max={1}
@@ -57,7 +59,7 @@ export function ColorBindingsFields({ bind, value, slots, onChange }: Props) {
             )}
             <NumberField
               label="Tint (+white, -black)"
-              testId={`color-binding-${property}-tint`}
+              testId={`${testIdPrefix}-${property}-tint`}
               value={options.tint}
               optional
               min={-1}

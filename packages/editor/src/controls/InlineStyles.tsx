@@ -1,6 +1,7 @@
 import type { InlineStylesT, InlineStyleT } from "@pictor/engine";
 import { useState } from "react";
 import type { SlotT } from "../engine/engine-types.ts";
+import { ColorBindingsFields } from "./ColorBindings.tsx";
 import { CheckField, ColorField, NumberField, SelectField } from "./fields.tsx";
 
 // The document's schema and BUILT_IN_TAGS say the same; the editor imports no engine value.
@@ -54,9 +55,16 @@ export function InlineStylesEditor({ styles, slots, onChange }: Props) {
         const patch = (p: Partial<InlineStyleT>) => set(name, patchStyle(style, p));
         const bindTo = (property: "color" | "background", slot: string) => {
           const bind: Record<string, string> = { ...style.bind };
-          if (slot === "none") delete bind[property];
-          else bind[property] = slot;
-          patch({ bind: Object.keys(bind).length > 0 ? bind : undefined });
+          const options: Record<string, unknown> = { ...style.bind_colors };
+          if (slot === "none") {
+            delete bind[property];
+            // Options for a colour no longer bound are refused by validation.
+            delete options[property];
+          } else bind[property] = slot;
+          patch({
+            bind: Object.keys(bind).length > 0 ? bind : undefined,
+            bind_colors: Object.keys(options).length > 0 ? options : undefined,
+          });
         };
         return (
           <fieldset key={name} className="inline-style" data-testid={`inline-style-${name}`}>
@@ -106,6 +114,13 @@ export function InlineStylesEditor({ styles, slots, onChange }: Props) {
               value={style.bind?.background ?? "none"}
               options={colorSlots}
               onChange={(slot) => bindTo("background", slot)}
+            />
+            <ColorBindingsFields
+              bind={style.bind as Readonly<Record<string, string>> | undefined}
+              value={style.bind_colors}
+              slots={slots}
+              testIdPrefix={`inline-style-${name}-binding`}
+              onChange={(bind_colors) => patch({ bind_colors })}
             />
             <div className="grid2">
               <NumberField
