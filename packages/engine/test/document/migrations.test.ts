@@ -194,6 +194,13 @@ describe("v3 -> v4", () => {
               filters: { duotone: { dark: "#000000", light: "#FFFFFF" } },
               bind: { "filters.duotone.dark": "brand" },
             },
+            {
+              id: "options",
+              type: "image",
+              filters: { duotone: { dark: "#000000", light: "#FFFFFF" } },
+              bind: { "filters.duotone.dark": "brand", "filters.duotone.light": "brand" },
+              bind_colors: { "filters.duotone.dark": { tint: 0.5 }, "filters.duotone.light": { alpha: 0.4 } },
+            },
           ],
         },
       ],
@@ -209,8 +216,13 @@ describe("v3 -> v4", () => {
       // A style named "bind" is a style, and its binding to a text slot is left for validation.
       bind: doc.inline_styles.bind,
     });
-    const [photo] = (migrated.frames as { layers: Record<string, unknown>[] }[])[0]?.layers ?? [];
+    const [photo, options] = (migrated.frames as { layers: Record<string, unknown>[] }[])[0]?.layers ?? [];
     expect(photo?.bind_colors).toEqual({ "filters.duotone.dark": { alpha: 1 } });
+    // Version 3 applied no duotone options: they become what it drew, the slot's colour opaque.
+    expect(options?.bind_colors).toEqual({
+      "filters.duotone.dark": { alpha: 1 },
+      "filters.duotone.light": { alpha: 1 },
+    });
   });
 
   it("keeps a `__proto__` key of parsed JSON a plain property", () => {

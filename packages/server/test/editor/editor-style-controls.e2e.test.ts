@@ -254,8 +254,21 @@ describe.skipIf(!haveChromium && !inCI)("editor style controls in Chromium", () 
     // The marked word is drawn green; the same text unmarked has no green.
     expect(count(await rgba(page, marked), area, green)).toBeGreaterThan(50);
     expect(count(await rgba(page, { headline: "Big word" }), area, green)).toBe(0);
+    // Its colour bound to the accent slot, at an alpha set on the binding (as a layer's bound colours).
+    await page.getByTestId("inline-style-hi-color-slot").selectOption("accent");
+    await page.getByTestId("inline-style-hi-binding-color-alpha").selectOption("set");
+    expect((await currentDoc(page)).inline_styles).toEqual({
+      hi: {
+        color: "#00C000",
+        weight: 900,
+        bind: { color: "accent" },
+        bind_colors: { color: { alpha: 0.5 } },
+      },
+    });
+    await canvasShowsMarked();
+    expect(count(await rgba(page, marked), area, green)).toBe(0);
 
-    // Editor = API: the published template renders as the editor draws it (all three edits in it).
+    // Editor = API: the published template renders as the editor draws it (every edit in it).
     await waitSaved(page);
     await apiClient(url, key)(`/v1/templates/${templateId}/publish`, { body: {} });
     const api = await renderThroughApi(url, key, {

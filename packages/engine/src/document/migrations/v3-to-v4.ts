@@ -9,7 +9,8 @@ import { copyProperties, setProperty } from "./copy.ts";
  * so "opaque" is exactly `"alpha": 1`: the step writes it into `bind_colors` for every property bound
  * to a colour slot or colour item field that has no `alpha` yet, keeping any `tint`: on frames and
  * layers (duotone filter colours included, they are bound in the layer's `bind`) and on named inline
- * styles (`inline_styles.<name>.bind`).
+ * styles (`inline_styles.<name>.bind`). Duotone options were not applied in version 3, so theirs
+ * become exactly `"alpha": 1`.
  *
  * It is written wherever a colour is bound, not only where the design colour is translucent: the
  * colour a binding replaces is not always in the document (a painter's default, a gradient's first
@@ -34,6 +35,8 @@ export function upgradeV3ToV4(doc: Record<string, unknown>): Record<string, unkn
   }
   return out;
 }
+
+const DUOTONE_PREFIX = "filters.duotone.";
 
 interface SlotInfo {
   type: unknown;
@@ -85,9 +88,17 @@ function withOpaqueBindings(
   for (const [property, slot] of Object.entries(value.bind)) {
     if (!isColorSlot(slot, slots, items)) continue;
     const own = options !== undefined && Object.hasOwn(options, property) ? options[property] : undefined;
-    if (own !== undefined && (!isRecord(own) || own.alpha !== undefined)) continue;
+    if (own !== undefined && !isRecord(own)) continue;
+    // Version 3 drew duotone colours as the slot gave them whatever their options said: exactly
+    // `"alpha": 1` without a tint (v4 applies the tint, and refuses another alpha there).
+    const duotone = property.startsWith(DUOTONE_PREFIX);
+    if (!duotone && own !== undefined && own.alpha !== undefined) continue;
     colors ??= copyProperties(options ?? {}, {}, []);
-    setProperty(colors, property, copyProperties(own ?? {}, { alpha: 1 }, ["alpha"]));
+    setProperty(
+      colors,
+      property,
+      duotone ? { alpha: 1 } : copyProperties(own ?? {}, { alpha: 1 }, ["alpha"]),
+    );
   }
   if (colors !== undefined) out.bind_colors = colors;
   return out;
