@@ -197,6 +197,9 @@ describe("bound colours inside a repeated stack", () => {
     for (const x of [40, 110, 180]) expect(at(repeated, x), `x ${x}`).toEqual(at(designed, x));
     expect(at(designed, 180)).not.toEqual([0x16, 0xa3, 0x4a, 255]);
     expect(Buffer.compare(Buffer.from(repeated), Buffer.from(designed))).toBe(0);
+  });
+});
+
 // Named inline styles and duotone filter colours bound to the brand slot, over a striped backdrop:
 // "wash" (a 40 % literal background) and "ink" (a 50 % literal colour) set no alpha; "own" sets
 // alpha 0.6 and a tint; a duotone's dark end bound as it is, and tinted toward white (in v4; a v3
