@@ -148,8 +148,12 @@ describe("file routes stream from the blob store", () => {
     await t?.close();
   });
 
-  // Whole-answer buffers would grow by CLIENTS answers; streaming grows by a small part of one per
-  // client. The bound: a quarter of an answer per stalled client in all (an eighth for the 50 MiB file).
+  // Whole-answer buffers would grow by CLIENTS answers (at least one answer per client); streaming
+  // grows by a small part of one per client. The bound for the 12-16 MB answers is 0.6 of an answer
+  // per stalled client: resident size also moves with the allocator and the collector while other
+  // test files load the machine (0.35 of an answer measured in a full CI run, 0-0.2 alone), and 0.6
+  // still fails any route that keeps a whole copy per client. An eighth for the 50 MiB file.
+  const STALLED_SHARE = 0.6;
 
   it("16 clients that never read a 50 MB asset (/a/) or its signed output link (/o/) hold far less than a copy each", async () => {
     const path = new URL(asset.url).pathname;
@@ -224,8 +228,8 @@ describe("file routes stream from the blob store", () => {
     const growth = await stalledGrowth(size, "cached on-demand images (/i/)", () =>
       stalledClient(t.url, `${pathname}${search}`),
     );
-    expect(growth.peak / CLIENTS).toBeLessThan(size / 4);
-    expect(growth.held / CLIENTS).toBeLessThan(size / 4);
+    expect(growth.peak / CLIENTS).toBeLessThan(size * STALLED_SHARE);
+    expect(growth.held / CLIENTS).toBeLessThan(size * STALLED_SHARE);
   });
 
   it("16 clients that never read a 16 MB editor image (prepare-image) hold far less than a copy each", async () => {
@@ -263,7 +267,7 @@ describe("file routes stream from the blob store", () => {
     );
     // Each image is made in memory before it is written (two at a time): a transient peak, not
     // held; what the clients hold once they all wait is bounded per client.
-    expect(growth.held / CLIENTS).toBeLessThan(answerBytes / 4);
+    expect(growth.held / CLIENTS).toBeLessThan(answerBytes * STALLED_SHARE);
   });
 
   it("answers one byte range with 206 and the right bytes; outside the file with 416", async () => {
