@@ -1,4 +1,5 @@
 import type { ColorBindingT } from "../document/common.ts";
+import type { Resolved } from "./bindings.ts";
 import { parseHexColor } from "./color.ts";
 
 // Each `bind` object of a document -> its owner's `bind_colors`: painters resolve a property through
@@ -69,4 +70,18 @@ export function applyColorBinding(
       .padStart(2, "0")
       .toUpperCase();
   return `#${hex(mix(r))}${hex(mix(g))}${hex(mix(b))}${hex(alpha)}`;
+}
+
+/**
+ * A resolved colour property with its binding applied (`applyColorBinding`) when a slot supplied it;
+ * a literal, or no value, as found.
+ */
+export function withColorBinding<T extends string | null>(
+  found: Resolved<T>,
+  bind: object | undefined,
+  property: string,
+  designColor: string | null,
+): Resolved<T | string> {
+  if (found.slot === null || found.value === null) return found;
+  return { ...found, value: applyColorBinding(bind, property, found.value, designColor) };
 }

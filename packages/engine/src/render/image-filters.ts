@@ -2,7 +2,7 @@ import type { CanvasKit, ColorFilter, Paint } from "canvaskit-wasm";
 import type { ImageFiltersT } from "../document/layers/image-filters.ts";
 import type { Bindings } from "./bindings.ts";
 import { parseHexColor } from "./color.ts";
-import { applyColorBinding } from "./color-bindings.ts";
+import { withColorBinding } from "./color-bindings.ts";
 
 /**
  * An image layer's `filters` (document/layers/image-filters.ts says what each does) as Skia colour
@@ -109,11 +109,14 @@ export function filterMatrices(
       const design = filters.duotone?.[which] ?? "#000000";
       const at = `${path}.filters.duotone.${which}`;
       const property = `filters.duotone.${which}`;
-      const color = bindings.resolve(bind, property, design, at, layerId);
       // The layer's `bind_colors` tint it; its alpha stays the literal's (opaque, validation holds it so).
-      const value =
-        color.slot === null ? color.value : applyColorBinding(bind, property, color.value, design);
-      return parseHexColor(value, color.path);
+      const color = withColorBinding(
+        bindings.resolve(bind, property, design, at, layerId),
+        bind,
+        property,
+        design,
+      );
+      return parseHexColor(color.value, color.path);
     };
     duotone = { dark: tone("dark"), light: tone("light") };
   }

@@ -2,7 +2,7 @@ import type { Canvas, CanvasKit, Paragraph } from "canvaskit-wasm";
 import type { RichRun } from "../document/rich-text.ts";
 import type { Bindings } from "./bindings.ts";
 import { parseHexColor } from "./color.ts";
-import { applyColorBinding } from "./color-bindings.ts";
+import { withColorBinding } from "./color-bindings.ts";
 
 /**
  * Rich runs with their named inline styles applied (document/inline-styles.ts), outermost first so
@@ -52,8 +52,7 @@ function boundColor(
   layerId: string,
 ): string | null {
   const found = bindings.resolve(bind, property, literal ?? null, `${path}.${property}`, layerId);
-  if (found.slot === null || found.value === null) return found.value;
-  return applyColorBinding(bind, property, found.value, literal ?? null);
+  return withColorBinding(found, bind, property, literal ?? null).value;
 }
 
 /**

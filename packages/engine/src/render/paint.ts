@@ -9,7 +9,7 @@ import {
 } from "../document/common.ts";
 import type { Bindings, Resolved } from "./bindings.ts";
 import { parseHexColor } from "./color.ts";
-import { applyColorBinding } from "./color-bindings.ts";
+import { withColorBinding } from "./color-bindings.ts";
 import { imagePatternShader } from "./image-pattern.ts";
 import { isOpaquePattern, patternShader } from "./pattern.ts";
 
@@ -54,7 +54,7 @@ export function resolvePaint(
       return { value: design, slot: null, path: designPath };
     }
     const designColor = leadColor(design, "#00000000");
-    return boundColor(
+    return withColorBinding(
       bindings.resolve(bind, property, designColor, designPath, layerId),
       bind,
       property,
@@ -67,7 +67,7 @@ export function resolvePaint(
     if (bind?.[key] === undefined) return stop;
     const color = bindings.resolve(bind, key, stop.color, `${designPath}.stops[${i}].color`, layerId);
     changed = true;
-    return { offset: stop.offset, color: boundColor(color, bind, key, stop.color).value };
+    return { offset: stop.offset, color: withColorBinding(color, bind, key, stop.color).value };
   });
   return { value: changed ? { ...design, stops } : design, slot: null, path: designPath };
 }
@@ -78,17 +78,6 @@ export function resolvePaint(
  */
 export function designColorOf(design: PaintT | null): string | null {
   return design === null || isImagePattern(design) ? null : leadColor(design, "#00000000");
-}
-
-/** A colour a slot supplied, with the binding's alpha and tint (render/color-bindings.ts). */
-function boundColor<T extends string>(
-  found: Resolved<T | string>,
-  bind: Readonly<Record<string, string>> | undefined,
-  property: string,
-  designColor: string | null,
-): Resolved<T | string> {
-  if (found.slot === null) return found;
-  return { ...found, value: applyColorBinding(bind, property, found.value, designColor) };
 }
 
 /** `resolvePaint` of a layer's own paint property (`stroke.color`), reported at `<path>.<property>`. */
@@ -113,7 +102,9 @@ export function resolvePaintOrNone(
 ): Resolved<PaintT | null> {
   if (design === null) {
     const found = bindings.resolve(bind, property, null, designPath, layerId);
-    return found.value === null ? found : boundColor({ ...found, value: found.value }, bind, property, null);
+    return found.value === null
+      ? found
+      : withColorBinding({ ...found, value: found.value }, bind, property, null);
   }
   return resolvePaint(bindings, bind, property, design, designPath, layerId);
 }
